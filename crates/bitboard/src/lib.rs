@@ -21,6 +21,7 @@
 #[cfg(all(feature = "std", not(test)))]
 extern crate std;
 
+pub mod attacks;
 mod bitboard;
 mod color;
 mod piece;

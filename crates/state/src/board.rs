@@ -1,0 +1,316 @@
+//! [`Board`]: piece placement, as bitboards by color and by role plus a square-to-piece array.
+
+use core::fmt;
+
+use chessbits_bitboard::{Bitboard, ByColor, Color, File, Piece, Rank, Role, Square};
+
+/// Sentinel in the square-to-piece array for an empty square.
+const EMPTY: u8 = 12;
+
+/// Where the pieces stand: one bitboard per color, one per role, and a square-to-piece array, kept
+/// in sync by every mutation (checked under debug assertions).
+///
+/// The board alone need not be a legal position (it may lack kings); [`Position`](crate::Position)
+/// validates it.
+///
+/// ```
+/// use chessbits_bitboard::{Color, Piece, Role, Square};
+/// use chessbits_state::Board;
+///
+/// let board = Board::new();
+/// assert_eq!(board.piece_at(Square::E1), Some(Piece::new(Color::White, Role::King)));
+/// assert_eq!(board.occupied().count(), 32);
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+pub struct Board {
+    by_role: [Bitboard; 6],
+    by_color: [Bitboard; 2],
+    occupied: Bitboard,
+    /// Piece code (see [`Piece::code`]) per square, [`EMPTY`] for none.
+    mailbox: [u8; 64],
+}
+
+impl Default for Board {
+    fn default() -> Board {
+        Board::new()
+    }
+}
+
+impl Board {
+    /// The standard starting placement.
+    pub fn new() -> Board {
+        let mut board = Board::empty();
+        let back = [
+            Role::Rook,
+            Role::Knight,
+            Role::Bishop,
+            Role::Queen,
+            Role::King,
+            Role::Bishop,
+            Role::Knight,
+            Role::Rook,
+        ];
+        for (file, role) in File::ALL.into_iter().zip(back) {
+            board.set_piece_at(Square::from_coords(file, Rank::First), role.of(Color::White));
+            board
+                .set_piece_at(Square::from_coords(file, Rank::Second), Role::Pawn.of(Color::White));
+            board.set_piece_at(
+                Square::from_coords(file, Rank::Seventh),
+                Role::Pawn.of(Color::Black),
+            );
+            board.set_piece_at(Square::from_coords(file, Rank::Eighth), role.of(Color::Black));
+        }
+        board
+    }
+
+    /// A board with no pieces.
+    pub const fn empty() -> Board {
+        Board {
+            by_role: [Bitboard::EMPTY; 6],
+            by_color: [Bitboard::EMPTY; 2],
+            occupied: Bitboard::EMPTY,
+            mailbox: [EMPTY; 64],
+        }
+    }
+
+    /// All occupied squares.
+    #[inline]
+    pub const fn occupied(&self) -> Bitboard {
+        self.occupied
+    }
+
+    /// The squares of `color`'s pieces.
+    #[inline]
+    pub const fn by_color(&self, color: Color) -> Bitboard {
+        self.by_color[color as usize]
+    }
+
+    /// The squares of pieces of `role`, both colors.
+    #[inline]
+    pub const fn by_role(&self, role: Role) -> Bitboard {
+        self.by_role[role as usize]
+    }
+
+    /// The squares of `piece`.
+    #[inline]
+    pub const fn by_piece(&self, piece: Piece) -> Bitboard {
+        Bitboard(self.by_color[piece.color as usize].0 & self.by_role[piece.role as usize].0)
+    }
+
+    /// White's and black's pieces.
+    #[inline]
+    pub const fn colors(&self) -> ByColor<Bitboard> {
+        ByColor { white: self.by_color[0], black: self.by_color[1] }
+    }
+
+    /// Pawns, both colors.
+    #[inline]
+    pub const fn pawns(&self) -> Bitboard {
+        self.by_role[Role::Pawn as usize]
+    }
+
+    /// Knights, both colors.
+    #[inline]
+    pub const fn knights(&self) -> Bitboard {
+        self.by_role[Role::Knight as usize]
+    }
+
+    /// Bishops, both colors.
+    #[inline]
+    pub const fn bishops(&self) -> Bitboard {
+        self.by_role[Role::Bishop as usize]
+    }
+
+    /// Rooks, both colors.
+    #[inline]
+    pub const fn rooks(&self) -> Bitboard {
+        self.by_role[Role::Rook as usize]
+    }
+
+    /// Queens, both colors.
+    #[inline]
+    pub const fn queens(&self) -> Bitboard {
+        self.by_role[Role::Queen as usize]
+    }
+
+    /// Kings, both colors.
+    #[inline]
+    pub const fn kings(&self) -> Bitboard {
+        self.by_role[Role::King as usize]
+    }
+
+    /// Bishops and queens, both colors.
+    #[inline]
+    pub const fn diagonal_sliders(&self) -> Bitboard {
+        Bitboard(self.bishops().0 | self.queens().0)
+    }
+
+    /// Rooks and queens, both colors.
+    #[inline]
+    pub const fn straight_sliders(&self) -> Bitboard {
+        Bitboard(self.rooks().0 | self.queens().0)
+    }
+
+    /// The square of `color`'s king if it has exactly one.
+    #[inline]
+    pub const fn king_of(&self, color: Color) -> Option<Square> {
+        Bitboard(self.kings().0 & self.by_color(color).0).single()
+    }
+
+    /// The piece on `sq`, if any.
+    #[inline]
+    pub const fn piece_at(&self, sq: Square) -> Option<Piece> {
+        Piece::from_code(self.mailbox[sq as usize])
+    }
+
+    /// The role of the piece on `sq`, if any.
+    #[inline]
+    pub const fn role_at(&self, sq: Square) -> Option<Role> {
+        match self.mailbox[sq as usize] {
+            EMPTY => None,
+            code => Role::from_index(code % 6),
+        }
+    }
+
+    /// The color of the piece on `sq`, if any.
+    #[inline]
+    pub const fn color_at(&self, sq: Square) -> Option<Color> {
+        match self.mailbox[sq as usize] {
+            EMPTY => None,
+            code => Some(if code < 6 { Color::White } else { Color::Black }),
+        }
+    }
+
+    /// Puts `piece` on `sq`, replacing whatever stood there.
+    #[inline]
+    pub fn set_piece_at(&mut self, sq: Square, piece: Piece) {
+        self.remove_piece_at(sq);
+        self.put(sq, piece);
+    }
+
+    /// Removes and returns the piece on `sq`, if any.
+    #[inline]
+    pub fn remove_piece_at(&mut self, sq: Square) -> Option<Piece> {
+        let piece = self.piece_at(sq)?;
+        self.take(sq, piece);
+        Some(piece)
+    }
+
+    /// Puts `piece` on the empty square `sq` (hot path: the caller guarantees it is empty).
+    #[inline]
+    pub(crate) fn put(&mut self, sq: Square, piece: Piece) {
+        debug_assert!(!self.occupied.contains(sq), "put on occupied {sq}");
+        let bb = Bitboard::from_square(sq);
+        self.by_role[piece.role as usize] |= bb;
+        self.by_color[piece.color as usize] |= bb;
+        self.occupied |= bb;
+        self.mailbox[sq as usize] = piece.code();
+    }
+
+    /// Removes `piece`, which the caller guarantees stands on `sq` (hot path).
+    #[inline]
+    pub(crate) fn take(&mut self, sq: Square, piece: Piece) {
+        debug_assert_eq!(self.piece_at(sq), Some(piece), "take from {sq}");
+        let bb = Bitboard::from_square(sq);
+        self.by_role[piece.role as usize] ^= bb;
+        self.by_color[piece.color as usize] ^= bb;
+        self.occupied ^= bb;
+        self.mailbox[sq as usize] = EMPTY;
+    }
+
+    /// Moves `piece` from `from` to the empty square `to` (hot path).
+    #[inline]
+    pub(crate) fn shift(&mut self, from: Square, to: Square, piece: Piece) {
+        debug_assert_eq!(self.piece_at(from), Some(piece));
+        debug_assert!(!self.occupied.contains(to));
+        let bb = Bitboard::from_square(from) | to;
+        self.by_role[piece.role as usize] ^= bb;
+        self.by_color[piece.color as usize] ^= bb;
+        self.occupied ^= bb;
+        self.mailbox[from as usize] = EMPTY;
+        self.mailbox[to as usize] = piece.code();
+    }
+
+    /// `true` if the bitboards and the square-to-piece array describe the same placement.
+    pub fn is_consistent(&self) -> bool {
+        let mut occupied = Bitboard::EMPTY;
+        for role in Role::ALL {
+            if self.by_role(role).intersects(occupied) {
+                return false;
+            }
+            occupied |= self.by_role(role);
+        }
+        if occupied != self.occupied
+            || self.by_color[0].intersects(self.by_color[1])
+            || (self.by_color[0] | self.by_color[1]) != occupied
+        {
+            return false;
+        }
+        Square::ALL.into_iter().all(|sq| match self.piece_at(sq) {
+            Some(p) => self.by_piece(p).contains(sq),
+            None => !occupied.contains(sq) && self.mailbox[sq as usize] == EMPTY,
+        })
+    }
+
+    /// The board mirrored vertically with colors swapped: the same position from the other side.
+    pub fn flip_colors(&self) -> Board {
+        let mut board = Board::empty();
+        for sq in self.occupied {
+            if let Some(p) = self.piece_at(sq) {
+                board.put(sq.flip_vertical(), Piece::new(!p.color, p.role));
+            }
+        }
+        board
+    }
+}
+
+/// Draws the board, rank 8 at the top, with FEN letters and `.` for empty squares.
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for rank in Rank::ALL.into_iter().rev() {
+            for file in File::ALL {
+                let c = self.piece_at(Square::from_coords(file, rank)).map_or('.', Piece::char);
+                write!(f, "{c}{}", if file == File::H { '\n' } else { ' ' })?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Board")?;
+        fmt::Display::fmt(self, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_placement() {
+        let b = Board::new();
+        assert!(b.is_consistent());
+        assert_eq!(b.pawns(), Bitboard::RANK_2 | Bitboard::RANK_7);
+        assert_eq!(b.king_of(Color::Black), Some(Square::E8));
+        assert_eq!(b.by_color(Color::White), Bitboard::RANK_1 | Bitboard::RANK_2);
+        insta::assert_snapshot!(b.to_string());
+    }
+
+    #[test]
+    fn mutations_keep_the_views_in_sync() {
+        let mut b = Board::new();
+        let wq = Piece::new(Color::White, Role::Queen);
+        assert_eq!(b.remove_piece_at(Square::D1), Some(wq));
+        assert_eq!(b.remove_piece_at(Square::D1), None);
+        b.set_piece_at(Square::E7, wq);
+        assert_eq!(b.role_at(Square::E7), Some(Role::Queen));
+        assert_eq!(b.color_at(Square::E7), Some(Color::White));
+        b.shift(Square::E7, Square::E5, wq);
+        assert!(b.is_consistent());
+        assert_eq!(b.occupied().count(), 31);
+        assert_eq!(b.flip_colors().flip_colors(), b);
+        assert!(b.flip_colors().is_consistent());
+    }
+}

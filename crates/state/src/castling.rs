@@ -1,0 +1,258 @@
+//! Castling rights: which of the four castlings are still allowed, and with which rook.
+
+use bitflags::bitflags;
+use chessbits_bitboard::{Bitboard, Color, File, Rank, Square};
+
+bitflags! {
+    /// The four castling rights. The bit order is Polyglot's key order (768 + bit index).
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub struct CastlingRights: u8 {
+        /// White may castle with the rook on the king's side (toward h).
+        const WHITE_KING_SIDE = 1;
+        /// White may castle with the rook on the queen's side (toward a).
+        const WHITE_QUEEN_SIDE = 2;
+        /// Black may castle with the rook on the king's side.
+        const BLACK_KING_SIDE = 4;
+        /// Black may castle with the rook on the queen's side.
+        const BLACK_QUEEN_SIDE = 8;
+    }
+}
+
+impl CastlingRights {
+    /// The right of `color` on `side`.
+    #[inline]
+    pub const fn of(color: Color, side: CastlingSide) -> CastlingRights {
+        CastlingRights::from_bits_retain(1 << (2 * color as u8 + side as u8))
+    }
+
+    /// Both rights of `color`.
+    #[inline]
+    pub const fn both(color: Color) -> CastlingRights {
+        CastlingRights::from_bits_retain(3 << (2 * color as u8))
+    }
+}
+
+/// A side of the board to castle to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum CastlingSide {
+    /// Short castling: the king ends on the g-file, the rook on the f-file.
+    KingSide = 0,
+    /// Long castling: the king ends on the c-file, the rook on the d-file.
+    QueenSide = 1,
+}
+
+impl CastlingSide {
+    /// Both sides, king side first.
+    pub const ALL: [CastlingSide; 2] = [CastlingSide::KingSide, CastlingSide::QueenSide];
+
+    /// The file the king lands on: g or c.
+    #[inline]
+    pub const fn king_to_file(self) -> File {
+        match self {
+            CastlingSide::KingSide => File::G,
+            CastlingSide::QueenSide => File::C,
+        }
+    }
+
+    /// The file the rook lands on: f or d.
+    #[inline]
+    pub const fn rook_to_file(self) -> File {
+        match self {
+            CastlingSide::KingSide => File::F,
+            CastlingSide::QueenSide => File::D,
+        }
+    }
+
+    /// The square the king lands on when `color` castles to this side.
+    #[inline]
+    pub const fn king_to(self, color: Color) -> Square {
+        Square::from_coords(self.king_to_file(), Rank::First.relative_to(color))
+    }
+
+    /// The square the rook lands on when `color` castles to this side.
+    #[inline]
+    pub const fn rook_to(self, color: Color) -> Square {
+        Square::from_coords(self.rook_to_file(), Rank::First.relative_to(color))
+    }
+
+    /// The side of a castling move from the king's square to the rook's square.
+    #[inline]
+    pub const fn from_king_rook(king: Square, rook: Square) -> CastlingSide {
+        if (rook as u8) > (king as u8) {
+            CastlingSide::KingSide
+        } else {
+            CastlingSide::QueenSide
+        }
+    }
+}
+
+/// The castling state of a position: the rights and, for each right, the rook it castles with
+/// (any file, for Chess960). The rook squares of absent rights are meaningless.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Castles {
+    rights: CastlingRights,
+    /// Rook square per color and side, indexed `[color][side]`.
+    rooks: [[Square; 2]; 2],
+    /// Squares whose occupant moving (or being captured) may cost a right: the kings' and rooks'
+    /// squares of the rights held. Lets make-move skip the castling update in one test.
+    touch: Bitboard,
+}
+
+impl Default for Castles {
+    fn default() -> Castles {
+        Castles::standard()
+    }
+}
+
+impl Castles {
+    /// All four rights with the rooks in the corners.
+    pub const fn standard() -> Castles {
+        Castles {
+            rights: CastlingRights::all(),
+            rooks: [[Square::H1, Square::A1], [Square::H8, Square::A8]],
+            touch: Bitboard(Bitboard::CORNERS.0 | 1 << Square::E1 as u32 | 1 << Square::E8 as u32),
+        }
+    }
+
+    /// No rights at all.
+    pub const fn none() -> Castles {
+        Castles {
+            rights: CastlingRights::empty(),
+            rooks: [[Square::H1, Square::A1], [Square::H8, Square::A8]],
+            touch: Bitboard::EMPTY,
+        }
+    }
+
+    /// The rights held.
+    #[inline]
+    pub const fn rights(&self) -> CastlingRights {
+        self.rights
+    }
+
+    /// `true` if no right is held.
+    #[inline]
+    pub const fn is_empty(&self) -> bool {
+        self.rights.is_empty()
+    }
+
+    /// `true` if `color` may still castle to `side`.
+    #[inline]
+    pub const fn has(&self, color: Color, side: CastlingSide) -> bool {
+        self.rights.contains(CastlingRights::of(color, side))
+    }
+
+    /// The rook `color` castles with on `side`, if the right is held.
+    #[inline]
+    pub const fn rook(&self, color: Color, side: CastlingSide) -> Option<Square> {
+        if self.has(color, side) {
+            Some(self.rooks[color as usize][side as usize])
+        } else {
+            None
+        }
+    }
+
+    /// The squares of every castling rook still held.
+    pub fn rook_squares(&self) -> Bitboard {
+        let mut bb = Bitboard::EMPTY;
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                if let Some(sq) = self.rook(color, side) {
+                    bb.add(sq);
+                }
+            }
+        }
+        bb
+    }
+
+    /// Squares whose change may cost a right (kings' and castling rooks' squares).
+    #[inline]
+    pub const fn touch_mask(&self) -> Bitboard {
+        self.touch
+    }
+
+    /// Grants `color` the right to castle to `side` with the rook on `rook`, whose king stands on
+    /// `king`.
+    pub fn add(&mut self, color: Color, side: CastlingSide, king: Square, rook: Square) {
+        self.rights |= CastlingRights::of(color, side);
+        self.rooks[color as usize][side as usize] = rook;
+        self.touch = self.touch.with(king).with(rook);
+    }
+
+    /// Drops `color`'s rights (its king moved).
+    #[inline]
+    pub fn discard_color(&mut self, color: Color) {
+        self.rights -= CastlingRights::both(color);
+    }
+
+    /// Drops the right that castles with the rook on `sq`, if any (the rook moved or was taken).
+    #[inline]
+    pub fn discard_rook(&mut self, sq: Square) {
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                if self.rook(color, side) == Some(sq) {
+                    self.rights -= CastlingRights::of(color, side);
+                }
+            }
+        }
+    }
+
+    /// Puts back rights that were held before (the rook squares never change).
+    #[inline]
+    pub(crate) fn restore(&mut self, rights: CastlingRights) {
+        self.rights = rights;
+    }
+
+    /// Keeps only the rights in `rights`.
+    #[inline]
+    pub fn retain(&mut self, rights: CastlingRights) {
+        self.rights &= rights;
+    }
+
+    /// `true` if any held right castles with a rook off the corners, or with a king off its
+    /// standard square, which standard chess cannot express: the position is Chess960.
+    pub fn is_chess960(&self, kings: [Option<Square>; 2]) -> bool {
+        Color::ALL.into_iter().any(|color| {
+            let back = Rank::First.relative_to(color);
+            let king_home = Square::from_coords(File::E, back);
+            CastlingSide::ALL.into_iter().any(|side| match self.rook(color, side) {
+                None => false,
+                Some(rook) => {
+                    let corner = if side == CastlingSide::KingSide { File::H } else { File::A };
+                    rook != Square::from_coords(corner, back)
+                        || kings[color as usize] != Some(king_home)
+                }
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rights_follow_polyglot_order() {
+        assert_eq!(CastlingRights::of(Color::White, CastlingSide::KingSide).bits(), 1);
+        assert_eq!(CastlingRights::of(Color::White, CastlingSide::QueenSide).bits(), 2);
+        assert_eq!(CastlingRights::of(Color::Black, CastlingSide::KingSide).bits(), 4);
+        assert_eq!(CastlingRights::of(Color::Black, CastlingSide::QueenSide).bits(), 8);
+        assert_eq!(CastlingRights::both(Color::Black).bits(), 12);
+    }
+
+    #[test]
+    fn discarding() {
+        let mut c = Castles::standard();
+        assert_eq!(c.rook_squares(), Bitboard::CORNERS);
+        c.discard_rook(Square::A8);
+        assert!(!c.has(Color::Black, CastlingSide::QueenSide));
+        c.discard_color(Color::White);
+        assert_eq!(c.rights(), CastlingRights::BLACK_KING_SIDE);
+        assert!(!c.is_chess960([Some(Square::E1), Some(Square::E8)]));
+        let mut frc = Castles::none();
+        frc.add(Color::White, CastlingSide::QueenSide, Square::B1, Square::A1);
+        assert!(frc.is_chess960([Some(Square::B1), None]));
+        assert_eq!(CastlingSide::QueenSide.king_to(Color::Black), Square::C8);
+        assert_eq!(CastlingSide::from_king_rook(Square::B1, Square::A1), CastlingSide::QueenSide);
+    }
+}

@@ -1,0 +1,581 @@
+//! [`Position`]: a validated position with make/unmake and an incremental Zobrist key.
+
+use core::fmt;
+
+use chessbits_bitboard::{attacks, Bitboard, Color, File, Piece, Rank, Role, Square};
+use chessbits_move::{CastlingMode, Move16, Move32};
+
+use crate::{zobrist, Board, Castles, CastlingRights, CastlingSide, Setup};
+
+/// A legal chess position: placement, side to move, castling rights (Chess960-capable), en passant
+/// square, the two clocks and the Polyglot Zobrist key, kept incrementally.
+///
+/// `Position` is a small `Copy` struct, so searching by copy-make is cheap; make/unmake through
+/// [`Position::play_unchecked`] and [`Position::undo`] restores it bit for bit. Legal move
+/// generation lives in `chessbits-movegen`.
+///
+/// ```
+/// use chessbits_bitboard::{Role, Square};
+/// use chessbits_move::{Move16, MoveKind};
+/// use chessbits_state::Position;
+///
+/// let mut pos = Position::new();
+/// let before = pos;
+/// let e4 = Move16::new(Square::E2, Square::E4, MoveKind::DoublePush);
+/// let undo = pos.play_unchecked(e4);
+/// assert_eq!(pos.board().role_at(Square::E4), Some(Role::Pawn));
+/// assert_eq!(pos.key(), 0x823c9b50fd114196); // Polyglot's published key
+/// pos.undo(undo);
+/// assert_eq!(pos, before);
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+pub struct Position {
+    board: Board,
+    castles: Castles,
+    key: u64,
+    turn: Color,
+    ep_square: Option<Square>,
+    halfmoves: u32,
+    fullmoves: u32,
+}
+
+/// Everything needed to take a move back: the move with its pieces, and the state it replaced.
+///
+/// It holds the moved piece, from, to, captured piece, promoted piece, castling side and
+/// en-passant flag (all in [`Undo::mv`], a [`Move32`]), plus the castling rights, en passant
+/// square, halfmove clock and key from before the move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Undo {
+    /// The move as played, with the moved piece and the captured role.
+    pub mv: Move32,
+    rights: CastlingRights,
+    ep_square: Option<Square>,
+    halfmoves: u32,
+    key: u64,
+}
+
+impl Undo {
+    /// The piece that moved.
+    #[inline]
+    pub fn moved(&self) -> Piece {
+        // The piece code always comes from a real piece in `play_unchecked`.
+        self.mv.piece().unwrap_or(Piece::new(Color::White, Role::Pawn))
+    }
+
+    /// The piece captured, if any (for en passant, the pawn taken).
+    #[inline]
+    pub fn captured(&self) -> Option<Piece> {
+        self.mv.captured().map(|role| role.of(!self.moved().color))
+    }
+
+    /// The castling side, if the move castled.
+    #[inline]
+    pub fn castling_side(&self) -> Option<CastlingSide> {
+        self.mv.castling().then(|| CastlingSide::from_king_rook(self.mv.from(), self.mv.to()))
+    }
+}
+
+/// Why a [`Setup`] is not a legal position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// `color` has no king.
+    MissingKing(Color),
+    /// `color` has more than one king.
+    TooManyKings(Color),
+    /// A pawn stands on the first or eighth rank (this square).
+    PawnOnBackrank(Square),
+    /// `color` has more than 16 pieces or more than 8 pawns.
+    TooManyPieces(Color),
+    /// The rook square named for castling has no rook that can castle (no rook of the back
+    /// rank's color there, its king not on the same back rank, or two rights on one side).
+    InvalidCastlingRights(Square),
+    /// The en passant square cannot be real: wrong rank, occupied, no pawn that just double
+    /// pushed past it, or the pawn's start square occupied.
+    InvalidEnPassant(Square),
+    /// The side that is not to move is in check.
+    OppositeCheck,
+    /// The side to move is in check by more than two pieces, which no move can produce.
+    TooManyCheckers,
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            PositionError::MissingKing(c) => write!(f, "{c} has no king"),
+            PositionError::TooManyKings(c) => write!(f, "{c} has more than one king"),
+            PositionError::PawnOnBackrank(sq) => write!(f, "pawn on back rank square {sq}"),
+            PositionError::TooManyPieces(c) => {
+                write!(f, "{c} has more than 16 pieces or more than 8 pawns")
+            }
+            PositionError::InvalidCastlingRights(sq) => {
+                write!(f, "castling right with rook square {sq} cannot be real")
+            }
+            PositionError::InvalidEnPassant(sq) => {
+                write!(f, "en passant square {sq} cannot be real")
+            }
+            PositionError::OppositeCheck => f.write_str("the side not to move is in check"),
+            PositionError::TooManyCheckers => {
+                f.write_str("the side to move is in check by more than two pieces")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::new()
+    }
+}
+
+impl Position {
+    /// The standard starting position.
+    pub fn new() -> Position {
+        match Position::from_setup(&Setup::default()) {
+            Ok(pos) => pos,
+            Err(_) => unreachable!("the start position is legal"),
+        }
+    }
+
+    /// Validates `setup` into a position.
+    ///
+    /// # Errors
+    /// [`PositionError`] naming the first problem found.
+    pub fn from_setup(setup: &Setup) -> Result<Position, PositionError> {
+        let board = setup.board;
+        let mut kings = [None; 2];
+        for color in Color::ALL {
+            let ours = board.by_color(color);
+            let k = board.kings() & ours;
+            if k.is_empty() {
+                return Err(PositionError::MissingKing(color));
+            }
+            if k.more_than_one() {
+                return Err(PositionError::TooManyKings(color));
+            }
+            kings[color as usize] = k.first();
+            if ours.count() > 16 || (board.pawns() & ours).count() > 8 {
+                return Err(PositionError::TooManyPieces(color));
+            }
+        }
+        if let Some(sq) = (board.pawns() & Bitboard::BACKRANKS).first() {
+            return Err(PositionError::PawnOnBackrank(sq));
+        }
+
+        let mut castles = Castles::none();
+        for rook in setup.castling_rooks {
+            let color = match rook.rank() {
+                Rank::First => Color::White,
+                Rank::Eighth => Color::Black,
+                _ => return Err(PositionError::InvalidCastlingRights(rook)),
+            };
+            let king = match kings[color as usize] {
+                Some(k) if k.rank() == rook.rank() => k,
+                _ => return Err(PositionError::InvalidCastlingRights(rook)),
+            };
+            if board.piece_at(rook) != Some(Role::Rook.of(color)) {
+                return Err(PositionError::InvalidCastlingRights(rook));
+            }
+            let side = CastlingSide::from_king_rook(king, rook);
+            if castles.has(color, side) {
+                return Err(PositionError::InvalidCastlingRights(rook));
+            }
+            castles.add(color, side, king, rook);
+        }
+
+        let turn = setup.turn;
+        if let Some(ep) = setup.ep_square {
+            let pushed = Square::from_coords(ep.file(), Rank::Fourth.relative_to(!turn));
+            let start = Square::from_coords(ep.file(), Rank::Second.relative_to(!turn));
+            if ep.rank() != Rank::Sixth.relative_to(turn)
+                || board.occupied().contains(ep)
+                || board.occupied().contains(start)
+                || board.piece_at(pushed) != Some(Role::Pawn.of(!turn))
+            {
+                return Err(PositionError::InvalidEnPassant(ep));
+            }
+        }
+
+        let pos = Position {
+            board,
+            castles,
+            key: 0,
+            turn,
+            ep_square: setup.ep_square,
+            halfmoves: setup.halfmoves,
+            fullmoves: setup.fullmoves.max(1),
+        };
+        let their_king = kings[!turn as usize].unwrap_or(Square::A1);
+        if pos.attackers_slow(their_king, turn).any() {
+            return Err(PositionError::OppositeCheck);
+        }
+        let our_king = kings[turn as usize].unwrap_or(Square::A1);
+        if pos.attackers_slow(our_king, !turn).count() > 2 {
+            return Err(PositionError::TooManyCheckers);
+        }
+        Ok(Position { key: pos.compute_key(), ..pos })
+    }
+
+    /// The fields of this position as an unvalidated [`Setup`].
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            board: self.board,
+            turn: self.turn,
+            castling_rooks: self.castles.rook_squares(),
+            ep_square: self.ep_square,
+            halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
+        }
+    }
+
+    /// Attackers of `sq` of `color`, with slow reference attacks (validation only).
+    fn attackers_slow(&self, sq: Square, color: Color) -> Bitboard {
+        let b = &self.board;
+        let occ = b.occupied();
+        let them = b.by_color(color);
+        (attacks::knight(sq) & b.knights()
+            | attacks::king(sq) & b.kings()
+            | attacks::pawn(!color, sq) & b.pawns()
+            | attacks::rook(sq, occ) & b.straight_sliders()
+            | attacks::bishop(sq, occ) & b.diagonal_sliders())
+            & them
+    }
+
+    /// The placement.
+    #[inline]
+    pub const fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The side to move.
+    #[inline]
+    pub const fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// The castling rights and their rooks.
+    #[inline]
+    pub const fn castles(&self) -> &Castles {
+        &self.castles
+    }
+
+    /// The en passant square as recorded: set after every double push (and as given by a setup),
+    /// whether or not a capture is possible. See [`Position::pseudo_ep_square`].
+    #[inline]
+    pub const fn ep_square(&self) -> Option<Square> {
+        self.ep_square
+    }
+
+    /// The en passant file as recorded.
+    #[inline]
+    pub fn ep_file(&self) -> Option<File> {
+        self.ep_square.map(Square::file)
+    }
+
+    /// The en passant square if a pawn of the side to move stands ready to capture there (the
+    /// capture may still be illegal because of a pin). This is Polyglot's rule for the key.
+    #[inline]
+    pub fn pseudo_ep_square(&self) -> Option<Square> {
+        let ep = self.ep_square?;
+        (attacks::pawn(!self.turn, ep) & self.our(Role::Pawn)).any().then_some(ep)
+    }
+
+    /// Halfmoves since the last capture or pawn move (the fifty-move counter).
+    #[inline]
+    pub const fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    /// The move number: 1 at the start, incremented after each black move.
+    #[inline]
+    pub const fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+
+    /// The number of plies played since the start of the game, as the clocks say.
+    #[inline]
+    pub const fn ply(&self) -> u32 {
+        2 * (self.fullmoves - 1) + self.turn as u32
+    }
+
+    /// The Polyglot Zobrist key, kept incrementally.
+    #[inline]
+    pub const fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// The pieces of the side to move.
+    #[inline]
+    pub const fn us(&self) -> Bitboard {
+        self.board.by_color(self.turn)
+    }
+
+    /// The pieces of the side not to move.
+    #[inline]
+    pub const fn them(&self) -> Bitboard {
+        self.board.by_color(self.turn.other())
+    }
+
+    /// The side to move's pieces of `role`.
+    #[inline]
+    pub const fn our(&self, role: Role) -> Bitboard {
+        Bitboard(self.us().0 & self.board.by_role(role).0)
+    }
+
+    /// The opponent's pieces of `role`.
+    #[inline]
+    pub const fn their(&self, role: Role) -> Bitboard {
+        Bitboard(self.them().0 & self.board.by_role(role).0)
+    }
+
+    /// The square of the side to move's king.
+    #[inline]
+    pub fn our_king(&self) -> Square {
+        // A validated position has exactly one king per side.
+        self.our(Role::King).first().unwrap_or(Square::A1)
+    }
+
+    /// The square of `color`'s king.
+    #[inline]
+    pub fn king_of(&self, color: Color) -> Square {
+        self.board.king_of(color).unwrap_or(Square::A1)
+    }
+
+    /// `Chess960` if a castling right needs Chess960 notation to be written (a rook off its
+    /// corner or a king off the e-file), else `Standard`.
+    pub fn castling_mode(&self) -> CastlingMode {
+        let kings = [self.board.king_of(Color::White), self.board.king_of(Color::Black)];
+        if self.castles.is_chess960(kings) {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        }
+    }
+
+    /// Sets the clocks (the halfmove clock and the move number, at least 1).
+    pub fn set_clocks(&mut self, halfmoves: u32, fullmoves: u32) {
+        self.halfmoves = halfmoves;
+        self.fullmoves = fullmoves.max(1);
+    }
+
+    /// The key computed from scratch.
+    pub fn compute_key(&self) -> u64 {
+        let mut key = 0;
+        for sq in self.board.occupied() {
+            if let Some(piece) = self.board.piece_at(sq) {
+                key ^= zobrist::piece(piece, sq);
+            }
+        }
+        key ^= zobrist::castling(self.castles.rights());
+        if let Some(ep) = self.pseudo_ep_square() {
+            key ^= zobrist::en_passant(ep.file());
+        }
+        if self.turn == Color::White {
+            key ^= zobrist::white_to_move();
+        }
+        key
+    }
+
+    /// The [`Move32`] form of `m` in this position (moved piece and captured role filled in).
+    #[inline]
+    pub fn move32(&self, m: Move16) -> Move32 {
+        let moved = self.board.piece_at(m.from()).unwrap_or(Piece::new(self.turn, Role::Pawn));
+        let captured = if m.is_capture() { self.board.role_at(m.to()) } else { None };
+        m.to_move32(moved, captured)
+    }
+
+    /// Plays `m`, which must be legal in this position, and returns the record that undoes it.
+    ///
+    /// The move is not checked (only debug assertions look at it): playing an illegal move
+    /// leaves the position in an unspecified but memory-safe state. Use the movegen crate's
+    /// `is_legal` or its move list for moves from outside.
+    #[inline]
+    pub fn play_unchecked(&mut self, m: Move16) -> Undo {
+        let mv = self.move32(m);
+        let undo = Undo {
+            mv,
+            rights: self.castles.rights(),
+            ep_square: self.ep_square,
+            halfmoves: self.halfmoves,
+            key: self.key,
+        };
+        self.apply(mv);
+        undo
+    }
+
+    /// Plays `m` (which must be legal) on a copy and returns it: copy-make.
+    #[inline]
+    #[must_use]
+    pub fn played(&self, m: Move16) -> Position {
+        let mut next = *self;
+        next.apply(self.move32(m));
+        next
+    }
+
+    fn apply(&mut self, mv: Move32) {
+        let us = self.turn;
+        let (from, to) = (mv.from(), mv.to());
+        let moved = mv.piece().unwrap_or(Piece::new(us, Role::Pawn));
+        debug_assert_eq!(moved.color, us, "moving a piece of the wrong color: {mv:?}");
+        let mut key = self.key;
+
+        if let Some(ep) = self.pseudo_ep_square() {
+            key ^= zobrist::en_passant(ep.file());
+        }
+        self.ep_square = None;
+        self.halfmoves += 1;
+
+        if mv.castling() {
+            let side = CastlingSide::from_king_rook(from, to);
+            let rook = Role::Rook.of(us);
+            let (king_to, rook_to) = (side.king_to(us), side.rook_to(us));
+            self.board.take(from, moved);
+            self.board.take(to, rook);
+            self.board.put(king_to, moved);
+            self.board.put(rook_to, rook);
+            key ^= zobrist::piece(moved, from)
+                ^ zobrist::piece(moved, king_to)
+                ^ zobrist::piece(rook, to)
+                ^ zobrist::piece(rook, rook_to);
+        } else {
+            if let Some(role) = mv.captured() {
+                let victim = role.of(!us);
+                let at =
+                    if mv.en_passant() { Square::from_coords(to.file(), from.rank()) } else { to };
+                self.board.take(at, victim);
+                key ^= zobrist::piece(victim, at);
+                self.halfmoves = 0;
+            }
+            match mv.promoted() {
+                Some(promoted) => {
+                    self.board.take(from, moved);
+                    self.board.put(to, promoted);
+                    key ^= zobrist::piece(moved, from) ^ zobrist::piece(promoted, to);
+                }
+                None => {
+                    self.board.shift(from, to, moved);
+                    key ^= zobrist::piece(moved, from) ^ zobrist::piece(moved, to);
+                }
+            }
+            if moved.role == Role::Pawn {
+                self.halfmoves = 0;
+                if mv.double_push() {
+                    let ep = Square::new((from as u32 + to as u32) / 2);
+                    self.ep_square = Some(ep);
+                    if (attacks::pawn(us, ep) & self.board.by_piece(Role::Pawn.of(!us))).any() {
+                        key ^= zobrist::en_passant(ep.file());
+                    }
+                }
+            }
+        }
+
+        if self.castles.touch_mask().intersects(Bitboard::from_square(from) | to) {
+            let before = self.castles.rights();
+            if moved.role == Role::King {
+                self.castles.discard_color(us);
+            }
+            self.castles.discard_rook(from);
+            self.castles.discard_rook(to);
+            key ^= zobrist::castling(before) ^ zobrist::castling(self.castles.rights());
+        }
+
+        if us == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.turn = !us;
+        self.key = key ^ zobrist::white_to_move();
+        debug_assert!(self.board.is_consistent());
+        debug_assert_eq!(self.key, self.compute_key(), "incremental key after {mv:?}");
+    }
+
+    /// Takes back the move that `undo` records, restoring the position bit for bit.
+    #[inline]
+    pub fn undo(&mut self, undo: Undo) {
+        let mv = undo.mv;
+        let them = self.turn;
+        let us = !them;
+        let (from, to) = (mv.from(), mv.to());
+        let moved = undo.moved();
+        if mv.castling() {
+            let side = CastlingSide::from_king_rook(from, to);
+            let rook = Role::Rook.of(us);
+            self.board.take(side.king_to(us), moved);
+            self.board.take(side.rook_to(us), rook);
+            self.board.put(from, moved);
+            self.board.put(to, rook);
+        } else {
+            match mv.promoted() {
+                Some(promoted) => {
+                    self.board.take(to, promoted);
+                    self.board.put(from, moved);
+                }
+                None => self.board.shift(to, from, moved),
+            }
+            if let Some(role) = mv.captured() {
+                let at =
+                    if mv.en_passant() { Square::from_coords(to.file(), from.rank()) } else { to };
+                self.board.put(at, role.of(them));
+            }
+        }
+        self.castles.restore(undo.rights);
+        self.ep_square = undo.ep_square;
+        self.halfmoves = undo.halfmoves;
+        self.key = undo.key;
+        if us == Color::Black {
+            self.fullmoves -= 1;
+        }
+        self.turn = us;
+        debug_assert!(self.board.is_consistent());
+    }
+
+    /// Passes the turn (a null move, for engines): clears the en passant square. The position
+    /// must not be in check. Undo it with [`Position::undo_null`].
+    pub fn play_null(&mut self) -> Undo {
+        let undo = Undo {
+            mv: Move32::from_bits(0),
+            rights: self.castles.rights(),
+            ep_square: self.ep_square,
+            halfmoves: self.halfmoves,
+            key: self.key,
+        };
+        if let Some(ep) = self.pseudo_ep_square() {
+            self.key ^= zobrist::en_passant(ep.file());
+        }
+        self.ep_square = None;
+        self.halfmoves += 1;
+        if self.turn == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.turn = !self.turn;
+        self.key ^= zobrist::white_to_move();
+        undo
+    }
+
+    /// Takes back a null move.
+    pub fn undo_null(&mut self, undo: Undo) {
+        self.turn = !self.turn;
+        if self.turn == Color::Black {
+            self.fullmoves -= 1;
+        }
+        self.ep_square = undo.ep_square;
+        self.halfmoves = undo.halfmoves;
+        self.key = undo.key;
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.board)?;
+        writeln!(
+            f,
+            "turn {} castling {:?} ep {:?} halfmoves {} fullmoves {} key {:016x}",
+            self.turn,
+            self.castles.rights(),
+            self.ep_square,
+            self.halfmoves,
+            self.fullmoves,
+            self.key
+        )
+    }
+}
