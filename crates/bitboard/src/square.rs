@@ -293,10 +293,10 @@ impl fmt::Display for ParseSquareError {
         match *self {
             ParseSquareError::Length => f.write_str("square name must be two characters"),
             ParseSquareError::File(b) => {
-                write!(f, "invalid file {:?}, expected a..h", b.escape_ascii())
+                write!(f, "invalid file {:?}, expected a..h", b as char)
             }
             ParseSquareError::Rank(b) => {
-                write!(f, "invalid rank {:?}, expected 1..8", b.escape_ascii())
+                write!(f, "invalid rank {:?}, expected 1..8", b as char)
             }
         }
     }
@@ -355,6 +355,17 @@ mod tests {
         assert_eq!("i4".parse::<Square>(), Err(ParseSquareError::File(b'i')));
         assert_eq!("e9".parse::<Square>(), Err(ParseSquareError::Rank(b'9')));
         assert_eq!("E4".parse::<Square>(), Err(ParseSquareError::File(b'E')));
+        let messages =
+            [ParseSquareError::Length, ParseSquareError::File(b'E'), ParseSquareError::Rank(0xff)]
+                .map(|e| e.to_string());
+        assert_eq!(
+            messages,
+            [
+                "square name must be two characters",
+                "invalid file 'E', expected a..h",
+                "invalid rank '\u{ff}', expected 1..8",
+            ]
+        );
     }
 
     #[test]

@@ -21,6 +21,7 @@
 
 mod board;
 mod castling;
+mod history;
 mod polyglot_table;
 mod position;
 mod setup;
@@ -28,5 +29,6 @@ pub mod zobrist;
 
 pub use board::Board;
 pub use castling::{Castles, CastlingRights, CastlingSide};
+pub use history::History;
 pub use position::{Position, PositionError, Undo};
 pub use setup::Setup;

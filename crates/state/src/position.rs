@@ -51,6 +51,7 @@ pub struct Undo {
     rights: CastlingRights,
     ep_square: Option<Square>,
     halfmoves: u32,
+    fullmoves: u32,
     key: u64,
 }
 
@@ -296,7 +297,7 @@ impl Position {
     /// The number of plies played since the start of the game, as the clocks say.
     #[inline]
     pub const fn ply(&self) -> u32 {
-        2 * (self.fullmoves - 1) + self.turn as u32
+        (self.fullmoves - 1).saturating_mul(2).saturating_add(self.turn as u32)
     }
 
     /// The Polyglot Zobrist key, kept incrementally.
@@ -398,6 +399,7 @@ impl Position {
             rights: self.castles.rights(),
             ep_square: self.ep_square,
             halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
             key: self.key,
         };
         self.apply(mv);
@@ -424,7 +426,7 @@ impl Position {
             key ^= zobrist::en_passant(ep.file());
         }
         self.ep_square = None;
-        self.halfmoves += 1;
+        self.halfmoves = self.halfmoves.saturating_add(1);
 
         if mv.castling() {
             let side = CastlingSide::from_king_rook(from, to);
@@ -481,7 +483,7 @@ impl Position {
         }
 
         if us == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = !us;
         self.key = key ^ zobrist::white_to_move();
@@ -522,9 +524,7 @@ impl Position {
         self.ep_square = undo.ep_square;
         self.halfmoves = undo.halfmoves;
         self.key = undo.key;
-        if us == Color::Black {
-            self.fullmoves -= 1;
-        }
+        self.fullmoves = undo.fullmoves;
         self.turn = us;
         debug_assert!(self.board.is_consistent());
     }
@@ -537,15 +537,16 @@ impl Position {
             rights: self.castles.rights(),
             ep_square: self.ep_square,
             halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
             key: self.key,
         };
         if let Some(ep) = self.pseudo_ep_square() {
             self.key ^= zobrist::en_passant(ep.file());
         }
         self.ep_square = None;
-        self.halfmoves += 1;
+        self.halfmoves = self.halfmoves.saturating_add(1);
         if self.turn == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = !self.turn;
         self.key ^= zobrist::white_to_move();
@@ -555,9 +556,7 @@ impl Position {
     /// Takes back a null move.
     pub fn undo_null(&mut self, undo: Undo) {
         self.turn = !self.turn;
-        if self.turn == Color::Black {
-            self.fullmoves -= 1;
-        }
+        self.fullmoves = undo.fullmoves;
         self.ep_square = undo.ep_square;
         self.halfmoves = undo.halfmoves;
         self.key = undo.key;
@@ -577,5 +576,50 @@ impl fmt::Debug for Position {
             self.fullmoves,
             self.key
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chessbits_move::MoveKind;
+
+    #[test]
+    fn clocks_saturate_and_undo_restores_them() {
+        let mut setup = Setup {
+            turn: Color::Black,
+            ep_square: Some(Square::E3),
+            halfmoves: u32::MAX,
+            fullmoves: u32::MAX,
+            ..Setup::default()
+        };
+        setup.board.shift(Square::E2, Square::E4, Role::Pawn.of(Color::White));
+        let mut pos = Position::from_setup(&setup).unwrap();
+        let before = pos;
+        let undo = pos.play_unchecked(Move16::new(Square::G8, Square::F6, MoveKind::Quiet));
+        assert_eq!((pos.halfmoves(), pos.fullmoves()), (u32::MAX, u32::MAX));
+        assert_eq!(pos.ply(), u32::MAX);
+        pos.undo(undo);
+        assert_eq!(pos, before);
+        let null = pos.play_null();
+        pos.undo_null(null);
+        assert_eq!(pos, before);
+    }
+
+    #[test]
+    fn setup_errors() {
+        let mut no_king = Setup::default();
+        no_king.board.remove_piece_at(Square::E8);
+        assert_eq!(Position::from_setup(&no_king), Err(PositionError::MissingKing(Color::Black)));
+        let bad_ep = Setup { ep_square: Some(Square::E6), ..Setup::default() };
+        assert_eq!(Position::from_setup(&bad_ep), Err(PositionError::InvalidEnPassant(Square::E6)));
+        let mut bad_rook = Setup::default();
+        bad_rook.castling_rooks.add(Square::B1);
+        assert_eq!(
+            Position::from_setup(&bad_rook),
+            Err(PositionError::InvalidCastlingRights(Square::B1))
+        );
+        let round_trip = Position::new().to_setup();
+        assert_eq!(Position::from_setup(&round_trip), Ok(Position::new()));
     }
 }

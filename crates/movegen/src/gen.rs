@@ -1,0 +1,351 @@
+//! Strictly legal move generation with check and pin masks.
+//!
+//! The generator hands out moves per piece as a [`PieceMoves`] (origin plus a bitboard of
+//! targets), so counting needs no move list: perft's last ply sums popcounts.
+
+use chessbits_bitboard::{Bitboard, Color, Rank, Role, Square};
+use chessbits_move::{Move16, MoveKind};
+use chessbits_state::{CastlingSide, Position};
+
+use crate::tables::Tables;
+
+/// The legal moves of one piece: its origin and a bitboard of targets.
+///
+/// For a pawn on its seventh rank every target stands for four promotions; for a king, a target
+/// holding its own rook means castling with that rook; for a pawn, a target on the en passant
+/// square is an en passant capture. Iterating yields the [`Move16`]s.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PieceMoves {
+    /// The role of the moving piece.
+    pub role: Role,
+    /// The origin square.
+    pub from: Square,
+    /// The target squares (the rook's square for castling).
+    pub to: Bitboard,
+    /// The targets that capture an enemy piece (en passant excluded).
+    captures: Bitboard,
+    /// En passant targets for pawns, castling rook squares for the king.
+    special: Bitboard,
+}
+
+impl PieceMoves {
+    /// `true` if the moves are promotions (a pawn about to reach the last rank).
+    #[inline]
+    pub fn is_promotion(&self) -> bool {
+        self.role == Role::Pawn && (self.to & Bitboard::BACKRANKS).any()
+    }
+
+    /// The number of moves, counting each promotion target four times.
+    #[inline]
+    pub fn len(&self) -> usize {
+        let n = self.to.count() as usize;
+        if self.is_promotion() {
+            4 * n
+        } else {
+            n
+        }
+    }
+
+    /// `true` if there are no moves.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.to.is_empty()
+    }
+
+    /// The move to `to`, promoting to `promotion` where the move is a promotion (a missing
+    /// promotion role means queen).
+    #[inline]
+    pub fn move_to(&self, to: Square, promotion: Option<Role>) -> Move16 {
+        let kind = if self.special.contains(to) {
+            if self.role == Role::King {
+                if to > self.from {
+                    MoveKind::KingCastle
+                } else {
+                    MoveKind::QueenCastle
+                }
+            } else {
+                MoveKind::EnPassant
+            }
+        } else if self.role == Role::Pawn && Bitboard::BACKRANKS.contains(to) {
+            let role = promotion.unwrap_or(Role::Queen);
+            if self.captures.contains(to) {
+                MoveKind::CapturePromotion(role)
+            } else {
+                MoveKind::Promotion(role)
+            }
+        } else if self.captures.contains(to) {
+            MoveKind::Capture
+        } else if self.role == Role::Pawn && (to as u8).abs_diff(self.from as u8) == 16 {
+            MoveKind::DoublePush
+        } else {
+            MoveKind::Quiet
+        };
+        Move16::new(self.from, to, kind)
+    }
+}
+
+impl IntoIterator for PieceMoves {
+    type Item = Move16;
+    type IntoIter = PieceMovesIter;
+    #[inline]
+    fn into_iter(self) -> PieceMovesIter {
+        PieceMovesIter { moves: self, remaining: self.to, promotion: 0 }
+    }
+}
+
+/// Iterator over the [`Move16`]s of a [`PieceMoves`].
+#[derive(Clone, Debug)]
+pub struct PieceMovesIter {
+    moves: PieceMoves,
+    remaining: Bitboard,
+    promotion: usize,
+}
+
+impl Iterator for PieceMovesIter {
+    type Item = Move16;
+
+    #[inline]
+    fn next(&mut self) -> Option<Move16> {
+        let to = self.remaining.first()?;
+        if self.moves.role == Role::Pawn && Bitboard::BACKRANKS.contains(to) {
+            // Queen first: the most useful promotion for engines that take the first move.
+            let role = Role::PROMOTIONS[3 - self.promotion];
+            self.promotion += 1;
+            if self.promotion == 4 {
+                self.promotion = 0;
+                self.remaining.pop_first();
+            }
+            return Some(self.moves.move_to(to, Some(role)));
+        }
+        self.remaining.pop_first();
+        Some(self.moves.move_to(to, None))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.remaining.count() as usize;
+        let n = if self.moves.is_promotion() { 4 * n - self.promotion } else { n };
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for PieceMovesIter {}
+
+/// The per-position facts every generation needs, computed once.
+pub(crate) struct Gen<'a> {
+    pub(crate) t: &'static Tables,
+    pub(crate) pos: &'a Position,
+    us: Color,
+    occupied: Bitboard,
+    ours: Bitboard,
+    theirs: Bitboard,
+    king: Square,
+    pub(crate) checkers: Bitboard,
+    pinned: Bitboard,
+}
+
+impl<'a> Gen<'a> {
+    #[inline(always)]
+    pub(crate) fn new(t: &'static Tables, pos: &'a Position) -> Gen<'a> {
+        let us = pos.turn();
+        let board = pos.board();
+        let occupied = board.occupied();
+        let ours = pos.us();
+        let theirs = pos.them();
+        let king = pos.our_king();
+        let checkers = attackers(t, pos, king, !us, occupied);
+
+        // Pins: enemy sliders that see our king through exactly one of our pieces.
+        let mut pinned = Bitboard::EMPTY;
+        let snipers = (t.rook(king, theirs) & board.straight_sliders()
+            | t.bishop(king, theirs) & board.diagonal_sliders())
+            & theirs;
+        for sniper in snipers {
+            let between = t.between(king, sniper) & occupied;
+            if !between.more_than_one() {
+                pinned |= between & ours;
+            }
+        }
+        Gen { t, pos, us, occupied, ours, theirs, king, checkers, pinned }
+    }
+
+    /// `true` if `sq` is attacked by the side not to move, given `occupied`.
+    #[inline(always)]
+    fn attacked(&self, sq: Square, occupied: Bitboard) -> bool {
+        attackers(self.t, self.pos, sq, !self.us, occupied).any()
+    }
+
+    /// Generates the legal moves whose origin is in `from_mask` and target in `to_mask` (a
+    /// castling move's target is its rook's square; an en passant capture's the empty square
+    /// behind the pawn), calling `visit` per piece until it returns `true`. Returns whether
+    /// `visit` stopped the generation.
+    #[inline(always)]
+    pub(crate) fn generate<F: FnMut(PieceMoves) -> bool>(
+        &self,
+        from_mask: Bitboard,
+        to_mask: Bitboard,
+        mut visit: F,
+    ) -> bool {
+        let t = self.t;
+        let board = self.pos.board();
+        let (ours, theirs, occupied, king) = (self.ours, self.theirs, self.occupied, self.king);
+        let none = Bitboard::EMPTY;
+
+        // King moves (castling below).
+        if from_mask.contains(king) {
+            let without_king = occupied - king;
+            let mut to = Bitboard::EMPTY;
+            for target in t.king(king) & !ours & to_mask {
+                if !self.attacked(target, without_king) {
+                    to.add(target);
+                }
+            }
+            let moves = PieceMoves {
+                role: Role::King,
+                from: king,
+                to,
+                captures: to & theirs,
+                special: none,
+            };
+            if to.any() && visit(moves) {
+                return true;
+            }
+        }
+        if self.checkers.more_than_one() {
+            return false;
+        }
+
+        let target = match self.checkers.first() {
+            Some(checker) => (t.between(king, checker) | checker) & (to_mask - ours),
+            None => to_mask - ours,
+        };
+
+        // Knights: a pinned knight can never move.
+        for from in self.pos.our(Role::Knight) & (from_mask - self.pinned) {
+            let to = t.knight(from) & target;
+            if to.any()
+                && visit(PieceMoves {
+                    role: Role::Knight,
+                    from,
+                    to,
+                    captures: to & theirs,
+                    special: none,
+                })
+            {
+                return true;
+            }
+        }
+
+        // Sliders: a pinned slider stays on the line through its king.
+        let sliders = (board.bishops() | board.rooks() | board.queens()) & ours & from_mask;
+        for from in sliders {
+            let role = board.role_at(from).unwrap_or(Role::Queen);
+            let attacks = match role {
+                Role::Bishop => t.bishop(from, occupied),
+                Role::Rook => t.rook(from, occupied),
+                _ => t.queen(from, occupied),
+            };
+            let mut to = attacks & target;
+            if self.pinned.contains(from) {
+                to &= t.line(king, from);
+            }
+            if to.any()
+                && visit(PieceMoves { role, from, to, captures: to & theirs, special: none })
+            {
+                return true;
+            }
+        }
+
+        // Pawns.
+        let us = self.us;
+        let ep = self.pos.ep_square();
+        for from in self.pos.our(Role::Pawn) & from_mask {
+            let one = Bitboard::from_square(from).forward(us) - occupied;
+            let two =
+                (one & Bitboard::from_rank(Rank::Third.relative_to(us))).forward(us) - occupied;
+            let mut to = ((one | two) | t.pawn(us, from) & theirs) & target;
+            let mut special = none;
+            if let Some(ep) = ep {
+                if t.pawn(us, from).contains(ep)
+                    && to_mask.contains(ep)
+                    && self.ep_is_legal(from, ep)
+                {
+                    to.add(ep);
+                    special.add(ep);
+                }
+            }
+            if self.pinned.contains(from) {
+                to &= t.line(king, from);
+            }
+            if to.any()
+                && visit(PieceMoves { role: Role::Pawn, from, to, captures: to & theirs, special })
+            {
+                return true;
+            }
+        }
+
+        // Castling: never out of check; king and rook paths empty but for the two of them; no
+        // square the king crosses or lands on attacked once both have left (which covers the
+        // Chess960 case of a rook shielding the king's destination).
+        if self.checkers.is_empty() && from_mask.contains(king) {
+            let mut to = none;
+            for side in CastlingSide::ALL {
+                let Some(rook) = self.pos.castles().rook(us, side) else { continue };
+                if !to_mask.contains(rook) {
+                    continue;
+                }
+                let (king_to, rook_to) = (side.king_to(us), side.rook_to(us));
+                let king_path = t.between(king, king_to) | king_to;
+                let must_be_empty = (king_path | t.between(rook, rook_to) | rook_to) - king - rook;
+                if must_be_empty.intersects(occupied) {
+                    continue;
+                }
+                let occupied = occupied - king - rook;
+                if king_path.squares().any(|sq| self.attacked(sq, occupied)) {
+                    continue;
+                }
+                to.add(rook);
+            }
+            if to.any()
+                && visit(PieceMoves {
+                    role: Role::King,
+                    from: king,
+                    to,
+                    captures: none,
+                    special: to,
+                })
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// `true` if capturing en passant from `from` onto `ep` leaves our king safe. Handled on its
+    /// own because it removes two pieces from one rank (the discovered-check case) and may
+    /// capture a checking pawn that is not on the target square.
+    #[cold]
+    fn ep_is_legal(&self, from: Square, ep: Square) -> bool {
+        let captured = Square::from_coords(ep.file(), from.rank());
+        let occupied = (self.occupied - from - captured) | ep;
+        let attackers = attackers(self.t, self.pos, self.king, !self.us, occupied) - captured;
+        attackers.is_empty()
+    }
+}
+
+/// The pieces of `color` that attack `sq`, given `occupied`.
+#[inline(always)]
+pub(crate) fn attackers(
+    t: &Tables,
+    pos: &Position,
+    sq: Square,
+    color: Color,
+    occupied: Bitboard,
+) -> Bitboard {
+    let board = pos.board();
+    (t.knight(sq) & board.knights()
+        | t.king(sq) & board.kings()
+        | t.pawn(!color, sq) & board.pawns()
+        | t.rook(sq, occupied) & board.straight_sliders()
+        | t.bishop(sq, occupied) & board.diagonal_sliders())
+        & board.by_color(color)
+}

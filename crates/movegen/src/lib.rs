@@ -1,0 +1,273 @@
+//! Legal move generation for standard chess and Chess960, on magic bitboards, with perft.
+//!
+//! The [`MoveGen`] trait adds generation and check detection to
+//! [`Position`](chessbits_state::Position): the full legal move list, captures or quiets only, the
+//! moves of one piece or to one square, and a bulk per-piece callback ([`PieceMoves`]: an origin
+//! and a bitboard of targets) for counting without a list. [`perft`] and [`divide`] count the move
+//! tree. Lookup tables are built once, on first use, behind [`tables()`].
+//!
+//! ```
+//! use chessbits_bitboard::Square;
+//! use chessbits_move::UciMove;
+//! use chessbits_movegen::{perft, MoveGen};
+//! use chessbits_state::Position;
+//!
+//! let mut pos = Position::new();
+//! assert_eq!(pos.legal_moves().len(), 20);
+//! let e4 = pos.resolve_uci("e2e4".parse::<UciMove>()?)?;
+//! pos.play(e4)?;
+//! assert_eq!(pos.board().role_at(Square::E4), Some(chessbits_bitboard::Role::Pawn));
+//! assert_eq!(perft(&pos, 2), 600);
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+#![forbid(unsafe_code)]
+
+pub mod attacks;
+mod game;
+mod gen;
+mod magics;
+mod outcome;
+mod perft;
+mod tables;
+
+use core::fmt;
+
+use chessbits_bitboard::{Bitboard, Color, File, Square};
+use chessbits_move::{Move16, MoveList, UciMove};
+use chessbits_state::{CastlingSide, Position, Undo};
+
+pub use game::{repetition_key, Game};
+pub use gen::{PieceMoves, PieceMovesIter};
+pub use outcome::{Outcome, Termination};
+pub use perft::{divide, perft, perft_make_unmake};
+pub use tables::{tables, Tables};
+
+use gen::Gen;
+
+/// A move that is not legal in the position it was offered to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMoveError {
+    /// The move as offered, in UCI.
+    pub uci: UciMove,
+}
+
+impl fmt::Display for IllegalMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "illegal move {}", self.uci)
+    }
+}
+
+impl std::error::Error for IllegalMoveError {}
+
+/// Legal move generation and check detection on a [`Position`].
+pub trait MoveGen {
+    /// Every legal move.
+    fn legal_moves(&self) -> MoveList;
+    /// Legal captures (en passant included, capture-promotions included).
+    fn captures(&self) -> MoveList;
+    /// Legal moves that capture nothing (castling and quiet promotions included).
+    fn quiets(&self) -> MoveList;
+    /// Legal moves of the piece on `from`.
+    fn moves_from(&self, from: Square) -> MoveList;
+    /// Legal moves to `to` (castling counts as a move to its rook's square).
+    fn moves_to(&self, to: Square) -> MoveList;
+    /// Calls `visit` with the legal moves of each piece whose origin is in `from` and target in
+    /// `to`, until it returns `true`; returns whether it stopped early. No list is built.
+    fn visit_moves<F: FnMut(PieceMoves) -> bool>(
+        &self,
+        from: Bitboard,
+        to: Bitboard,
+        visit: F,
+    ) -> bool;
+    /// The number of legal moves, counted without building a list.
+    fn count_legal_moves(&self) -> usize;
+    /// `true` if the side to move has at least one legal move.
+    fn has_legal_moves(&self) -> bool;
+    /// The enemy pieces giving check to the side to move.
+    fn checkers(&self) -> Bitboard;
+    /// `true` if the side to move is in check.
+    fn is_check(&self) -> bool;
+    /// The pieces of `color` attacking `sq` in the current placement.
+    fn attackers_of(&self, sq: Square, color: Color) -> Bitboard;
+    /// `true` if `m` is a legal move here (for moves from outside: an engine, a file, a user).
+    fn is_legal(&self, m: Move16) -> bool;
+    /// The en passant square if an en passant capture is legal (FIDE's notion of the position).
+    fn legal_ep_square(&self) -> Option<Square>;
+    /// Turns a UCI move into the legal move it names: `e1g1` and `e1h1` both name castling when
+    /// the king stands on e1 with a right on that side (Chess960's king-takes-rook form is always
+    /// accepted; the king-to-destination form is accepted where it cannot be confused with a
+    /// plain king move).
+    ///
+    /// # Errors
+    /// [`IllegalMoveError`] if no legal move matches.
+    fn resolve_uci(&self, uci: UciMove) -> Result<Move16, IllegalMoveError>;
+    /// `true` if the side to move is checkmated.
+    fn is_checkmate(&self) -> bool;
+    /// `true` if the side to move is stalemated.
+    fn is_stalemate(&self) -> bool;
+    /// `true` if `color` cannot checkmate by any series of legal moves, by python-chess's
+    /// `has_insufficient_material` definition (the one used for flag-fall rulings):
+    /// - with a pawn, rook or queen: `false`;
+    /// - with knights: `true` only for a single knight (king and knight alone) against an
+    ///   opponent that has nothing but its king and queens (anything else could self-block);
+    /// - with bishops: `true` only if all bishops on the board (both sides') stand on squares of
+    ///   one color and there are no pawns or knights on the board;
+    /// - with a bare king: `true`.
+    fn has_insufficient_material(&self, color: Color) -> bool;
+    /// `true` if neither side can checkmate: [`MoveGen::has_insufficient_material`] for both.
+    fn is_insufficient_material(&self) -> bool;
+    /// Plays `m` after checking that it is legal.
+    ///
+    /// # Errors
+    /// [`IllegalMoveError`], leaving the position unchanged, if `m` is not legal.
+    fn play(&mut self, m: Move16) -> Result<Undo, IllegalMoveError>;
+}
+
+fn collect(pos: &Position, from: Bitboard, to: Bitboard) -> MoveList {
+    let mut list = MoveList::new();
+    Gen::new(tables(), pos).generate(from, to, |moves| {
+        list.extend(moves);
+        false
+    });
+    list
+}
+
+impl MoveGen for Position {
+    fn legal_moves(&self) -> MoveList {
+        collect(self, Bitboard::FULL, Bitboard::FULL)
+    }
+
+    fn captures(&self) -> MoveList {
+        let targets = self.them() | self.ep_square().map_or(Bitboard::EMPTY, Bitboard::from_square);
+        collect(self, Bitboard::FULL, targets)
+    }
+
+    fn quiets(&self) -> MoveList {
+        let mut list = collect(self, Bitboard::FULL, !self.them());
+        list.retain(|m| !m.is_capture());
+        list
+    }
+
+    fn moves_from(&self, from: Square) -> MoveList {
+        collect(self, Bitboard::from_square(from), Bitboard::FULL)
+    }
+
+    fn moves_to(&self, to: Square) -> MoveList {
+        collect(self, Bitboard::FULL, Bitboard::from_square(to))
+    }
+
+    fn visit_moves<F: FnMut(PieceMoves) -> bool>(
+        &self,
+        from: Bitboard,
+        to: Bitboard,
+        visit: F,
+    ) -> bool {
+        Gen::new(tables(), self).generate(from, to, visit)
+    }
+
+    fn count_legal_moves(&self) -> usize {
+        let mut n = 0;
+        self.visit_moves(Bitboard::FULL, Bitboard::FULL, |moves| {
+            n += moves.len();
+            false
+        });
+        n
+    }
+
+    fn has_legal_moves(&self) -> bool {
+        self.visit_moves(Bitboard::FULL, Bitboard::FULL, |_| true)
+    }
+
+    fn checkers(&self) -> Bitboard {
+        self.attackers_of(self.our_king(), !self.turn())
+    }
+
+    fn is_check(&self) -> bool {
+        self.checkers().any()
+    }
+
+    fn attackers_of(&self, sq: Square, color: Color) -> Bitboard {
+        gen::attackers(tables(), self, sq, color, self.board().occupied())
+    }
+
+    fn is_legal(&self, m: Move16) -> bool {
+        !m.is_null() && self.moves_from(m.from()).contains(&m)
+    }
+
+    fn legal_ep_square(&self) -> Option<Square> {
+        let ep = self.pseudo_ep_square()?;
+        let pawns = self.our(chessbits_bitboard::Role::Pawn);
+        let found =
+            self.visit_moves(pawns, Bitboard::from_square(ep), |moves| moves.to.contains(ep));
+        found.then_some(ep)
+    }
+
+    fn resolve_uci(&self, uci: UciMove) -> Result<Move16, IllegalMoveError> {
+        let err = IllegalMoveError { uci };
+        let UciMove::Normal { from, to, promotion } = uci else { return Err(err) };
+        let mut to_mask = Bitboard::from_square(to);
+        // King-to-destination castling (e1g1): also look at the castling rook's square.
+        if self.board().kings().contains(from) && from.distance(to) >= 1 {
+            let us = self.turn();
+            for side in CastlingSide::ALL {
+                if let Some(rook) = self.castles().rook(us, side) {
+                    let standard_form = from.file() == File::E && from.distance(to) == 2;
+                    if to == side.king_to(us) && (standard_form || !self.us().contains(to)) {
+                        to_mask.add(rook);
+                    }
+                }
+            }
+        }
+        let mut found = None;
+        self.visit_moves(Bitboard::from_square(from), to_mask, |moves| {
+            for m in moves {
+                let is_king_move_to = m.to() == to && !m.is_castling();
+                let is_castle = m.is_castling() && (m.to() == to || to_mask.contains(m.to()));
+                if (is_king_move_to || is_castle) && m.promotion() == promotion {
+                    found = Some(m);
+                    return true;
+                }
+                if is_king_move_to && m.promotion().is_some() && promotion.is_none() {
+                    continue;
+                }
+            }
+            false
+        });
+        // A plain king move to g1 wins over castling read from the same text.
+        if let Some(m) = found {
+            if m.is_castling() {
+                let plain =
+                    self.moves_from(from).into_iter().find(|p| p.to() == to && !p.is_castling());
+                if let Some(p) = plain {
+                    return Ok(p);
+                }
+            }
+            return Ok(m);
+        }
+        Err(err)
+    }
+
+    fn is_checkmate(&self) -> bool {
+        self.is_check() && !self.has_legal_moves()
+    }
+
+    fn is_stalemate(&self) -> bool {
+        !self.is_check() && !self.has_legal_moves()
+    }
+
+    fn has_insufficient_material(&self, color: Color) -> bool {
+        outcome::has_insufficient_material(self, color)
+    }
+
+    fn is_insufficient_material(&self) -> bool {
+        Color::ALL.into_iter().all(|c| outcome::has_insufficient_material(self, c))
+    }
+
+    fn play(&mut self, m: Move16) -> Result<Undo, IllegalMoveError> {
+        if self.is_legal(m) {
+            Ok(self.play_unchecked(m))
+        } else {
+            Err(IllegalMoveError { uci: m.to_uci(self.castling_mode()) })
+        }
+    }
+}

@@ -1,0 +1,257 @@
+//! The lookup tables, built once on first use and reached through one `&'static` reference.
+//!
+//! [`tables()`] is the only accessor. Hot loops call it once and pass the reference down, so no
+//! lookup pays for the lazy-initialisation check.
+
+use chessbits_bitboard::{attacks as reference, Bitboard, Color, Square};
+use once_cell::sync::Lazy;
+
+use crate::magics::{BISHOP_MAGICS, ROOK_MAGICS};
+
+/// One square's entry of a fancy magic table.
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct Magic {
+    /// The relevant occupancy: the rays without their last square.
+    mask: u64,
+    magic: u64,
+    /// Where this square's attack sets start in [`Tables::sliders`].
+    offset: u32,
+    shift: u32,
+}
+
+impl Magic {
+    #[inline(always)]
+    fn index(&self, occupied: Bitboard) -> usize {
+        self.offset as usize
+            + ((occupied.0 & self.mask).wrapping_mul(self.magic) >> self.shift) as usize
+    }
+}
+
+/// Every lookup table move generation uses.
+pub struct Tables {
+    knight: [Bitboard; 64],
+    king: [Bitboard; 64],
+    pawn: [[Bitboard; 64]; 2],
+    rook_magics: [Magic; 64],
+    bishop_magics: [Magic; 64],
+    /// Rook attack sets (all squares, then bishops'), indexed through the magics.
+    sliders: Box<[Bitboard]>,
+    /// Squares strictly between two aligned squares.
+    between: Box<[[Bitboard; 64]; 64]>,
+    /// The whole line through two aligned squares, edge to edge.
+    line: Box<[[Bitboard; 64]; 64]>,
+}
+
+static TABLES: Lazy<Tables> = Lazy::new(Tables::build);
+
+/// The tables, built on the first call (a few milliseconds) and shared afterwards.
+#[inline]
+pub fn tables() -> &'static Tables {
+    &TABLES
+}
+
+impl Tables {
+    fn build() -> Tables {
+        let mut t = Tables {
+            knight: [Bitboard::EMPTY; 64],
+            king: [Bitboard::EMPTY; 64],
+            pawn: [[Bitboard::EMPTY; 64]; 2],
+            rook_magics: [Magic::default(); 64],
+            bishop_magics: [Magic::default(); 64],
+            sliders: Box::default(),
+            between: Box::new([[Bitboard::EMPTY; 64]; 64]),
+            line: Box::new([[Bitboard::EMPTY; 64]; 64]),
+        };
+        for sq in Square::ALL {
+            t.knight[sq as usize] = reference::knight(sq);
+            t.king[sq as usize] = reference::king(sq);
+            for color in Color::ALL {
+                t.pawn[color as usize][sq as usize] = reference::pawn(color, sq);
+            }
+        }
+        let mut sliders = Vec::new();
+        for (magics, numbers, directions) in [
+            (&mut t.rook_magics, &ROOK_MAGICS, &reference::ROOK_DIRECTIONS),
+            (&mut t.bishop_magics, &BISHOP_MAGICS, &reference::BISHOP_DIRECTIONS),
+        ] {
+            for sq in Square::ALL {
+                let mask = relevant_occupancy(sq, directions);
+                let bits = mask.count_ones();
+                let magic = Magic {
+                    mask,
+                    magic: numbers[sq as usize],
+                    offset: sliders.len() as u32,
+                    shift: 64 - bits,
+                };
+                sliders.resize(sliders.len() + (1 << bits), Bitboard::EMPTY);
+                // Carry-Rippler: enumerate every subset of the mask.
+                let mut subset = 0u64;
+                loop {
+                    let attacks = reference::sliding(sq, Bitboard(subset), directions);
+                    let slot = &mut sliders[magic.index(Bitboard(subset))];
+                    debug_assert!(slot.is_empty() || *slot == attacks, "magic collision on {sq}");
+                    *slot = attacks;
+                    subset = subset.wrapping_sub(mask) & mask;
+                    if subset == 0 {
+                        break;
+                    }
+                }
+                magics[sq as usize] = magic;
+            }
+        }
+        t.sliders = sliders.into_boxed_slice();
+        for a in Square::ALL {
+            for attack in [reference::rook as fn(Square, Bitboard) -> Bitboard, reference::bishop] {
+                for b in attack(a, Bitboard::EMPTY) {
+                    let from_b = attack(b, Bitboard::EMPTY);
+                    t.between[a as usize][b as usize] =
+                        attack(a, Bitboard::from_square(b)) & attack(b, Bitboard::from_square(a));
+                    t.line[a as usize][b as usize] = (attack(a, Bitboard::EMPTY) & from_b) | a | b;
+                }
+            }
+        }
+        t
+    }
+
+    /// Knight attacks from `sq`.
+    #[inline(always)]
+    pub fn knight(&self, sq: Square) -> Bitboard {
+        self.knight[sq as usize]
+    }
+
+    /// King attacks from `sq`.
+    #[inline(always)]
+    pub fn king(&self, sq: Square) -> Bitboard {
+        self.king[sq as usize]
+    }
+
+    /// Attacks of a pawn of `color` on `sq`.
+    #[inline(always)]
+    pub fn pawn(&self, color: Color, sq: Square) -> Bitboard {
+        self.pawn[color as usize][sq as usize]
+    }
+
+    /// Rook attacks from `sq` given the occupied squares.
+    #[inline(always)]
+    pub fn rook(&self, sq: Square, occupied: Bitboard) -> Bitboard {
+        self.sliders[self.rook_magics[sq as usize].index(occupied)]
+    }
+
+    /// Bishop attacks from `sq` given the occupied squares.
+    #[inline(always)]
+    pub fn bishop(&self, sq: Square, occupied: Bitboard) -> Bitboard {
+        self.sliders[self.bishop_magics[sq as usize].index(occupied)]
+    }
+
+    /// Queen attacks from `sq` given the occupied squares.
+    #[inline(always)]
+    pub fn queen(&self, sq: Square, occupied: Bitboard) -> Bitboard {
+        self.rook(sq, occupied) | self.bishop(sq, occupied)
+    }
+
+    /// Squares strictly between `a` and `b` if they share a rank, file or diagonal, else empty.
+    #[inline(always)]
+    pub fn between(&self, a: Square, b: Square) -> Bitboard {
+        self.between[a as usize][b as usize]
+    }
+
+    /// The full line (edge to edge) through `a` and `b` if they are aligned, else empty.
+    #[inline(always)]
+    pub fn line(&self, a: Square, b: Square) -> Bitboard {
+        self.line[a as usize][b as usize]
+    }
+}
+
+/// The squares whose occupancy matters for a slider on `sq`: its rays without the edge squares
+/// each ray ends on.
+fn relevant_occupancy(sq: Square, directions: &[(i32, i32); 4]) -> u64 {
+    let mut mask = 0;
+    for &(df, dr) in directions {
+        let mut cur = sq;
+        while let Some(next) = cur.offset(df, dr) {
+            if next.offset(df, dr).is_none() {
+                break;
+            }
+            mask |= 1 << next as u32;
+            cur = next;
+        }
+    }
+    mask
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sliders_match_the_reference_on_every_occupancy_subset() {
+        let t = tables();
+        let mut checked = 0u64;
+        for sq in Square::ALL {
+            for (directions, fast) in [
+                (
+                    &reference::ROOK_DIRECTIONS,
+                    Tables::rook as fn(&Tables, Square, Bitboard) -> Bitboard,
+                ),
+                (&reference::BISHOP_DIRECTIONS, Tables::bishop),
+            ] {
+                let mask = relevant_occupancy(sq, directions);
+                let mut subset = 0u64;
+                loop {
+                    // Squares outside the mask must not change the answer: add noise there.
+                    let noise = !mask & 0x8a51_3c07_e4d2_19b6;
+                    let occ = Bitboard(subset | noise);
+                    assert_eq!(
+                        fast(t, sq, occ),
+                        reference::sliding(sq, occ, directions),
+                        "{sq} {occ:?}"
+                    );
+                    checked += 1;
+                    subset = subset.wrapping_sub(mask) & mask;
+                    if subset == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 102_400 + 5_248);
+    }
+
+    #[test]
+    fn leapers_match_the_reference() {
+        let t = tables();
+        for sq in Square::ALL {
+            assert_eq!(t.knight(sq), reference::knight(sq));
+            assert_eq!(t.king(sq), reference::king(sq));
+            assert_eq!(t.pawn(Color::Black, sq), reference::pawn(Color::Black, sq));
+        }
+    }
+
+    #[test]
+    fn between_and_line() {
+        let t = tables();
+        assert_eq!(
+            t.between(Square::A1, Square::D4),
+            Bitboard::from_square(Square::B2) | Square::C3
+        );
+        assert_eq!(t.between(Square::A1, Square::B3), Bitboard::EMPTY);
+        assert_eq!(t.between(Square::E1, Square::E2), Bitboard::EMPTY);
+        assert_eq!(t.line(Square::B2, Square::C3).count(), 8);
+        assert_eq!(t.line(Square::A1, Square::B3), Bitboard::EMPTY);
+        assert_eq!(
+            t.line(Square::E4, Square::E6),
+            Bitboard::from_file(chessbits_bitboard::File::E)
+        );
+        for a in Square::ALL {
+            for b in Square::ALL {
+                // between is symmetric and always inside the line.
+                assert_eq!(t.between(a, b), t.between(b, a));
+                assert!(t.between(a, b).is_subset(t.line(a, b)) || t.line(a, b).is_empty());
+                if t.line(a, b).any() {
+                    assert!(t.line(a, b).contains(a) && t.line(a, b).contains(b));
+                    assert_eq!(t.between(a, b).count() + 1, a.distance(b));
+                }
+            }
+        }
+    }
+}

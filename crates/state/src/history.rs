@@ -1,0 +1,121 @@
+//! [`History`]: the keys of the positions of a game, for repetition counting.
+
+/// The positions a game went through, as repetition keys, with how far back each one may repeat.
+///
+/// Each entry is a position's key and the number of plies since the last irreversible move
+/// (capture, pawn move or loss of a castling right) at that position. A position can only repeat
+/// one that is an even number of plies back (same side to move) and within that window, so
+/// counting repetitions scans at most `plies / 2` keys.
+///
+/// The keys are supplied by the caller: a position's key in the FIDE sense (same placement,
+/// side to move, castling rights and en passant *possibility*) is the Zobrist key with the en
+/// passant file only when the capture is legal, which needs move generation; the `Game` type of
+/// `chessbits-movegen` does this.
+///
+/// ```
+/// use chessbits_state::History;
+///
+/// let mut history = History::new(0xa);
+/// history.push(0xb, false);
+/// history.push(0xa, false);
+/// assert_eq!(history.repetitions(), 2);
+/// history.push(0xc, true); // irreversible: nothing before it can repeat
+/// assert_eq!(history.repetitions(), 1);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct History {
+    entries: Vec<Entry>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Entry {
+    key: u64,
+    reversible_plies: u32,
+}
+
+impl History {
+    /// A history that starts at the position with `key`. Positions before it are unknown, so
+    /// they never count as repetitions.
+    pub fn new(key: u64) -> History {
+        History { entries: vec![Entry { key, reversible_plies: 0 }] }
+    }
+
+    /// Records the position reached by the next move; `irreversible` if that move was a capture,
+    /// a pawn move or cost a castling right.
+    pub fn push(&mut self, key: u64, irreversible: bool) {
+        let reversible_plies = if irreversible {
+            0
+        } else {
+            self.entries.last().map_or(0, |e| e.reversible_plies + 1)
+        };
+        self.entries.push(Entry { key, reversible_plies });
+    }
+
+    /// Forgets the last position (the move was taken back). The starting position stays.
+    pub fn pop(&mut self) {
+        if self.entries.len() > 1 {
+            self.entries.pop();
+        }
+    }
+
+    /// The number of positions recorded, the current one included.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Always `false`: a history holds at least its starting position.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The key of the current position.
+    pub fn key(&self) -> u64 {
+        self.entries.last().map_or(0, |e| e.key)
+    }
+
+    /// Plies since the last irreversible move at the current position.
+    pub fn reversible_plies(&self) -> u32 {
+        self.entries.last().map_or(0, |e| e.reversible_plies)
+    }
+
+    /// How often the current position has occurred, itself included (1 = first time).
+    pub fn repetitions(&self) -> u32 {
+        let Some((current, earlier)) = self.entries.split_last() else { return 0 };
+        let window = current.reversible_plies as usize;
+        let mut count = 1;
+        let mut back = 2;
+        while back <= window {
+            if earlier[earlier.len() - back].key == current.key {
+                count += 1;
+            }
+            back += 2;
+        }
+        count
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_only_same_side_positions_in_the_window() {
+        let mut h = History::new(1);
+        for key in [2, 1, 2, 1, 2, 1] {
+            h.push(key, false);
+        }
+        assert_eq!(h.repetitions(), 4);
+        h.pop();
+        assert_eq!(h.repetitions(), 3, "key 2 at plies 1, 3, 5");
+        h.push(1, true);
+        assert_eq!(h.repetitions(), 1);
+        assert_eq!(h.reversible_plies(), 0);
+        // An odd distance never counts, even with an equal key.
+        let mut odd = History::new(7);
+        odd.push(7, false);
+        assert_eq!(odd.repetitions(), 1);
+        odd.pop();
+        odd.pop();
+        assert_eq!(odd.len(), 1);
+    }
+}
