@@ -1,0 +1,199 @@
+//! Game state: Polyglot keys, repetition, the move-count rules and every outcome, from real move
+//! sequences; and make/unmake with history over random playouts.
+
+use chessbits::format::fen;
+use chessbits::prelude::*;
+
+fn game_from(fen_text: &str, moves: &str) -> Game {
+    let start = if fen_text == "startpos" {
+        Position::new()
+    } else {
+        fen::parse_position(fen_text).unwrap_or_else(|e| panic!("{fen_text}: {e}"))
+    };
+    let mut game = Game::new(start);
+    for (ply, m) in moves.split_whitespace().enumerate() {
+        let uci: UciMove = m.parse().unwrap_or_else(|e| panic!("{m}: {e}"));
+        game.play_uci(uci).unwrap_or_else(|e| panic!("ply {}: {e}", ply + 1));
+    }
+    game
+}
+
+/// The test vectors published with the Polyglot book format.
+#[test]
+fn polyglot_published_keys() {
+    let cases = [
+        ("", 0x463b96181691fc9c),
+        ("e2e4", 0x823c9b50fd114196),
+        ("e2e4 d7d5", 0x0756b94461c50fb0),
+        ("e2e4 d7d5 e4e5", 0x662fafb965db29d4),
+        ("e2e4 d7d5 e4e5 f7f5", 0x22a48b5a8e47ff78),
+        ("e2e4 d7d5 e4e5 f7f5 e1e2", 0x652a607ca3f242c1),
+        ("e2e4 d7d5 e4e5 f7f5 e1e2 e8f7", 0x00fdd303c946bdd9),
+        ("a2a4 b7b5 h2h4 b5b4 c2c4", 0x3c8123ea7b067637),
+        ("a2a4 b7b5 h2h4 b5b4 c2c4 b4c3 a1a3", 0x5c3f9b829b279560),
+    ];
+    for (moves, key) in cases {
+        let game = game_from("startpos", moves);
+        assert_eq!(game.position().key(), key, "after {moves:?}");
+        assert_eq!(game.position().compute_key(), key);
+        // The same key from the FEN alone.
+        let fen_text = fen::fen_of(game.position(), Default::default());
+        assert_eq!(fen::parse_position(&fen_text).unwrap().key(), key, "{fen_text}");
+    }
+}
+
+fn outcome_of(fen_text: &str, moves: &str) -> Option<Termination> {
+    game_from(fen_text, moves).outcome().map(Outcome::termination)
+}
+
+#[test]
+fn checkmate_fools_mate() {
+    let game = game_from("startpos", "f2f3 e7e5 g2g4 d8h4");
+    let outcome = game.outcome().unwrap();
+    assert_eq!(
+        outcome,
+        Outcome::Decisive { winner: Color::Black, termination: Termination::Checkmate }
+    );
+    assert_eq!(outcome.result(), "0-1");
+    assert!(game.position().is_checkmate());
+}
+
+#[test]
+fn stalemate_loyds_ten_move_game() {
+    let moves = "e2e3 a7a5 d1h5 a8a6 h5a5 h7h5 h2h4 a6h6 a5c7 f7f6 c7d7 e8f7 d7b7 d8d3 b7b8 d3h7 b8c8 f7g6 c8e6";
+    let game = game_from("startpos", moves);
+    assert_eq!(game.outcome(), Some(Outcome::Draw { termination: Termination::Stalemate }));
+    assert!(game.position().is_stalemate());
+    // One move earlier the game was still on.
+    let mut earlier = game.clone();
+    earlier.undo();
+    assert_eq!(earlier.outcome(), None);
+}
+
+#[test]
+fn insufficient_material_after_the_last_capture() {
+    // White's bishop takes black's last rook: king and bishop against king.
+    let fen_text = "8/8/4k3/8/8/2B1K3/8/6r1 w - - 0 60";
+    assert_eq!(outcome_of(fen_text, ""), None);
+    assert_eq!(outcome_of(fen_text, "c3d4 g1g4 e3f3 g4d4"), None, "black won the bishop: K+R v K");
+    assert_eq!(outcome_of("8/8/4k3/8/8/4K3/8/B5r1 w - - 0 60", "a1g7 g1g7"), None, "K+R v K");
+    assert_eq!(
+        outcome_of("8/8/8/8/8/5k2/3r4/3K4 w - - 0 60", "d1d2"),
+        Some(Termination::InsufficientMaterial)
+    );
+    assert_eq!(
+        outcome_of("8/8/4k3/8/8/4K3/6r1/7B w - - 0 60", "h1g2"),
+        Some(Termination::InsufficientMaterial)
+    );
+}
+
+#[test]
+fn seventyfive_and_fifty_move_rules() {
+    // Rooks shuffle with no capture or pawn move; the clock starts at 140 from the FEN.
+    let start = "7k/8/8/8/8/8/R7/K7 w - - 140 100";
+    let game = game_from(start, "a2b2 h8g8 b2a2 g8h8");
+    assert_eq!(game.position().halfmoves(), 144);
+    assert_eq!(game.claimable_draws(), [Termination::FiftyMoves].as_slice());
+    assert_eq!(game.outcome(), None);
+    let game = game_from(start, "a2b2 h8g8 b2c2 g8h8 c2d2 h8g8 d2e2 g8h8 e2f2 h8g8");
+    assert_eq!(game.position().halfmoves(), 150);
+    assert_eq!(game.outcome().map(Outcome::termination), Some(Termination::SeventyFiveMoves));
+    // Checkmate on the 150th halfmove takes precedence.
+    let mate = game_from("6k1/8/6K1/8/8/8/8/R7 w - - 149 120", "a1a8");
+    assert_eq!(mate.outcome().map(Outcome::termination), Some(Termination::Checkmate));
+    // The fifty-move claim starts at exactly 100.
+    assert!(game_from("7k/8/8/8/8/8/R7/K7 w - - 99 100", "").claimable_draws().is_empty());
+    assert_eq!(
+        game_from("7k/8/8/8/8/8/R7/K7 w - - 99 100", "a2b2").claimable_draws(),
+        [Termination::FiftyMoves].as_slice()
+    );
+}
+
+#[test]
+fn threefold_and_fivefold_repetition() {
+    let shuffle = "g1f3 g8f6 f3g1 f6g8";
+    let twice = format!("{shuffle} {shuffle}");
+    let game = game_from("startpos", &twice);
+    assert_eq!(game.repetitions(), 3);
+    assert_eq!(game.claimable_draws(), [Termination::ThreefoldRepetition].as_slice());
+    assert_eq!(game.outcome(), None);
+    let four = format!("{twice} {twice}");
+    let game = game_from("startpos", &four);
+    assert_eq!(game.repetitions(), 5);
+    assert_eq!(game.outcome().map(Outcome::termination), Some(Termination::FivefoldRepetition));
+    // A pawn move in between resets the window: the start position cannot recur.
+    let game = game_from("startpos", &format!("{shuffle} e2e3 e7e6 {shuffle} {shuffle}"));
+    assert_eq!(game.repetitions(), 3, "the position after e3 e6 occurred three times");
+}
+
+#[test]
+fn repetition_needs_the_same_castling_rights_and_ep_possibility() {
+    // The king steps out and back: same placement, but castling rights are gone.
+    let game = game_from("startpos", "e2e4 e7e5 e1e2 e8e7 e2e1 e7e8 e1e2 e8e7 e2e1 e7e8");
+    assert_eq!(game.repetitions(), 2, "the first e1/e8 position had castling rights");
+    // After 1. e4 (no black pawn can take en passant) the position equals the one reached by
+    // knight moves later, since the ep square is not a real possibility.
+    let game = game_from("startpos", "e2e4 g8f6 g1f3 f6g8 f3g1 g8f6 g1f3 f6g8 f3g1");
+    assert_eq!(game.repetitions(), 3);
+    // With a legal en passant capture the first occurrence differs.
+    let game = game_from(
+        "rnbqkbnr/ppp1pppp/8/8/3p4/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "e2e4 g8f6 g1f3 f6g8 f3g1 g8f6 g1f3 f6g8 f3g1",
+    );
+    assert_eq!(game.repetitions(), 2);
+}
+
+#[test]
+fn illegal_moves_leave_the_game_unchanged() {
+    let mut game = game_from("startpos", "e2e4");
+    let before = game.position().to_owned();
+    assert!(game.play_uci("e2e4".parse().unwrap()).is_err());
+    assert!(game.play_uci("e8e7".parse().unwrap()).is_err());
+    assert!(game.play(Move16::NULL).is_err());
+    assert_eq!(game.position(), &before);
+    assert_eq!(game.moves().len(), 1);
+}
+
+/// xorshift64*, fixed seed: the same playouts every run.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+    }
+}
+
+#[test]
+fn undo_with_history_matches_a_fresh_replay() {
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let starts = [
+        "startpos",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N1Q2p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+    ];
+    for round in 0..60 {
+        let start = starts[round % starts.len()];
+        let mut game = game_from(start, "");
+        for _ in 0..(20 + rng.below(120)) {
+            let moves = game.position().legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            game.play(moves[rng.below(moves.len())]).unwrap();
+        }
+        for _ in 0..rng.below(game.moves().len() + 1) {
+            game.undo();
+        }
+        let mut fresh = Game::new(*game.start());
+        for &m in game.moves() {
+            fresh.play(m).unwrap();
+        }
+        assert_eq!(game.position(), fresh.position());
+        assert_eq!(game.position().key(), game.position().compute_key());
+        assert_eq!(game.history(), fresh.history());
+        assert_eq!(game.outcome(), fresh.outcome());
+    }
+}

@@ -1,0 +1,88 @@
+//! Perft suites at quick depths: every position of every suite in `testdata/perft`, checked to
+//! the deepest listed depth whose count is small enough for a debug-assertion test run. The full
+//! depths run in release through `cargo xtask perft --suite` (see `.ci/run`).
+
+use std::fs;
+use std::path::PathBuf;
+
+use chessbits::format::fen;
+use chessbits::movegen::{divide, perft, perft_make_unmake};
+
+/// Node budget per position for this test (the test profile is optimised but keeps debug
+/// assertions, which recompute the Zobrist key on every move).
+const MAX_NODES: u64 = 250_000;
+
+fn suite(name: &str) -> Vec<(String, Vec<(u32, u64)>)> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/perft").join(name);
+    let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let mut parts = line.split(';');
+            let fen = parts.next().unwrap_or_default().trim().to_owned();
+            let depths = parts
+                .map(|p| {
+                    let mut w = p.split_whitespace();
+                    let d = w.next().and_then(|d| d.strip_prefix('D')).and_then(|d| d.parse().ok());
+                    let n = w.next().and_then(|n| n.parse().ok());
+                    d.zip(n).unwrap_or_else(|| panic!("bad depth field {p:?} in {name}"))
+                })
+                .collect();
+            (fen, depths)
+        })
+        .collect()
+}
+
+fn check_suite(name: &str) {
+    let positions = suite(name);
+    assert!(!positions.is_empty(), "{name} is empty");
+    let mut checked = 0;
+    for (fen_text, depths) in &positions {
+        let pos = fen::parse_position(fen_text).unwrap_or_else(|e| panic!("{fen_text}: {e}"));
+        for &(depth, expected) in depths {
+            if expected > MAX_NODES && depth > 1 {
+                continue;
+            }
+            assert_eq!(perft(&pos, depth), expected, "{name}: {fen_text} depth {depth}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= positions.len(), "{name}: only {checked} depth checks ran");
+}
+
+#[test]
+fn standard() {
+    check_suite("standard.epd");
+}
+
+#[test]
+fn perftsuite() {
+    check_suite("perftsuite.epd");
+}
+
+#[test]
+fn random() {
+    check_suite("random.epd");
+}
+
+#[test]
+fn chess960() {
+    check_suite("chess960.epd");
+}
+
+#[test]
+fn tricky() {
+    check_suite("tricky.epd");
+}
+
+#[test]
+fn make_unmake_and_divide_agree_with_bulk_counting() {
+    for (fen_text, depths) in suite("standard.epd").iter().chain(&suite("tricky.epd")[..20]) {
+        let pos = fen::parse_position(fen_text).unwrap();
+        let &(depth, expected) =
+            depths.iter().rev().find(|&&(_, n)| n <= 100_000).unwrap_or(&depths[0]);
+        assert_eq!(perft_make_unmake(&pos, depth), expected, "{fen_text} depth {depth}");
+        let split = divide(&pos, depth);
+        assert_eq!(split.iter().map(|&(_, n)| n).sum::<u64>(), expected);
+    }
+}

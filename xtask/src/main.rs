@@ -1,0 +1,41 @@
+//! `cargo xtask`: developer tasks for chessbits.
+//!
+//! - `cargo xtask perft [options]`: perft from a position, a divide, perftree mode, or an EPD
+//!   suite; see `cargo xtask perft --help`.
+//! - `cargo xtask magics`: searches the magic multipliers (fixed seed) and prints them in the
+//!   form of `crates/movegen/src/magics.rs`.
+
+mod magics;
+mod perft;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: cargo xtask <task> [options]
+
+tasks:
+  perft     count the legal move tree (see cargo xtask perft --help)
+  magics    search magic multipliers and print them as Rust source";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((task, rest)) = args.split_first() else {
+        eprintln!("{USAGE}");
+        return ExitCode::FAILURE;
+    };
+    let result = match task.as_str() {
+        "perft" => perft::run(rest),
+        "magics" => magics::run(),
+        "-h" | "--help" | "help" => {
+            println!("{USAGE}");
+            Ok(ExitCode::SUCCESS)
+        }
+        other => Err(format!("unknown task {other:?}\n{USAGE}")),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,206 @@
+//! `cargo xtask perft`: the main job. See [`HELP`].
+
+use std::fs;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use chessbits_format::fen;
+use chessbits_move::{CastlingMode, UciMove};
+use chessbits_movegen::{divide, perft, perft_make_unmake, MoveGen};
+use chessbits_state::Position;
+
+const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+const HELP: &str = "usage: cargo xtask perft [options]
+
+With no options: perft of the start position to depth 6 (nodes, time, Mnps).
+
+options:
+  --fen FEN            start from FEN (FEN, X-FEN or Shredder-FEN; Chess960 is detected)
+  --depth N            depth (default 6 for the start position, 5 with --fen)
+  --moves \"e2e4 e7e5\"  play these UCI moves first
+  --divide             print each root move with its count (Stockfish style)
+  --chess960           write castling as king-takes-rook (UCI_Chess960)
+  --make-unmake        visit every leaf with make/unmake instead of bulk counting
+  --suite FILE         run an EPD perft suite (FEN ;D1 n ;D2 n ...)
+  --max-depth D        with --suite: check depths up to D only
+  --perftree DEPTH FEN [MOVES]
+                       perftree-compatible output (move count lines, blank, total)";
+
+struct Options {
+    fen: Option<String>,
+    depth: Option<u32>,
+    moves: Vec<String>,
+    divide: bool,
+    chess960: bool,
+    make_unmake: bool,
+    suite: Option<String>,
+    max_depth: Option<u32>,
+}
+
+pub fn run(args: &[String]) -> Result<ExitCode, String> {
+    if args.first().map(String::as_str) == Some("--perftree") {
+        return perftree(&args[1..]);
+    }
+    let mut o = Options {
+        fen: None,
+        depth: None,
+        moves: Vec::new(),
+        divide: false,
+        chess960: false,
+        make_unmake: false,
+        suite: None,
+        max_depth: None,
+    };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |name: &str| it.next().cloned().ok_or(format!("{name} needs a value"));
+        match arg.as_str() {
+            "-h" | "--help" => {
+                println!("{HELP}");
+                return Ok(ExitCode::SUCCESS);
+            }
+            "--fen" => o.fen = Some(value("--fen")?),
+            "--depth" => o.depth = Some(number(&value("--depth")?)?),
+            "--moves" => {
+                o.moves = value("--moves")?.split_whitespace().map(str::to_owned).collect();
+            }
+            "--divide" => o.divide = true,
+            "--chess960" => o.chess960 = true,
+            "--make-unmake" => o.make_unmake = true,
+            "--suite" => o.suite = Some(value("--suite")?),
+            "--max-depth" => o.max_depth = Some(number(&value("--max-depth")?)?),
+            other => return Err(format!("unknown option {other:?}\n{HELP}")),
+        }
+    }
+    if let Some(path) = &o.suite {
+        return suite(path, o.max_depth, o.make_unmake);
+    }
+
+    let default_depth = if o.fen.is_some() { 5 } else { 6 };
+    let depth = o.depth.unwrap_or(default_depth);
+    let pos = position(o.fen.as_deref().unwrap_or(STARTPOS), &o.moves)?;
+    let mode = if o.chess960 { CastlingMode::Chess960 } else { pos.castling_mode() };
+
+    if o.divide {
+        let start = Instant::now();
+        let split = divide(&pos, depth);
+        let total: u64 = split.iter().map(|&(_, n)| n).sum();
+        for (m, n) in &split {
+            println!("{}: {n}", m.to_uci(mode));
+        }
+        println!();
+        println!("Nodes searched: {total}");
+        eprintln!("{}", rate(total, start.elapsed().as_secs_f64()));
+        return Ok(ExitCode::SUCCESS);
+    }
+
+    println!("perft depth {depth} of {}", fen::fen_of(&pos, Default::default()));
+    let start = Instant::now();
+    let nodes = if o.make_unmake { perft_make_unmake(&pos, depth) } else { perft(&pos, depth) };
+    let secs = start.elapsed().as_secs_f64();
+    println!("nodes {nodes}  {}", rate(nodes, secs));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn rate(nodes: u64, secs: f64) -> String {
+    format!("time {secs:.3} s  {:.1} Mnps", nodes as f64 / secs.max(1e-9) / 1e6)
+}
+
+fn number(s: &str) -> Result<u32, String> {
+    s.parse().map_err(|_| format!("not a number: {s:?}"))
+}
+
+/// Parses `fen` and plays `moves` (UCI) from it.
+fn position(fen_text: &str, moves: &[String]) -> Result<Position, String> {
+    let mut pos =
+        fen::parse_position(fen_text).map_err(|e| format!("bad FEN {fen_text:?}: {e}"))?;
+    for (ply, text) in moves.iter().enumerate() {
+        let uci: UciMove = text.parse().map_err(|e| format!("move {} {text:?}: {e}", ply + 1))?;
+        let m = pos.resolve_uci(uci).map_err(|e| format!("move {} {text:?}: {e}", ply + 1))?;
+        pos.play_unchecked(m);
+    }
+    Ok(pos)
+}
+
+/// perftree calls `script DEPTH FEN [MOVES]` and reads `move count` lines, a blank line, and the
+/// total.
+fn perftree(args: &[String]) -> Result<ExitCode, String> {
+    let [depth, fen_text, rest @ ..] = args else {
+        return Err("--perftree needs DEPTH FEN [MOVES]".into());
+    };
+    let moves: Vec<String> =
+        rest.iter().flat_map(|s| s.split_whitespace()).map(str::to_owned).collect();
+    let pos = position(fen_text, &moves)?;
+    let split = divide(&pos, number(depth)?);
+    for (m, n) in &split {
+        println!("{} {n}", m.to_uci(pos.castling_mode()));
+    }
+    println!();
+    println!("{}", split.iter().map(|&(_, n)| n).sum::<u64>());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs every line of an EPD perft suite: `FEN ;D1 20 ;D2 400 ...`.
+fn suite(path: &str, max_depth: Option<u32>, make_unmake: bool) -> Result<ExitCode, String> {
+    let text = fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let lines: Vec<&str> =
+        text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).collect();
+    let (mut passed, mut failed) = (0u32, 0u32);
+    let mut total_nodes = 0u64;
+    let started = Instant::now();
+    for (i, line) in lines.iter().enumerate() {
+        let number = i + 1;
+        let mut parts = line.split(';');
+        let fen_text = parts.next().unwrap_or("").trim();
+        let pos = match fen::parse_position(fen_text) {
+            Ok(pos) => pos,
+            Err(e) => {
+                println!("FAIL #{number}: cannot parse FEN {fen_text:?}: {e}");
+                failed += 1;
+                continue;
+            }
+        };
+        for part in parts {
+            let Some((depth, expected)) = parse_depth(part) else {
+                println!("FAIL #{number}: cannot parse {:?}", part.trim());
+                failed += 1;
+                continue;
+            };
+            if max_depth.is_some_and(|max| depth > max) {
+                continue;
+            }
+            let start = Instant::now();
+            let got = if make_unmake { perft_make_unmake(&pos, depth) } else { perft(&pos, depth) };
+            total_nodes += got;
+            let secs = start.elapsed().as_secs_f64();
+            if got == expected {
+                passed += 1;
+                println!("ok   #{number} depth {depth}: {got} ({secs:.3} s)");
+            } else {
+                failed += 1;
+                println!(
+                    "FAIL #{number} depth {depth}: expected {expected}, got {got}  [{fen_text}]"
+                );
+            }
+        }
+        if lines.len() >= 20 && number % 10 == 0 {
+            eprintln!(
+                "[{number}/{}] {}",
+                lines.len(),
+                rate(total_nodes, started.elapsed().as_secs_f64())
+            );
+        }
+    }
+    eprintln!("{} nodes, {}", total_nodes, rate(total_nodes, started.elapsed().as_secs_f64()));
+    println!("{passed} passed, {failed} failed");
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// `D5 4865609` -> (5, 4865609).
+fn parse_depth(part: &str) -> Option<(u32, u64)> {
+    let mut words = part.split_whitespace();
+    let depth = words.next()?.strip_prefix('D')?.parse().ok()?;
+    let nodes = words.next()?.parse().ok()?;
+    words.next().is_none().then_some((depth, nodes))
+}
