@@ -28,6 +28,11 @@ pub use chessbits_move as moves;
 pub use chessbits_movegen as movegen;
 pub use chessbits_state as state;
 
+/// The README's Rust examples, compiled and run as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
+
 /// The names most programs need, in one `use`.
 pub mod prelude {
     pub use chessbits_bitboard::{Bitboard, Color, File, Piece, Rank, Role, Square};
