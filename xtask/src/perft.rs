@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use chessbits_format::fen;
 use chessbits_move::{CastlingMode, UciMove};
-use chessbits_movegen::{divide, perft, perft_make_unmake, MoveGen};
+use chessbits_movegen::{divide, perft, perft_make_unmake, perft_parallel, MoveGen, PerftTable};
 use chessbits_state::Position;
 
 const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -22,6 +22,8 @@ options:
   --divide             print each root move with its count (Stockfish style)
   --chess960           write castling as king-takes-rook (UCI_Chess960)
   --make-unmake        visit every leaf with make/unmake instead of bulk counting
+  --threads N          split the work across N threads (default 1)
+  --hash MB            use a perft transposition table of MB MiB (default none)
   --suite FILE         run an EPD perft suite (FEN ;D1 n ;D2 n ...)
   --max-depth D        with --suite: check depths up to D only
   --perftree DEPTH FEN [MOVES]
@@ -36,6 +38,22 @@ struct Options {
     make_unmake: bool,
     suite: Option<String>,
     max_depth: Option<u32>,
+    threads: usize,
+    hash_mb: Option<usize>,
+}
+
+impl Options {
+    /// Perft of `pos` as the options say: bulk counting (threads, hash) or make/unmake.
+    fn count(&self, pos: &Position, depth: u32) -> u64 {
+        if self.make_unmake {
+            return perft_make_unmake(pos, depth);
+        }
+        let table = self.hash_mb.map(PerftTable::new);
+        match (self.threads, &table) {
+            (1, None) => perft(pos, depth),
+            (threads, table) => perft_parallel(pos, depth, threads, table.as_ref()),
+        }
+    }
 }
 
 pub fn run(args: &[String]) -> Result<ExitCode, String> {
@@ -51,6 +69,8 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         make_unmake: false,
         suite: None,
         max_depth: None,
+        threads: 1,
+        hash_mb: None,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -70,11 +90,13 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
             "--make-unmake" => o.make_unmake = true,
             "--suite" => o.suite = Some(value("--suite")?),
             "--max-depth" => o.max_depth = Some(number(&value("--max-depth")?)?),
+            "--threads" => o.threads = number(&value("--threads")?)?.max(1) as usize,
+            "--hash" => o.hash_mb = Some(number(&value("--hash")?)? as usize),
             other => return Err(format!("unknown option {other:?}\n{HELP}")),
         }
     }
     if let Some(path) = &o.suite {
-        return suite(path, o.max_depth, o.make_unmake);
+        return suite(path, &o);
     }
 
     let default_depth = if o.fen.is_some() { 5 } else { 6 };
@@ -95,9 +117,20 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         return Ok(ExitCode::SUCCESS);
     }
 
-    println!("perft depth {depth} of {}", fen::fen_of(&pos, Default::default()));
+    let mut how = Vec::new();
+    if o.threads > 1 {
+        how.push(format!("{} threads", o.threads));
+    }
+    if let Some(mb) = o.hash_mb {
+        how.push(format!("{mb} MiB hash"));
+    }
+    if o.make_unmake {
+        how.push("make/unmake".to_owned());
+    }
+    let how = if how.is_empty() { String::new() } else { format!(" ({})", how.join(", ")) };
+    println!("perft depth {depth}{how} of {}", fen::fen_of(&pos, Default::default()));
     let start = Instant::now();
-    let nodes = if o.make_unmake { perft_make_unmake(&pos, depth) } else { perft(&pos, depth) };
+    let nodes = o.count(&pos, depth);
     let secs = start.elapsed().as_secs_f64();
     println!("nodes {nodes}  {}", rate(nodes, secs));
     Ok(ExitCode::SUCCESS)
@@ -142,7 +175,7 @@ fn perftree(args: &[String]) -> Result<ExitCode, String> {
 }
 
 /// Runs every line of an EPD perft suite: `FEN ;D1 20 ;D2 400 ...`.
-fn suite(path: &str, max_depth: Option<u32>, make_unmake: bool) -> Result<ExitCode, String> {
+fn suite(path: &str, o: &Options) -> Result<ExitCode, String> {
     let text = fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let lines: Vec<&str> =
         text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).collect();
@@ -167,11 +200,11 @@ fn suite(path: &str, max_depth: Option<u32>, make_unmake: bool) -> Result<ExitCo
                 failed += 1;
                 continue;
             };
-            if max_depth.is_some_and(|max| depth > max) {
+            if o.max_depth.is_some_and(|max| depth > max) {
                 continue;
             }
             let start = Instant::now();
-            let got = if make_unmake { perft_make_unmake(&pos, depth) } else { perft(&pos, depth) };
+            let got = o.count(&pos, depth);
             total_nodes += got;
             let secs = start.elapsed().as_secs_f64();
             if got == expected {

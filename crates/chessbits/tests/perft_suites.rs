@@ -86,3 +86,31 @@ fn make_unmake_and_divide_agree_with_bulk_counting() {
         assert_eq!(split.iter().map(|&(_, n)| n).sum::<u64>(), expected);
     }
 }
+
+/// The bulk counter (set-wise pawns) and the list generator must agree everywhere: on every suite
+/// position and on every position one and two plies below it.
+#[test]
+fn bulk_count_matches_the_move_list() {
+    use chessbits::movegen::MoveGen;
+    let mut checked = 0;
+    for name in ["standard.epd", "perftsuite.epd", "random.epd", "chess960.epd", "tricky.epd"] {
+        for (fen_text, _) in suite(name) {
+            let root = fen::parse_position(&fen_text).unwrap();
+            for m in root.legal_moves() {
+                let child = root.played(m);
+                for g in child.legal_moves() {
+                    let grandchild = child.played(g);
+                    assert_eq!(
+                        grandchild.count_legal_moves(),
+                        grandchild.legal_moves().len(),
+                        "{}",
+                        fen::fen_of(&grandchild, Default::default())
+                    );
+                    checked += 1;
+                }
+                assert_eq!(child.count_legal_moves(), child.legal_moves().len());
+            }
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
+}

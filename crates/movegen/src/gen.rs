@@ -168,6 +168,31 @@ impl<'a> Gen<'a> {
         Gen { t, pos, us, occupied, ours, theirs, king, checkers, pinned }
     }
 
+    /// The rooks the side to move may castle with as far as rights, check and empty paths go:
+    /// not in check, and the king's and rook's paths empty but for the two of them. Whether the
+    /// king passes attacked squares is [`Gen::castle_is_safe`].
+    #[inline(always)]
+    fn castle_candidates(&self) -> Bitboard {
+        let castles = self.pos.castles();
+        if self.checkers.any()
+            || !castles.rights().intersects(chessbits_state::CastlingRights::both(self.us))
+        {
+            return Bitboard::EMPTY;
+        }
+        let t = self.t;
+        let (us, king) = (self.us, self.king);
+        let mut rooks = Bitboard::EMPTY;
+        for side in CastlingSide::ALL {
+            let Some(rook) = castles.rook(us, side) else { continue };
+            let (king_to, rook_to) = (side.king_to(us), side.rook_to(us));
+            let path = t.between(king, king_to) | king_to | t.between(rook, rook_to) | rook_to;
+            if !(path - king - rook).intersects(self.occupied) {
+                rooks.add(rook);
+            }
+        }
+        rooks
+    }
+
     /// `true` if `sq` is attacked by the side not to move, given `occupied`.
     #[inline(always)]
     fn attacked(&self, sq: Square, occupied: Bitboard) -> bool {
@@ -194,7 +219,7 @@ impl<'a> Gen<'a> {
         if from_mask.contains(king) {
             let without_king = occupied - king;
             let mut to = Bitboard::EMPTY;
-            for target in t.king(king) & !ours & to_mask {
+            for target in t.king(king) & to_mask - ours {
                 if !self.attacked(target, without_king) {
                     to.add(target);
                 }
@@ -283,27 +308,13 @@ impl<'a> Gen<'a> {
             }
         }
 
-        // Castling: never out of check; king and rook paths empty but for the two of them; no
-        // square the king crosses or lands on attacked once both have left (which covers the
-        // Chess960 case of a rook shielding the king's destination).
-        if self.checkers.is_empty() && from_mask.contains(king) {
+        // Castling: never out of check; see `can_castle`.
+        if from_mask.contains(king) {
             let mut to = none;
-            for side in CastlingSide::ALL {
-                let Some(rook) = self.pos.castles().rook(us, side) else { continue };
-                if !to_mask.contains(rook) {
-                    continue;
+            for rook in self.castle_candidates() & to_mask {
+                if self.castle_is_safe(king, rook) {
+                    to.add(rook);
                 }
-                let (king_to, rook_to) = (side.king_to(us), side.rook_to(us));
-                let king_path = t.between(king, king_to) | king_to;
-                let must_be_empty = (king_path | t.between(rook, rook_to) | rook_to) - king - rook;
-                if must_be_empty.intersects(occupied) {
-                    continue;
-                }
-                let occupied = occupied - king - rook;
-                if king_path.squares().any(|sq| self.attacked(sq, occupied)) {
-                    continue;
-                }
-                to.add(rook);
             }
             if to.any()
                 && visit(PieceMoves {
@@ -318,6 +329,103 @@ impl<'a> Gen<'a> {
             }
         }
         false
+    }
+
+    /// The number of legal moves, counted without building moves: the bulk count at perft's
+    /// last ply. Unpinned pawns are counted set-wise (one shift per direction for all of
+    /// them); everything else as in [`Gen::generate`].
+    #[inline(always)]
+    pub(crate) fn count(&self) -> u64 {
+        let t = self.t;
+        let board = self.pos.board();
+        let (ours, theirs, occupied, king, us) =
+            (self.ours, self.theirs, self.occupied, self.king, self.us);
+
+        let without_king = occupied - king;
+        let safe = (t.king(king) - ours).squares().filter(|&sq| !self.attacked(sq, without_king));
+        let mut count = safe.count() as u64;
+        if self.checkers.more_than_one() {
+            return count;
+        }
+        let target = match self.checkers.first() {
+            Some(checker) => t.between(king, checker) | checker,
+            None => !ours,
+        };
+
+        for from in self.pos.our(Role::Knight) - self.pinned {
+            count += (t.knight(from) & target).count() as u64;
+        }
+        let pinned = self.pinned;
+        for from in (board.bishops() | board.queens()) & ours {
+            let mut to = t.bishop(from, occupied) & target;
+            if pinned.contains(from) {
+                to &= t.line(king, from);
+            }
+            count += to.count() as u64;
+        }
+        for from in (board.rooks() | board.queens()) & ours {
+            let mut to = t.rook(from, occupied) & target;
+            if pinned.contains(from) {
+                to &= t.line(king, from);
+            }
+            count += to.count() as u64;
+        }
+
+        // Pawns: unpinned ones set-wise, pinned ones (rare) one by one along their pin line.
+        let pawns = self.pos.our(Role::Pawn);
+        let free = pawns - pinned;
+        let empty = !occupied;
+        let last = Bitboard::backrank(!us);
+        let third = Bitboard::from_rank(Rank::Third.relative_to(us));
+        let single = free.forward(us) & empty;
+        let double = (single & third).forward(us) & empty & target;
+        let single = single & target;
+        let (left, right) = match us {
+            Color::White => (free.north_west(), free.north_east()),
+            Color::Black => (free.south_west(), free.south_east()),
+        };
+        let captures = target & theirs;
+        let (left, right) = (left & captures, right & captures);
+        let moves = single.count() + double.count() + left.count() + right.count();
+        let promotions = (single & last).count() + (left & last).count() + (right & last).count();
+        count += (moves + 3 * promotions) as u64;
+        for from in pawns & pinned {
+            let line = t.line(king, from);
+            let one = Bitboard::from_square(from).forward(us) & empty;
+            let two = (one & third).forward(us) & empty;
+            let to = ((one | two) | t.pawn(us, from) & theirs) & target & line;
+            count += (to.count() + 3 * (to & last).count()) as u64;
+        }
+        if let Some(ep) = self.pos.ep_square() {
+            for from in t.pawn(!us, ep) & pawns {
+                if (!pinned.contains(from) || t.line(king, from).contains(ep))
+                    && self.ep_is_legal(from, ep)
+                {
+                    count += 1;
+                }
+            }
+        }
+
+        for rook in self.castle_candidates() {
+            count += self.castle_is_safe(king, rook) as u64;
+        }
+        count
+    }
+
+    /// `true` if castling with the rook on `rook` (a [`Gen::castle_candidates`] rook) does not
+    /// take the king across or onto an attacked square.
+    ///
+    /// Attacks are tested with king and rook both gone: in Chess960 the castling rook may shield
+    /// the king's destination, and once the rook has moved it no longer does. (Lifting the rook
+    /// can only add attacks along the back rank toward the destination, which the destination's
+    /// own test already decides; lifting the king adds none, since we are not in check.)
+    #[inline]
+    fn castle_is_safe(&self, king: Square, rook: Square) -> bool {
+        let side = CastlingSide::from_king_rook(king, rook);
+        let king_to = side.king_to(self.us);
+        let occupied = self.occupied - king - rook;
+        let path = self.t.between(king, king_to) | king_to;
+        !path.squares().any(|sq| self.attacked(sq, occupied))
     }
 
     /// `true` if capturing en passant from `from` onto `ep` leaves our king safe. Handled on its

@@ -39,7 +39,7 @@ use chessbits_state::{CastlingSide, Position, Undo};
 pub use game::{repetition_key, Game};
 pub use gen::{PieceMoves, PieceMovesIter};
 pub use outcome::{Outcome, Termination};
-pub use perft::{divide, perft, perft_make_unmake};
+pub use perft::{divide, perft, perft_hashed, perft_make_unmake, perft_parallel, PerftTable};
 pub use tables::{tables, Tables};
 
 use gen::Gen;
@@ -166,12 +166,7 @@ impl MoveGen for Position {
     }
 
     fn count_legal_moves(&self) -> usize {
-        let mut n = 0;
-        self.visit_moves(Bitboard::FULL, Bitboard::FULL, |moves| {
-            n += moves.len();
-            false
-        });
-        n
+        Gen::new(tables(), self).count() as usize
     }
 
     fn has_legal_moves(&self) -> bool {

@@ -1,7 +1,9 @@
 //! Perft: counting the leaves of the legal move tree, the ground truth for move generation.
 
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
 use chessbits_bitboard::Bitboard;
-use chessbits_move::Move16;
+use chessbits_move::{Move16, MoveList};
 use chessbits_state::Position;
 
 use crate::gen::Gen;
@@ -26,23 +28,181 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 }
 
 /// Perft with the tables already in hand (no lazy-table check per node).
+///
+/// Bulk counting at the last ply; above it the moves go into a stack list and are made and
+/// unmade on the one position (measured about 20% faster here than copy-make, which copies the
+/// whole position into every child).
 pub(crate) fn perft_with(t: &'static Tables, pos: &Position, depth: u32) -> u64 {
-    let gen = Gen::new(t, pos);
-    let mut nodes = 0;
     if depth == 1 {
-        gen.generate(Bitboard::FULL, Bitboard::FULL, |moves| {
-            nodes += moves.len() as u64;
-            false
-        });
-    } else {
-        gen.generate(Bitboard::FULL, Bitboard::FULL, |moves| {
-            for m in moves {
-                nodes += perft_with(t, &pos.played(m), depth - 1);
-            }
-            false
-        });
+        return Gen::new(t, pos).count();
+    }
+    let mut pos = *pos;
+    walk(t, &mut pos, depth)
+}
+
+/// The make/unmake walk for `depth >= 2`.
+fn walk(t: &'static Tables, pos: &mut Position, depth: u32) -> u64 {
+    let mut list = MoveList::new();
+    Gen::new(t, pos).generate(Bitboard::FULL, Bitboard::FULL, |moves| {
+        list.extend(moves);
+        false
+    });
+    let mut nodes = 0;
+    for m in list {
+        let undo = pos.play_unchecked(m);
+        nodes += if depth == 2 { Gen::new(t, pos).count() } else { walk(t, pos, depth - 1) };
+        pos.undo(undo);
     }
     nodes
+}
+
+/// A perft transposition table: counts of subtrees keyed by the full 64-bit Zobrist key and the
+/// remaining depth, shared between threads without locks.
+///
+/// Each slot is two `AtomicU64`s: `key ^ data` and `data`, where `data` packs the depth (low 8
+/// bits) and the count (high 56 bits). A reader accepts a slot only if the two words give back its
+/// full key and the depth matches, so a slot torn by a concurrent writer reads as a miss, never as
+/// a wrong count. Replacement is always-replace.
+pub struct PerftTable {
+    slots: Box<[[AtomicU64; 2]]>,
+    mask: usize,
+}
+
+impl PerftTable {
+    /// A table of about `megabytes` MiB (rounded down to a power of two slots; at least one).
+    pub fn new(megabytes: usize) -> PerftTable {
+        let wanted = (megabytes.saturating_mul(1 << 20) / 16).max(1);
+        let len = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() >> 1 };
+        let slots = (0..len).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect();
+        PerftTable { slots, mask: len - 1 }
+    }
+
+    /// The number of slots.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Always `false`: a table has at least one slot.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    #[inline]
+    fn probe(&self, key: u64, depth: u32) -> Option<u64> {
+        let slot = &self.slots[key as usize & self.mask];
+        let data = slot[1].load(Ordering::Relaxed);
+        let check = slot[0].load(Ordering::Relaxed);
+        (check ^ data == key && data & 0xff == depth as u64).then_some(data >> 8)
+    }
+
+    #[inline]
+    fn store(&self, key: u64, depth: u32, nodes: u64) {
+        // Counts above 2^56 (far beyond any perft that fits a run) are simply not stored.
+        if nodes >> 56 != 0 {
+            return;
+        }
+        let data = nodes << 8 | depth as u64;
+        let slot = &self.slots[key as usize & self.mask];
+        slot[0].store(key ^ data, Ordering::Relaxed);
+        slot[1].store(data, Ordering::Relaxed);
+    }
+}
+
+/// Perft with a transposition table: subtrees already counted (same key, same depth) are looked
+/// up instead of walked. Gives the same counts as [`perft`].
+///
+/// ```
+/// use chessbits_movegen::{perft, perft_hashed, PerftTable};
+/// use chessbits_state::Position;
+///
+/// let table = PerftTable::new(16);
+/// assert_eq!(perft_hashed(&Position::new(), 4, &table), perft(&Position::new(), 4));
+/// ```
+pub fn perft_hashed(pos: &Position, depth: u32, table: &PerftTable) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    hashed_with(tables(), pos, depth, table)
+}
+
+fn hashed_with(t: &'static Tables, pos: &Position, depth: u32, table: &PerftTable) -> u64 {
+    // A probe costs about one cache miss; counting one ply costs less than that, two plies more.
+    if depth <= 1 {
+        return perft_with(t, pos, depth);
+    }
+    let key = table_key(pos);
+    if let Some(nodes) = table.probe(key, depth) {
+        return nodes;
+    }
+    let mut nodes = 0;
+    Gen::new(t, pos).generate(Bitboard::FULL, Bitboard::FULL, |moves| {
+        for m in moves {
+            nodes += hashed_with(t, &pos.played(m), depth - 1, table);
+        }
+        false
+    });
+    table.store(key, depth, nodes);
+    nodes
+}
+
+/// The position's Zobrist key salted with its castling rooks' squares: the Polyglot key says
+/// which rights are held but not with which rook, and in Chess960 two positions with the same
+/// placement and rights may castle with different rooks.
+#[inline]
+fn table_key(pos: &Position) -> u64 {
+    let castles = pos.castles();
+    if castles.is_empty() {
+        return pos.key();
+    }
+    pos.key() ^ castles.rook_squares().0.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(17)
+}
+
+/// Perft on `threads` threads (1 or more), with an optional shared transposition table. The
+/// tree is cut into subtrees a few plies below the root, which the threads take from a shared
+/// queue; the counts are identical to [`perft`].
+pub fn perft_parallel(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    table: Option<&PerftTable>,
+) -> u64 {
+    let t = tables();
+    let threads = threads.max(1);
+    // Split until there is plenty of work per thread, keeping at least two plies per subtree.
+    let mut tasks = vec![(*pos, depth)];
+    while tasks.len() < 64 * threads && tasks.iter().all(|&(_, d)| d > 3) {
+        let mut next = Vec::new();
+        for (p, d) in tasks {
+            Gen::new(t, &p).generate(Bitboard::FULL, Bitboard::FULL, |moves| {
+                next.extend(moves.into_iter().map(|m| (p.played(m), d - 1)));
+                false
+            });
+        }
+        tasks = next;
+    }
+    let run = |p: &Position, d: u32| match table {
+        Some(table) => perft_hashed(p, d, table),
+        None => perft(p, d),
+    };
+    if threads == 1 {
+        return tasks.iter().map(|(p, d)| run(p, *d)).sum();
+    }
+    let next = AtomicUsize::new(0);
+    let total = AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let mut nodes = 0;
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((p, d)) = tasks.get(i) else { break };
+                    nodes += run(p, *d);
+                }
+                total.fetch_add(nodes, Ordering::Relaxed);
+            });
+        }
+    });
+    total.into_inner()
 }
 
 /// Perft split by the first move: each legal move with the leaf count below it, in generation
@@ -90,6 +250,7 @@ pub fn perft_make_unmake(pos: &Position, depth: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chessbits_bitboard::{Color, Piece, Role, Square};
 
     #[test]
     fn start_position_counts() {
@@ -102,5 +263,48 @@ mod tests {
         let split = divide(&pos, 3);
         assert_eq!(split.len(), 20);
         assert_eq!(split.iter().map(|(_, n)| n).sum::<u64>(), 8_902);
+    }
+
+    #[test]
+    fn threads_and_hash_give_identical_counts() {
+        let pos = Position::new();
+        let plain = perft(&pos, 5);
+        // A tiny table forces constant replacement and index sharing.
+        for table in [PerftTable::new(0), PerftTable::new(1)] {
+            assert_eq!(perft_hashed(&pos, 5, &table), plain);
+            assert_eq!(perft_hashed(&pos, 5, &table), plain, "a warm table");
+            assert_eq!(perft_parallel(&pos, 5, 2, Some(&table)), plain);
+        }
+        for threads in [1, 2, 3] {
+            assert_eq!(perft_parallel(&pos, 5, threads, None), plain);
+        }
+        assert_eq!(perft_parallel(&pos, 1, 2, None), 20);
+        assert_eq!(PerftTable::new(0).len(), 1);
+        // Same placement and rights, different castling rook: different table keys.
+        let setup = |rooks: &[Square]| {
+            let mut s = chessbits_state::Setup::empty();
+            s.board.set_piece_at(Square::E1, Piece::new(Color::White, Role::King));
+            s.board.set_piece_at(Square::E8, Piece::new(Color::Black, Role::King));
+            s.board.set_piece_at(Square::G1, Piece::new(Color::White, Role::Rook));
+            s.board.set_piece_at(Square::H1, Piece::new(Color::White, Role::Rook));
+            s.castling_rooks = rooks.iter().copied().collect();
+            Position::from_setup(&s).unwrap()
+        };
+        let (outer, inner) = (setup(&[Square::H1]), setup(&[Square::G1]));
+        assert_eq!(outer.key(), inner.key());
+        assert_ne!(table_key(&outer), table_key(&inner));
+        assert_eq!(PerftTable::new(1).len(), 1 << 16);
+    }
+
+    #[test]
+    fn a_slot_never_answers_for_another_key_or_depth() {
+        let table = PerftTable::new(0);
+        table.store(0xdead_beef, 4, 1234);
+        assert_eq!(table.probe(0xdead_beef, 4), Some(1234));
+        assert_eq!(table.probe(0xdead_beef, 5), None);
+        assert_eq!(table.probe(0xdead_beee, 4), None);
+        // A torn slot (one word from another entry) reads as a miss.
+        table.slots[0][1].store(99 << 8 | 4, Ordering::Relaxed);
+        assert_eq!(table.probe(0xdead_beef, 4), None);
     }
 }
