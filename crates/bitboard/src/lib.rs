@@ -16,7 +16,7 @@
 //! # Ok::<_, chessbits_bitboard::ParseSquareError>(())
 //! ```
 #![cfg_attr(not(test), no_std)]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 #[cfg(all(feature = "std", not(test)))]
 extern crate std;

@@ -181,7 +181,12 @@ impl Square {
     /// The square with index `index & 63`: never fails, for hot paths.
     #[inline]
     pub const fn new(index: u32) -> Square {
-        Square::ALL[(index & 63) as usize]
+        // Safety: `Square` is `#[repr(u8)]` with the 64 discriminants 0..=63 (pinned by the
+        // `every_square_name_round_trips` test), and `index & 63` is one of them.
+        #[allow(unsafe_code, reason = "a free conversion on the hottest path; see Safety")]
+        unsafe {
+            core::mem::transmute::<u8, Square>((index & 63) as u8)
+        }
     }
 
     /// The square on `file` and `rank`.
@@ -345,6 +350,11 @@ mod tests {
             assert_eq!(sq.flip_horizontal().file(), sq.file().flip());
         }
         assert_eq!(Square::E4 as u8, 28);
+        // `new` (an unchecked conversion) masks any input onto the 64 squares.
+        for i in (0..1024).chain([u32::MAX - 1, u32::MAX]) {
+            assert_eq!(Square::new(i) as u32, i & 63);
+            assert_eq!(Square::new(i), Square::ALL[(i & 63) as usize]);
+        }
         assert_eq!("h8".parse::<Square>(), Ok(Square::H8));
     }
 

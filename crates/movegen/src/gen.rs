@@ -219,7 +219,7 @@ impl<'a> Gen<'a> {
         if from_mask.contains(king) {
             let without_king = occupied - king;
             let mut to = Bitboard::EMPTY;
-            for target in t.king(king) & to_mask - ours {
+            for target in t.king(king) & (to_mask - ours) {
                 if !self.attacked(target, without_king) {
                     to.add(target);
                 }

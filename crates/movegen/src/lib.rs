@@ -20,7 +20,7 @@
 //! assert_eq!(perft(&pos, 2), 600);
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 pub mod attacks;
 mod game;

@@ -134,13 +134,28 @@ impl Tables {
     /// Rook attacks from `sq` given the occupied squares.
     #[inline(always)]
     pub fn rook(&self, sq: Square, occupied: Bitboard) -> Bitboard {
-        self.sliders[self.rook_magics[sq as usize].index(occupied)]
+        self.slider(self.rook_magics[sq as usize].index(occupied))
     }
 
     /// Bishop attacks from `sq` given the occupied squares.
     #[inline(always)]
     pub fn bishop(&self, sq: Square, occupied: Bitboard) -> Bitboard {
-        self.sliders[self.bishop_magics[sq as usize].index(occupied)]
+        self.slider(self.bishop_magics[sq as usize].index(occupied))
+    }
+
+    /// The slider attack set at `index`, an index produced by [`Magic::index`].
+    #[inline(always)]
+    fn slider(&self, index: usize) -> Bitboard {
+        debug_assert!(index < self.sliders.len());
+        // Safety: `Magic::index` is `offset + (x >> shift)` with `shift = 64 - bits`, so
+        // `x >> shift < 2^bits`; `build` gives every square a block of exactly `2^bits` slots
+        // starting at `offset`, so the index lies inside the table. The magics are only ever
+        // made by `build`. `sliders_match_the_reference_on_every_occupancy_subset` exercises
+        // every reachable index of every square.
+        #[allow(unsafe_code, reason = "bounds check on the hottest lookup; see Safety")]
+        unsafe {
+            *self.sliders.get_unchecked(index)
+        }
     }
 
     /// Queen attacks from `sq` given the occupied squares.
