@@ -4,17 +4,24 @@
 //!   suite; see `cargo xtask perft --help`.
 //! - `cargo xtask magics`: searches the magic multipliers (fixed seed) and prints them in the
 //!   form of `crates/movegen/src/magics.rs`.
+//! - `cargo xtask snapshots [--accept | --reject]`: reviews pending insta snapshots.
+//! - `cargo xtask compare`: times chessbits against other Rust chess crates.
 
+mod compare;
 mod magics;
 mod perft;
+mod snapshots;
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: cargo xtask <task> [options]
 
 tasks:
   perft     count the legal move tree (see cargo xtask perft --help)
-  magics    search magic multipliers and print them as Rust source";
+  magics    search magic multipliers and print them as Rust source
+  snapshots list pending insta snapshots; --accept or --reject them after review
+  compare   time chessbits against other Rust chess crates (see cargo xtask compare --help)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -25,6 +32,8 @@ fn main() -> ExitCode {
     let result = match task.as_str() {
         "perft" => perft::run(rest),
         "magics" => magics::run(),
+        "compare" => compare::run(rest),
+        "snapshots" => snapshots::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)
@@ -38,4 +47,10 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The workspace root: the parent of xtask's own directory.
+pub fn project_root() -> PathBuf {
+    let xtask = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    xtask.parent().map(PathBuf::from).unwrap_or(xtask)
 }

@@ -201,6 +201,30 @@ mod tests {
         assert_eq!("e2e4é".parse::<UciMove>(), Err(ParseUciMoveError::Length(6)));
     }
 
+    /// Every byte string of length 0 to 6 over an alphabet of edge cases parses or fails with a
+    /// typed error, never panics, and whatever parses prints back to itself.
+    #[test]
+    fn exhaustive_short_inputs_never_panic() {
+        let alphabet = [b'a', b'h', b'i', b'0', b'1', b'8', b'9', b'q', b'k', 0xc3, b' '];
+        let mut input = Vec::new();
+        let mut parsed = 0;
+        for len in 0..=6u32 {
+            for mut code in 0..alphabet.len().pow(len) {
+                input.clear();
+                for _ in 0..len {
+                    input.push(alphabet[code % alphabet.len()]);
+                    code /= alphabet.len();
+                }
+                if let Ok(m) = UciMove::from_ascii(&input) {
+                    assert_eq!(m.to_string().as_bytes(), input.as_slice());
+                    parsed += 1;
+                }
+            }
+        }
+        // Squares a1 a8 h1 h8: 16 from-to pairs, each also with q, plus "0000".
+        assert_eq!(parsed, 16 + 16 + 1);
+    }
+
     #[test]
     fn castling_in_both_modes() {
         let short = Move16::new(Square::E1, Square::H1, MoveKind::KingCastle);
