@@ -4,8 +4,28 @@ use core::fmt;
 
 use chessbits_bitboard::{Bitboard, ByColor, Color, File, Piece, Rank, Role, Square};
 
-/// Sentinel in the square-to-piece array for an empty square.
-const EMPTY: u8 = 12;
+/// A piece as the square-to-piece array stores it: `color << 3 | role`, so both halves come out
+/// with one bit operation. White pawn 0 .. white king 5, black pawn 8 .. black king 13.
+pub(crate) type Code = u8;
+
+/// The code of an empty square: role 7 (no role), so a role-indexed lookup lands on the always
+/// empty padding slot instead of out of bounds.
+pub(crate) const EMPTY: Code = 7;
+
+/// The code of `piece`.
+#[inline(always)]
+pub(crate) const fn code_of(piece: Piece) -> Code {
+    (piece.color as u8) << 3 | piece.role as u8
+}
+
+/// The piece of a non-empty code.
+#[inline(always)]
+pub(crate) const fn piece_of(code: Code) -> Option<Piece> {
+    match Role::from_index(code & 7) {
+        Some(role) => Some(Piece { color: Color::from_white(code & 8 == 0), role }),
+        None => None,
+    }
+}
 
 /// Where the pieces stand: one bitboard per color, one per role, and a square-to-piece array, kept
 /// in sync by every mutation (checked under debug assertions).
@@ -23,11 +43,13 @@ const EMPTY: u8 = 12;
 /// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash)]
 pub struct Board {
-    by_role: [Bitboard; 6],
+    /// Indexed by role; slots 6 and 7 stay empty (they absorb the `EMPTY` code's role 7 without
+    /// a bounds check).
+    by_role: [Bitboard; 8],
     by_color: [Bitboard; 2],
     occupied: Bitboard,
-    /// Piece code (see [`Piece::code`]) per square, [`EMPTY`] for none.
-    mailbox: [u8; 64],
+    /// [`Code`] per square, [`EMPTY`] for none.
+    mailbox: [Code; 64],
 }
 
 impl Default for Board {
@@ -66,7 +88,7 @@ impl Board {
     /// A board with no pieces.
     pub const fn empty() -> Board {
         Board {
-            by_role: [Bitboard::EMPTY; 6],
+            by_role: [Bitboard::EMPTY; 8],
             by_color: [Bitboard::EMPTY; 2],
             occupied: Bitboard::EMPTY,
             mailbox: [EMPTY; 64],
@@ -160,16 +182,13 @@ impl Board {
     /// The piece on `sq`, if any.
     #[inline]
     pub const fn piece_at(&self, sq: Square) -> Option<Piece> {
-        Piece::from_code(self.mailbox[sq as usize])
+        piece_of(self.mailbox[sq as usize])
     }
 
     /// The role of the piece on `sq`, if any.
     #[inline]
     pub const fn role_at(&self, sq: Square) -> Option<Role> {
-        match self.mailbox[sq as usize] {
-            EMPTY => None,
-            code => Role::from_index(code % 6),
-        }
+        Role::from_index(self.mailbox[sq as usize] & 7)
     }
 
     /// The color of the piece on `sq`, if any.
@@ -177,7 +196,7 @@ impl Board {
     pub const fn color_at(&self, sq: Square) -> Option<Color> {
         match self.mailbox[sq as usize] {
             EMPTY => None,
-            code => Some(if code < 6 { Color::White } else { Color::Black }),
+            code => Some(Color::from_white(code & 8 == 0)),
         }
     }
 
@@ -199,36 +218,62 @@ impl Board {
     /// Puts `piece` on the empty square `sq` (hot path: the caller guarantees it is empty).
     #[inline]
     pub(crate) fn put(&mut self, sq: Square, piece: Piece) {
-        debug_assert!(!self.occupied.contains(sq), "put on occupied {sq}");
-        let bb = Bitboard::from_square(sq);
-        self.by_role[piece.role as usize] |= bb;
-        self.by_color[piece.color as usize] |= bb;
-        self.occupied |= bb;
-        self.mailbox[sq as usize] = piece.code();
+        self.put_code(sq, code_of(piece));
     }
 
     /// Removes `piece`, which the caller guarantees stands on `sq` (hot path).
     #[inline]
     pub(crate) fn take(&mut self, sq: Square, piece: Piece) {
         debug_assert_eq!(self.piece_at(sq), Some(piece), "take from {sq}");
+        self.take_code(sq, code_of(piece));
+    }
+
+    /// The code on `sq` ([`EMPTY`] for none).
+    #[inline(always)]
+    pub(crate) fn code_at(&self, sq: Square) -> Code {
+        self.mailbox[sq as usize]
+    }
+
+    /// Puts the piece `code` on the empty square `sq`.
+    #[inline(always)]
+    pub(crate) fn put_code(&mut self, sq: Square, code: Code) {
+        debug_assert!(!self.occupied.contains(sq), "put on occupied {sq}");
+        debug_assert!(piece_of(code).is_some());
         let bb = Bitboard::from_square(sq);
-        self.by_role[piece.role as usize] ^= bb;
-        self.by_color[piece.color as usize] ^= bb;
+        self.by_role[(code & 7) as usize] |= bb;
+        self.by_color[(code >> 3 & 1) as usize] |= bb;
+        self.occupied |= bb;
+        self.mailbox[sq as usize] = code;
+    }
+
+    /// Removes the piece `code` from `sq`, where it stands.
+    #[inline(always)]
+    pub(crate) fn take_code(&mut self, sq: Square, code: Code) {
+        debug_assert_eq!(self.mailbox[sq as usize], code, "take from {sq}");
+        let bb = Bitboard::from_square(sq);
+        self.by_role[(code & 7) as usize] ^= bb;
+        self.by_color[(code >> 3 & 1) as usize] ^= bb;
         self.occupied ^= bb;
         self.mailbox[sq as usize] = EMPTY;
     }
 
-    /// Moves `piece` from `from` to the empty square `to` (hot path).
-    #[inline]
-    pub(crate) fn shift(&mut self, from: Square, to: Square, piece: Piece) {
-        debug_assert_eq!(self.piece_at(from), Some(piece));
+    /// Moves the piece `code` from `from` to the empty square `to`.
+    #[inline(always)]
+    pub(crate) fn shift_code(&mut self, from: Square, to: Square, code: Code) {
+        debug_assert_eq!(self.mailbox[from as usize], code);
         debug_assert!(!self.occupied.contains(to));
         let bb = Bitboard::from_square(from) | to;
-        self.by_role[piece.role as usize] ^= bb;
-        self.by_color[piece.color as usize] ^= bb;
+        self.by_role[(code & 7) as usize] ^= bb;
+        self.by_color[(code >> 3 & 1) as usize] ^= bb;
         self.occupied ^= bb;
         self.mailbox[from as usize] = EMPTY;
-        self.mailbox[to as usize] = piece.code();
+        self.mailbox[to as usize] = code;
+    }
+
+    /// Moves `piece` from `from` to the empty square `to` (tests build setups with it).
+    #[cfg(test)]
+    pub(crate) fn shift(&mut self, from: Square, to: Square, piece: Piece) {
+        self.shift_code(from, to, code_of(piece));
     }
 
     /// `true` if the bitboards and the square-to-piece array describe the same placement.
@@ -241,6 +286,8 @@ impl Board {
             occupied |= self.by_role(role);
         }
         if occupied != self.occupied
+            || self.by_role[6].any()
+            || self.by_role[7].any()
             || self.by_color[0].intersects(self.by_color[1])
             || (self.by_color[0] | self.by_color[1]) != occupied
         {

@@ -5,6 +5,7 @@ use core::fmt;
 use chessbits_bitboard::{attacks, Bitboard, Color, File, Piece, Rank, Role, Square};
 use chessbits_move::{CastlingMode, Move16, Move32};
 
+use crate::board::EMPTY;
 use crate::{zobrist, Board, Castles, CastlingRights, CastlingSide, Setup};
 
 /// A legal chess position: placement, side to move, castling rights (Chess960-capable), en passant
@@ -48,6 +49,10 @@ pub struct Position {
 pub struct Undo {
     /// The move as played, with the moved piece and the captured role.
     pub mv: Move32,
+    /// Board codes of the moved and the captured piece (`EMPTY` for none), so undo needs no
+    /// decoding.
+    moved_code: u8,
+    captured_code: u8,
     rights: CastlingRights,
     ep_square: Option<Square>,
     halfmoves: u32,
@@ -391,36 +396,46 @@ impl Position {
     /// The move is not checked (only debug assertions look at it): playing an illegal move
     /// leaves the position in an unspecified but memory-safe state. Use the movegen crate's
     /// `is_legal` or its move list for moves from outside.
-    #[inline]
+    #[inline(always)]
     pub fn play_unchecked(&mut self, m: Move16) -> Undo {
-        let mv = self.move32(m);
+        let us = self.turn;
+        let (from, to, flag) = (m.from(), m.to(), m.flag());
+        let code = self.board.code_at(from);
+        debug_assert!(
+            code != EMPTY && code >> 3 == us as u8,
+            "no piece of the side to move on {from}: {m:?}"
+        );
+        let pawn = (us as u8) << 3; // code of our pawn; +role for the others
+        let them_pawn = pawn ^ 8;
+        let mut key = self.key;
+
+        // The undo record, with the move as a Move32 (built from bits: no decoding).
+        let piece32 = (us as u32) * 6 + (code & 7) as u32;
+        let mut bits = from as u32 | (to as u32) << 6 | piece32 << 12;
+        let mut captured_code = EMPTY;
+        if flag & 4 != 0 {
+            captured_code = if flag == 5 { them_pawn } else { self.board.code_at(to) };
+            bits |= 1 << 20 | ((captured_code & 7) as u32 + 1) << 24;
+        }
+        match flag {
+            1 => bits |= 1 << 21,
+            5 => bits |= 1 << 22,
+            2 | 3 => bits |= 1 << 23,
+            _ => {}
+        }
+        if flag & 8 != 0 {
+            bits |= ((us as u32) * 6 + 1 + (flag & 3) as u32) << 16;
+        }
         let undo = Undo {
-            mv,
+            mv: Move32::from_bits(bits),
+            moved_code: code,
+            captured_code,
             rights: self.castles.rights(),
             ep_square: self.ep_square,
             halfmoves: self.halfmoves,
             fullmoves: self.fullmoves,
             key: self.key,
         };
-        self.apply(mv);
-        undo
-    }
-
-    /// Plays `m` (which must be legal) on a copy and returns it: copy-make.
-    #[inline]
-    #[must_use]
-    pub fn played(&self, m: Move16) -> Position {
-        let mut next = *self;
-        next.apply(self.move32(m));
-        next
-    }
-
-    fn apply(&mut self, mv: Move32) {
-        let us = self.turn;
-        let (from, to) = (mv.from(), mv.to());
-        let moved = mv.piece().unwrap_or(Piece::new(us, Role::Pawn));
-        debug_assert_eq!(moved.color, us, "moving a piece of the wrong color: {mv:?}");
-        let mut key = self.key;
 
         if let Some(ep) = self.pseudo_ep_square() {
             key ^= zobrist::en_passant(ep.file());
@@ -428,41 +443,38 @@ impl Position {
         self.ep_square = None;
         self.halfmoves = self.halfmoves.saturating_add(1);
 
-        if mv.castling() {
-            let side = CastlingSide::from_king_rook(from, to);
-            let rook = Role::Rook.of(us);
+        if flag == 2 || flag == 3 {
+            // Castling, encoded king to rook.
+            let side = if flag == 2 { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+            let rook = pawn | Role::Rook as u8;
             let (king_to, rook_to) = (side.king_to(us), side.rook_to(us));
-            self.board.take(from, moved);
-            self.board.take(to, rook);
-            self.board.put(king_to, moved);
-            self.board.put(rook_to, rook);
-            key ^= zobrist::piece(moved, from)
-                ^ zobrist::piece(moved, king_to)
-                ^ zobrist::piece(rook, to)
-                ^ zobrist::piece(rook, rook_to);
+            self.board.take_code(from, code);
+            self.board.take_code(to, rook);
+            self.board.put_code(king_to, code);
+            self.board.put_code(rook_to, rook);
+            key ^= zobrist::piece_code(code, from)
+                ^ zobrist::piece_code(code, king_to)
+                ^ zobrist::piece_code(rook, to)
+                ^ zobrist::piece_code(rook, rook_to);
         } else {
-            if let Some(role) = mv.captured() {
-                let victim = role.of(!us);
-                let at =
-                    if mv.en_passant() { Square::from_coords(to.file(), from.rank()) } else { to };
-                self.board.take(at, victim);
-                key ^= zobrist::piece(victim, at);
+            if captured_code != EMPTY {
+                let at = if flag == 5 { Square::from_coords(to.file(), from.rank()) } else { to };
+                self.board.take_code(at, captured_code);
+                key ^= zobrist::piece_code(captured_code, at);
                 self.halfmoves = 0;
             }
-            match mv.promoted() {
-                Some(promoted) => {
-                    self.board.take(from, moved);
-                    self.board.put(to, promoted);
-                    key ^= zobrist::piece(moved, from) ^ zobrist::piece(promoted, to);
-                }
-                None => {
-                    self.board.shift(from, to, moved);
-                    key ^= zobrist::piece(moved, from) ^ zobrist::piece(moved, to);
-                }
+            if flag & 8 != 0 {
+                let promoted = pawn | (1 + (flag & 3)) as u8;
+                self.board.take_code(from, code);
+                self.board.put_code(to, promoted);
+                key ^= zobrist::piece_code(code, from) ^ zobrist::piece_code(promoted, to);
+            } else {
+                self.board.shift_code(from, to, code);
+                key ^= zobrist::piece_code(code, from) ^ zobrist::piece_code(code, to);
             }
-            if moved.role == Role::Pawn {
+            if code == pawn {
                 self.halfmoves = 0;
-                if mv.double_push() {
+                if flag == 1 {
                     let ep = Square::new((from as u32 + to as u32) / 2);
                     self.ep_square = Some(ep);
                     if (attacks::pawn(us, ep) & self.board.by_piece(Role::Pawn.of(!us))).any() {
@@ -474,7 +486,7 @@ impl Position {
 
         if self.castles.touch_mask().intersects(Bitboard::from_square(from) | to) {
             let before = self.castles.rights();
-            if moved.role == Role::King {
+            if code & 7 == Role::King as u8 {
                 self.castles.discard_color(us);
             }
             self.castles.discard_rook(from);
@@ -488,43 +500,56 @@ impl Position {
         self.turn = !us;
         self.key = key ^ zobrist::white_to_move();
         debug_assert!(self.board.is_consistent());
-        debug_assert_eq!(self.key, self.compute_key(), "incremental key after {mv:?}");
+        debug_assert_eq!(self.key, self.compute_key(), "incremental key after {m:?}");
+        undo
+    }
+
+    /// Plays `m` (which must be legal) on a copy and returns it: copy-make.
+    #[inline]
+    #[must_use]
+    pub fn played(&self, m: Move16) -> Position {
+        let mut next = *self;
+        next.play_unchecked(m);
+        next
     }
 
     /// Takes back the move that `undo` records, restoring the position bit for bit.
-    #[inline]
+    #[inline(always)]
     pub fn undo(&mut self, undo: Undo) {
-        let mv = undo.mv;
-        let them = self.turn;
-        let us = !them;
-        let (from, to) = (mv.from(), mv.to());
-        let moved = undo.moved();
-        if mv.castling() {
+        let bits = undo.mv.bits();
+        let us = !self.turn;
+        let from = Square::new(bits);
+        let to = Square::new(bits >> 6);
+        let code = undo.moved_code;
+        if bits & 1 << 23 != 0 {
             let side = CastlingSide::from_king_rook(from, to);
-            let rook = Role::Rook.of(us);
-            self.board.take(side.king_to(us), moved);
-            self.board.take(side.rook_to(us), rook);
-            self.board.put(from, moved);
-            self.board.put(to, rook);
+            let rook = (us as u8) << 3 | Role::Rook as u8;
+            self.board.take_code(side.king_to(us), code);
+            self.board.take_code(side.rook_to(us), rook);
+            self.board.put_code(from, code);
+            self.board.put_code(to, rook);
         } else {
-            match mv.promoted() {
-                Some(promoted) => {
-                    self.board.take(to, promoted);
-                    self.board.put(from, moved);
-                }
-                None => self.board.shift(to, from, moved),
+            if bits & 0xf_0000 != 0 {
+                let promoted = self.board.code_at(to);
+                self.board.take_code(to, promoted);
+                self.board.put_code(from, code);
+            } else {
+                self.board.shift_code(to, from, code);
             }
-            if let Some(role) = mv.captured() {
-                let at =
-                    if mv.en_passant() { Square::from_coords(to.file(), from.rank()) } else { to };
-                self.board.put(at, role.of(them));
+            if undo.captured_code != EMPTY {
+                let at = if bits & 1 << 22 != 0 {
+                    Square::from_coords(to.file(), from.rank())
+                } else {
+                    to
+                };
+                self.board.put_code(at, undo.captured_code);
             }
         }
         self.castles.restore(undo.rights);
         self.ep_square = undo.ep_square;
         self.halfmoves = undo.halfmoves;
-        self.key = undo.key;
         self.fullmoves = undo.fullmoves;
+        self.key = undo.key;
         self.turn = us;
         debug_assert!(self.board.is_consistent());
     }
@@ -534,6 +559,8 @@ impl Position {
     pub fn play_null(&mut self) -> Undo {
         let undo = Undo {
             mv: Move32::from_bits(0),
+            moved_code: EMPTY,
+            captured_code: EMPTY,
             rights: self.castles.rights(),
             ep_square: self.ep_square,
             halfmoves: self.halfmoves,

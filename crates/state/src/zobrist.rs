@@ -21,6 +21,31 @@ pub fn piece(piece: Piece, sq: Square) -> u64 {
     RANDOM[64 * kind + sq as usize]
 }
 
+/// The key of the piece with board code `code` (`color << 3 | role`) on `sq`; 0 for codes
+/// without a piece. The hot path of make/unmake.
+#[inline(always)]
+pub(crate) fn piece_code(code: u8, sq: Square) -> u64 {
+    PIECE_CODE[(code & 15) as usize][sq as usize]
+}
+
+static PIECE_CODE: [[u64; 64]; 16] = {
+    let mut table = [[0; 64]; 16];
+    let mut code = 0;
+    while code < 16 {
+        let (role, white) = (code & 7, code & 8 == 0);
+        if role < 6 {
+            let kind = 2 * role + white as usize;
+            let mut sq = 0;
+            while sq < 64 {
+                table[code][sq] = crate::polyglot_table::RANDOM_TABLE[64 * kind + sq];
+                sq += 1;
+            }
+        }
+        code += 1;
+    }
+    table
+};
+
 /// The combined key of a set of castling rights.
 #[inline]
 pub fn castling(rights: CastlingRights) -> u64 {
