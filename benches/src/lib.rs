@@ -1,0 +1,141 @@
+//! The fixed positions that the chessbits benchmarks run on, shared by the criterion benches
+//! (`cargo bench -p chessbits-benches`) and the peer comparison in `benches/compare`.
+//!
+//! The perft suites of `testdata/perft` are compiled in with `include_str!`, so every run of a
+//! benchmark sees the same positions: [`standard`] gives the standard perft positions by name with
+//! their known node counts, [`suite`] any one suite, and [`movegen_set`] the ~50 positions of the
+//! move generation benchmark. Keep these sets fixed: results are only comparable run to run while
+//! they are.
+//!
+//! ```
+//! let standard = chessbits_benches::standard();
+//! assert_eq!(standard[1].name, "kiwipete");
+//! assert_eq!(standard[1].nodes(3), Some(97_862));
+//! assert_eq!(chessbits_benches::movegen_set().len(), 51);
+//! ```
+#![forbid(unsafe_code)]
+
+use chessbits_format::parse_position;
+use chessbits_state::Position;
+
+/// The perft suites of `testdata/perft` as `(name, EPD text)`, standard first.
+pub const SUITES: [(&str, &str); 5] = [
+    ("standard", include_str!("../../testdata/perft/standard.epd")),
+    ("perftsuite", include_str!("../../testdata/perft/perftsuite.epd")),
+    ("random", include_str!("../../testdata/perft/random.epd")),
+    ("tricky", include_str!("../../testdata/perft/tricky.epd")),
+    ("chess960", include_str!("../../testdata/perft/chess960.epd")),
+];
+
+/// The names of the positions of `standard.epd`, in file order (the chessprogramming.org perft
+/// positions; position 4 appears twice, as given and mirrored).
+pub const STANDARD_NAMES: [&str; 7] = [
+    "startpos",
+    "kiwipete",
+    "position3",
+    "position4",
+    "position4-mirrored",
+    "position5",
+    "position6",
+];
+
+/// How many positions [`movegen_set`] takes from each suite other than `standard`.
+const MOVEGEN_PER_SUITE: usize = 11;
+
+/// A position of a perft suite with its known node counts.
+#[derive(Clone, Debug)]
+pub struct EpdPosition {
+    /// A name to print: the standard position's name, or `suite:line` (line counted from 1).
+    pub name: String,
+    /// The FEN as the suite writes it (X-FEN castling for Chess960).
+    pub fen: &'static str,
+    /// The parsed position.
+    pub position: Position,
+    /// `perft[d - 1]` is the node count at depth `d`, for the depths the suite gives.
+    pub perft: Vec<u64>,
+}
+
+impl EpdPosition {
+    /// The known node count at `depth`, if the suite gives it (depth 0 is always 1).
+    pub fn nodes(&self, depth: u32) -> Option<u64> {
+        match depth {
+            0 => Some(1),
+            d => self.perft.get(d as usize - 1).copied(),
+        }
+    }
+}
+
+/// The positions of one suite of [`SUITES`] by name, in file order.
+///
+/// # Panics
+/// If `name` is not a suite of [`SUITES`], or if a line of the compiled-in suite does not parse
+/// (the suites are fixed test data, checked by the perft tests).
+pub fn suite(name: &str) -> Vec<EpdPosition> {
+    let Some(&(_, text)) = SUITES.iter().find(|(n, _)| *n == name) else {
+        panic!("no perft suite named {name:?}");
+    };
+    let lines = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'));
+    lines
+        .enumerate()
+        .map(|(i, line)| {
+            let label = match name {
+                "standard" => STANDARD_NAMES.get(i).map(|n| n.to_string()),
+                _ => None,
+            };
+            parse_line(line, label.unwrap_or_else(|| format!("{name}:{}", i + 1)))
+        })
+        .collect()
+}
+
+/// The standard perft positions (`testdata/perft/standard.epd`), named by [`STANDARD_NAMES`].
+pub fn standard() -> Vec<EpdPosition> {
+    suite("standard")
+}
+
+/// The ~50 positions of the move generation benchmark: the standard positions, then 11 positions
+/// spread evenly through each other suite (lines 1, 1 + n/11, 1 + 2n/11, ...).
+pub fn movegen_set() -> Vec<EpdPosition> {
+    let mut set = standard();
+    for &(name, _) in &SUITES[1..] {
+        let all = suite(name);
+        let n = all.len();
+        set.extend((0..MOVEGEN_PER_SUITE.min(n)).map(|i| all[i * n / MOVEGEN_PER_SUITE].clone()));
+    }
+    set
+}
+
+fn parse_line(line: &'static str, name: String) -> EpdPosition {
+    let mut fields = line.split(';');
+    let fen = fields.next().unwrap_or_default().trim();
+    let position = parse_position(fen).unwrap_or_else(|e| panic!("{name}: bad FEN {fen:?}: {e}"));
+    let perft = fields
+        .enumerate()
+        .map(|(i, field)| {
+            let mut words = field.split_whitespace();
+            let depth = words.next().and_then(|d| d.strip_prefix('D')?.parse::<usize>().ok());
+            let nodes = words.next().and_then(|n| n.parse::<u64>().ok());
+            match (depth, nodes) {
+                (Some(d), Some(n)) if d == i + 1 => n,
+                _ => panic!("{name}: bad perft field {field:?}"),
+            }
+        })
+        .collect();
+    EpdPosition { name, fen, position, perft }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_suite_parses_and_standard_is_named() {
+        for (name, _) in SUITES {
+            assert!(!suite(name).is_empty(), "{name}");
+        }
+        let names: Vec<String> = standard().into_iter().map(|p| p.name).collect();
+        assert_eq!(names, STANDARD_NAMES);
+        let set = movegen_set();
+        assert_eq!(set.len(), 7 + 4 * MOVEGEN_PER_SUITE);
+        assert_eq!(set[7].name, "perftsuite:1");
+    }
+}
