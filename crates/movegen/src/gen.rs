@@ -4,7 +4,7 @@
 //! targets), so counting needs no move list: perft's last ply sums popcounts.
 
 use chessbits_bitboard::{Bitboard, Color, Rank, Role, Square};
-use chessbits_move::{Move16, MoveKind};
+use chessbits_move::{Move16, MoveKind, MoveList};
 use chessbits_state::{CastlingSide, Position};
 
 use crate::tables::Tables;
@@ -332,84 +332,118 @@ impl<'a> Gen<'a> {
     }
 
     /// The number of legal moves, counted without building moves: the bulk count at perft's
-    /// last ply. Unpinned pawns are counted set-wise (one shift per direction for all of
-    /// them); everything else as in [`Gen::generate`].
+    /// last ply.
     #[inline(always)]
     pub(crate) fn count(&self) -> u64 {
+        let mut counter = Counter(0);
+        self.emit(Bitboard::FULL, Bitboard::FULL, &mut counter);
+        counter.0
+    }
+
+    /// Appends the legal moves whose origin is in `from_mask` and target in `to_mask` to `list`.
+    #[inline(always)]
+    pub(crate) fn push_moves(&self, from_mask: Bitboard, to_mask: Bitboard, list: &mut MoveList) {
+        self.emit(from_mask, to_mask, &mut ListSink(list));
+    }
+
+    /// The legal moves whose origin is in `from_mask` and target in `to_mask`, handed to `sink`
+    /// in sets: one target set per non-pawn piece, and pawn moves set-wise (all pawns moving in
+    /// one direction at once, their origins one fixed step behind their targets). One body
+    /// serves counting and listing; each sink is compiled into its own copy.
+    #[inline(always)]
+    fn emit<S: Sink>(&self, from_mask: Bitboard, to_mask: Bitboard, sink: &mut S) {
         let t = self.t;
         let board = self.pos.board();
         let (ours, theirs, occupied, king, us) =
             (self.ours, self.theirs, self.occupied, self.king, self.us);
 
-        let without_king = occupied - king;
-        let safe = (t.king(king) - ours).squares().filter(|&sq| !self.attacked(sq, without_king));
-        let mut count = safe.count() as u64;
+        if from_mask.contains(king) {
+            let without_king = occupied - king;
+            let mut to = Bitboard::EMPTY;
+            for sq in t.king(king) & (to_mask - ours) {
+                if !self.attacked(sq, without_king) {
+                    to.add(sq);
+                }
+            }
+            sink.piece(king, to, theirs);
+            for rook in self.castle_candidates() & to_mask {
+                if self.castle_is_safe(king, rook) {
+                    let kind =
+                        if rook > king { MoveKind::KingCastle } else { MoveKind::QueenCastle };
+                    sink.single(Move16::new(king, rook, kind));
+                }
+            }
+        }
         if self.checkers.more_than_one() {
-            return count;
+            return;
         }
         let target = match self.checkers.first() {
-            Some(checker) => t.between(king, checker) | checker,
-            None => !ours,
+            Some(checker) => (t.between(king, checker) | checker) & (to_mask - ours),
+            None => to_mask - ours,
         };
-
-        for from in self.pos.our(Role::Knight) - self.pinned {
-            count += (t.knight(from) & target).count() as u64;
-        }
         let pinned = self.pinned;
-        for from in (board.bishops() | board.queens()) & ours {
+
+        for from in self.pos.our(Role::Knight) & (from_mask - pinned) {
+            sink.piece(from, t.knight(from) & target, theirs);
+        }
+        for from in board.diagonal_sliders() & ours & from_mask {
             let mut to = t.bishop(from, occupied) & target;
             if pinned.contains(from) {
                 to &= t.line(king, from);
             }
-            count += to.count() as u64;
+            sink.piece(from, to, theirs);
         }
-        for from in (board.rooks() | board.queens()) & ours {
+        for from in board.straight_sliders() & ours & from_mask {
             let mut to = t.rook(from, occupied) & target;
             if pinned.contains(from) {
                 to &= t.line(king, from);
             }
-            count += to.count() as u64;
+            sink.piece(from, to, theirs);
         }
 
-        // Pawns: unpinned ones set-wise, pinned ones (rare) one by one along their pin line.
-        let pawns = self.pos.our(Role::Pawn);
-        let free = pawns - pinned;
-        let empty = !occupied;
-        let last = Bitboard::backrank(!us);
-        let third = Bitboard::from_rank(Rank::Third.relative_to(us));
-        let single = free.forward(us) & empty;
-        let double = (single & third).forward(us) & empty & target;
-        let single = single & target;
-        let (left, right) = match us {
-            Color::White => (free.north_west(), free.north_east()),
-            Color::Black => (free.south_west(), free.south_east()),
-        };
-        let captures = target & theirs;
-        let (left, right) = (left & captures, right & captures);
-        let moves = single.count() + double.count() + left.count() + right.count();
-        let promotions = (single & last).count() + (left & last).count() + (right & last).count();
-        count += (moves + 3 * promotions) as u64;
+        // Pawns: unpinned ones all at once, pinned ones (rare) each along its pin line.
+        let pawns = self.pos.our(Role::Pawn) & from_mask;
+        self.pawn_moves(pawns - pinned, target, sink);
         for from in pawns & pinned {
-            let line = t.line(king, from);
-            let one = Bitboard::from_square(from).forward(us) & empty;
-            let two = (one & third).forward(us) & empty;
-            let to = ((one | two) | t.pawn(us, from) & theirs) & target & line;
-            count += (to.count() + 3 * (to & last).count()) as u64;
+            self.pawn_moves(Bitboard::from_square(from), target & t.line(king, from), sink);
         }
         if let Some(ep) = self.pos.ep_square() {
-            for from in t.pawn(!us, ep) & pawns {
-                if (!pinned.contains(from) || t.line(king, from).contains(ep))
-                    && self.ep_is_legal(from, ep)
-                {
-                    count += 1;
+            if to_mask.contains(ep) {
+                for from in t.pawn(!us, ep) & pawns {
+                    if self.ep_is_legal(from, ep) {
+                        sink.single(Move16::new(from, ep, MoveKind::EnPassant));
+                    }
                 }
             }
         }
+    }
 
-        for rook in self.castle_candidates() {
-            count += self.castle_is_safe(king, rook) as u64;
+    /// Pushes, double pushes and captures of the pawns in `pawns` onto squares of `target`.
+    #[inline(always)]
+    fn pawn_moves<S: Sink>(&self, pawns: Bitboard, target: Bitboard, sink: &mut S) {
+        let us = self.us;
+        let empty = !self.occupied;
+        let last = Bitboard::backrank(!us);
+        let third = Bitboard::from_rank(Rank::Third.relative_to(us));
+        let single = pawns.forward(us) & empty;
+        let double = (single & third).forward(us) & empty & target;
+        let single = single & target;
+        let captures = target & self.theirs;
+        // Steps from origin to target: forward, forward-left (toward a), forward-right.
+        let (up, left, right, left_to, right_to) = match us {
+            Color::White => (8, 7, 9, pawns.north_west(), pawns.north_east()),
+            Color::Black => (-8, -9, -7, pawns.south_west(), pawns.south_east()),
+        };
+        let (left_to, right_to) = (left_to & captures, right_to & captures);
+        sink.pawns(single - last, up, MoveKind::Quiet);
+        sink.pawns(double, 2 * up, MoveKind::DoublePush);
+        sink.pawns(left_to - last, left, MoveKind::Capture);
+        sink.pawns(right_to - last, right, MoveKind::Capture);
+        if ((single | left_to | right_to) & last).any() {
+            sink.promotions(single & last, up, false);
+            sink.promotions(left_to & last, left, true);
+            sink.promotions(right_to & last, right, true);
         }
-        count
     }
 
     /// `true` if castling with the rook on `rook` (a [`Gen::castle_candidates`] rook) does not
@@ -456,4 +490,81 @@ pub(crate) fn attackers(
         | t.rook(sq, occupied) & board.straight_sliders()
         | t.bishop(sq, occupied) & board.diagonal_sliders())
         & board.by_color(color)
+}
+
+/// Where [`Gen::emit`] hands its moves: as sets, so a counter adds popcounts and a list writes
+/// moves with their flag nibble fixed per set.
+trait Sink {
+    /// Moves of the piece on `from` to each square of `to`; those on `theirs` capture.
+    fn piece(&mut self, from: Square, to: Bitboard, theirs: Bitboard);
+    /// Pawn moves of one `kind` (quiet, double push or capture) to each square of `to`, each from
+    /// the square `step` below it (`from = to - step`).
+    fn pawns(&mut self, to: Bitboard, step: i32, kind: MoveKind);
+    /// Promotions (four each) to each square of `to`, each from `to - step`.
+    fn promotions(&mut self, to: Bitboard, step: i32, capture: bool);
+    /// One move (castling, en passant).
+    fn single(&mut self, m: Move16);
+}
+
+/// Counts moves.
+struct Counter(u64);
+
+impl Sink for Counter {
+    #[inline(always)]
+    fn piece(&mut self, _: Square, to: Bitboard, _: Bitboard) {
+        self.0 += to.count() as u64;
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, to: Bitboard, _: i32, _: MoveKind) {
+        self.0 += to.count() as u64;
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, to: Bitboard, _: i32, _: bool) {
+        self.0 += 4 * to.count() as u64;
+    }
+
+    #[inline(always)]
+    fn single(&mut self, _: Move16) {
+        self.0 += 1;
+    }
+}
+
+/// Appends moves to a list.
+struct ListSink<'a>(&'a mut MoveList);
+
+impl Sink for ListSink<'_> {
+    #[inline(always)]
+    fn piece(&mut self, from: Square, to: Bitboard, theirs: Bitboard) {
+        let list = &mut *self.0;
+        list.extend((to & theirs).squares().map(|to| Move16::new(from, to, MoveKind::Capture)));
+        list.extend((to - theirs).squares().map(|to| Move16::new(from, to, MoveKind::Quiet)));
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, to: Bitboard, step: i32, kind: MoveKind) {
+        let from = |to: Square| Square::new((to as i32 - step) as u32);
+        self.0.extend(to.squares().map(|to| Move16::new(from(to), to, kind)));
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, to: Bitboard, step: i32, capture: bool) {
+        for to in to {
+            let from = Square::new((to as i32 - step) as u32);
+            for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                let kind = if capture {
+                    MoveKind::CapturePromotion(role)
+                } else {
+                    MoveKind::Promotion(role)
+                };
+                self.0.push(Move16::new(from, to, kind));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn single(&mut self, m: Move16) {
+        self.0.push(m);
+    }
 }

@@ -125,10 +125,7 @@ pub trait MoveGen {
 
 fn collect(pos: &Position, from: Bitboard, to: Bitboard) -> MoveList {
     let mut list = MoveList::new();
-    Gen::new(tables(), pos).generate(from, to, |moves| {
-        list.extend(moves);
-        false
-    });
+    Gen::new(tables(), pos).push_moves(from, to, &mut list);
     list
 }
 

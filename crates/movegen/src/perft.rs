@@ -55,10 +55,7 @@ macro_rules! walk_fn {
         $(#[$attr])*
         $vis fn $name(t: &'static Tables, pos: &mut Position, depth: u32) -> u64 {
             let mut list = MoveList::new();
-            Gen::new(t, pos).generate(Bitboard::FULL, Bitboard::FULL, |moves| {
-                list.extend(moves);
-                false
-            });
+            Gen::new(t, pos).push_moves(Bitboard::FULL, Bitboard::FULL, &mut list);
             let mut nodes = 0;
             for m in list {
                 let undo = pos.play_unchecked(m);
@@ -277,11 +274,8 @@ pub fn perft_make_unmake(pos: &Position, depth: u32) -> u64 {
         if depth == 0 {
             return 1;
         }
-        let mut list = chessbits_move::MoveList::new();
-        Gen::new(t, pos).generate(Bitboard::FULL, Bitboard::FULL, |moves| {
-            list.extend(moves);
-            false
-        });
+        let mut list = MoveList::new();
+        Gen::new(t, pos).push_moves(Bitboard::FULL, Bitboard::FULL, &mut list);
         let mut nodes = 0;
         for m in list {
             let undo = pos.play_unchecked(m);
