@@ -152,19 +152,26 @@ impl<'a> Gen<'a> {
         let ours = pos.us();
         let theirs = pos.them();
         let king = pos.our_king();
-        let checkers = attackers(t, pos, king, !us, occupied);
 
-        // Pins: enemy sliders that see our king through exactly one of our pieces.
+        // Checkers and pins in one pass, without a magic lookup: leapers from their tables, and
+        // every enemy slider on one of the king's lines (an empty-board ray) by what stands
+        // between it and the king: nothing, it gives check; one piece of ours, that piece is
+        // pinned.
+        let mut checkers =
+            (t.knight(king) & board.knights() | t.pawn(us, king) & board.pawns()) & theirs;
         let mut pinned = Bitboard::EMPTY;
-        let snipers = (t.rook(king, theirs) & board.straight_sliders()
-            | t.bishop(king, theirs) & board.diagonal_sliders())
+        let snipers = (t.rook_rays(king) & board.straight_sliders()
+            | t.bishop_rays(king) & board.diagonal_sliders())
             & theirs;
         for sniper in snipers {
             let between = t.between(king, sniper) & occupied;
-            if !between.more_than_one() {
+            if between.is_empty() {
+                checkers.add(sniper);
+            } else if !between.more_than_one() {
                 pinned |= between & ours;
             }
         }
+        debug_assert_eq!(checkers, attackers(t, pos, king, !us, occupied));
         Gen { t, pos, us, occupied, ours, theirs, king, checkers, pinned }
     }
 
@@ -196,7 +203,22 @@ impl<'a> Gen<'a> {
     /// `true` if `sq` is attacked by the side not to move, given `occupied`.
     #[inline(always)]
     fn attacked(&self, sq: Square, occupied: Bitboard) -> bool {
-        attackers(self.t, self.pos, sq, !self.us, occupied).any()
+        let t = self.t;
+        let board = self.pos.board();
+        let theirs = self.theirs;
+        if ((t.knight(sq) & board.knights()
+            | t.king(sq) & board.kings()
+            | t.pawn(self.us, sq) & board.pawns())
+            & theirs)
+            .any()
+        {
+            return true;
+        }
+        // A magic lookup only for slider kinds that stand on one of the square's lines at all.
+        let straight = t.rook_rays(sq) & board.straight_sliders() & theirs;
+        let diagonal = t.bishop_rays(sq) & board.diagonal_sliders() & theirs;
+        straight.any() && t.rook(sq, occupied).intersects(straight)
+            || diagonal.any() && t.bishop(sq, occupied).intersects(diagonal)
     }
 
     /// Generates the legal moves whose origin is in `from_mask` and target in `to_mask` (a

@@ -32,6 +32,8 @@ pub struct Tables {
     knight: [Bitboard; 64],
     king: [Bitboard; 64],
     pawn: [[Bitboard; 64]; 2],
+    rook_rays: [Bitboard; 64],
+    bishop_rays: [Bitboard; 64],
     rook_magics: [Magic; 64],
     bishop_magics: [Magic; 64],
     /// Rook attack sets (all squares, then bishops'), indexed through the magics.
@@ -56,6 +58,8 @@ impl Tables {
             knight: [Bitboard::EMPTY; 64],
             king: [Bitboard::EMPTY; 64],
             pawn: [[Bitboard::EMPTY; 64]; 2],
+            rook_rays: [Bitboard::EMPTY; 64],
+            bishop_rays: [Bitboard::EMPTY; 64],
             rook_magics: [Magic::default(); 64],
             bishop_magics: [Magic::default(); 64],
             sliders: Box::default(),
@@ -65,6 +69,8 @@ impl Tables {
         for sq in Square::ALL {
             t.knight[sq as usize] = reference::knight(sq);
             t.king[sq as usize] = reference::king(sq);
+            t.rook_rays[sq as usize] = reference::rook(sq, Bitboard::EMPTY);
+            t.bishop_rays[sq as usize] = reference::bishop(sq, Bitboard::EMPTY);
             for color in Color::ALL {
                 t.pawn[color as usize][sq as usize] = reference::pawn(color, sq);
             }
@@ -129,6 +135,18 @@ impl Tables {
     #[inline(always)]
     pub fn pawn(&self, color: Color, sq: Square) -> Bitboard {
         self.pawn[color as usize][sq as usize]
+    }
+
+    /// Rook attacks from `sq` on an empty board: the squares of its rank and file.
+    #[inline(always)]
+    pub fn rook_rays(&self, sq: Square) -> Bitboard {
+        self.rook_rays[sq as usize]
+    }
+
+    /// Bishop attacks from `sq` on an empty board: the squares of its diagonals.
+    #[inline(always)]
+    pub fn bishop_rays(&self, sq: Square) -> Bitboard {
+        self.bishop_rays[sq as usize]
     }
 
     /// Rook attacks from `sq` given the occupied squares.
@@ -239,6 +257,8 @@ mod tests {
             assert_eq!(t.knight(sq), reference::knight(sq));
             assert_eq!(t.king(sq), reference::king(sq));
             assert_eq!(t.pawn(Color::Black, sq), reference::pawn(Color::Black, sq));
+            assert_eq!(t.rook_rays(sq), t.rook(sq, Bitboard::EMPTY));
+            assert_eq!(t.bishop_rays(sq), t.bishop(sq, Bitboard::EMPTY));
         }
     }
 
