@@ -39,11 +39,11 @@
 //! ```
 //! use chessbits_format::{fen_of, CastlingNotation, Fen, FenOptions};
 //!
-//! let fen = "nrbbqkrn/pppppppp/8/8/8/8/PPPPPPPP/NRBBQKRR w GBgb - 0 1";
+//! let fen = "nrbbqkrn/pppppppp/8/8/8/8/PPPPPPP1/NRBBQKRR w GBgb - 0 1";
 //! let pos = fen.parse::<Fen>()?.into_position()?;
 //! assert_eq!(
 //!     fen_of(&pos, FenOptions::default()),
-//!     "nrbbqkrn/pppppppp/8/8/8/8/PPPPPPPP/NRBBQKRR w GQkq - 0 1",
+//!     "nrbbqkrn/pppppppp/8/8/8/8/PPPPPPP1/NRBBQKRR w GQkq - 0 1",
 //! );
 //! let shredder = FenOptions { castling: CastlingNotation::Shredder, ..FenOptions::default() };
 //! assert_eq!(fen_of(&pos, shredder), fen);
@@ -967,8 +967,8 @@ mod tests {
                 "nrbbqkrn/pppppppp/8/8/8/8/PPPPPPPP/NRBBQKRN w KQkq - 0 1",
             ),
             (
-                "nrbbqkrn/pppppppp/8/8/8/8/PPPPPPPP/NRBBQKRR w GBgb - 0 1",
-                "nrbbqkrn/pppppppp/8/8/8/8/PPPPPPPP/NRBBQKRR w GQkq - 0 1",
+                "nrbbqkrn/pppppppp/8/8/8/8/PPPPPPP1/NRBBQKRR w GBgb - 0 1",
+                "nrbbqkrn/pppppppp/8/8/8/8/PPPPPPP1/NRBBQKRR w GQkq - 0 1",
             ),
             // Rooks on both sides of an inner rook: the inner one is a file letter.
             ("r1r1k3/8/8/8/8/8/8/4K3 b c - 0 1", "r1r1k3/8/8/8/8/8/8/4K3 b c - 0 1"),

@@ -92,6 +92,11 @@ pub enum PositionError {
     PawnOnBackrank(Square),
     /// `color` has more than 16 pieces or more than 8 pawns.
     TooManyPieces(Color),
+    /// `color` has more material than promotions can explain: its pawns plus its queens beyond
+    /// one and its rooks, bishops and knights beyond two come to more than 8. (No such position
+    /// can arise in a game; ruling them out keeps every position within the known maximum of 218
+    /// legal moves, so a move list of 256 always holds them all.)
+    TooMuchMaterial(Color),
     /// The rook square named for castling has no rook that can castle (no rook of the back
     /// rank's color there, its king not on the same back rank, or two rights on one side).
     InvalidCastlingRights(Square),
@@ -112,6 +117,9 @@ impl fmt::Display for PositionError {
             PositionError::PawnOnBackrank(sq) => write!(f, "pawn on back rank square {sq}"),
             PositionError::TooManyPieces(c) => {
                 write!(f, "{c} has more than 16 pieces or more than 8 pawns")
+            }
+            PositionError::TooMuchMaterial(c) => {
+                write!(f, "{c} has more promoted pieces than missing pawns")
             }
             PositionError::InvalidCastlingRights(sq) => {
                 write!(f, "castling right with rook square {sq} cannot be real")
@@ -163,6 +171,14 @@ impl Position {
             kings[color as usize] = k.first();
             if ours.count() > 16 || (board.pawns() & ours).count() > 8 {
                 return Err(PositionError::TooManyPieces(color));
+            }
+            let count = |role: Role| (board.by_role(role) & ours).count();
+            let promoted = count(Role::Queen).saturating_sub(1)
+                + count(Role::Rook).saturating_sub(2)
+                + count(Role::Bishop).saturating_sub(2)
+                + count(Role::Knight).saturating_sub(2);
+            if count(Role::Pawn) + promoted > 8 {
+                return Err(PositionError::TooMuchMaterial(color));
             }
         }
         if let Some(sq) = (board.pawns() & Bitboard::BACKRANKS).first() {
@@ -645,6 +661,29 @@ mod tests {
         assert_eq!(
             Position::from_setup(&bad_rook),
             Err(PositionError::InvalidCastlingRights(Square::B1))
+        );
+        // Nine queens with no pawns left is possible; nine queens and a pawn is not.
+        let mut queens = Setup::empty();
+        queens.board.set_piece_at(Square::E1, Role::King.of(Color::White));
+        queens.board.set_piece_at(Square::H8, Role::King.of(Color::Black));
+        for sq in [
+            Square::B1,
+            Square::C1,
+            Square::D1,
+            Square::F1,
+            Square::G1,
+            Square::A2,
+            Square::C2,
+            Square::D2,
+            Square::E2,
+        ] {
+            queens.board.set_piece_at(sq, Role::Queen.of(Color::White));
+        }
+        assert!(Position::from_setup(&queens).is_ok());
+        queens.board.set_piece_at(Square::H2, Role::Pawn.of(Color::White));
+        assert_eq!(
+            Position::from_setup(&queens),
+            Err(PositionError::TooMuchMaterial(Color::White))
         );
         let round_trip = Position::new().to_setup();
         assert_eq!(Position::from_setup(&round_trip), Ok(Position::new()));
