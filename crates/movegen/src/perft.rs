@@ -72,6 +72,35 @@ walk_fn!(
     fn walk
 );
 
+/// Defines the make/unmake walk with a transposition table (for `depth >= 2`), like
+/// [`walk_fn`]. A probe costs about one cache miss: less than walking two plies, more than
+/// counting one, so subtrees are looked up from depth 2.
+macro_rules! hashed_fn {
+    ($(#[$attr:meta])* $vis:vis fn $name:ident) => {
+        $(#[$attr])*
+        $vis fn $name(t: &'static Tables, pos: &mut Position, depth: u32, table: &PerftTable) -> u64 {
+            let key = table_key(pos);
+            if let Some(nodes) = table.probe(key, depth) {
+                return nodes;
+            }
+            let mut list = MoveList::new();
+            Gen::new(t, pos).push_moves(Bitboard::FULL, Bitboard::FULL, &mut list);
+            let mut nodes = 0;
+            for m in list {
+                let undo = pos.play_unchecked(m);
+                nodes += if depth == 2 {
+                    Gen::new(t, pos).count()
+                } else {
+                    $name(t, pos, depth - 1, table)
+                };
+                pos.undo(undo);
+            }
+            table.store(key, depth, nodes);
+            nodes
+        }
+    };
+}
+
 /// Run-time selection of code compiled for newer x86-64 features.
 ///
 /// A portable x86-64 build may not use the POPCNT instruction, so every `count_ones` becomes a
@@ -97,6 +126,13 @@ pub(crate) mod isa {
         /// [`has_fast_bits`] is `true`.
         #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
         pub(crate) fn walk_fast_bits
+    );
+
+    hashed_fn!(
+        /// The hashed walk compiled for POPCNT, LZCNT and BMI1/2. Only call it where
+        /// [`has_fast_bits`] is `true`.
+        #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
+        pub(crate) fn hashed_fast_bits
     );
 }
 
@@ -163,31 +199,27 @@ impl PerftTable {
 /// assert_eq!(perft_hashed(&Position::new(), 4, &table), perft(&Position::new(), 4));
 /// ```
 pub fn perft_hashed(pos: &Position, depth: u32, table: &PerftTable) -> u64 {
-    if depth == 0 {
-        return 1;
+    let t = tables();
+    match depth {
+        0 => return 1,
+        1 => return Gen::new(t, pos).count(),
+        _ => {}
     }
-    hashed_with(tables(), pos, depth, table)
+    let mut pos = *pos;
+    #[cfg(target_arch = "x86_64")]
+    if isa::has_fast_bits() {
+        #[allow(unsafe_code, reason = "calls code compiled for CPU features; see Safety")]
+        // Safety: `has_fast_bits` checked at run time that this CPU has every feature
+        // `hashed_fast_bits` is compiled for.
+        return unsafe { isa::hashed_fast_bits(t, &mut pos, depth, table) };
+    }
+    hashed(t, &mut pos, depth, table)
 }
 
-fn hashed_with(t: &'static Tables, pos: &Position, depth: u32, table: &PerftTable) -> u64 {
-    // A probe costs about one cache miss; counting one ply costs less than that, two plies more.
-    if depth <= 1 {
-        return perft_with(t, pos, depth);
-    }
-    let key = table_key(pos);
-    if let Some(nodes) = table.probe(key, depth) {
-        return nodes;
-    }
-    let mut nodes = 0;
-    Gen::new(t, pos).generate(Bitboard::FULL, Bitboard::FULL, |moves| {
-        for m in moves {
-            nodes += hashed_with(t, &pos.played(m), depth - 1, table);
-        }
-        false
-    });
-    table.store(key, depth, nodes);
-    nodes
-}
+hashed_fn!(
+    /// The portable hashed walk.
+    fn hashed
+);
 
 /// The position's Zobrist key salted with its castling rooks' squares: the Polyglot key says
 /// which rights are held but not with which rook, and in Chess960 two positions with the same
@@ -313,6 +345,9 @@ mod tests {
         let t = tables();
         let mut pos = Position::new();
         assert_eq!(walk(t, &mut pos, 4), 197_281);
+        let table = PerftTable::new(1);
+        assert_eq!(hashed(t, &mut pos, 4, &table), 197_281);
+        assert_eq!(hashed(t, &mut pos, 4, &table), 197_281, "a warm table");
         #[cfg(target_arch = "x86_64")]
         if isa::has_fast_bits() {
             #[allow(unsafe_code, reason = "exercising the feature-compiled walk")]

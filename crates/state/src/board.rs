@@ -47,7 +47,6 @@ pub struct Board {
     /// a bounds check).
     by_role: [Bitboard; 8],
     by_color: [Bitboard; 2],
-    occupied: Bitboard,
     /// [`Code`] per square, [`EMPTY`] for none.
     mailbox: [Code; 64],
 }
@@ -90,7 +89,6 @@ impl Board {
         Board {
             by_role: [Bitboard::EMPTY; 8],
             by_color: [Bitboard::EMPTY; 2],
-            occupied: Bitboard::EMPTY,
             mailbox: [EMPTY; 64],
         }
     }
@@ -98,7 +96,7 @@ impl Board {
     /// All occupied squares.
     #[inline]
     pub const fn occupied(&self) -> Bitboard {
-        self.occupied
+        Bitboard(self.by_color[0].0 | self.by_color[1].0)
     }
 
     /// The squares of `color`'s pieces.
@@ -237,12 +235,11 @@ impl Board {
     /// Puts the piece `code` on the empty square `sq`.
     #[inline(always)]
     pub(crate) fn put_code(&mut self, sq: Square, code: Code) {
-        debug_assert!(!self.occupied.contains(sq), "put on occupied {sq}");
+        debug_assert!(!self.occupied().contains(sq), "put on occupied {sq}");
         debug_assert!(piece_of(code).is_some());
         let bb = Bitboard::from_square(sq);
         self.by_role[(code & 7) as usize] |= bb;
         self.by_color[(code >> 3 & 1) as usize] |= bb;
-        self.occupied |= bb;
         self.mailbox[sq as usize] = code;
     }
 
@@ -253,7 +250,6 @@ impl Board {
         let bb = Bitboard::from_square(sq);
         self.by_role[(code & 7) as usize] ^= bb;
         self.by_color[(code >> 3 & 1) as usize] ^= bb;
-        self.occupied ^= bb;
         self.mailbox[sq as usize] = EMPTY;
     }
 
@@ -261,11 +257,10 @@ impl Board {
     #[inline(always)]
     pub(crate) fn shift_code(&mut self, from: Square, to: Square, code: Code) {
         debug_assert_eq!(self.mailbox[from as usize], code);
-        debug_assert!(!self.occupied.contains(to));
+        debug_assert!(!self.occupied().contains(to));
         let bb = Bitboard::from_square(from) | to;
         self.by_role[(code & 7) as usize] ^= bb;
         self.by_color[(code >> 3 & 1) as usize] ^= bb;
-        self.occupied ^= bb;
         self.mailbox[from as usize] = EMPTY;
         self.mailbox[to as usize] = code;
     }
@@ -285,7 +280,7 @@ impl Board {
             }
             occupied |= self.by_role(role);
         }
-        if occupied != self.occupied
+        if occupied != self.occupied()
             || self.by_role[6].any()
             || self.by_role[7].any()
             || self.by_color[0].intersects(self.by_color[1])
@@ -302,7 +297,7 @@ impl Board {
     /// The board mirrored vertically with colors swapped: the same position from the other side.
     pub fn flip_colors(&self) -> Board {
         let mut board = Board::empty();
-        for sq in self.occupied {
+        for sq in self.occupied() {
             if let Some(p) = self.piece_at(sq) {
                 board.put(sq.flip_vertical(), Piece::new(!p.color, p.role));
             }
