@@ -40,6 +40,9 @@ struct Options {
     max_depth: Option<u32>,
     threads: usize,
     hash_mb: Option<usize>,
+    /// The table for `--hash`, made once per run and shared by every count (entries carry
+    /// their full key and depth, so one table serves any number of positions).
+    table: std::cell::OnceCell<Option<PerftTable>>,
 }
 
 impl Options {
@@ -48,8 +51,8 @@ impl Options {
         if self.make_unmake {
             return perft_make_unmake(pos, depth);
         }
-        let table = self.hash_mb.map(PerftTable::new);
-        match (self.threads, &table) {
+        let table = self.table.get_or_init(|| self.hash_mb.map(PerftTable::new));
+        match (self.threads, table) {
             (1, None) => perft(pos, depth),
             (threads, table) => perft_parallel(pos, depth, threads, table.as_ref()),
         }
@@ -71,6 +74,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         max_depth: None,
         threads: 1,
         hash_mb: None,
+        table: std::cell::OnceCell::new(),
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
