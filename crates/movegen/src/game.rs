@@ -88,7 +88,7 @@ impl Game {
     pub fn play(&mut self, m: Move16) -> Result<(), IllegalMoveError> {
         let before = self.position.castles().rights();
         let undo = self.position.play(m)?;
-        let irreversible = undo.mv.capture()
+        let irreversible = undo.captured().is_some()
             || undo.moved().role == Role::Pawn
             || self.position.castles().rights() != before;
         self.history.push(repetition_key(&self.position), irreversible);

@@ -5,7 +5,7 @@ use core::fmt;
 use chessbits_bitboard::{attacks, Bitboard, Color, File, Piece, Rank, Role, Square};
 use chessbits_move::{CastlingMode, Move16, Move32};
 
-use crate::board::EMPTY;
+use crate::board::{self, EMPTY};
 use crate::{zobrist, Board, Castles, CastlingRights, CastlingSide, Setup};
 
 /// A legal chess position: placement, side to move, castling rights (Chess960-capable), en passant
@@ -40,17 +40,17 @@ pub struct Position {
     fullmoves: u32,
 }
 
-/// Everything needed to take a move back: the move with its pieces, and the state it replaced.
+/// Everything needed to take a move back: the move with the pieces it moved and took, and the
+/// state it replaced.
 ///
-/// It holds the moved piece, from, to, captured piece, promoted piece, castling side and
-/// en-passant flag (all in [`Undo::mv`], a [`Move32`]), plus the castling rights, en passant
-/// square, halfmove clock and key from before the move.
+/// It answers for the moved piece, from, to, captured piece, promoted piece, castling side and
+/// en-passant flag, and gives the whole move as a [`Move32`]; it also keeps the castling rights,
+/// en passant square, clocks and key from before the move. 24 bytes: the move is kept as a
+/// [`Move16`] with two board codes, and the `Move32` is built only when asked for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Undo {
-    /// The move as played, with the moved piece and the captured role.
-    pub mv: Move32,
-    /// Board codes of the moved and the captured piece (`EMPTY` for none), so undo needs no
-    /// decoding.
+    mv: Move16,
+    /// Board codes of the moved and the captured piece (`EMPTY` for none).
     moved_code: u8,
     captured_code: u8,
     rights: CastlingRights,
@@ -61,23 +61,59 @@ pub struct Undo {
 }
 
 impl Undo {
+    /// The move as played.
+    #[inline]
+    pub const fn move16(&self) -> Move16 {
+        self.mv
+    }
+
+    /// The move as a [`Move32`], with the moved piece and the captured role filled in.
+    #[inline]
+    pub fn move32(&self) -> Move32 {
+        self.mv.to_move32(self.moved(), self.captured().map(|p| p.role))
+    }
+
+    /// The square the piece left.
+    #[inline]
+    pub const fn from(&self) -> Square {
+        self.mv.from()
+    }
+
+    /// The square the piece went to (the rook's square for castling).
+    #[inline]
+    pub const fn to(&self) -> Square {
+        self.mv.to()
+    }
+
     /// The piece that moved.
     #[inline]
     pub fn moved(&self) -> Piece {
-        // The piece code always comes from a real piece in `play_unchecked`.
-        self.mv.piece().unwrap_or(Piece::new(Color::White, Role::Pawn))
+        // The code always comes from a real piece in `play_unchecked`.
+        board::piece_of(self.moved_code).unwrap_or(Piece::new(Color::White, Role::Pawn))
     }
 
     /// The piece captured, if any (for en passant, the pawn taken).
     #[inline]
     pub fn captured(&self) -> Option<Piece> {
-        self.mv.captured().map(|role| role.of(!self.moved().color))
+        board::piece_of(self.captured_code)
+    }
+
+    /// The piece the pawn became, if the move promoted.
+    #[inline]
+    pub fn promoted(&self) -> Option<Piece> {
+        self.mv.promotion().map(|role| role.of(self.moved().color))
     }
 
     /// The castling side, if the move castled.
     #[inline]
     pub fn castling_side(&self) -> Option<CastlingSide> {
-        self.mv.castling().then(|| CastlingSide::from_king_rook(self.mv.from(), self.mv.to()))
+        self.mv.is_castling().then(|| CastlingSide::from_king_rook(self.mv.from(), self.mv.to()))
+    }
+
+    /// `true` if the move captured en passant.
+    #[inline]
+    pub const fn is_en_passant(&self) -> bool {
+        self.mv.is_en_passant()
     }
 }
 
@@ -425,25 +461,13 @@ impl Position {
         let them_pawn = pawn ^ 8;
         let mut key = self.key;
 
-        // The undo record, with the move as a Move32 (built from bits: no decoding).
-        let piece32 = (us as u32) * 6 + (code & 7) as u32;
-        let mut bits = from as u32 | (to as u32) << 6 | piece32 << 12;
-        let mut captured_code = EMPTY;
-        if flag & 4 != 0 {
-            captured_code = if flag == 5 { them_pawn } else { self.board.code_at(to) };
-            bits |= 1 << 20 | ((captured_code & 7) as u32 + 1) << 24;
-        }
-        match flag {
-            1 => bits |= 1 << 21,
-            5 => bits |= 1 << 22,
-            2 | 3 => bits |= 1 << 23,
-            _ => {}
-        }
-        if flag & 8 != 0 {
-            bits |= ((us as u32) * 6 + 1 + (flag & 3) as u32) << 16;
-        }
+        let captured_code = match flag {
+            5 => them_pawn,
+            _ if flag & 4 != 0 => self.board.code_at(to),
+            _ => EMPTY,
+        };
         let undo = Undo {
-            mv: Move32::from_bits(bits),
+            mv: m,
             moved_code: code,
             captured_code,
             rights: self.castles.rights(),
@@ -532,12 +556,11 @@ impl Position {
     /// Takes back the move that `undo` records, restoring the position bit for bit.
     #[inline(always)]
     pub fn undo(&mut self, undo: Undo) {
-        let bits = undo.mv.bits();
+        let m = undo.mv;
+        let (from, to, flag) = (m.from(), m.to(), m.flag());
         let us = !self.turn;
-        let from = Square::new(bits);
-        let to = Square::new(bits >> 6);
         let code = undo.moved_code;
-        if bits & 1 << 23 != 0 {
+        if flag == 2 || flag == 3 {
             let side = CastlingSide::from_king_rook(from, to);
             let rook = (us as u8) << 3 | Role::Rook as u8;
             self.board.take_code(side.king_to(us), code);
@@ -545,7 +568,7 @@ impl Position {
             self.board.put_code(from, code);
             self.board.put_code(to, rook);
         } else {
-            if bits & 0xf_0000 != 0 {
+            if flag & 8 != 0 {
                 let promoted = self.board.code_at(to);
                 self.board.take_code(to, promoted);
                 self.board.put_code(from, code);
@@ -553,11 +576,7 @@ impl Position {
                 self.board.shift_code(to, from, code);
             }
             if undo.captured_code != EMPTY {
-                let at = if bits & 1 << 22 != 0 {
-                    Square::from_coords(to.file(), from.rank())
-                } else {
-                    to
-                };
+                let at = if flag == 5 { Square::from_coords(to.file(), from.rank()) } else { to };
                 self.board.put_code(at, undo.captured_code);
             }
         }
@@ -574,7 +593,7 @@ impl Position {
     /// must not be in check. Undo it with [`Position::undo_null`].
     pub fn play_null(&mut self) -> Undo {
         let undo = Undo {
-            mv: Move32::from_bits(0),
+            mv: Move16::NULL,
             moved_code: EMPTY,
             captured_code: EMPTY,
             rights: self.castles.rights(),
@@ -647,6 +666,48 @@ mod tests {
         let null = pos.play_null();
         pos.undo_null(null);
         assert_eq!(pos, before);
+    }
+
+    #[test]
+    fn the_undo_record_answers_for_the_move() {
+        let mut setup = Setup::empty();
+        for (sq, piece) in [
+            (Square::E1, Role::King.of(Color::White)),
+            (Square::H1, Role::Rook.of(Color::White)),
+            (Square::B7, Role::Pawn.of(Color::White)),
+            (Square::E8, Role::King.of(Color::Black)),
+            (Square::A8, Role::Knight.of(Color::Black)),
+        ] {
+            setup.board.set_piece_at(sq, piece);
+        }
+        setup.castling_rooks = Bitboard::from_square(Square::H1);
+        let start = Position::from_setup(&setup).unwrap();
+        let promote = Move16::new(Square::B7, Square::A8, MoveKind::CapturePromotion(Role::Queen));
+        let castle = Move16::new(Square::E1, Square::H1, MoveKind::KingCastle);
+        let quiet = Move16::new(Square::H1, Square::H5, MoveKind::Quiet);
+        for m in [promote, castle, quiet] {
+            let mut pos = start;
+            let expected = pos.move32(m);
+            let undo = pos.play_unchecked(m);
+            assert_eq!(undo.move16(), m);
+            assert_eq!(undo.move32(), expected);
+            assert_eq!((undo.from(), undo.to()), (m.from(), m.to()));
+            assert_eq!(Some(undo.moved()), start.board().piece_at(m.from()));
+            assert!(!undo.is_en_passant());
+            pos.undo(undo);
+            assert_eq!(pos, start);
+        }
+        let mut pos = start;
+        let undo = pos.play_unchecked(promote);
+        assert_eq!(undo.captured(), Some(Role::Knight.of(Color::Black)));
+        assert_eq!(undo.promoted(), Some(Role::Queen.of(Color::White)));
+        assert_eq!(undo.castling_side(), None);
+        let mut pos = start;
+        let undo = pos.play_unchecked(castle);
+        assert_eq!(undo.castling_side(), Some(CastlingSide::KingSide));
+        assert_eq!((undo.captured(), undo.promoted()), (None, None));
+        assert_eq!(pos.board().role_at(Square::G1), Some(Role::King));
+        assert_eq!(pos.board().role_at(Square::F1), Some(Role::Rook));
     }
 
     #[test]
