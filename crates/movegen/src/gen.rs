@@ -130,6 +130,10 @@ impl Iterator for PieceMovesIter {
 
 impl ExactSizeIterator for PieceMovesIter {}
 
+/// Up to this many candidate king squares are tested one by one; beyond it one attack map of
+/// the enemy pieces is cheaper (measured on the standard positions).
+const KING_TESTS_BEFORE_MAP: u32 = 2;
+
 /// The per-position facts every generation needs, computed once.
 pub(crate) struct Gen<'a> {
     pub(crate) t: &'static Tables,
@@ -198,6 +202,29 @@ impl<'a> Gen<'a> {
             }
         }
         rooks
+    }
+
+    /// Every square the side not to move attacks, with our king lifted off the board (so the
+    /// squares behind it on a checking line count as attacked).
+    #[inline(always)]
+    fn danger(&self) -> Bitboard {
+        let t = self.t;
+        let board = self.pos.board();
+        let them = !self.us;
+        let theirs = self.theirs;
+        let occupied = self.occupied - self.king;
+        let mut danger = chessbits_bitboard::attacks::pawns(them, board.pawns() & theirs)
+            | t.king(self.pos.king_of(them));
+        for sq in board.knights() & theirs {
+            danger |= t.knight(sq);
+        }
+        for sq in board.diagonal_sliders() & theirs {
+            danger |= t.bishop(sq, occupied);
+        }
+        for sq in board.straight_sliders() & theirs {
+            danger |= t.rook(sq, occupied);
+        }
+        danger
     }
 
     /// `true` if `sq` is attacked by the side not to move, given `occupied`.
@@ -380,13 +407,20 @@ impl<'a> Gen<'a> {
             (self.ours, self.theirs, self.occupied, self.king, self.us);
 
         if from_mask.contains(king) {
-            let without_king = occupied - king;
-            let mut to = Bitboard::EMPTY;
-            for sq in t.king(king) & (to_mask - ours) {
-                if !self.attacked(sq, without_king) {
-                    to.add(sq);
+            let candidates = t.king(king) & (to_mask - ours);
+            // Few candidate squares: test each. Many: one attack map over the enemy pieces.
+            let to = if candidates.count() <= KING_TESTS_BEFORE_MAP {
+                let without_king = occupied - king;
+                let mut to = Bitboard::EMPTY;
+                for sq in candidates {
+                    if !self.attacked(sq, without_king) {
+                        to.add(sq);
+                    }
                 }
-            }
+                to
+            } else {
+                candidates - self.danger()
+            };
             sink.piece(king, to, theirs);
             for rook in self.castle_candidates() & to_mask {
                 if self.castle_is_safe(king, rook) {
