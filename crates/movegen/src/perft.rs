@@ -72,6 +72,30 @@ walk_fn!(
     fn walk
 );
 
+/// Defines the every-leaf walk (for `depth >= 1`), like [`walk_fn`]: every move is made and
+/// taken back; the last ply in the loop, without a call per leaf.
+macro_rules! leaves_fn {
+    ($(#[$attr:meta])* $vis:vis fn $name:ident) => {
+        $(#[$attr])*
+        $vis fn $name(t: &'static Tables, pos: &mut Position, depth: u32) -> u64 {
+            let mut list = MoveList::new();
+            Gen::new(t, pos).push_moves(Bitboard::FULL, Bitboard::FULL, &mut list);
+            let mut nodes = 0;
+            for m in list {
+                let undo = pos.play_unchecked(m);
+                nodes += if depth == 1 { 1 } else { $name(t, pos, depth - 1) };
+                pos.undo(undo);
+            }
+            nodes
+        }
+    };
+}
+
+leaves_fn!(
+    /// The portable every-leaf walk.
+    fn leaves
+);
+
 /// Defines the make/unmake walk with a transposition table (for `depth >= 2`), like
 /// [`walk_fn`]. A probe costs about one cache miss: less than walking two plies, more than
 /// counting one, so subtrees are looked up from depth 2.
@@ -133,6 +157,13 @@ pub(crate) mod isa {
         /// [`has_fast_bits`] is `true`.
         #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
         pub(crate) fn hashed_fast_bits
+    );
+
+    leaves_fn!(
+        /// The every-leaf walk compiled for POPCNT, LZCNT and BMI1/2. Only call it where
+        /// [`has_fast_bits`] is `true`.
+        #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
+        pub(crate) fn leaves_fast_bits
     );
 }
 
@@ -302,22 +333,19 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move16, u64)> {
 /// Perft that makes and unmakes every move down to the leaves (no bulk counting): measures
 /// make/unmake and full generation, as an engine's search uses them.
 pub fn perft_make_unmake(pos: &Position, depth: u32) -> u64 {
-    fn go(t: &'static Tables, pos: &mut Position, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let mut list = MoveList::new();
-        Gen::new(t, pos).push_moves(Bitboard::FULL, Bitboard::FULL, &mut list);
-        let mut nodes = 0;
-        for m in list {
-            let undo = pos.play_unchecked(m);
-            nodes += go(t, pos, depth - 1);
-            pos.undo(undo);
-        }
-        nodes
+    if depth == 0 {
+        return 1;
     }
+    let t = tables();
     let mut pos = *pos;
-    go(tables(), &mut pos, depth)
+    #[cfg(target_arch = "x86_64")]
+    if isa::has_fast_bits() {
+        #[allow(unsafe_code, reason = "calls code compiled for CPU features; see Safety")]
+        // Safety: `has_fast_bits` checked at run time that this CPU has every feature
+        // `leaves_fast_bits` is compiled for.
+        return unsafe { isa::leaves_fast_bits(t, &mut pos, depth) };
+    }
+    leaves(t, &mut pos, depth)
 }
 
 #[cfg(test)]
@@ -345,6 +373,7 @@ mod tests {
         let t = tables();
         let mut pos = Position::new();
         assert_eq!(walk(t, &mut pos, 4), 197_281);
+        assert_eq!(leaves(t, &mut pos, 4), 197_281);
         let table = PerftTable::new(1);
         assert_eq!(hashed(t, &mut pos, 4, &table), 197_281);
         assert_eq!(hashed(t, &mut pos, 4, &table), 197_281, "a warm table");
