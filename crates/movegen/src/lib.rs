@@ -124,8 +124,22 @@ pub trait MoveGen {
 }
 
 fn collect(pos: &Position, from: Bitboard, to: Bitboard) -> MoveList {
+    let t = tables();
+    #[cfg(target_arch = "x86_64")]
+    if perft::isa::has_fast_bits() {
+        #[allow(unsafe_code, reason = "calls code compiled for CPU features; see Safety")]
+        // Safety: `has_fast_bits` checked at run time that this CPU has every feature
+        // `collect_fast_bits` is compiled for.
+        return unsafe { perft::isa::collect_fast_bits(t, pos, from, to) };
+    }
+    collect_with(t, pos, from, to)
+}
+
+/// The legal moves from `from` to `to`, into a new list (the body of [`collect`]).
+#[inline(always)]
+fn collect_with(t: &'static Tables, pos: &Position, from: Bitboard, to: Bitboard) -> MoveList {
     let mut list = MoveList::new();
-    Gen::new(tables(), pos).push_moves(from, to, &mut list);
+    Gen::new(t, pos).push_moves(from, to, &mut list);
     list
 }
 

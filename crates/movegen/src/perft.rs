@@ -165,6 +165,19 @@ pub(crate) mod isa {
         #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
         pub(crate) fn leaves_fast_bits
     );
+
+    /// Legal move collection compiled for POPCNT, LZCNT and BMI1/2 (the body of
+    /// `MoveGen::legal_moves` and the other lists). Only call it where [`has_fast_bits`] is
+    /// `true`.
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
+    pub(crate) fn collect_fast_bits(
+        t: &'static Tables,
+        pos: &Position,
+        from: Bitboard,
+        to: Bitboard,
+    ) -> MoveList {
+        crate::collect_with(t, pos, from, to)
+    }
 }
 
 /// A perft transposition table: counts of subtrees keyed by the full 64-bit Zobrist key and the
