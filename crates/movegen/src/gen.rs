@@ -190,15 +190,12 @@ impl<'a> Gen<'a> {
         {
             return Bitboard::EMPTY;
         }
-        let t = self.t;
-        let (us, king) = (self.us, self.king);
         let mut rooks = Bitboard::EMPTY;
         for side in CastlingSide::ALL {
-            let Some(rook) = castles.rook(us, side) else { continue };
-            let (king_to, rook_to) = (side.king_to(us), side.rook_to(us));
-            let path = t.between(king, king_to) | king_to | t.between(rook, rook_to) | rook_to;
-            if !(path - king - rook).intersects(self.occupied) {
-                rooks.add(rook);
+            if let Some(rook) = castles.rook(self.us, side) {
+                if !castles.path(self.us, side).intersects(self.occupied) {
+                    rooks.add(rook);
+                }
             }
         }
         rooks

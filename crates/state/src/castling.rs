@@ -97,6 +97,16 @@ pub struct Castles {
     /// Squares whose occupant moving (or being captured) may cost a right: the kings' and rooks'
     /// squares of the rights held. Lets make-move skip the castling update in one test.
     touch: Bitboard,
+    /// Per right, the squares that must be empty to castle: the king's and the rook's paths,
+    /// their destinations included, the king and rook themselves excluded. Indexed like `rooks`.
+    paths: [[Bitboard; 2]; 2],
+}
+
+/// The squares from `a` to `b`, both included, on one rank.
+const fn rank_span(a: Square, b: Square) -> Bitboard {
+    let (lo, hi) = if (a as u8) < (b as u8) { (a as u32, b as u32) } else { (b as u32, a as u32) };
+    // Bits lo..=hi; for hi = 63 the shifted one falls off and the subtraction wraps correctly.
+    Bitboard(((1u64 << hi) << 1).wrapping_sub(1u64 << lo))
 }
 
 impl Default for Castles {
@@ -112,6 +122,7 @@ impl Castles {
             rights: CastlingRights::all(),
             rooks: [[Square::H1, Square::A1], [Square::H8, Square::A8]],
             touch: Bitboard(Bitboard::CORNERS.0 | 1 << Square::E1 as u32 | 1 << Square::E8 as u32),
+            paths: [[Bitboard(0x60), Bitboard(0x0e)], [Bitboard(0x60 << 56), Bitboard(0x0e << 56)]],
         }
     }
 
@@ -121,6 +132,7 @@ impl Castles {
             rights: CastlingRights::empty(),
             rooks: [[Square::H1, Square::A1], [Square::H8, Square::A8]],
             touch: Bitboard::EMPTY,
+            paths: [[Bitboard::EMPTY; 2]; 2],
         }
     }
 
@@ -165,6 +177,14 @@ impl Castles {
         bb
     }
 
+    /// The squares that must be empty for `color` to castle to `side` (the king's and rook's
+    /// paths and destinations, not counting the king and rook themselves). Meaningful only while
+    /// the right is held.
+    #[inline]
+    pub const fn path(&self, color: Color, side: CastlingSide) -> Bitboard {
+        self.paths[color as usize][side as usize]
+    }
+
     /// Squares whose change may cost a right (kings' and castling rooks' squares).
     #[inline]
     pub const fn touch_mask(&self) -> Bitboard {
@@ -177,6 +197,8 @@ impl Castles {
         self.rights |= CastlingRights::of(color, side);
         self.rooks[color as usize][side as usize] = rook;
         self.touch = self.touch.with(king).with(rook);
+        let spans = rank_span(king, side.king_to(color)).0 | rank_span(rook, side.rook_to(color)).0;
+        self.paths[color as usize][side as usize] = Bitboard(spans).without(king).without(rook);
     }
 
     /// Drops `color`'s rights (its king moved).
@@ -254,5 +276,18 @@ mod tests {
         assert!(frc.is_chess960([Some(Square::B1), None]));
         assert_eq!(CastlingSide::QueenSide.king_to(Color::Black), Square::C8);
         assert_eq!(CastlingSide::from_king_rook(Square::B1, Square::A1), CastlingSide::QueenSide);
+        // King b1 to c1, rook a1 to d1: b1 and a1 themselves do not count.
+        let c1_d1 = Bitboard::from_square(Square::C1) | Square::D1;
+        assert_eq!(frc.path(Color::White, CastlingSide::QueenSide), c1_d1);
+        // The standard paths, computed and built in.
+        let mut computed = Castles::none();
+        for color in Color::ALL {
+            let back = Rank::First.relative_to(color);
+            let king = Square::from_coords(File::E, back);
+            computed.add(color, CastlingSide::KingSide, king, Square::from_coords(File::H, back));
+            computed.add(color, CastlingSide::QueenSide, king, Square::from_coords(File::A, back));
+        }
+        assert_eq!(computed, Castles::standard());
+        assert_eq!(rank_span(Square::H8, Square::A8), Bitboard::RANK_8);
     }
 }
