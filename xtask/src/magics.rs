@@ -23,23 +23,8 @@ impl Rng {
     }
 }
 
-fn relevant(sq: Square, directions: &[(i32, i32); 4]) -> u64 {
-    let mut mask = 0;
-    for &(df, dr) in directions {
-        let mut cur = sq;
-        while let Some(next) = cur.offset(df, dr) {
-            if next.offset(df, dr).is_none() {
-                break;
-            }
-            mask |= 1 << next as u32;
-            cur = next;
-        }
-    }
-    mask
-}
-
 fn find(rng: &mut Rng, sq: Square, directions: &[(i32, i32); 4]) -> u64 {
-    let mask = relevant(sq, directions);
+    let mask = attacks::relevant_occupancy(sq, directions).0;
     let bits = mask.count_ones();
     let mut subsets = Vec::new();
     let mut subset = 0u64;

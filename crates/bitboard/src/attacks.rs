@@ -69,6 +69,27 @@ pub const fn sliding(sq: Square, occupied: Bitboard, directions: &[(i32, i32); 4
     Bitboard(bb)
 }
 
+/// The squares whose occupancy can change the attacks of a slider on `sq` moving along
+/// `directions`: its rays without the edge square each ends on (a piece there blocks nothing
+/// further). These are the bits a magic or PEXT index is taken from.
+pub const fn relevant_occupancy(sq: Square, directions: &[(i32, i32); 4]) -> Bitboard {
+    let mut mask = 0;
+    let mut d = 0;
+    while d < 4 {
+        let (df, dr) = directions[d];
+        let mut cur = sq;
+        while let Some(next) = cur.offset(df, dr) {
+            if next.offset(df, dr).is_none() {
+                break;
+            }
+            mask |= 1 << next as u32;
+            cur = next;
+        }
+        d += 1;
+    }
+    Bitboard(mask)
+}
+
 /// The squares a rook on `sq` attacks given the `occupied` squares (slow reference).
 pub const fn rook(sq: Square, occupied: Bitboard) -> Bitboard {
     sliding(sq, occupied, &ROOK_DIRECTIONS)
@@ -103,5 +124,8 @@ mod tests {
         assert!(rook(Square::D4, blockers).contains(Square::D6));
         assert!(!rook(Square::D4, blockers).contains(Square::D7));
         assert_eq!(queen(Square::D4, Bitboard::EMPTY).count(), 27);
+        assert_eq!(relevant_occupancy(Square::A1, &ROOK_DIRECTIONS).count(), 12);
+        assert_eq!(relevant_occupancy(Square::D4, &BISHOP_DIRECTIONS).count(), 9);
+        assert!(!relevant_occupancy(Square::A1, &ROOK_DIRECTIONS).contains(Square::H1));
     }
 }

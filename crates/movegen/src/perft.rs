@@ -48,10 +48,13 @@ pub(crate) fn perft_with(t: &'static Tables, pos: &Position, depth: u32) -> u64 
     walk(t, &mut pos, depth)
 }
 
-/// Defines a make/unmake perft walk (for `depth >= 2`) under the given attributes, so the same
-/// body can be compiled once portably and once for newer CPU features.
+/// Defines a make/unmake perft walk under the given attributes, so the same body can be compiled
+/// once portably and once for newer CPU features. The walk makes and takes back every move down
+/// to depth `$last`, where `$leaf(t, pos)` gives the count: the bulk counter at depth 2 (its
+/// children are counted, not made), or 1 at depth 1 for the walk that makes every leaf (the last
+/// ply in the loop, without a call per leaf).
 macro_rules! walk_fn {
-    ($(#[$attr:meta])* $vis:vis fn $name:ident) => {
+    ($(#[$attr:meta])* $vis:vis fn $name:ident, last: $last:literal, leaf: $leaf:expr) => {
         $(#[$attr])*
         $vis fn $name(t: &'static Tables, pos: &mut Position, depth: u32) -> u64 {
             let mut list = MoveList::new();
@@ -59,41 +62,34 @@ macro_rules! walk_fn {
             let mut nodes = 0;
             for m in list {
                 let undo = pos.play_unchecked(m);
-                nodes += if depth == 2 { Gen::new(t, pos).count() } else { $name(t, pos, depth - 1) };
+                nodes += if depth == $last { $leaf(t, pos) } else { $name(t, pos, depth - 1) };
                 pos.undo(undo);
             }
             nodes
         }
     };
+}
+
+/// The bulk count of a position's moves, for [`walk_fn`].
+#[inline(always)]
+fn bulk_leaf(t: &'static Tables, pos: &Position) -> u64 {
+    Gen::new(t, pos).count()
+}
+
+/// One leaf, for [`walk_fn`].
+#[inline(always)]
+fn one_leaf(_: &'static Tables, _: &Position) -> u64 {
+    1
 }
 
 walk_fn!(
-    /// The portable walk.
-    fn walk
+    /// The portable bulk walk (`depth >= 2`).
+    fn walk, last: 2, leaf: bulk_leaf
 );
 
-/// Defines the every-leaf walk (for `depth >= 1`), like [`walk_fn`]: every move is made and
-/// taken back; the last ply in the loop, without a call per leaf.
-macro_rules! leaves_fn {
-    ($(#[$attr:meta])* $vis:vis fn $name:ident) => {
-        $(#[$attr])*
-        $vis fn $name(t: &'static Tables, pos: &mut Position, depth: u32) -> u64 {
-            let mut list = MoveList::new();
-            Gen::new(t, pos).push_moves(Bitboard::FULL, Bitboard::FULL, &mut list);
-            let mut nodes = 0;
-            for m in list {
-                let undo = pos.play_unchecked(m);
-                nodes += if depth == 1 { 1 } else { $name(t, pos, depth - 1) };
-                pos.undo(undo);
-            }
-            nodes
-        }
-    };
-}
-
-leaves_fn!(
-    /// The portable every-leaf walk.
-    fn leaves
+walk_fn!(
+    /// The portable every-leaf walk (`depth >= 1`).
+    fn leaves, last: 1, leaf: one_leaf
 );
 
 /// Defines the make/unmake walk with a transposition table (for `depth >= 2`), like
@@ -112,11 +108,7 @@ macro_rules! hashed_fn {
             let mut nodes = 0;
             for m in list {
                 let undo = pos.play_unchecked(m);
-                nodes += if depth == 2 {
-                    Gen::new(t, pos).count()
-                } else {
-                    $name(t, pos, depth - 1, table)
-                };
+                nodes += if depth == 2 { bulk_leaf(t, pos) } else { $name(t, pos, depth - 1, table) };
                 pos.undo(undo);
             }
             table.store(key, depth, nodes);
@@ -146,10 +138,10 @@ pub(crate) mod isa {
     }
 
     walk_fn!(
-        /// The walk compiled for POPCNT, LZCNT and BMI1/2. Only call it where
+        /// The bulk walk compiled for POPCNT, LZCNT and BMI1/2. Only call it where
         /// [`has_fast_bits`] is `true`.
         #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
-        pub(crate) fn walk_fast_bits
+        pub(crate) fn walk_fast_bits, last: 2, leaf: bulk_leaf
     );
 
     hashed_fn!(
@@ -159,11 +151,11 @@ pub(crate) mod isa {
         pub(crate) fn hashed_fast_bits
     );
 
-    leaves_fn!(
+    walk_fn!(
         /// The every-leaf walk compiled for POPCNT, LZCNT and BMI1/2. Only call it where
         /// [`has_fast_bits`] is `true`.
         #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
-        pub(crate) fn leaves_fast_bits
+        pub(crate) fn leaves_fast_bits, last: 1, leaf: one_leaf
     );
 
     /// Legal move collection compiled for POPCNT, LZCNT and BMI1/2 (the body of

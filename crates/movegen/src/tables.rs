@@ -100,7 +100,7 @@ impl Tables {
             (&mut t.bishop_magics, &BISHOP_MAGICS, &reference::BISHOP_DIRECTIONS),
         ] {
             for sq in Square::ALL {
-                let mask = relevant_occupancy(sq, directions);
+                let mask = reference::relevant_occupancy(sq, directions).0;
                 let bits = mask.count_ones();
                 let magic = Magic {
                     mask,
@@ -215,23 +215,6 @@ impl Tables {
     }
 }
 
-/// The squares whose occupancy matters for a slider on `sq`: its rays without the edge squares
-/// each ray ends on.
-fn relevant_occupancy(sq: Square, directions: &[(i32, i32); 4]) -> u64 {
-    let mut mask = 0;
-    for &(df, dr) in directions {
-        let mut cur = sq;
-        while let Some(next) = cur.offset(df, dr) {
-            if next.offset(df, dr).is_none() {
-                break;
-            }
-            mask |= 1 << next as u32;
-            cur = next;
-        }
-    }
-    mask
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -248,7 +231,7 @@ mod tests {
                 ),
                 (&reference::BISHOP_DIRECTIONS, Tables::bishop),
             ] {
-                let mask = relevant_occupancy(sq, directions);
+                let mask = reference::relevant_occupancy(sq, directions).0;
                 let mut subset = 0u64;
                 loop {
                     // Squares outside the mask must not change the answer: add noise there.

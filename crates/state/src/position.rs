@@ -466,16 +466,7 @@ impl Position {
             _ if flag & 4 != 0 => self.board.code_at(to),
             _ => EMPTY,
         };
-        let undo = Undo {
-            mv: m,
-            moved_code: code,
-            captured_code,
-            rights: self.castles.rights(),
-            ep_square: self.ep_square,
-            halfmoves: self.halfmoves,
-            fullmoves: self.fullmoves,
-            key: self.key,
-        };
+        let undo = self.undo_record(m, code, captured_code);
 
         if let Some(ep) = self.pseudo_ep_square() {
             key ^= zobrist::en_passant(ep.file());
@@ -544,6 +535,21 @@ impl Position {
         undo
     }
 
+    /// The record that takes `mv` back from the current state.
+    #[inline(always)]
+    fn undo_record(&self, mv: Move16, moved_code: u8, captured_code: u8) -> Undo {
+        Undo {
+            mv,
+            moved_code,
+            captured_code,
+            rights: self.castles.rights(),
+            ep_square: self.ep_square,
+            halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
+            key: self.key,
+        }
+    }
+
     /// Plays `m` (which must be legal) on a copy and returns it: copy-make.
     #[inline]
     #[must_use]
@@ -592,16 +598,7 @@ impl Position {
     /// Passes the turn (a null move, for engines): clears the en passant square. The position
     /// must not be in check. Undo it with [`Position::undo_null`].
     pub fn play_null(&mut self) -> Undo {
-        let undo = Undo {
-            mv: Move16::NULL,
-            moved_code: EMPTY,
-            captured_code: EMPTY,
-            rights: self.castles.rights(),
-            ep_square: self.ep_square,
-            halfmoves: self.halfmoves,
-            fullmoves: self.fullmoves,
-            key: self.key,
-        };
+        let undo = self.undo_record(Move16::NULL, EMPTY, EMPTY);
         if let Some(ep) = self.pseudo_ep_square() {
             self.key ^= zobrist::en_passant(ep.file());
         }
