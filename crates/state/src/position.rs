@@ -707,6 +707,16 @@ mod tests {
         assert_eq!(pos.board().role_at(Square::F1), Some(Role::Rook));
     }
 
+    /// Copy-make copies the whole position, so its size is a performance property: pinned here so
+    /// a change shows up in review.
+    #[test]
+    fn position_and_undo_sizes() {
+        assert_eq!(core::mem::size_of::<Position>(), SIZE_OF_POSITION);
+        assert_eq!(core::mem::size_of::<Undo>(), 24);
+    }
+
+    const SIZE_OF_POSITION: usize = 216;
+
     #[test]
     fn setup_errors() {
         let mut no_king = Setup::default();
