@@ -197,3 +197,25 @@ fn undo_with_history_matches_a_fresh_replay() {
         assert_eq!(game.outcome(), fresh.outcome());
     }
 }
+
+#[test]
+fn uci_resolution_of_castling_and_promotions() {
+    let resolve = |fen_text: &str, uci: &str| {
+        let pos = fen::parse_position(fen_text).unwrap();
+        pos.resolve_uci(uci.parse().unwrap()).map(|m| m.to_uci(CastlingMode::Chess960).to_string())
+    };
+    let standard = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    assert_eq!(resolve(standard, "e1g1").as_deref(), Ok("e1h1"), "standard short castling");
+    assert_eq!(resolve(standard, "e1h1").as_deref(), Ok("e1h1"), "king takes rook, accepted too");
+    assert_eq!(resolve(standard, "e1c1").as_deref(), Ok("e1a1"));
+    assert_eq!(resolve(standard, "e1f1").as_deref(), Ok("e1f1"), "a plain king move");
+    // Chess960, king b1 and rook a1: b1c1 is a plain king move when c1 is free and safe.
+    let frc = "6kr/8/8/8/8/8/8/RK6 w Ah - 0 1";
+    assert_eq!(resolve(frc, "b1c1").as_deref(), Ok("b1c1"));
+    assert_eq!(resolve(frc, "b1a1").as_deref(), Ok("b1a1"), "castling by king takes rook");
+    // Promotions need their letter.
+    let promo = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1";
+    assert_eq!(resolve(promo, "a7a8n").as_deref(), Ok("a7a8n"));
+    assert!(resolve(promo, "a7a8").is_err());
+    assert!(resolve(standard, "0000").is_err());
+}

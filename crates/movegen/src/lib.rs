@@ -213,44 +213,31 @@ impl MoveGen for Position {
         let UciMove::Normal { from, to, promotion } = uci else { return Err(err) };
         let mut to_mask = Bitboard::from_square(to);
         // King-to-destination castling (e1g1): also look at the castling rook's square.
-        if self.board().kings().contains(from) && from.distance(to) >= 1 {
+        if self.board().kings().contains(from) {
             let us = self.turn();
+            let standard_form = from.file() == File::E && from.distance(to) == 2;
             for side in CastlingSide::ALL {
                 if let Some(rook) = self.castles().rook(us, side) {
-                    let standard_form = from.file() == File::E && from.distance(to) == 2;
                     if to == side.king_to(us) && (standard_form || !self.us().contains(to)) {
                         to_mask.add(rook);
                     }
                 }
             }
         }
-        let mut found = None;
+        // Castling appears here only if `to` is its rook (king takes rook) or was added above.
+        let (mut plain, mut castle) = (None, None);
         self.visit_moves(Bitboard::from_square(from), to_mask, |moves| {
-            for m in moves {
-                let is_king_move_to = m.to() == to && !m.is_castling();
-                let is_castle = m.is_castling() && (m.to() == to || to_mask.contains(m.to()));
-                if (is_king_move_to || is_castle) && m.promotion() == promotion {
-                    found = Some(m);
-                    return true;
-                }
-                if is_king_move_to && m.promotion().is_some() && promotion.is_none() {
-                    continue;
+            for m in moves.into_iter().filter(|m| m.promotion() == promotion) {
+                if m.is_castling() {
+                    castle = Some(m);
+                } else if m.to() == to {
+                    plain = Some(m);
                 }
             }
             false
         });
         // A plain king move to g1 wins over castling read from the same text.
-        if let Some(m) = found {
-            if m.is_castling() {
-                let plain =
-                    self.moves_from(from).into_iter().find(|p| p.to() == to && !p.is_castling());
-                if let Some(p) = plain {
-                    return Ok(p);
-                }
-            }
-            return Ok(m);
-        }
-        Err(err)
+        plain.or(castle).ok_or(err)
     }
 
     fn is_checkmate(&self) -> bool {
