@@ -249,6 +249,10 @@ impl<'a> Gen<'a> {
     /// castling move's target is its rook's square; an en passant capture's the empty square
     /// behind the pawn), calling `visit` per piece until it returns `true`. Returns whether
     /// `visit` stopped the generation.
+    ///
+    /// This per-piece generator backs the public callback API (`visit_moves`). It is written
+    /// independently of the set-wise [`Gen::emit`] behind lists and counts, and a test compares
+    /// the two on every suite position and two plies below.
     #[inline(always)]
     pub(crate) fn generate<F: FnMut(PieceMoves) -> bool>(
         &self,
@@ -354,7 +358,7 @@ impl<'a> Gen<'a> {
             }
         }
 
-        // Castling: never out of check; see `can_castle`.
+        // Castling: see `castle_candidates` and `castle_is_safe`.
         if from_mask.contains(king) {
             let mut to = none;
             for rook in self.castle_candidates() & to_mask {
