@@ -1,7 +1,7 @@
 //! Legal move generation for standard chess and Chess960, on magic bitboards, with perft.
 //!
 //! The [`MoveGen`] trait adds generation and check detection to
-//! [`Position`](chessbits_state::Position): the full legal move list, captures or quiets only, the
+//! [`Position`]: the full legal move list, captures or quiets only, the
 //! moves of one piece or to one square, and a bulk per-piece callback ([`PieceMoves`]: an origin
 //! and a bitboard of targets) for counting without a list. [`perft`] and [`divide`] count the move
 //! tree. Lookup tables are built once, on first use, behind [`tables()`].
