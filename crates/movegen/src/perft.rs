@@ -11,8 +11,8 @@ use crate::tables::{tables, Tables};
 
 /// The number of leaf nodes of the legal move tree of `pos` at `depth` plies.
 ///
-/// Counts the last ply in bulk (sums of target popcounts, no move made) and plays the rest by
-/// copy-make. `perft(pos, 0)` is 1.
+/// Counts the last ply in bulk (sums of target popcounts, no move made) and walks the rest by
+/// make/unmake on one copy of `pos`. `perft(pos, 0)` is 1.
 ///
 /// ```
 /// use chessbits_movegen::perft;
