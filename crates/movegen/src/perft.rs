@@ -177,8 +177,10 @@ pub(crate) mod isa {
 ///
 /// Each slot is two `AtomicU64`s: `key ^ data` and `data`, where `data` packs the depth (low 8
 /// bits) and the count (high 56 bits). A reader accepts a slot only if the two words give back its
-/// full key and the depth matches, so a slot torn by a concurrent writer reads as a miss, never as
-/// a wrong count. Replacement is always-replace.
+/// full key and the depth matches, so a slot torn by a concurrent writer reads as a miss unless
+/// the mixed words happen to XOR to the probed key. That, and two positions sharing a 64-bit key,
+/// are the only ways a count can go wrong: each about 2^-64 per probe, the usual bound of full-key
+/// hashing. Replacement is always-replace.
 pub struct PerftTable {
     slots: Box<[[AtomicU64; 2]]>,
     mask: usize,
@@ -430,7 +432,7 @@ mod tests {
         assert_eq!(table.probe(0xdead_beef, 4), Some(1234));
         assert_eq!(table.probe(0xdead_beef, 5), None);
         assert_eq!(table.probe(0xdead_beee, 4), None);
-        // A torn slot (one word from another entry) reads as a miss.
+        // A torn slot (one word from another entry) reads as a miss here.
         table.slots[0][1].store(99 << 8 | 4, Ordering::Relaxed);
         assert_eq!(table.probe(0xdead_beef, 4), None);
     }
