@@ -35,7 +35,9 @@
 //! ```
 #![forbid(unsafe_code)]
 
-pub mod fen;
+pub mod text;
+
+pub use text::fen;
 
 pub use fen::{
     fen_of, parse_position, CastlingNotation, EnPassantMode, Fen, FenError, FenErrorKind, FenField,

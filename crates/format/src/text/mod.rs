@@ -1,0 +1,5 @@
+//! The text half of the crate: formats people and other programs read and write as text.
+//!
+//! - [`fen`]: FEN, X-FEN and Shredder-FEN.
+
+pub mod fen;
