@@ -129,11 +129,10 @@ impl File {
     /// The file `delta` steps away, if still on the board.
     #[inline]
     pub const fn offset(self, delta: i32) -> Option<File> {
-        let i = self as i32 + delta;
-        if i >= 0 && i < 8 {
-            Some(File::new(i as u32))
-        } else {
-            None
+        // Checked: a delta near `i32::MAX` must give `None`, not overflow, in every build.
+        match (self as i32).checked_add(delta) {
+            Some(i) if i >= 0 && i < 8 => Some(File::new(i as u32)),
+            _ => None,
         }
     }
 }
@@ -231,12 +230,13 @@ impl Square {
     /// The square `df` files and `dr` ranks away, if still on the board.
     #[inline]
     pub const fn offset(self, df: i32, dr: i32) -> Option<Square> {
-        let f = self.file() as i32 + df;
-        let r = self.rank() as i32 + dr;
-        if f >= 0 && f < 8 && r >= 0 && r < 8 {
-            Some(Square::new((f + 8 * r) as u32))
-        } else {
-            None
+        // Checked: offsets near `i32::MIN`/`i32::MAX` must give `None`, not overflow, in every
+        // build.
+        match ((self.file() as i32).checked_add(df), (self.rank() as i32).checked_add(dr)) {
+            (Some(f), Some(r)) if f >= 0 && f < 8 && r >= 0 && r < 8 => {
+                Some(Square::new((f + 8 * r) as u32))
+            }
+            _ => None,
         }
     }
 
@@ -388,5 +388,26 @@ mod tests {
         assert_eq!(Square::E2.relative_to(Color::Black), Square::E7);
         assert_eq!(Rank::Second.relative_to(Color::Black), Rank::Seventh);
         assert_eq!(File::from_index(8), None);
+    }
+
+    #[test]
+    fn offsets_far_off_the_board_are_none_in_every_build() {
+        // Debug builds used to panic on overflow here.
+        let extremes = [i32::MIN, i32::MIN + 1, -9, -8, 8, 9, i32::MAX - 1, i32::MAX];
+        for sq in Square::ALL {
+            for d in extremes {
+                assert_eq!(sq.offset(d, 0), None, "{sq} offset ({d}, 0)");
+                assert_eq!(sq.offset(0, d), None, "{sq} offset (0, {d})");
+                assert_eq!(sq.offset(d, d), None, "{sq} offset ({d}, {d})");
+                assert_eq!(sq.file().offset(d), None, "{} offset {d}", sq.file());
+            }
+            // A small offset that stays on the board still works from every square.
+            let back = sq.offset(-(sq.file() as i32), -(sq.rank() as i32));
+            assert_eq!(back, Some(Square::A1));
+        }
+        assert_eq!(Square::H8.offset(i32::MAX, 0), None);
+        assert_eq!(File::H.offset(i32::MAX), None);
+        assert_eq!(File::A.offset(i32::MIN), None);
+        assert_eq!(File::A.offset(7), Some(File::H));
     }
 }

@@ -9,7 +9,8 @@
 //!
 //! 1. **Placement**: the ranks from 8 down to 1, separated by `/`. Each rank lists its squares
 //!    from the a-file to the h-file: a piece letter (`PNBRQK` for white, `pnbrqk` for black) or a
-//!    digit `1`..`8` for that many empty squares. Every rank describes exactly eight squares.
+//!    digit `1`..`8` for that many empty squares. Every rank describes exactly eight squares, and
+//!    two digits never stand side by side (`44` is rejected: a run of empty squares is one digit).
 //! 2. **Side to move**: `w` or `b`.
 //! 3. **Castling**: `-`, or one letter per rook that keeps a castling right (see below).
 //! 4. **En passant**: `-`, or the square a pawn skipped with a double push. Parsing checks only
@@ -305,6 +306,8 @@ pub enum FenErrorKind {
         /// How many squares it describes.
         squares: u32,
     },
+    /// A digit follows a digit (`44`, `17`): a run of empty squares is one digit.
+    ConsecutiveDigits,
     /// The placement has more than eight ranks.
     TooManyRanks,
     /// The placement has only this many ranks.
@@ -344,6 +347,9 @@ impl fmt::Display for FenErrorKind {
             ),
             FenErrorKind::RankLength { rank, squares } => {
                 write!(f, "rank {rank} has {squares} squares")
+            }
+            FenErrorKind::ConsecutiveDigits => {
+                f.write_str("two digits in a row, a run of empty squares is one digit")
             }
             FenErrorKind::TooManyRanks => f.write_str("more than 8 ranks"),
             FenErrorKind::TooFewRanks(n) => write!(f, "only {n} ranks, expected 8"),
@@ -533,7 +539,12 @@ fn parse_placement(field: &[u8], at: usize) -> Result<Board, ParseFenError> {
                 overflow_at = None;
                 continue;
             }
-            b'1'..=b'8' => squares = squares.saturating_add(u32::from(b - b'0')),
+            b'1'..=b'8' => {
+                if i > 0 && field[i - 1].is_ascii_digit() {
+                    return Err(err(offset, FenErrorKind::ConsecutiveDigits));
+                }
+                squares = squares.saturating_add(u32::from(b - b'0'));
+            }
             _ => {
                 let piece = Piece::from_char(char::from(b))
                     .filter(|_| b.is_ascii())
@@ -764,9 +775,10 @@ mod tests {
                 "rnbqkbnr/pppppppp/ppppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
                 syntax(Placement, 26, rank(Rank::Sixth, 9)),
             ),
+            // A digit after a digit is rejected where it stands, before the rank overflows.
             (
                 "rnbqkbnr/pppppppp/88888888/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                syntax(Placement, 19, rank(Rank::Sixth, 64)),
+                syntax(Placement, 19, ConsecutiveDigits),
             ),
             // Seven squares: the error points where the rank ends.
             (
@@ -1046,6 +1058,9 @@ mod tests {
         let message = |fen: &str| parse_position(fen).unwrap_err().to_string();
         insta::assert_snapshot!(message(""), @"placement (byte 0): missing");
         insta::assert_snapshot!(message("rnbqkbnr/pppppppp/ppppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), @"placement (byte 26): rank 6 has 9 squares");
+        // Digit runs that add up to eight are still rejected (other parsers reject them too).
+        insta::assert_snapshot!(message("rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), @"placement (byte 19): two digits in a row, a run of empty squares is one digit");
+        insta::assert_snapshot!(message("rnbqkbnr/pppppppp/8/8/8/17/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), @"placement (byte 25): two digits in a row, a run of empty squares is one digit");
         insta::assert_snapshot!(message("rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), @"placement (byte 41): only 7 ranks, expected 8");
         insta::assert_snapshot!(message("rnbqkbnr/pppppppp/8/8/é/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), @r#"placement (byte 22): invalid character '\xc3', expected a piece letter, a digit 1..8 or '/'"#);
         insta::assert_snapshot!(message("8/8/8/8/8/8/8/8 x - - 0 1"), @r#"side to move (byte 16): expected 'w' or 'b'"#);
