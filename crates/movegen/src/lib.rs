@@ -63,7 +63,9 @@ impl std::error::Error for IllegalMoveError {}
 pub trait MoveGen {
     /// Every legal move.
     fn legal_moves(&self) -> MoveList;
-    /// Legal captures (en passant included, capture-promotions included).
+    /// Legal captures (en passant included, capture-promotions included). With
+    /// [`MoveGen::quiets`] it partitions [`MoveGen::legal_moves`]: every move is in exactly one
+    /// of the two, and a move is here exactly when its [`Move16::is_capture`] says so.
     fn captures(&self) -> MoveList;
     /// Legal moves that capture nothing (castling and quiet promotions included).
     fn quiets(&self) -> MoveList;
@@ -149,8 +151,12 @@ impl MoveGen for Position {
     }
 
     fn captures(&self) -> MoveList {
+        // The en passant square is a target only for the pawn that captures there: any other
+        // piece stepping onto that empty square makes a quiet move, which the filter drops.
         let targets = self.them() | self.ep_square().map_or(Bitboard::EMPTY, Bitboard::from_square);
-        collect(self, Bitboard::FULL, targets)
+        let mut list = collect(self, Bitboard::FULL, targets);
+        list.retain(|m| m.is_capture());
+        list
     }
 
     fn quiets(&self) -> MoveList {

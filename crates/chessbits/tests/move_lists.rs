@@ -1,0 +1,82 @@
+//! The partial move lists of `MoveGen` against the full one, over every position of every perft
+//! suite and every position one ply below: `captures()` and `quiets()` partition
+//! `legal_moves()` exactly, and each list holds only moves of its kind.
+
+use chessbits::format::fen;
+use chessbits::movegen::MoveGen;
+use chessbits::moves::{Move16, MoveList};
+use chessbits::state::Position;
+
+const SUITES: [(&str, &str); 5] = [
+    ("standard.epd", include_str!("../../../testdata/perft/standard.epd")),
+    ("perftsuite.epd", include_str!("../../../testdata/perft/perftsuite.epd")),
+    ("random.epd", include_str!("../../../testdata/perft/random.epd")),
+    ("chess960.epd", include_str!("../../../testdata/perft/chess960.epd")),
+    ("tricky.epd", include_str!("../../../testdata/perft/tricky.epd")),
+];
+
+fn sorted(list: &MoveList) -> Vec<Move16> {
+    let mut v = list.to_vec();
+    v.sort_by_key(|m| m.bits());
+    v
+}
+
+/// Checks the partition at `pos`; returns how many captures it saw.
+fn check_partition(pos: &Position, what: &str) -> usize {
+    let legal = pos.legal_moves();
+    let captures = pos.captures();
+    let quiets = pos.quiets();
+    for m in &captures {
+        assert!(m.is_capture(), "{what}: captures() lists {m} whose kind is not a capture");
+    }
+    for m in &quiets {
+        assert!(!m.is_capture(), "{what}: quiets() lists the capture {m}");
+    }
+    let mut both: Vec<Move16> = captures.iter().chain(&quiets).copied().collect();
+    both.sort_by_key(|m| m.bits());
+    assert_eq!(both, sorted(&legal), "{what}: captures + quiets != legal moves");
+    // Every legal capture is in captures() (the sort above catches duplicates and strays).
+    let legal_captures = legal.iter().filter(|m| m.is_capture()).count();
+    assert_eq!(captures.len(), legal_captures, "{what}");
+    captures.len()
+}
+
+#[test]
+fn captures_and_quiets_partition_the_legal_moves_on_every_suite_position() {
+    let (mut positions, mut captures) = (0, 0);
+    for (name, text) in SUITES {
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let fen_text = line.split(';').next().unwrap_or_default();
+            let pos = fen::parse_position(fen_text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            captures += check_partition(&pos, &format!("{name}: {fen_text}"));
+            positions += 1;
+            for m in pos.legal_moves() {
+                let child = pos.played(m);
+                captures += check_partition(&child, &format!("{name}: {fen_text} after {m}"));
+                positions += 1;
+            }
+        }
+    }
+    assert!(positions > 20_000, "only {positions} positions");
+    eprintln!("{positions} positions, {captures} captures");
+    assert!(captures > 0);
+}
+
+#[test]
+fn a_step_onto_the_en_passant_square_is_not_a_capture() {
+    // The knight on d5 can step to c3, the en passant square; only b4c3 captures (the issue's
+    // two examples, then the second one's position after 3.d4).
+    let cases = [
+        ("4k3/8/8/3n4/1pP5/8/8/4K3 b - c3 0 1", "b4c3", "d5c3"),
+        ("r1bqkbnr/pppppppp/8/8/1n1PP3/5N2/PPP2PPP/RNBQKB1R b KQkq d3 0 3", "b4c2", "b4d3"),
+    ];
+    for (fen_text, capture, quiet) in cases {
+        let pos = fen::parse_position(fen_text).expect("legal");
+        let uci = |list: MoveList| list.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+        let (captures, quiets) = (uci(pos.captures()), uci(pos.quiets()));
+        assert!(captures.contains(&capture.to_owned()), "{fen_text}: {captures:?}");
+        assert!(!captures.contains(&quiet.to_owned()), "{fen_text}: {captures:?}");
+        assert!(quiets.contains(&quiet.to_owned()), "{fen_text}: {quiets:?}");
+        check_partition(&pos, fen_text);
+    }
+}
