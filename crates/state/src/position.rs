@@ -173,6 +173,18 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
+/// A null move offered while the side to move is in check (see [`Position::play_null`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct NullMoveError;
+
+impl fmt::Display for NullMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("null move while in check")
+    }
+}
+
+impl std::error::Error for NullMoveError {}
+
 impl Default for Position {
     fn default() -> Position {
         Position::new()
@@ -595,9 +607,30 @@ impl Position {
         debug_assert!(self.board.is_consistent());
     }
 
-    /// Passes the turn (a null move, for engines): clears the en passant square. The position
-    /// must not be in check. Undo it with [`Position::undo_null`].
-    pub fn play_null(&mut self) -> Undo {
+    /// Passes the turn (a null move): clears the en passant square, counts a halfmove. Undo it
+    /// with [`Position::undo_null`].
+    ///
+    /// # Errors
+    /// [`NullMoveError`], leaving the position unchanged, if the side to move is in check:
+    /// passing would let the other side take the king. The check test uses the slow reference
+    /// attacks; a search that already knows it is not in check calls
+    /// [`Position::play_null_unchecked`].
+    pub fn play_null(&mut self) -> Result<Undo, NullMoveError> {
+        if self.attackers_slow(self.our_king(), !self.turn).any() {
+            return Err(NullMoveError);
+        }
+        Ok(self.play_null_unchecked())
+    }
+
+    /// [`Position::play_null`] without the check test, for engines that know the side to move is
+    /// not in check (null-move pruning tests that first). In check, the result is a position
+    /// whose side to move can capture the king: move generation on it is meaningless. Debug
+    /// builds assert the contract.
+    pub fn play_null_unchecked(&mut self) -> Undo {
+        debug_assert!(
+            self.attackers_slow(self.our_king(), !self.turn).is_empty(),
+            "play_null_unchecked in check"
+        );
         let undo = self.undo_record(Move16::NULL, EMPTY, EMPTY);
         if let Some(ep) = self.pseudo_ep_square() {
             self.key ^= zobrist::en_passant(ep.file());
@@ -660,9 +693,43 @@ mod tests {
         assert_eq!(pos.ply(), u32::MAX);
         pos.undo(undo);
         assert_eq!(pos, before);
-        let null = pos.play_null();
+        let null = pos.play_null().unwrap();
         pos.undo_null(null);
         assert_eq!(pos, before);
+    }
+
+    #[test]
+    fn a_null_move_in_check_is_refused() {
+        let mut setup = Setup::empty();
+        for (sq, piece) in [
+            (Square::E1, Role::King.of(Color::White)),
+            (Square::E8, Role::King.of(Color::Black)),
+            (Square::H1, Role::Rook.of(Color::Black)),
+        ] {
+            setup.board.set_piece_at(sq, piece);
+        }
+        // 4k3/8/8/8/8/8/8/4K2r w - - 0 1: white is in check from h1.
+        let mut pos = Position::from_setup(&setup).unwrap();
+        let before = pos;
+        assert_eq!(pos.play_null(), Err(NullMoveError));
+        assert_eq!(pos, before, "a refused null move leaves the position as it was");
+        // Out of check (the rook one file away), passing is fine and undoes bit for bit.
+        setup.board = Board::empty();
+        for (sq, piece) in [
+            (Square::E1, Role::King.of(Color::White)),
+            (Square::E8, Role::King.of(Color::Black)),
+            (Square::H2, Role::Rook.of(Color::Black)),
+        ] {
+            setup.board.set_piece_at(sq, piece);
+        }
+        let mut pos = Position::from_setup(&setup).unwrap();
+        let before = pos;
+        let undo = pos.play_null().unwrap();
+        assert_eq!(pos.turn(), Color::Black);
+        assert_eq!(pos.key(), pos.compute_key());
+        pos.undo_null(undo);
+        assert_eq!(pos, before);
+        assert_eq!(NullMoveError.to_string(), "null move while in check");
     }
 
     #[test]
