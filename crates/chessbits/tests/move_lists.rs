@@ -1,10 +1,11 @@
 //! The partial move lists of `MoveGen` against the full one, over every position of every perft
 //! suite and every position one ply below: `captures()` and `quiets()` partition
-//! `legal_moves()` exactly, and each list holds only moves of its kind.
+//! `legal_moves()` exactly, and each list holds only moves of its kind; and every legal move's
+//! `Move32` passes `Move32::try_from_bits`.
 
 use chessbits::format::fen;
 use chessbits::movegen::MoveGen;
-use chessbits::moves::{Move16, MoveList};
+use chessbits::moves::{Move16, Move32, MoveList};
 use chessbits::state::Position;
 
 const SUITES: [(&str, &str); 5] = [
@@ -38,6 +39,12 @@ fn check_partition(pos: &Position, what: &str) -> usize {
     // Every legal capture is in captures() (the sort above catches duplicates and strays).
     let legal_captures = legal.iter().filter(|m| m.is_capture()).count();
     assert_eq!(captures.len(), legal_captures, "{what}");
+    // Every legal move's Move32 passes the raw-bits validation and converts back losslessly.
+    for &m in &legal {
+        let m32 = pos.move32(m);
+        assert_eq!(Move32::try_from_bits(m32.bits()), Ok(m32), "{what}: {m}");
+        assert_eq!(m32.to_move16(), m, "{what}: {m}");
+    }
     captures.len()
 }
 

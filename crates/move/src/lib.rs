@@ -37,7 +37,7 @@ mod packed;
 mod uci;
 
 pub use move16::{Move16, MoveFlags, MoveKind};
-pub use move32::{Move32, Move32Flags};
+pub use move32::{InvalidMove32, Move32, Move32Flags};
 pub use uci::{CastlingMode, ParseUciMoveError, UciMove};
 
 /// The most moves a [`MoveList`] holds. No legal chess position has more than 218 moves.

@@ -245,8 +245,14 @@ impl From<Move32> for Move16 {
 }
 
 impl Move32 {
-    /// The [`Move16`] form of this move. Always lossless for the move itself; the pieces are
-    /// recovered with [`Move16::to_move32`].
+    /// The [`Move16`] form of this move. Lossless for every move [`Move32::try_from_bits`]
+    /// accepts; the pieces are recovered with [`Move16::to_move32`].
+    ///
+    /// Values no legal move has convert by fixed rules rather than failing: castling wins over
+    /// the other flags, then promotion, en passant, double push, capture; a promoted piece that
+    /// no promotion makes (a pawn or a king) becomes a queen promotion, because the flag nibble
+    /// holds only knight, bishop, rook and queen. Check with `try_from_bits` first where raw
+    /// bits come from outside.
     #[inline]
     pub const fn to_move16(self) -> Move16 {
         let m = self;

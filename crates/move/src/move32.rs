@@ -1,7 +1,9 @@
 //! [`Move32`]: the 24-bit move layout of bitboard engines, with the captured role on top.
 
+use core::fmt;
+
 use bitflags::bitflags;
-use chessbits_bitboard::{Piece, Role, Square};
+use chessbits_bitboard::{attacks, Bitboard, Color, Piece, Rank, Role, Square};
 
 crate::packed_fields! {
     /// A move packed into 32 bits, in the 24-bit layout that bitboard engines share, plus the
@@ -99,7 +101,9 @@ impl Move32 {
         Piece::from_code(self.piece_code() as u8)
     }
 
-    /// The piece the pawn becomes, if the move is a promotion.
+    /// The piece the pawn becomes, if the move is a promotion: the promoted field read as a
+    /// piece code, `None` for 0 (no promotion) and for 12..15 (no piece). Raw bits may name a
+    /// piece no promotion can make (a pawn or a king); [`Move32::try_from_bits`] rejects those.
     #[inline]
     pub const fn promoted(self) -> Option<Piece> {
         match self.promoted_code() {
@@ -118,16 +122,20 @@ impl Move32 {
         }
     }
 
-    /// The role captured by this move, if recorded.
+    /// The role captured by this move, if recorded: codes 1..5 are pawn..queen. Code 0 is
+    /// nothing captured, and 6 (a king) and 7 are values no move has: both read as `None` (and
+    /// [`Move32::try_from_bits`] rejects them).
     #[inline]
     pub const fn captured(self) -> Option<Role> {
         match self.captured_code() {
-            0 => None,
-            code => Role::from_index(code as u8 - 1),
+            code @ 1..=5 => Role::from_index(code as u8 - 1),
+            _ => None,
         }
     }
 
     /// A copy recording `role` as captured (`None`: nothing) and setting the capture flag to match.
+    /// A king is no capturable role: it is written as code 6, which [`Move32::captured`] reads
+    /// as `None`.
     #[inline]
     #[must_use]
     pub const fn with_captured(self, role: Option<Role>) -> Move32 {
@@ -143,12 +151,158 @@ impl Move32 {
         Move32Flags::from_bits_truncate(self.bits())
     }
 
-    /// `true` if the move is a promotion.
+    /// `true` if the move is a promotion: exactly when [`Move32::promoted`] is `Some`.
     #[inline]
     pub const fn is_promotion(self) -> bool {
-        self.promoted_code() != 0
+        self.promoted().is_some()
+    }
+
+    /// Reads raw bits, rejecting every value that no legal move of any position has: bits
+    /// 27-31 set, a piece code 12..15, source equal to target, a target the piece cannot reach
+    /// on an empty board, a promotion that is not a pawn reaching its last rank and becoming a
+    /// knight, bishop, rook or queen of its own color (or a pawn reaching it without one), a
+    /// captured role that is a king (code 6) or 7, a captured role without the capture flag, and
+    /// flags that contradict each other or the piece (castling by a non-king or with a capture,
+    /// a double push or en passant that is not the pawn move of that name, two special flags at
+    /// once). [`Move32::from_bits`] takes any value as it is.
+    ///
+    /// # Errors
+    /// [`InvalidMove32`] naming the first rule broken.
+    ///
+    /// ```
+    /// use chessbits_move::{InvalidMove32, Move32};
+    ///
+    /// assert!(Move32::try_from_bits(0x20070c).is_ok()); // e2e4, white pawn, double push
+    /// assert_eq!(Move32::try_from_bits(u32::MAX), Err(InvalidMove32::ReservedBits));
+    /// ```
+    pub const fn try_from_bits(bits: u32) -> Result<Move32, InvalidMove32> {
+        let m = Move32::from_bits(bits);
+        if bits >> 27 != 0 {
+            return Err(InvalidMove32::ReservedBits);
+        }
+        let Some(piece) = m.piece() else { return Err(InvalidMove32::PieceCode) };
+        let (from, to) = (m.from(), m.to());
+        if from as u8 == to as u8 {
+            return Err(InvalidMove32::SameSquare);
+        }
+        let specials = m.double_push() as u8 + m.en_passant() as u8 + m.castling() as u8;
+        if specials > 1 {
+            return Err(InvalidMove32::Flags);
+        }
+        if m.captured_code() > 5 || (m.captured_code() != 0 && !m.capture()) {
+            return Err(InvalidMove32::CapturedRole);
+        }
+        let color = piece.color;
+        let last = Rank::Eighth.relative_to(color) as u8;
+        let reaches_last = matches!(piece.role, Role::Pawn) && to.rank() as u8 == last;
+        match m.promoted() {
+            None if m.promoted_code() != 0 => return Err(InvalidMove32::Promotion),
+            None if reaches_last => return Err(InvalidMove32::Promotion),
+            Some(p) if !reaches_last || p.color as u8 != color as u8 => {
+                return Err(InvalidMove32::Promotion)
+            }
+            Some(Piece { role: Role::Pawn | Role::King, .. }) => {
+                return Err(InvalidMove32::Promotion)
+            }
+            _ => {}
+        }
+        if m.castling() {
+            let back = Rank::First.relative_to(color) as u8;
+            let ok = matches!(piece.role, Role::King)
+                && !m.capture()
+                && from.rank() as u8 == back
+                && to.rank() as u8 == back;
+            return if ok { Ok(m) } else { Err(InvalidMove32::Flags) };
+        }
+        let reach = match piece.role {
+            Role::Pawn => return pawn_move(m, color),
+            Role::Knight => attacks::knight(from),
+            Role::Bishop => attacks::bishop(from, Bitboard::EMPTY),
+            Role::Rook => attacks::rook(from, Bitboard::EMPTY),
+            Role::Queen => attacks::queen(from, Bitboard::EMPTY),
+            Role::King => attacks::king(from),
+        };
+        if m.double_push() || m.en_passant() {
+            Err(InvalidMove32::Flags)
+        } else if reach.contains(to) {
+            Ok(m)
+        } else {
+            Err(InvalidMove32::Geometry)
+        }
     }
 }
+
+/// The pawn rules of [`Move32::try_from_bits`]: a push (one or two squares, the two-square one
+/// from the start rank and flagged as a double push) without capture, or a diagonal step with
+/// capture (flagged en passant only from the fifth rank, with the captured role a pawn).
+const fn pawn_move(m: Move32, color: Color) -> Result<Move32, InvalidMove32> {
+    let (from, to) = (m.from(), m.to());
+    let forward: i32 = if matches!(color, Color::White) { 1 } else { -1 };
+    let (df, dr) = (to.file() as i32 - from.file() as i32, to.rank() as i32 - from.rank() as i32);
+    let start = Rank::Second.relative_to(color) as u8;
+    let fifth = Rank::Fifth.relative_to(color) as u8;
+    if from.rank() as u8 == Rank::First.relative_to(color) as u8 {
+        // No pawn ever stands on its own back rank.
+        return Err(InvalidMove32::Geometry);
+    }
+    let ok = if df == 0 && dr == forward {
+        !m.capture() && !m.double_push() && !m.en_passant()
+    } else if df == 0 && dr == 2 * forward {
+        !m.capture() && m.double_push() && from.rank() as u8 == start
+    } else if (df == 1 || df == -1) && dr == forward {
+        m.capture()
+            && !m.double_push()
+            && (!m.en_passant() || (from.rank() as u8 == fifth && m.captured_code() == 1))
+    } else {
+        return Err(InvalidMove32::Geometry);
+    };
+    if ok {
+        Ok(m)
+    } else {
+        Err(InvalidMove32::Flags)
+    }
+}
+
+/// Why raw bits are no [`Move32`] of any legal move (see [`Move32::try_from_bits`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum InvalidMove32 {
+    /// Bits 27-31 are not zero.
+    ReservedBits,
+    /// The piece field holds 12..15, which names no piece.
+    PieceCode,
+    /// Source and target are the same square.
+    SameSquare,
+    /// The promoted field is wrong for the move: set on a move that is not a pawn reaching its
+    /// last rank, naming a pawn, a king, the other color or no piece, or clear on a pawn move to
+    /// the last rank.
+    Promotion,
+    /// The captured field names a king or holds 7, or is set without the capture flag.
+    CapturedRole,
+    /// The flags contradict each other or the move (for example castling by a non-king, a
+    /// double push that is not a pawn's two-square advance, a pawn capture without the flag).
+    Flags,
+    /// The piece cannot go from source to target on an empty board.
+    Geometry,
+}
+
+impl fmt::Display for InvalidMove32 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            InvalidMove32::ReservedBits => "bits 27-31 are not zero",
+            InvalidMove32::PieceCode => "the piece code names no piece",
+            InvalidMove32::SameSquare => "source and target are the same square",
+            InvalidMove32::Promotion => "the promoted piece does not fit the move",
+            InvalidMove32::CapturedRole => {
+                "the captured role is a king, out of range, or set without the capture flag"
+            }
+            InvalidMove32::Flags => "the flags contradict each other or the move",
+            InvalidMove32::Geometry => "the piece cannot reach the target square",
+        })
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for InvalidMove32 {}
 
 #[cfg(test)]
 mod tests {
@@ -205,7 +359,8 @@ mod tests {
             );
         }
         for role in Role::ALL {
-            assert_eq!(Move32::default().with_captured(Some(role)).captured(), Some(role));
+            let expected = Some(role).filter(|&r| r != Role::King);
+            assert_eq!(Move32::default().with_captured(Some(role)).captured(), expected);
         }
         let m = Move32::new(Square::E7, Square::E8, Piece::new(Color::White, Role::Pawn));
         assert_eq!(m.with_captured(None).flags(), Move32Flags::empty());
@@ -218,6 +373,97 @@ mod tests {
             assert_eq!(set(m, true).flags(), flag);
             assert_eq!(set(set(m, true), false), m);
         }
+    }
+
+    #[test]
+    fn raw_values_no_move_has_read_as_none_and_are_rejected() {
+        // The new user's three findings.
+        let all = Move32::from_bits(u32::MAX);
+        assert_eq!(all.promoted(), None);
+        assert!(!all.is_promotion(), "is_promotion agrees with promoted()");
+        let king_taken = Move32::default().with_captured_code(6).with_capture(true);
+        assert_eq!(king_taken.captured(), None, "code 6 is no capturable role");
+        assert_eq!(Move32::default().with_captured_code(7).captured(), None);
+        let wp = Piece::new(Color::White, Role::Pawn);
+        let pawn_to_pawn = Move32::new(Square::E7, Square::E8, wp)
+            .with_promoted(Some(Piece::new(Color::Black, Role::Pawn)));
+        assert!(pawn_to_pawn.is_promotion());
+        assert_eq!(pawn_to_pawn.to_move16().promotion(), Some(Role::Queen), "documented rule");
+
+        let check = |m: Move32, expected: Result<(), InvalidMove32>| {
+            assert_eq!(Move32::try_from_bits(m.bits()).map(|_| ()), expected, "{m:?}");
+        };
+        check(all, Err(InvalidMove32::ReservedBits));
+        check(pawn_to_pawn, Err(InvalidMove32::Promotion));
+        let e2e4 = Move32::new(Square::E2, Square::E4, wp).with_double_push(true);
+        check(e2e4, Ok(()));
+        check(Move32::from_bits(0xc000), Err(InvalidMove32::PieceCode));
+        check(Move32::new(Square::E2, Square::E2, wp), Err(InvalidMove32::SameSquare));
+        check(e2e4.with_double_push(false), Err(InvalidMove32::Flags));
+        check(e2e4.with_en_passant(true), Err(InvalidMove32::Flags));
+        let bn = Piece::new(Color::Black, Role::Knight);
+        let nf6 = Move32::new(Square::G8, Square::F6, bn);
+        check(nf6, Ok(()));
+        check(Move32::new(Square::G8, Square::F5, bn), Err(InvalidMove32::Geometry));
+        check(nf6.with_captured(Some(Role::Queen)), Ok(()));
+        check(nf6.with_captured_code(6).with_capture(true), Err(InvalidMove32::CapturedRole));
+        check(nf6.with_captured_code(2), Err(InvalidMove32::CapturedRole));
+        check(nf6.with_double_push(true), Err(InvalidMove32::Flags));
+        let wk = Piece::new(Color::White, Role::King);
+        check(Move32::new(Square::E1, Square::H1, wk).with_castling(true), Ok(()));
+        check(Move32::new(Square::B1, Square::A1, wk).with_castling(true), Ok(()));
+        check(
+            Move32::new(Square::E2, Square::H2, wk).with_castling(true),
+            Err(InvalidMove32::Flags),
+        );
+        check(
+            Move32::new(Square::G1, Square::F3, bn).with_castling(true),
+            Err(InvalidMove32::Flags),
+        );
+        let b7 = Move32::new(Square::B7, Square::B8, wp);
+        check(b7, Err(InvalidMove32::Promotion));
+        check(b7.with_promoted(Some(Piece::new(Color::White, Role::Knight))), Ok(()));
+        check(
+            b7.with_promoted(Some(Piece::new(Color::White, Role::King))),
+            Err(InvalidMove32::Promotion),
+        );
+        check(
+            b7.with_promoted(Some(Piece::new(Color::Black, Role::Queen))),
+            Err(InvalidMove32::Promotion),
+        );
+        check(
+            e2e4.with_promoted(Some(Piece::new(Color::White, Role::Queen))),
+            Err(InvalidMove32::Promotion),
+        );
+        let ep = Move32::new(Square::E5, Square::D6, wp).with_en_passant(true);
+        check(ep.with_captured(Some(Role::Pawn)), Ok(()));
+        check(ep, Err(InvalidMove32::Flags));
+        check(
+            Move32::new(Square::E4, Square::D5, wp).with_en_passant(true).with_capture(true),
+            Err(InvalidMove32::Flags),
+        );
+        check(Move32::new(Square::E4, Square::D5, wp), Err(InvalidMove32::Flags));
+        assert_eq!(InvalidMove32::Geometry.to_string(), "the piece cannot reach the target square");
+    }
+
+    #[test]
+    fn every_accepted_raw_value_is_consistent_and_converts_losslessly() {
+        // All 2^27 values with bits 27-31 clear: what try_from_bits accepts must read back
+        // without contradictions and survive Move16 and back.
+        let mut accepted = 0u32;
+        for bits in 0..1u32 << 27 {
+            let Ok(m) = Move32::try_from_bits(bits) else { continue };
+            accepted += 1;
+            assert_eq!(m.is_promotion(), m.promoted().is_some());
+            assert_ne!(m.captured(), Some(Role::King));
+            let piece = m.piece().expect("accepted moves name their piece");
+            let back = m.to_move16().to_move32(piece, m.captured());
+            assert_eq!(back, m, "{bits:#x}");
+        }
+        // 53,164, counted independently (python-chess attack tables, per piece: each reachable
+        // target with capture unknown/none or one of five captured roles; king castling along
+        // the back rank; pawn pushes, double pushes, captures, en passant and promotions).
+        assert_eq!(accepted, 53_164);
     }
 
     #[test]
