@@ -87,3 +87,86 @@ fn a_step_onto_the_en_passant_square_is_not_a_capture() {
         check_partition(&pos, fen_text);
     }
 }
+
+/// Every legal move's UCI text, printed through the position, is unique among the position's
+/// moves and resolves back to the move.
+fn check_uci_text(pos: &Position, what: &str) {
+    let legal = pos.legal_moves();
+    let mut texts: Vec<String> = legal.iter().map(|&m| pos.uci(m).to_string()).collect();
+    for (&m, text) in legal.iter().zip(&texts) {
+        let uci = text.parse().unwrap_or_else(|e| panic!("{what}: {text}: {e}"));
+        assert_eq!(pos.resolve_uci(uci), Ok(m), "{what}: {text}");
+    }
+    texts.sort();
+    texts.dedup();
+    assert_eq!(texts.len(), legal.len(), "{what}: two moves print the same UCI text");
+}
+
+#[test]
+fn uci_text_printed_through_the_position_is_unambiguous_on_every_suite_position() {
+    let mut positions = 0;
+    for (name, text) in SUITES {
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let fen_text = line.split(';').next().unwrap_or_default();
+            let pos = fen::parse_position(fen_text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            check_uci_text(&pos, &format!("{name}: {fen_text}"));
+            for m in pos.legal_moves() {
+                check_uci_text(&pos.played(m), &format!("{name}: {fen_text} after {m}"));
+                positions += 1;
+            }
+        }
+    }
+    assert!(positions > 20_000, "only {positions} positions");
+}
+
+#[test]
+fn the_castling_mode_is_fixed_when_the_position_is_built_and_kept() {
+    use chessbits::moves::{CastlingMode, UciMove};
+
+    // The new user's example: the king step b1c1 and queen-side castling used to print alike.
+    let pos = fen::parse_position("rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1").expect("legal");
+    assert_eq!(pos.castling_mode(), CastlingMode::Chess960);
+    let mut texts: Vec<String> =
+        pos.legal_moves().iter().map(|&m| pos.uci(m).to_string()).collect();
+    texts.sort();
+    assert!(texts.contains(&"b1a1".to_owned()) && texts.contains(&"b1c1".to_owned()));
+    assert!(texts.contains(&"b1h1".to_owned()), "king-side castling is king takes rook");
+    let uci = |s: &str| s.parse::<UciMove>().expect("uci");
+    assert!(pos.resolve_uci(uci("b1a1")).is_ok_and(|m| m.is_castling()));
+    assert!(pos.resolve_uci(uci("b1c1")).is_ok_and(|m| !m.is_castling()));
+    let mut standard = pos;
+    assert!(standard.set_castling_mode(CastlingMode::Standard).is_err(), "rights need Chess960");
+    assert_eq!(standard, pos, "a refused mode leaves the position as it was");
+
+    // A Chess960 game whose king and rooks stand on e1, a1 and h1: Shredder-FEN says Chess960,
+    // and the mode survives moves, including the loss of every castling right.
+    let mut frc = fen::parse_position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1")
+        .expect("legal");
+    assert_eq!(frc.castling_mode(), CastlingMode::Chess960);
+    for text in ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5"] {
+        let m = frc.resolve_uci(uci(text)).expect("legal");
+        frc.play(m).expect("legal");
+    }
+    let castle = frc.resolve_uci(uci("e1h1")).expect("castling");
+    assert_eq!(frc.uci(castle).to_string(), "e1h1");
+    frc.play(castle).expect("legal");
+    for text in ["g8f6", "d2d3"] {
+        frc.play(frc.resolve_uci(uci(text)).expect("legal")).expect("legal");
+    }
+    let short = frc.resolve_uci(uci("e8h8")).expect("castling");
+    frc.play(short).expect("legal");
+    assert!(frc.castles().rook_squares().is_empty());
+    assert_eq!(frc.castling_mode(), CastlingMode::Chess960);
+
+    // The same placement in X-FEN is standard chess; the caller may say otherwise.
+    let mut std_pos = Position::new();
+    assert_eq!(std_pos.castling_mode(), CastlingMode::Standard);
+    let castle = Move16::new(
+        chessbits::bitboard::Square::E1,
+        chessbits::bitboard::Square::H1,
+        chessbits::moves::MoveKind::KingCastle,
+    );
+    assert_eq!(std_pos.uci(castle).to_string(), "e1g1");
+    std_pos.set_castling_mode(CastlingMode::Chess960).expect("always allowed");
+    assert_eq!(std_pos.uci(castle).to_string(), "e1h1");
+}

@@ -154,14 +154,19 @@ impl Move32 {
     }
 }
 
-/// Standard UCI (`e1g1` for castling); use [`Move16::to_uci`] for Chess960.
+/// UCI text in standard notation, with castling as the king's destination: `e1g1`, `e7e8q`,
+/// `0000` for `NONE` and `NULL`. A bare move cannot know its game, so a Chess960 castling move
+/// prints the same way (`b1c1` for the king on b1 castling with the rook on a1), which can read
+/// like a king step: print a game's moves through the position (`Position::uci` in
+/// chessbits-state) or [`Move16::to_uci`] with [`CastlingMode::Chess960`].
 impl fmt::Display for Move16 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.to_uci(CastlingMode::Standard), f)
     }
 }
 
-/// Standard UCI (`e1g1` for castling); use [`Move32::to_uci`] for Chess960.
+/// UCI text in standard notation, as for [`Move16`]'s `Display`; use [`Move32::to_uci`] with
+/// [`CastlingMode::Chess960`] for Chess960 games.
 impl fmt::Display for Move32 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.to_uci(CastlingMode::Standard), f)

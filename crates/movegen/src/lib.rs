@@ -266,7 +266,7 @@ impl MoveGen for Position {
         if self.is_legal(m) {
             Ok(self.play_unchecked(m))
         } else {
-            Err(IllegalMoveError { uci: m.to_uci(self.castling_mode()) })
+            Err(IllegalMoveError { uci: self.uci(m) })
         }
     }
 }

@@ -30,5 +30,5 @@ pub mod zobrist;
 pub use board::Board;
 pub use castling::{Castles, CastlingRights, CastlingSide};
 pub use history::History;
-pub use position::{NullMoveError, Position, PositionError, Undo};
+pub use position::{CastlingModeError, NullMoveError, Position, PositionError, Undo};
 pub use setup::Setup;

@@ -3,7 +3,7 @@
 use core::fmt;
 
 use chessbits_bitboard::{attacks, Bitboard, Color, File, Piece, Rank, Role, Square};
-use chessbits_move::{CastlingMode, Move16, Move32};
+use chessbits_move::{CastlingMode, Move16, Move32, UciMove};
 
 use crate::board::{self, EMPTY};
 use crate::{zobrist, Board, Castles, CastlingRights, CastlingSide, Setup};
@@ -38,6 +38,8 @@ pub struct Position {
     ep_square: Option<Square>,
     halfmoves: u32,
     fullmoves: u32,
+    /// How this game writes castling in UCI, fixed when the position was built.
+    mode: CastlingMode,
 }
 
 /// Everything needed to take a move back: the move with the pieces it moved and took, and the
@@ -173,6 +175,19 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
+/// A request for standard castling notation in a position whose castling rights need
+/// Chess960's (see [`Position::set_castling_mode`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CastlingModeError;
+
+impl fmt::Display for CastlingModeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("these castling rights need Chess960 notation")
+    }
+}
+
+impl std::error::Error for CastlingModeError {}
+
 /// A null move offered while the side to move is in check (see [`Position::play_null`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct NullMoveError;
@@ -267,6 +282,8 @@ impl Position {
             }
         }
 
+        let mode =
+            if castles.is_chess960(kings) { CastlingMode::Chess960 } else { setup.castling_mode };
         let pos = Position {
             board,
             castles,
@@ -275,6 +292,7 @@ impl Position {
             ep_square: setup.ep_square,
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves.max(1),
+            mode,
         };
         let their_king = kings[!turn as usize].unwrap_or(Square::A1);
         if pos.attackers_slow(their_king, turn).any() {
@@ -296,6 +314,7 @@ impl Position {
             ep_square: self.ep_square,
             halfmoves: self.halfmoves,
             fullmoves: self.fullmoves,
+            castling_mode: self.mode,
         }
     }
 
@@ -412,15 +431,38 @@ impl Position {
         self.board.king_of(color).unwrap_or(Square::A1)
     }
 
-    /// `Chess960` if a castling right needs Chess960 notation to be written (a rook off its
-    /// corner or a king off the e-file), else `Standard`.
-    pub fn castling_mode(&self) -> CastlingMode {
+    /// How this game writes castling in UCI: fixed when the position was built (from
+    /// [`Setup::castling_mode`], which parsers fill from the FEN flavour or a `Variant` tag) and
+    /// kept through every move, so a Chess960 game stays Chess960 after its rights are gone and
+    /// when its king and rooks happen to stand on e1, a1 and h1. A position whose rights
+    /// standard notation cannot write (a rook off its corner, a king off the e-file) is always
+    /// `Chess960`.
+    #[inline]
+    pub const fn castling_mode(&self) -> CastlingMode {
+        self.mode
+    }
+
+    /// Sets how this game writes castling (see [`Position::castling_mode`]).
+    ///
+    /// # Errors
+    /// [`CastlingModeError`], leaving the mode as it was, when asked for `Standard` while a
+    /// castling right needs Chess960 notation.
+    pub fn set_castling_mode(&mut self, mode: CastlingMode) -> Result<(), CastlingModeError> {
         let kings = [self.board.king_of(Color::White), self.board.king_of(Color::Black)];
-        if self.castles.is_chess960(kings) {
-            CastlingMode::Chess960
-        } else {
-            CastlingMode::Standard
+        if mode == CastlingMode::Standard && self.castles.is_chess960(kings) {
+            return Err(CastlingModeError);
         }
+        self.mode = mode;
+        Ok(())
+    }
+
+    /// `m` as UCI text for this game: castling as the king's two-square step (`e1g1`) in
+    /// standard chess and as king takes rook (`e1h1`, `b1a1`) in Chess960, so that no castling
+    /// move ever reads like a king step. Prefer it to `Move16`'s `Display`, which cannot know
+    /// the game.
+    #[inline]
+    pub const fn uci(&self, m: Move16) -> UciMove {
+        m.to_uci(self.mode)
     }
 
     /// Sets the clocks (the halfmove clock and the move number, at least 1).

@@ -1,6 +1,7 @@
 //! [`Setup`]: the fields of a position before validation, as a parser produces them.
 
 use chessbits_bitboard::{Bitboard, Color, Square};
+use chessbits_move::CastlingMode;
 
 use crate::Board;
 
@@ -26,6 +27,10 @@ pub struct Setup {
     pub halfmoves: u32,
     /// The move number, starting at 1 and incremented after black's move.
     pub fullmoves: u32,
+    /// How the game writes castling in UCI: `Standard` (`e1g1`) or `Chess960` (king takes rook,
+    /// `e1h1`). Parsers set it from what they read (Shredder-FEN letters, a `Variant` tag);
+    /// rights that standard chess cannot express make the position Chess960 whatever this says.
+    pub castling_mode: CastlingMode,
 }
 
 impl Default for Setup {
@@ -38,6 +43,7 @@ impl Default for Setup {
             ep_square: None,
             halfmoves: 0,
             fullmoves: 1,
+            castling_mode: CastlingMode::Standard,
         }
     }
 }
@@ -52,6 +58,7 @@ impl Setup {
             ep_square: None,
             halfmoves: 0,
             fullmoves: 1,
+            castling_mode: CastlingMode::Standard,
         }
     }
 }

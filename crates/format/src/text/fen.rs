@@ -77,6 +77,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use chessbits_bitboard::{Bitboard, Color, File, Piece, Rank, Role, Square};
+use chessbits_move::CastlingMode;
 use chessbits_movegen::MoveGen;
 use chessbits_state::{Board, Position, PositionError, Setup};
 
@@ -116,6 +117,14 @@ impl Fen {
 
         let (at, castling) = fields.expect(FenField::Castling)?;
         let castling_rooks = parse_castling(&board, castling, at)?;
+        // Shredder-FEN's file letters are Chess960 notation: the game is Chess960 even when its
+        // king and rooks stand where standard chess has them.
+        let castling_mode =
+            if castling.iter().any(|b| !matches!(b, b'K' | b'Q' | b'k' | b'q' | b'-')) {
+                CastlingMode::Chess960
+            } else {
+                CastlingMode::Standard
+            };
 
         let (at, ep) = fields.expect(FenField::EnPassant)?;
         let ep_square = match ep {
@@ -138,7 +147,15 @@ impl Fen {
             return Err(ParseFenError::new(FenField::Trailing, at, FenErrorKind::TooManyFields));
         }
 
-        Ok(Fen(Setup { board, turn, castling_rooks, ep_square, halfmoves, fullmoves }))
+        Ok(Fen(Setup {
+            board,
+            turn,
+            castling_rooks,
+            ep_square,
+            halfmoves,
+            fullmoves,
+            castling_mode,
+        }))
     }
 
     /// The fields of `pos`, with the en passant square as the position records it.
