@@ -25,6 +25,8 @@ pub mod attacks;
 mod bitboard;
 mod color;
 mod piece;
+#[cfg(feature = "serde")]
+mod serde_text;
 mod square;
 
 pub use bitboard::{Bitboard, Squares};

@@ -34,6 +34,8 @@ extern crate std;
 mod move16;
 mod move32;
 mod packed;
+#[cfg(feature = "serde")]
+mod serde_impls;
 mod uci;
 
 pub use move16::{Move16, MoveFlags, MoveKind};

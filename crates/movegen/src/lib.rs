@@ -38,7 +38,7 @@ use chessbits_state::{CastlingSide, Position, Undo};
 
 pub use game::{repetition_key, Game};
 pub use gen::{PieceMoves, PieceMovesIter};
-pub use outcome::{Outcome, Termination};
+pub use outcome::{Outcome, ParseOutcomeError, Termination};
 pub use perft::{divide, perft, perft_hashed, perft_make_unmake, perft_parallel, PerftTable};
 pub use tables::{tables, Tables};
 

@@ -90,11 +90,75 @@ impl Outcome {
     }
 }
 
+/// `1-0 (checkmate)`: the PGN result, then the termination's name in brackets.
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} ({})", self.result(), self.termination())
     }
 }
+
+/// Text that names no [`Termination`] or [`Outcome`], or an outcome that cannot be (a win by a
+/// draw's termination, a draw by checkmate).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseOutcomeError(&'static str);
+
+impl fmt::Display for ParseOutcomeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl std::error::Error for ParseOutcomeError {}
+
+impl core::str::FromStr for Termination {
+    type Err = ParseOutcomeError;
+
+    /// Reads the names [`Termination::as_str`] writes.
+    fn from_str(s: &str) -> Result<Termination, ParseOutcomeError> {
+        const ALL: [Termination; 7] = [
+            Termination::Checkmate,
+            Termination::Stalemate,
+            Termination::InsufficientMaterial,
+            Termination::SeventyFiveMoves,
+            Termination::FivefoldRepetition,
+            Termination::FiftyMoves,
+            Termination::ThreefoldRepetition,
+        ];
+        ALL.into_iter()
+            .find(|t| t.as_str() == s)
+            .ok_or(ParseOutcomeError("unknown termination, expected a name such as checkmate"))
+    }
+}
+
+impl core::str::FromStr for Outcome {
+    type Err = ParseOutcomeError;
+
+    /// Reads what `Display` writes: `1-0 (checkmate)`, `1/2-1/2 (stalemate)`.
+    fn from_str(s: &str) -> Result<Outcome, ParseOutcomeError> {
+        let bad = ParseOutcomeError("expected a result and a termination, as in 1-0 (checkmate)");
+        let (result, rest) = s.split_once(" (").ok_or(bad.clone())?;
+        let termination: Termination = rest.strip_suffix(')').ok_or(bad.clone())?.parse()?;
+        let winner = match result {
+            "1-0" => Some(Color::White),
+            "0-1" => Some(Color::Black),
+            "1/2-1/2" => None,
+            _ => return Err(bad),
+        };
+        match (winner, termination) {
+            (Some(winner), Termination::Checkmate) => Ok(Outcome::Decisive { winner, termination }),
+            (None, t) if t != Termination::Checkmate => Ok(Outcome::Draw { termination }),
+            _ => Err(ParseOutcomeError("only checkmate decides a game, and it never draws")),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+chessbits_bitboard::serde_text!(Outcome, "an outcome such as \"1-0 (checkmate)\"", |s| s
+    .parse::<Outcome>());
+#[cfg(feature = "serde")]
+chessbits_bitboard::serde_text!(Termination, "a termination such as \"checkmate\"", |s| {
+    s.parse::<Termination>()
+});
 
 /// python-chess's `has_insufficient_material(color)`, see
 /// [`MoveGen::has_insufficient_material`](crate::MoveGen::has_insufficient_material).
@@ -120,4 +184,51 @@ pub(crate) fn has_insufficient_material(pos: &Position, color: Color) -> bool {
     }
     // A bare king.
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcomes_read_back_what_they_print() {
+        let mut all = vec![
+            Outcome::Decisive { winner: Color::White, termination: Termination::Checkmate },
+            Outcome::Decisive { winner: Color::Black, termination: Termination::Checkmate },
+        ];
+        for termination in [
+            Termination::Stalemate,
+            Termination::InsufficientMaterial,
+            Termination::SeventyFiveMoves,
+            Termination::FivefoldRepetition,
+            Termination::FiftyMoves,
+            Termination::ThreefoldRepetition,
+        ] {
+            all.push(Outcome::Draw { termination });
+        }
+        for outcome in all {
+            let text = outcome.to_string();
+            assert_eq!(text.parse::<Outcome>(), Ok(outcome), "{text}");
+            let t = outcome.termination();
+            assert_eq!(t.as_str().parse::<Termination>(), Ok(t));
+        }
+        assert_eq!(
+            Outcome::Draw { termination: Termination::FiftyMoves }.to_string(),
+            "1/2-1/2 (fifty-moves)"
+        );
+        for bad in
+            ["1-0", "1-0 (stalemate)", "1/2-1/2 (checkmate)", "2-0 (checkmate)", "1-0 (mate)"]
+        {
+            assert!(bad.parse::<Outcome>().is_err(), "{bad}");
+        }
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn outcomes_serialize_as_text() {
+        let o = Outcome::Decisive { winner: Color::Black, termination: Termination::Checkmate };
+        assert_eq!(serde_json::to_string(&o).unwrap(), "\"0-1 (checkmate)\"");
+        assert_eq!(serde_json::from_str::<Outcome>("\"0-1 (checkmate)\"").unwrap(), o);
+        assert!(serde_json::from_str::<Outcome>("\"0-1 (stalemate)\"").is_err());
+    }
 }

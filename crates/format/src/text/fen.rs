@@ -744,6 +744,9 @@ fn write_castling(
     Ok(())
 }
 
+#[cfg(feature = "serde")]
+chessbits_bitboard::serde_text!(Fen, "FEN text", |s| s.parse::<Fen>());
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1068,6 +1071,17 @@ mod tests {
         setup.castling_rooks = Bitboard::from_square(Square::E1) | Square::B1;
         assert_eq!(Fen(setup).to_string(), "8/8/8/8/8/8/8/1R2K3 w QE e4 0 1");
         assert_eq!(Fen::default().to_string(), START);
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn fen_serializes_as_text() {
+        let fen: Fen = START.parse().unwrap();
+        let json = serde_json::to_string(&fen).unwrap();
+        assert_eq!(json, format!("\"{START}\""));
+        assert_eq!(serde_json::from_str::<Fen>(&json).unwrap(), fen);
+        let err = serde_json::from_str::<Fen>("\"8/8 w\"").unwrap_err().to_string();
+        assert!(err.starts_with("placement (byte 3): only 2 ranks"), "{err}");
     }
 
     #[test]
