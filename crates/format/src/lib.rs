@@ -3,8 +3,9 @@
 //!
 //! Today this is FEN with its Chess960 extensions, X-FEN and Shredder-FEN, in the [`fen`] module:
 //! [`Fen`] holds the six fields of a position unvalidated, [`parse_position`] goes from text to a
-//! legal [`Position`](chessbits_state::Position), and [`fen_of`] back. EPD, UCI position commands,
-//! SAN, PGN and binary position encodings are to come.
+//! legal [`Position`](chessbits_state::Position), and [`fen_of`] back. The [`san`] module reads
+//! and writes moves in Standard Algebraic Notation ([`San`], [`SanPlus`]). EPD, UCI position
+//! commands, PGN and binary position encodings are to come.
 //!
 //! Parsers never panic: text that is not FEN gives a [`ParseFenError`] saying which field is wrong,
 //! at which byte, and how; a FEN that describes no legal position gives the
@@ -38,8 +39,10 @@
 pub mod text;
 
 pub use text::fen;
+pub use text::san;
 
 pub use fen::{
     fen_of, parse_position, CastlingNotation, EnPassantMode, Fen, FenError, FenErrorKind, FenField,
     FenOptions, ParseFenError,
 };
+pub use san::{Candidates, ParseSanError, ParseSanErrorKind, San, SanError, SanPlus, Suffix};
