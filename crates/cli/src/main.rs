@@ -1,0 +1,61 @@
+//! `chessbits`: the command-line tool over the chessbits crates, for people who work with game
+//! files. A thin layer: argument parsing and I/O here, every chess rule and format in the
+//! library. Data goes to stdout; diagnostics and progress bars go to stderr. Exit status: 0 on
+//! success, 1 when some input was bad, 2 on usage errors.
+
+mod progress;
+mod san;
+
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Chess game files at the bit level: read PGN, write UCI, SAN and PGN.
+#[derive(Parser)]
+#[command(name = "chessbits", version, about, long_about = None, after_help = EXAMPLES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+const EXAMPLES: &str = "\
+Examples:
+  chessbits pgn games.pgn --to uci        one line per game: number, final FEN, UCI moves
+  chessbits pgn a.pgn b.pgn --to pgn      the games again, in the PGN export format
+  echo 'startpos;e2e4 e7e5 g1f3' | chessbits san
+
+Run `chessbits <command> --help` for the details of each command.";
+
+#[derive(Subcommand)]
+enum Command {
+    /// Converts UCI moves to SAN, one game per input line.
+    ///
+    /// Reads lines `<FEN or startpos>;<uci> <uci> ...` from standard input and prints, per
+    /// line, the SAN of each move played in sequence (with + and #), separated by spaces. A line
+    /// that cannot be read prints `error: <message>`, and the next line is still read. Exits
+    /// with 1 if any line failed.
+    #[command(after_help = "Example:\n  $ echo 'startpos;e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7' | chessbits san\n  e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#")]
+    San,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::San => {
+            let stdin = io::stdin().lock();
+            let stdout = BufWriter::new(io::stdout().lock());
+            san::run(stdin, stdout)
+        }
+    };
+    match result {
+        Ok(0) => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::from(1),
+        // A closed pipe (`| head`) is the reader's choice, not a failure.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "chessbits: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
