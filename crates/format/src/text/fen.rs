@@ -102,42 +102,11 @@ impl Fen {
     /// [`ParseFenError`] for the first field, read left to right, that is not valid FEN.
     pub fn from_ascii(fen: &[u8]) -> Result<Fen, ParseFenError> {
         let mut fields = Fields::new(fen);
-
-        let (at, placement) = fields.expect(FenField::Placement)?;
-        let board = parse_placement(placement, at)?;
-
-        let (at, turn) = fields.expect(FenField::Turn)?;
-        let turn = match turn {
-            b"w" => Color::White,
-            b"b" => Color::Black,
-            _ => return Err(ParseFenError::new(FenField::Turn, at, FenErrorKind::InvalidTurn)),
-        };
-
-        let (at, castling) = fields.expect(FenField::Castling)?;
-        let castling_rooks = parse_castling(&board, castling, at)?;
-
-        let (at, ep) = fields.expect(FenField::EnPassant)?;
-        let ep_square = match ep {
-            b"-" => None,
-            _ => Some(Square::from_ascii(ep).map_err(|_| {
-                ParseFenError::new(FenField::EnPassant, at, FenErrorKind::InvalidEnPassant)
-            })?),
-        };
-
-        let (halfmoves, fullmoves) = match fields.next_field() {
-            None => (0, 1),
-            Some((at, halfmoves)) => {
-                let halfmoves = parse_number(FenField::Halfmoves, halfmoves, at)?;
-                let (at, fullmoves) = fields.expect(FenField::Fullmoves)?;
-                (halfmoves, parse_number(FenField::Fullmoves, fullmoves, at)?.max(1))
-            }
-        };
-
+        let setup = read_fields(&mut fields, true)?;
         if let Some((at, _)) = fields.next_field() {
             return Err(ParseFenError::new(FenField::Trailing, at, FenErrorKind::TooManyFields));
         }
-
-        Ok(Fen(Setup { board, turn, castling_rooks, ep_square, halfmoves, fullmoves }))
+        Ok(Fen(setup))
     }
 
     /// The fields of `pos`, with the en passant square as the position records it.
@@ -387,7 +356,7 @@ fn letter_color(b: u8) -> Color {
 }
 
 /// A byte of the input, quoted and escaped: `'x'`, `'\xc3'`.
-struct Byte(u8);
+pub(super) struct Byte(pub(super) u8);
 
 impl fmt::Display for Byte {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -416,7 +385,7 @@ pub struct ParseFenError {
 }
 
 impl ParseFenError {
-    const fn new(field: FenField, offset: usize, kind: FenErrorKind) -> ParseFenError {
+    pub(super) const fn new(field: FenField, offset: usize, kind: FenErrorKind) -> ParseFenError {
         ParseFenError { field, offset, kind }
     }
 }
@@ -462,6 +431,62 @@ impl From<PositionError> for FenError {
     }
 }
 
+/// Where the fields of a FEN come from: FEN text itself ([`Fields`]), or the tokens of a larger
+/// format (EPD, a UCI `position` command) that embeds the fields with its own separators.
+pub(super) trait FieldSource<'a> {
+    /// The next field and its byte offset, or `None` where the fields end.
+    fn next_field(&mut self) -> Option<(usize, &'a [u8])>;
+
+    /// The offset to report a missing field at.
+    fn missing_at(&self) -> usize;
+
+    /// The next field, which must be there.
+    fn expect(&mut self, field: FenField) -> Result<(usize, &'a [u8]), ParseFenError> {
+        let at = self.missing_at();
+        self.next_field().ok_or(ParseFenError::new(field, at, FenErrorKind::MissingField))
+    }
+}
+
+/// Reads the placement, side to move, castling and en passant fields, then, if `clocks`, the two
+/// clocks, which may be left out together (and then read as `0 1`). A fullmove number of 0 reads
+/// as 1. What follows the last field read is the caller's business.
+pub(super) fn read_fields<'a>(
+    fields: &mut impl FieldSource<'a>,
+    clocks: bool,
+) -> Result<Setup, ParseFenError> {
+    let mut setup = Setup::empty();
+
+    let (at, placement) = fields.expect(FenField::Placement)?;
+    setup.board = parse_placement(placement, at)?;
+
+    let (at, turn) = fields.expect(FenField::Turn)?;
+    setup.turn = match turn {
+        b"w" => Color::White,
+        b"b" => Color::Black,
+        _ => return Err(ParseFenError::new(FenField::Turn, at, FenErrorKind::InvalidTurn)),
+    };
+
+    let (at, castling) = fields.expect(FenField::Castling)?;
+    setup.castling_rooks = parse_castling(&setup.board, castling, at)?;
+
+    let (at, ep) = fields.expect(FenField::EnPassant)?;
+    setup.ep_square = match ep {
+        b"-" => None,
+        _ => Some(Square::from_ascii(ep).map_err(|_| {
+            ParseFenError::new(FenField::EnPassant, at, FenErrorKind::InvalidEnPassant)
+        })?),
+    };
+
+    if clocks {
+        if let Some((at, halfmoves)) = fields.next_field() {
+            setup.halfmoves = parse_number(FenField::Halfmoves, halfmoves, at)?;
+            let (at, fullmoves) = fields.expect(FenField::Fullmoves)?;
+            setup.fullmoves = parse_number(FenField::Fullmoves, fullmoves, at)?.max(1);
+        }
+    }
+    Ok(setup)
+}
+
 /// The space-separated fields of the trimmed input, with their byte offsets.
 struct Fields<'a> {
     bytes: &'a [u8],
@@ -477,8 +502,9 @@ impl<'a> Fields<'a> {
         let start = input.len() - bytes.len();
         Fields { bytes: bytes.trim_ascii_end(), start, pos: 0 }
     }
+}
 
-    /// The next field and its offset, or `None` at the end.
+impl<'a> FieldSource<'a> for Fields<'a> {
     fn next_field(&mut self) -> Option<(usize, &'a [u8])> {
         let rest = self.bytes.get(self.pos..)?;
         let skip = rest.iter().take_while(|&&b| b == b' ').count();
@@ -492,13 +518,8 @@ impl<'a> Fields<'a> {
         Some((self.start + at, rest.get(..len)?))
     }
 
-    /// The next field, which must be there.
-    fn expect(&mut self, field: FenField) -> Result<(usize, &'a [u8]), ParseFenError> {
-        self.next_field().ok_or(ParseFenError::new(
-            field,
-            self.start + self.bytes.len(),
-            FenErrorKind::MissingField,
-        ))
+    fn missing_at(&self) -> usize {
+        self.start + self.bytes.len()
     }
 }
 
@@ -604,7 +625,7 @@ fn split_at_king(squares: Bitboard, file: File) -> (Bitboard, Bitboard) {
     (king_side, queen_side)
 }
 
-fn parse_number(field: FenField, text: &[u8], at: usize) -> Result<u32, ParseFenError> {
+pub(super) fn parse_number(field: FenField, text: &[u8], at: usize) -> Result<u32, ParseFenError> {
     let mut n: u32 = 0;
     let mut overflow = false;
     for (i, &b) in text.iter().enumerate() {
@@ -635,14 +656,24 @@ impl fmt::Display for Printer<'_> {
 }
 
 fn write_fen(f: &mut fmt::Formatter<'_>, setup: &Setup, castling: CastlingNotation) -> fmt::Result {
+    write_position_fields(f, setup, castling)?;
+    write!(f, " {} {}", setup.halfmoves, setup.fullmoves)
+}
+
+/// Writes the placement, side to move, castling and en passant fields of `setup` (its clocks are
+/// not read).
+pub(super) fn write_position_fields(
+    f: &mut fmt::Formatter<'_>,
+    setup: &Setup,
+    castling: CastlingNotation,
+) -> fmt::Result {
     write_placement(f, &setup.board)?;
     write!(f, " {} ", setup.turn.char())?;
     write_castling(f, setup, castling)?;
     match setup.ep_square {
-        Some(sq) => write!(f, " {sq}")?,
-        None => f.write_str(" -")?,
+        Some(sq) => write!(f, " {sq}"),
+        None => f.write_str(" -"),
     }
-    write!(f, " {} {}", setup.halfmoves, setup.fullmoves)
 }
 
 fn write_placement(f: &mut fmt::Formatter<'_>, board: &Board) -> fmt::Result {
