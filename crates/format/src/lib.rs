@@ -37,8 +37,9 @@
 
 pub mod text;
 
-pub use text::fen;
+pub use text::{epd, fen};
 
+pub use epd::{Epd, ParseEpdError};
 pub use fen::{
     fen_of, parse_position, CastlingNotation, EnPassantMode, Fen, FenError, FenErrorKind, FenField,
     FenOptions, ParseFenError,

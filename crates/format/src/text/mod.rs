@@ -1,5 +1,7 @@
 //! The text half of the crate: formats people and other programs read and write as text.
 //!
 //! - [`fen`]: FEN, X-FEN and Shredder-FEN.
+//! - [`epd`]: EPD records, test-suite and perft-suite style.
 
+pub mod epd;
 pub mod fen;
