@@ -750,13 +750,13 @@ impl<'a> Scanner<'a> {
         check_opcode(opcode, at)?;
 
         operands.clear();
-        loop {
+        let end = loop {
             self.skip_space();
             match self.peek() {
-                None => break,
+                None => break self.pos,
                 Some(b';') => {
                     self.pos += 1;
-                    break;
+                    break self.pos - 1;
                 }
                 Some(b'"') => {
                     let (at, text) = self.string().ok_or_else(|| ParseEpdError {
@@ -771,8 +771,7 @@ impl<'a> Scanner<'a> {
                     operands.push(Token { at, text, quoted: false });
                 }
             }
-        }
-        let end = self.pos;
+        };
         read_operation(opcode, operands, end).map(|op| Some(ReadOperation { at, opcode, op }))
     }
 }
@@ -811,8 +810,8 @@ fn check_opcode(opcode: &[u8], at: usize) -> Result<(), ParseEpdError> {
     }
 }
 
-/// Builds the operation `opcode` from its operands; `end` is where the operation ends, for a
-/// missing operand.
+/// Builds the operation `opcode` from its operands; `end` is where the operation ends (its `;`
+/// or the end of the text), for a missing operand.
 fn read_operation(
     opcode: &[u8],
     operands: &[Token<'_>],
@@ -938,4 +937,400 @@ fn integer(token: Token<'_>, min: i64, max: u64) -> Result<i128, (usize, EpdErro
         return Err((token.at, EpdErrorKind::NumberOutOfRange { min, max }));
     }
     Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use EpdErrorKind::*;
+
+    /// The four fields of a legal position, 23 bytes: operations start at byte 24.
+    const FIELDS: &str = "8/8/8/8/8/8/8/K6k w - -";
+
+    fn field(field: FenField, offset: usize, kind: FenErrorKind) -> ParseEpdError {
+        ParseEpdError { part: EpdPart::Field(field), offset, kind: EpdErrorKind::Field(kind) }
+    }
+
+    fn opcode(offset: usize, b: u8) -> ParseEpdError {
+        ParseEpdError { part: EpdPart::Opcode, offset, kind: InvalidOpcode(b) }
+    }
+
+    fn op(opcode: &str, offset: usize, kind: EpdErrorKind) -> ParseEpdError {
+        ParseEpdError { part: EpdPart::Operation(opcode.to_owned()), offset, kind }
+    }
+
+    /// Checks that `epd` prints, parses back to itself and prints the same again.
+    fn check_round_trip(epd: &Epd) {
+        let printed = epd.to_string();
+        assert_eq!(printed.parse::<Epd>().as_ref(), Ok(epd), "printed {printed}");
+        assert_eq!(epd.to_string(), printed);
+    }
+
+    /// Parses `input` (as text and as bytes) and compares the canonical output, or the error,
+    /// with `expected`.
+    fn check(input: &str, expected: Result<&str, ParseEpdError>) {
+        let parsed = input.parse::<Epd>();
+        assert_eq!(Epd::from_ascii(input.as_bytes()), parsed, "input {input:?}");
+        let printed = parsed.clone().map(|epd| epd.to_string());
+        assert_eq!(printed.as_deref().map_err(Clone::clone), expected, "input {input:?}");
+        if let Ok(epd) = &parsed {
+            check_round_trip(epd);
+        }
+    }
+
+    #[test]
+    fn accepted_and_normalised() {
+        let cases = [
+            (FIELDS.to_owned(), FIELDS.to_owned()),
+            // Standard EPD; the last ';' may be left out.
+            (
+                format!(r#"{FIELDS} bm Kb2 Ka2; id "x";"#),
+                format!(r#"{FIELDS} bm Kb2 Ka2; id "x";"#),
+            ),
+            (format!("{FIELDS} bm Kb2"), format!("{FIELDS} bm Kb2;")),
+            // The perft-suite style: six fields, each operation introduced by ';'.
+            (format!("{FIELDS} 0 1 ;D1 3 ;D2 9"), format!("{FIELDS} hmvc 0; fmvn 1; D1 3; D2 9;")),
+            (format!("{FIELDS} 7 0"), format!("{FIELDS} hmvc 7; fmvn 0;")),
+            (format!("{FIELDS};D1 3"), format!("{FIELDS} D1 3;")),
+            // Whitespace of any kind and amount, empty operations.
+            (
+                format!(" \t{FIELDS}\t  bm   Kb2\tKa2 ;; ;  id  \"x\"  ; \r\n"),
+                format!(r#"{FIELDS} bm Kb2 Ka2; id "x";"#),
+            ),
+            ("8/8/8/8/8/8/8/K6k\tw\t-\t-\tacd 3".to_owned(), format!("{FIELDS} acd 3;")),
+            // Strings: escapes, a lone backslash, ';' inside, empty, UTF-8, bare.
+            (format!(r#"{FIELDS} c0 "a\"b\\c\d";"#), format!(r#"{FIELDS} c0 "a\"b\\c\\d";"#)),
+            (format!(r#"{FIELDS} c9 "a; b"; id "";"#), format!(r#"{FIELDS} c9 "a; b"; id "";"#)),
+            (format!(r#"{FIELDS} c1 "Café";"#), format!(r#"{FIELDS} c1 "Café";"#)),
+            (format!("{FIELDS} id WAC.001;"), format!(r#"{FIELDS} id "WAC.001";"#)),
+            // Numbers: a sign for ce only, leading zeros, the extremes.
+            (format!("{FIELDS} ce +5; acd 007;"), format!("{FIELDS} ce 5; acd 7;")),
+            (format!("{FIELDS} ce -0;"), format!("{FIELDS} ce 0;")),
+            (
+                format!("{FIELDS} ce -2147483648; acn 18446744073709551615;"),
+                format!("{FIELDS} ce -2147483648; acn 18446744073709551615;"),
+            ),
+            // Opcodes without a typed form keep their operand text, strings as written.
+            (format!(r#"{FIELDS} Ae   "a  b\q"   x"y ;"#), format!(r#"{FIELDS} Ae "a  b\q" x"y;"#)),
+            (format!(r#"{FIELDS} xx "a"b;"#), format!(r#"{FIELDS} xx "a" b;"#)),
+            (
+                format!("{FIELDS} D0 1; D01 2; D 3; c10 4; my_op2;"),
+                format!("{FIELDS} D0 1; D01 2; D 3; c10 4; my_op2;"),
+            ),
+            // Move lists may be empty.
+            (format!("{FIELDS} bm; pv ;"), format!("{FIELDS} bm; pv;")),
+            // A repeat with the same operands is read once.
+            (format!("{FIELDS} acn 5; acd 1; acn 5;"), format!("{FIELDS} acn 5; acd 1;")),
+            // Shredder-FEN castling prints as X-FEN.
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha e3 D1 20".to_owned(),
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 D1 20;".to_owned(),
+            ),
+        ];
+        for (input, expected) in cases {
+            check(&input, Ok(&expected));
+        }
+    }
+
+    #[test]
+    fn syntax_errors() {
+        use FenErrorKind as F;
+        use FenField::*;
+        let cases = [
+            (String::new(), field(Placement, 0, F::MissingField)),
+            ("  \t".to_owned(), field(Placement, 3, F::MissingField)),
+            ("8/8/8/8/8/8/8/K6k w -".to_owned(), field(EnPassant, 21, F::MissingField)),
+            // The fields end at ';'.
+            ("8/8/8/8/8/8/8/K6k w - ;D1 3".to_owned(), field(EnPassant, 22, F::MissingField)),
+            ("8/8/8/8/8/8/8/K6k x - -".to_owned(), field(Turn, 18, F::InvalidTurn)),
+            (
+                "8/8/8/8/8/8/8/K6k w Z -".to_owned(),
+                field(Castling, 20, F::InvalidCastlingChar(b'Z')),
+            ),
+            ("8/8/8/8/8/8/8/K6k w - e9".to_owned(), field(EnPassant, 22, F::InvalidEnPassant)),
+            (
+                "8/8/8/8/8/8/8/K6x w - -".to_owned(),
+                field(Placement, 16, F::InvalidPlacementChar(b'x')),
+            ),
+            // A digit after the fields starts the clocks of a six-field FEN.
+            (format!("{FIELDS} 0 ;D1 3"), field(Fullmoves, 26, F::MissingField)),
+            (format!("{FIELDS} 0"), field(Fullmoves, 25, F::MissingField)),
+            (format!("{FIELDS} 5x bm Ka2"), field(Halfmoves, 25, F::InvalidNumber(b'x'))),
+            (format!("{FIELDS} 0 bm Ka2;"), field(Fullmoves, 26, F::InvalidNumber(b'b'))),
+            (format!("{FIELDS} 0 4294967296"), field(Fullmoves, 26, F::NumberTooLarge)),
+            // Opcodes.
+            (format!("{FIELDS} -bm Ka2;"), opcode(24, b'-')),
+            (format!("{FIELDS} b.m Ka2;"), opcode(25, b'.')),
+            (format!(r#"{FIELDS} "id" x;"#), opcode(24, b'"')),
+            (format!(r#"{FIELDS} id"x";"#), opcode(26, b'"')),
+            (format!("{FIELDS} _x;"), opcode(24, b'_')),
+            (format!("{FIELDS} é;"), opcode(24, 0xc3)),
+            // Each opcode once; the clocks count as hmvc and fmvn.
+            (format!("{FIELDS} bm Ka2; bm Kb2;"), op("bm", 32, DuplicateOpcode)),
+            (format!("{FIELDS} 0 1 hmvc 3;"), op("hmvc", 28, DuplicateOpcode)),
+            (format!("{FIELDS} D1 3; D1 4;"), op("D1", 30, DuplicateOpcode)),
+            (format!(r#"{FIELDS} c0 "a"; c0 "b";"#), op("c0", 32, DuplicateOpcode)),
+            // Operand counts and kinds.
+            (format!("{FIELDS} id;"), op("id", 26, MissingOperand)),
+            (format!("{FIELDS} D1 ;"), op("D1", 27, MissingOperand)),
+            (format!("{FIELDS} ce"), op("ce", 26, MissingOperand)),
+            (format!(r#"{FIELDS} id "a" "b";"#), op("id", 31, ExtraOperand)),
+            (format!("{FIELDS} acn 1028 acd ; acn 1028;"), op("acn", 33, ExtraOperand)),
+            (format!(r#"{FIELDS} bm Ka2 "Kb2";"#), op("bm", 31, QuotedMove)),
+            (format!(r#"{FIELDS} c0 "abc;"#), op("c0", 27, UnterminatedString)),
+            (format!(r#"{FIELDS} c0 "abc\";"#), op("c0", 27, UnterminatedString)),
+            (format!(r#"{FIELDS} xx a "b"#), op("xx", 29, UnterminatedString)),
+            // Numbers.
+            (format!("{FIELDS} D1 x;"), op("D1", 27, InvalidNumber(b'x'))),
+            (format!("{FIELDS} D1 -5;"), op("D1", 27, InvalidNumber(b'-'))),
+            (format!("{FIELDS} D1 +5;"), op("D1", 27, InvalidNumber(b'+'))),
+            (format!("{FIELDS} ce --5;"), op("ce", 28, InvalidNumber(b'-'))),
+            (format!("{FIELDS} ce -;"), op("ce", 27, InvalidNumber(b'-'))),
+            (format!(r#"{FIELDS} hmvc "5";"#), op("hmvc", 29, InvalidNumber(b'"'))),
+            (format!("{FIELDS} acd 1.5;"), op("acd", 29, InvalidNumber(b'.'))),
+            (
+                format!("{FIELDS} hmvc 4294967296;"),
+                op("hmvc", 29, NumberOutOfRange { min: 0, max: u32::MAX.into() }),
+            ),
+            (
+                format!("{FIELDS} D1 18446744073709551616;"),
+                op("D1", 27, NumberOutOfRange { min: 0, max: u64::MAX }),
+            ),
+            (
+                format!("{FIELDS} acn 999999999999999999999999999999999999999999999999;"),
+                op("acn", 28, NumberOutOfRange { min: 0, max: u64::MAX }),
+            ),
+            (
+                format!("{FIELDS} ce 2147483648;"),
+                op("ce", 27, NumberOutOfRange { min: i32::MIN.into(), max: i32::MAX as u64 }),
+            ),
+            (
+                format!("{FIELDS} ce -2147483649;"),
+                op("ce", 27, NumberOutOfRange { min: i32::MIN.into(), max: i32::MAX as u64 }),
+            ),
+        ];
+        for (input, expected) in cases {
+            check(&input, Err(expected));
+        }
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8() {
+        let parse = |ops: &[u8]| Epd::from_ascii(&[FIELDS.as_bytes(), b" ", ops].concat());
+        assert_eq!(parse(b"id \"a\xff\";"), Err(op("id", 29, InvalidUtf8)));
+        assert_eq!(parse(b"bm K\xe9;"), Err(op("bm", 28, InvalidUtf8)));
+        assert_eq!(parse(b"xx \xff;"), Err(op("xx", 27, InvalidUtf8)));
+        // Latin-1 in a comment: the byte after 'Caf'.
+        assert_eq!(parse(b"c0 \"Caf\xe9\";"), Err(op("c0", 31, InvalidUtf8)));
+    }
+
+    #[test]
+    fn typed_accessors() {
+        let epd: Epd = concat!(
+            "8/8/8/8/8/8/8/K6k w - - 3 40 ;D1 3 ;D2 9; bm Kb2 Ka2; am Kb1; pv Kb2 Kg7;",
+            r#" id "x"; c3 "three"; acd 12; acn 4000; ce -25; zz 1 "2";"#
+        )
+        .parse()
+        .unwrap();
+        let moves = |list: &[&str]| list.iter().map(|&m| m.to_owned()).collect::<Vec<_>>();
+        assert_eq!(epd.best_moves(), Some(&moves(&["Kb2", "Ka2"])[..]));
+        assert_eq!(epd.avoid_moves(), Some(&moves(&["Kb1"])[..]));
+        assert_eq!(epd.predicted_variation(), Some(&moves(&["Kb2", "Kg7"])[..]));
+        assert_eq!(epd.id(), Some("x"));
+        assert_eq!((epd.comment(3), epd.comment(0)), (Some("three"), None));
+        assert_eq!((epd.perft(1), epd.perft(2), epd.perft(3)), (Some(3), Some(9), None));
+        assert_eq!(epd.perft_counts().collect::<Vec<_>>(), [(1, 3), (2, 9)]);
+        assert_eq!((epd.halfmove_clock(), epd.fullmove_number()), (Some(3), Some(40)));
+        assert_eq!((epd.analysis_depth(), epd.analysis_nodes()), (Some(12), Some(4000)));
+        assert_eq!(epd.centipawn_evaluation(), Some(-25));
+        assert_eq!(
+            epd.operation("zz"),
+            Some(&Operation::Other { opcode: "zz".to_owned(), operands: r#"1 "2""#.to_owned() })
+        );
+        assert_eq!(epd.operation("c3").map(Operation::opcode).as_deref(), Some("c3"));
+        assert_eq!(epd.operation("D2"), Some(&Operation::Perft { depth: 2, nodes: 9 }));
+        assert_eq!(epd.operation("D02"), None);
+        let opcodes: Vec<_> = epd.operations().iter().map(|op| op.opcode().into_owned()).collect();
+        assert_eq!(
+            opcodes,
+            ["hmvc", "fmvn", "D1", "D2", "bm", "am", "pv", "id", "c3", "acd", "acn", "ce", "zz"]
+        );
+
+        // The clocks reach the position; absent, they are 0 and 1.
+        let pos = epd.to_position().unwrap();
+        assert_eq!((pos.halfmoves(), pos.fullmoves()), (3, 40));
+        assert_eq!(epd.fen().to_string(), "8/8/8/8/8/8/8/K6k w - - 3 40");
+        let bare: Epd = FIELDS.parse().unwrap();
+        assert_eq!(bare.best_moves(), None);
+        assert_eq!(bare.fen().to_string(), "8/8/8/8/8/8/8/K6k w - - 0 1");
+        let zero: Epd = format!("{FIELDS} fmvn 0;").parse().unwrap();
+        assert_eq!((zero.fullmove_number(), zero.fen().0.fullmoves), (Some(0), 1));
+        // An illegal position is the position's error.
+        let kingless: Epd = "8/8/8/8/8/8/8/8 w - -".parse().unwrap();
+        assert_eq!(kingless.into_position(), Err(PositionError::MissingKing(Color::White)));
+    }
+
+    #[test]
+    fn set_and_remove() {
+        let mut epd = Epd::from_position(&Position::new());
+        assert_eq!(epd, Epd::default());
+        assert_eq!(epd.set(Operation::Perft { depth: 1, nodes: 20 }), Ok(None));
+        assert_eq!(epd.set(Operation::Id("a \"b\" \\ c".to_owned())), Ok(None));
+        assert_eq!(epd.set(Operation::BestMoves(vec!["e4".to_owned(), "d4".to_owned()])), Ok(None));
+        // Setting an opcode again replaces it in place.
+        assert_eq!(
+            epd.set(Operation::Perft { depth: 1, nodes: 21 }),
+            Ok(Some(Operation::Perft { depth: 1, nodes: 20 }))
+        );
+        assert_eq!(
+            epd.to_string(),
+            r#"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - D1 21; id "a \"b\" \\ c"; bm e4 d4;"#
+        );
+        check_round_trip(&epd);
+        assert_eq!(epd.remove("id"), Some(Operation::Id("a \"b\" \\ c".to_owned())));
+        assert_eq!(epd.remove("id"), None);
+        assert_eq!(epd.operations().len(), 2);
+
+        // Operations that would not read back as themselves are refused.
+        let before = epd.clone();
+        let other = |opcode: &str, operands: &str| Operation::Other {
+            opcode: opcode.to_owned(),
+            operands: operands.to_owned(),
+        };
+        let refused = [
+            (Operation::BestMoves(vec!["e4 e5".to_owned()]), op("bm", 0, NotReadBack)),
+            (Operation::BestMoves(vec![String::new()]), op("bm", 0, NotReadBack)),
+            (Operation::AvoidMoves(vec!["e4;".to_owned()]), op("am", 0, NotReadBack)),
+            (Operation::AvoidMoves(vec!["\"e4".to_owned()]), op("am", 3, UnterminatedString)),
+            (Operation::Comment { index: 10, text: "x".to_owned() }, op("c10", 0, NotReadBack)),
+            (Operation::Perft { depth: 0, nodes: 1 }, op("D0", 0, NotReadBack)),
+            (other("bm", "e4"), op("bm", 0, NotReadBack)),
+            (other("D1", "20"), op("D1", 0, NotReadBack)),
+            (other("zz", "a; b"), op("zz", 0, NotReadBack)),
+            (other("zz", " a"), op("zz", 0, NotReadBack)),
+            (other("zz", "\"a"), op("zz", 3, UnterminatedString)),
+            (other("z z", ""), op("z z", 0, NotReadBack)),
+            (other("9z", ""), opcode(0, b'9')),
+            (other("", "a"), op("", 0, NotReadBack)),
+        ];
+        for (operation, expected) in refused {
+            assert_eq!(epd.set(operation.clone()), Err(expected), "{operation:?}");
+            assert_eq!(epd, before);
+        }
+        // Good ones of every kind are taken.
+        for operation in [
+            Operation::AvoidMoves(vec!["Nf3+".to_owned()]),
+            Operation::Comment { index: 9, text: "x; \"y\"".to_owned() },
+            Operation::HalfmoveClock(u32::MAX),
+            Operation::FullmoveNumber(0),
+            Operation::PredictedVariation(vec![]),
+            Operation::AnalysisDepth(3),
+            Operation::AnalysisNodes(u64::MAX),
+            Operation::CentipawnEvaluation(i32::MIN),
+            other("zz", r#"a "b c" d"#),
+            other("noop", ""),
+        ] {
+            assert_eq!(epd.set(operation.clone()), Ok(None), "{operation:?}");
+            assert_eq!(epd.operations().last(), Some(&operation));
+        }
+        check_round_trip(&epd);
+    }
+
+    #[test]
+    fn output() {
+        let pos = crate::parse_position("r3k2r/8/8/2Pp4/8/8/8/R3K2R w KQkq d6 0 2").unwrap();
+        let mut epd = Epd::from_position(&pos);
+        insta::assert_snapshot!(epd, @"r3k2r/8/8/2Pp4/8/8/8/R3K2R w KQkq d6");
+        epd.set(Operation::BestMoves(vec!["cxd6".to_owned()])).unwrap();
+        epd.set(Operation::Comment { index: 0, text: r#"say "hi" \o/"#.to_owned() }).unwrap();
+        epd.set(Operation::HalfmoveClock(0)).unwrap();
+        epd.set(Operation::FullmoveNumber(2)).unwrap();
+        epd.set(Operation::CentipawnEvaluation(-30)).unwrap();
+        epd.set(Operation::Other { opcode: "noop".to_owned(), operands: String::new() }).unwrap();
+        insta::assert_snapshot!(epd, @r#"r3k2r/8/8/2Pp4/8/8/8/R3K2R w KQkq d6 bm cxd6; c0 "say \"hi\" \\o/"; hmvc 0; fmvn 2; ce -30; noop;"#);
+        assert_eq!(epd.to_position(), Ok(pos));
+        let op = Operation::PredictedVariation(vec!["cxd6".to_owned(), "O-O-O".to_owned()]);
+        insta::assert_snapshot!(op, @"pv cxd6 O-O-O");
+    }
+
+    #[test]
+    fn error_messages() {
+        let message = |epd: &str| epd.parse::<Epd>().unwrap_err().to_string();
+        insta::assert_snapshot!(message(""), @"placement (byte 0): missing");
+        insta::assert_snapshot!(message("8/8/8/8/8/8/8/K6k w Z -"), @"castling (byte 20): invalid character 'Z', expected '-', KQkq or a file letter");
+        insta::assert_snapshot!(message("8/8/8/8/8/8/8/K6k w - ;D1 3"), @"en passant (byte 22): missing");
+        insta::assert_snapshot!(message("8/8/8/8/8/8/8/K6k w - - 0 ;D1 3"), @"fullmove number (byte 26): missing");
+        insta::assert_snapshot!(message("8/8/8/8/8/8/8/K6k w - - b.m Ka2;"), @"opcode (byte 25): invalid character '.', an opcode is a letter followed by letters, digits or '_'");
+        insta::assert_snapshot!(message("8/8/8/8/8/8/8/K6k w - - bm Ka2; bm Kb2;"), @"operation bm (byte 32): the opcode appears a second time, with other operands");
+        insta::assert_snapshot!(message("8/8/8/8/8/8/8/K6k w - - id;"), @"operation id (byte 26): missing operand");
+        insta::assert_snapshot!(message("8/8/8/8/8/8/8/K6k w - - acn 1028 acd ; acn 1028;"), @"operation acn (byte 33): a second operand where one is expected");
+        insta::assert_snapshot!(message(r#"8/8/8/8/8/8/8/K6k w - - bm "Ka2";"#), @"operation bm (byte 27): a quoted string where a move is expected");
+        insta::assert_snapshot!(message(r#"8/8/8/8/8/8/8/K6k w - - c0 "abc;"#), @r#"operation c0 (byte 27): string without a closing '"'"#);
+        insta::assert_snapshot!(message("8/8/8/8/8/8/8/K6k w - - D1 x;"), @"operation D1 (byte 27): invalid character 'x', expected a digit");
+        insta::assert_snapshot!(message("8/8/8/8/8/8/8/K6k w - - ce 2147483648;"), @"operation ce (byte 27): number out of range -2147483648..=2147483647");
+        insta::assert_snapshot!(message("8/8/8/8/8/8/8/K6k w - - hmvc 4294967296;"), @"operation hmvc (byte 29): number out of range 0..=4294967295");
+        let not_utf8 = Epd::from_ascii(b"8/8/8/8/8/8/8/K6k w - - c0 \"Caf\xe9\";").unwrap_err();
+        insta::assert_snapshot!(not_utf8, @"operation c0 (byte 31): invalid UTF-8");
+        let mut epd = Epd::default();
+        let refused = epd.set(Operation::BestMoves(vec!["e4 e5".to_owned()])).unwrap_err();
+        insta::assert_snapshot!(refused, @"operation bm (byte 0): would not read back as written");
+    }
+
+    /// Parses `text`; whatever parses must round-trip, and an error must point inside the text.
+    fn check_no_panic(text: &[u8]) {
+        let result = std::panic::catch_unwind(|| match Epd::from_ascii(text) {
+            Ok(epd) => check_round_trip(&epd),
+            Err(err) => assert!(err.offset <= text.len(), "{err:?}"),
+        });
+        assert!(result.is_ok(), "input {:?}", text.escape_ascii().to_string());
+    }
+
+    #[test]
+    fn every_short_operation_text_is_handled() {
+        // Every string of up to four bytes from this alphabet, after the fields and alone.
+        const ALPHABET: &[u8] = b" ;\"\\aD1-\t\xc3";
+        let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
+        let mut last = texts.clone();
+        for _ in 0..4 {
+            last = last
+                .iter()
+                .flat_map(|t| ALPHABET.iter().map(move |&b| [t.as_slice(), &[b]].concat()))
+                .collect();
+            texts.extend(last.iter().cloned());
+        }
+        assert_eq!(texts.len(), 1 + 10 + 100 + 1000 + 10_000);
+        let mut parsed = 0;
+        for text in &texts {
+            check_no_panic(text);
+            let record = [FIELDS.as_bytes(), b" ", text].concat();
+            check_no_panic(&record);
+            parsed += usize::from(Epd::from_ascii(&record).is_ok());
+        }
+        // Empty operations, opcodes without operands and the like parse: a good share do.
+        assert!(parsed > 1000, "{parsed}");
+    }
+
+    #[test]
+    fn every_single_byte_edit_is_handled() {
+        let records = [
+            r#"r3k2r/8/8/2Pp4/8/8/8/R3K2R w KQkq d6 bm cxd6; c0 "say \"hi\" \\o/"; ce -30; noop;"#,
+            "8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3 ;D2 9",
+            r#"8/8/8/8/8/8/8/K6k b - - am Kh2 Kg2; id "x"; acd 3; acn 9; pv Kg1; zz "a" b; hmvc 4"#,
+        ];
+        const REPLACEMENTS: &[u8] = b" ;\"\\aD1-0\t\xc3\xff";
+        for record in records {
+            let bytes = record.as_bytes();
+            for i in 0..=bytes.len() {
+                check_no_panic(&bytes[..i]);
+                if i < bytes.len() {
+                    check_no_panic(&[&bytes[..i], &bytes[i + 1..]].concat());
+                    for &b in REPLACEMENTS {
+                        check_no_panic(&[&bytes[..i], &[b], &bytes[i + 1..]].concat());
+                        check_no_panic(&[&bytes[..i], &[b], &bytes[i..]].concat());
+                    }
+                }
+            }
+        }
+    }
 }
