@@ -4,7 +4,7 @@ use std::fs;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use chessbits_format::fen;
+use chessbits_format::{fen, Epd};
 use chessbits_move::{CastlingMode, UciMove};
 use chessbits_movegen::{divide, perft, perft_make_unmake, perft_parallel, MoveGen, PerftTable};
 use chessbits_state::Position;
@@ -24,7 +24,7 @@ options:
   --make-unmake        visit every leaf with make/unmake instead of bulk counting
   --threads N          split the work across N threads (default 1)
   --hash MB            use a perft transposition table of MB MiB (default none)
-  --suite FILE         run an EPD perft suite (FEN ;D1 n ;D2 n ...)
+  --suite FILE         run an EPD perft suite (FEN ;D1 n ;D2 n ..., or EPD with D1 n; ...)
   --max-depth D        with --suite: check depths up to D only
   --perftree DEPTH FEN [MOVES]
                        perftree-compatible output (move count lines, blank, total)";
@@ -188,22 +188,24 @@ fn suite(path: &str, o: &Options) -> Result<ExitCode, String> {
     let started = Instant::now();
     for (i, line) in lines.iter().enumerate() {
         let number = i + 1;
-        let mut parts = line.split(';');
-        let fen_text = parts.next().unwrap_or("").trim();
-        let pos = match fen::parse_position(fen_text) {
-            Ok(pos) => pos,
+        let epd = match line.parse::<Epd>() {
+            Ok(epd) => epd,
             Err(e) => {
-                println!("FAIL #{number}: cannot parse FEN {fen_text:?}: {e}");
+                println!("FAIL #{number}: cannot parse {:?}: {e}", line.trim());
                 failed += 1;
                 continue;
             }
         };
-        for part in parts {
-            let Some((depth, expected)) = parse_depth(part) else {
-                println!("FAIL #{number}: cannot parse {:?}", part.trim());
+        let fen_text = epd.fen().to_string();
+        let pos = match epd.to_position() {
+            Ok(pos) => pos,
+            Err(e) => {
+                println!("FAIL #{number}: illegal position {fen_text:?}: {e}");
                 failed += 1;
                 continue;
-            };
+            }
+        };
+        for (depth, expected) in epd.perft_counts() {
             if o.max_depth.is_some_and(|max| depth > max) {
                 continue;
             }
@@ -232,12 +234,4 @@ fn suite(path: &str, o: &Options) -> Result<ExitCode, String> {
     eprintln!("{} nodes, {}", total_nodes, rate(total_nodes, started.elapsed().as_secs_f64()));
     println!("{passed} passed, {failed} failed");
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
-}
-
-/// `D5 4865609` -> (5, 4865609).
-fn parse_depth(part: &str) -> Option<(u32, u64)> {
-    let mut words = part.split_whitespace();
-    let depth = words.next()?.strip_prefix('D')?.parse().ok()?;
-    let nodes = words.next()?.parse().ok()?;
-    words.next().is_none().then_some((depth, nodes))
 }
