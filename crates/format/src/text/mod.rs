@@ -2,6 +2,8 @@
 //!
 //! - [`fen`]: FEN, X-FEN and Shredder-FEN.
 //! - [`epd`]: EPD records, test-suite and perft-suite style.
+//! - [`uci`]: UCI `position` commands.
 
 pub mod epd;
 pub mod fen;
+pub mod uci;
