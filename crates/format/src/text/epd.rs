@@ -78,9 +78,11 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! `parse(print(e)) == e` holds for every [`Epd`], and `print(parse(s)) == s` for every record
-//! already written canonically. [`Epd::set`] refuses an operation that would not read back as
-//! itself (a move token with a space in it, say), so records built in code keep the guarantee.
+//! `parse(print(e)) == e` holds for every [`Epd`] whose fields come from parsing or from a
+//! position (as with [`Fen`], castling squares that hold no castling rook cannot be written), and
+//! `print(parse(s)) == s` for every record already written canonically. [`Epd::set`] refuses an
+//! operation that would not read back as itself (a move token with a space in it, say), so
+//! records built in code keep the guarantee.
 //!
 //! # Errors
 //!
