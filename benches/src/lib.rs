@@ -15,7 +15,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
-use chessbits_format::parse_position;
+use chessbits_format::Epd;
 use chessbits_state::Position;
 
 /// The perft suites of `testdata/perft` as `(name, EPD text)`, standard first.
@@ -47,8 +47,9 @@ const MOVEGEN_PER_SUITE: usize = 11;
 pub struct EpdPosition {
     /// A name to print: the standard position's name, or `suite:line` (line counted from 1).
     pub name: String,
-    /// The FEN as the suite writes it (X-FEN castling for Chess960).
-    pub fen: &'static str,
+    /// The six-field FEN as chessbits prints it (X-FEN castling for Chess960): the same text
+    /// as the suite line's FEN for every line of these suites.
+    pub fen: String,
     /// The parsed position.
     pub position: Position,
     /// `perft[d - 1]` is the node count at depth `d`, for the depths the suite gives.
@@ -104,20 +105,17 @@ pub fn movegen_set() -> Vec<EpdPosition> {
     set
 }
 
-fn parse_line(line: &'static str, name: String) -> EpdPosition {
-    let mut fields = line.split(';');
-    let fen = fields.next().unwrap_or_default().trim();
-    let position = parse_position(fen).unwrap_or_else(|e| panic!("{name}: bad FEN {fen:?}: {e}"));
-    let perft = fields
+fn parse_line(line: &str, name: String) -> EpdPosition {
+    let epd: Epd = line.parse().unwrap_or_else(|e| panic!("{name}: bad EPD {line:?}: {e}"));
+    let fen = epd.fen().to_string();
+    let position =
+        epd.to_position().unwrap_or_else(|e| panic!("{name}: illegal position {fen:?}: {e}"));
+    let perft = epd
+        .perft_counts()
         .enumerate()
-        .map(|(i, field)| {
-            let mut words = field.split_whitespace();
-            let depth = words.next().and_then(|d| d.strip_prefix('D')?.parse::<usize>().ok());
-            let nodes = words.next().and_then(|n| n.parse::<u64>().ok());
-            match (depth, nodes) {
-                (Some(d), Some(n)) if d == i + 1 => n,
-                _ => panic!("{name}: bad perft field {field:?}"),
-            }
+        .map(|(i, (depth, nodes))| match depth as usize == i + 1 {
+            true => nodes,
+            false => panic!("{name}: depth {depth} where {} was expected", i + 1),
         })
         .collect();
     EpdPosition { name, fen, position, perft }
@@ -137,5 +135,13 @@ mod tests {
         let set = movegen_set();
         assert_eq!(set.len(), 7 + 4 * MOVEGEN_PER_SUITE);
         assert_eq!(set[7].name, "perftsuite:1");
+        // The printed FEN is the suite's own text.
+        for (name, text) in SUITES {
+            let lines =
+                text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'));
+            for (p, line) in suite(name).iter().zip(lines) {
+                assert!(line.starts_with(&format!("{} ;D1 ", p.fen)), "{}: {line}", p.name);
+            }
+        }
     }
 }

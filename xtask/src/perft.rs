@@ -4,12 +4,11 @@ use std::fs;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use chessbits_format::fen;
-use chessbits_move::{CastlingMode, UciMove};
-use chessbits_movegen::{divide, perft, perft_make_unmake, perft_parallel, MoveGen, PerftTable};
+use chessbits_format::uci::{UciPosition, UciPositionError, UciPositionErrorKind};
+use chessbits_format::{fen, Epd};
+use chessbits_move::CastlingMode;
+use chessbits_movegen::{divide, perft, perft_make_unmake, perft_parallel, PerftTable};
 use chessbits_state::Position;
-
-const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 const HELP: &str = "usage: cargo xtask perft [options]
 
@@ -24,7 +23,7 @@ options:
   --make-unmake        visit every leaf with make/unmake instead of bulk counting
   --threads N          split the work across N threads (default 1)
   --hash MB            use a perft transposition table of MB MiB (default none)
-  --suite FILE         run an EPD perft suite (FEN ;D1 n ;D2 n ...)
+  --suite FILE         run an EPD perft suite (FEN ;D1 n ;D2 n ..., or EPD with D1 n; ...)
   --max-depth D        with --suite: check depths up to D only
   --perftree DEPTH FEN [MOVES]
                        perftree-compatible output (move count lines, blank, total)";
@@ -32,7 +31,7 @@ options:
 struct Options {
     fen: Option<String>,
     depth: Option<u32>,
-    moves: Vec<String>,
+    moves: String,
     divide: bool,
     chess960: bool,
     make_unmake: bool,
@@ -66,7 +65,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
     let mut o = Options {
         fen: None,
         depth: None,
-        moves: Vec::new(),
+        moves: String::new(),
         divide: false,
         chess960: false,
         make_unmake: false,
@@ -86,9 +85,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
             }
             "--fen" => o.fen = Some(value("--fen")?),
             "--depth" => o.depth = Some(number(&value("--depth")?)?),
-            "--moves" => {
-                o.moves = value("--moves")?.split_whitespace().map(str::to_owned).collect();
-            }
+            "--moves" => o.moves = value("--moves")?,
             "--divide" => o.divide = true,
             "--chess960" => o.chess960 = true,
             "--make-unmake" => o.make_unmake = true,
@@ -105,7 +102,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
 
     let default_depth = if o.fen.is_some() { 5 } else { 6 };
     let depth = o.depth.unwrap_or(default_depth);
-    let pos = position(o.fen.as_deref().unwrap_or(STARTPOS), &o.moves)?;
+    let pos = position(o.fen.as_deref().unwrap_or("startpos"), &o.moves)?;
     let mode = if o.chess960 { CastlingMode::Chess960 } else { pos.castling_mode() };
 
     if o.divide {
@@ -148,16 +145,16 @@ fn number(s: &str) -> Result<u32, String> {
     s.parse().map_err(|_| format!("not a number: {s:?}"))
 }
 
-/// Parses `fen` and plays `moves` (UCI) from it.
-fn position(fen_text: &str, moves: &[String]) -> Result<Position, String> {
-    let mut pos =
-        fen::parse_position(fen_text).map_err(|e| format!("bad FEN {fen_text:?}: {e}"))?;
-    for (ply, text) in moves.iter().enumerate() {
-        let uci: UciMove = text.parse().map_err(|e| format!("move {} {text:?}: {e}", ply + 1))?;
-        let m = pos.resolve_uci(uci).map_err(|e| format!("move {} {text:?}: {e}", ply + 1))?;
-        pos.play_unchecked(m);
-    }
-    Ok(pos)
+/// The position after `moves` (UCI, whitespace-separated) from `start` (a FEN or `startpos`).
+fn position(start: &str, moves: &str) -> Result<Position, String> {
+    let cmd = UciPosition::from_parts(start, moves).map_err(|e| match e.kind {
+        UciPositionErrorKind::Move { .. } => format!("bad moves {moves:?}: {e}"),
+        _ => format!("bad FEN {start:?}: {e}"),
+    })?;
+    cmd.to_position().map_err(|e| match e {
+        UciPositionError::Position(_) => format!("bad FEN {start:?}: {e}"),
+        UciPositionError::IllegalMove { .. } => format!("bad moves {moves:?}: {e}"),
+    })
 }
 
 /// perftree calls `script DEPTH FEN [MOVES]` and reads `move count` lines, a blank line, and the
@@ -166,9 +163,7 @@ fn perftree(args: &[String]) -> Result<ExitCode, String> {
     let [depth, fen_text, rest @ ..] = args else {
         return Err("--perftree needs DEPTH FEN [MOVES]".into());
     };
-    let moves: Vec<String> =
-        rest.iter().flat_map(|s| s.split_whitespace()).map(str::to_owned).collect();
-    let pos = position(fen_text, &moves)?;
+    let pos = position(fen_text, &rest.join(" "))?;
     let split = divide(&pos, number(depth)?);
     for (m, n) in &split {
         println!("{} {n}", m.to_uci(pos.castling_mode()));
@@ -188,22 +183,24 @@ fn suite(path: &str, o: &Options) -> Result<ExitCode, String> {
     let started = Instant::now();
     for (i, line) in lines.iter().enumerate() {
         let number = i + 1;
-        let mut parts = line.split(';');
-        let fen_text = parts.next().unwrap_or("").trim();
-        let pos = match fen::parse_position(fen_text) {
-            Ok(pos) => pos,
+        let epd = match line.parse::<Epd>() {
+            Ok(epd) => epd,
             Err(e) => {
-                println!("FAIL #{number}: cannot parse FEN {fen_text:?}: {e}");
+                println!("FAIL #{number}: cannot parse {:?}: {e}", line.trim());
                 failed += 1;
                 continue;
             }
         };
-        for part in parts {
-            let Some((depth, expected)) = parse_depth(part) else {
-                println!("FAIL #{number}: cannot parse {:?}", part.trim());
+        let fen_text = epd.fen().to_string();
+        let pos = match epd.to_position() {
+            Ok(pos) => pos,
+            Err(e) => {
+                println!("FAIL #{number}: illegal position {fen_text:?}: {e}");
                 failed += 1;
                 continue;
-            };
+            }
+        };
+        for (depth, expected) in epd.perft_counts() {
             if o.max_depth.is_some_and(|max| depth > max) {
                 continue;
             }
@@ -232,12 +229,4 @@ fn suite(path: &str, o: &Options) -> Result<ExitCode, String> {
     eprintln!("{} nodes, {}", total_nodes, rate(total_nodes, started.elapsed().as_secs_f64()));
     println!("{passed} passed, {failed} failed");
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
-}
-
-/// `D5 4865609` -> (5, 4865609).
-fn parse_depth(part: &str) -> Option<(u32, u64)> {
-    let mut words = part.split_whitespace();
-    let depth = words.next()?.strip_prefix('D')?.parse().ok()?;
-    let nodes = words.next()?.parse().ok()?;
-    words.next().is_none().then_some((depth, nodes))
 }

@@ -150,7 +150,7 @@ fn standard_positions() -> Result<Vec<(EpdPosition, Boards, u32)>, String> {
         .map(|p| {
             let depth = DEPTHS.iter().find(|(n, _)| *n == p.name).map(|&(_, d)| d);
             let depth = depth.ok_or(format!("no depth for standard position {}", p.name))?;
-            let boards = Boards::parse(p.fen)?;
+            let boards = Boards::parse(&p.fen)?;
             Ok((p, boards, depth))
         })
         .collect()

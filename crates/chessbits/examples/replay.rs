@@ -21,7 +21,7 @@
 use std::io::{self, BufRead, BufWriter, Write};
 
 use chessbits::format::fen::{self, EnPassantMode, FenOptions};
-use chessbits::prelude::*;
+use chessbits::format::uci::{ParseUciPositionError, UciMoves, UciPosition, UciPositionErrorKind};
 
 #[allow(dead_code, reason = "the replay test includes this file for `replay` alone")]
 fn main() -> io::Result<()> {
@@ -42,26 +42,28 @@ pub fn replay(input: impl BufRead, out: &mut impl Write, err: &mut impl Write) -
         }
         let (fen_text, moves) = line.split_once(';').unwrap_or((line.as_str(), ""));
         let fen_text = fen_text.trim();
-        let start = if fen_text == "startpos" {
-            Ok(Position::new())
-        } else {
-            fen::parse_position(fen_text)
-        };
-        let start = match start {
-            Ok(pos) => pos,
+        let start = UciPosition::from_parts(fen_text, "")
+            .map_err(|e| e.to_string())
+            .and_then(|cmd| cmd.to_game().map_err(|e| e.to_string()));
+        let mut game = match start {
+            Ok(game) => game,
             Err(e) => {
                 writeln!(err, "line {number}: bad FEN {fen_text:?}: {e}")?;
                 continue;
             }
         };
-        let mut game = Game::new(start);
-        for (ply, text) in moves.split_whitespace().enumerate() {
-            let played = text
-                .parse::<UciMove>()
-                .map_err(|e| e.to_string())
-                .and_then(|uci| game.play_uci(uci).map_err(|e| e.to_string()));
-            if let Err(e) = played {
-                writeln!(err, "line {number}: ply {}: move {text:?}: {e}", ply + 1)?;
+        // One move at a time, so the plies before a bad move are still written.
+        for (ply, uci) in (1..).zip(UciMoves::new(moves)) {
+            let played = match uci {
+                Ok(uci) => game.play_uci(uci).map_err(|e| (uci.to_string(), e.to_string())),
+                Err(ParseUciPositionError {
+                    kind: UciPositionErrorKind::Move { text, error, .. },
+                    ..
+                }) => Err((text, error.to_string())),
+                Err(e) => Err((String::new(), e.to_string())),
+            };
+            if let Err((text, e)) = played {
+                writeln!(err, "line {number}: ply {ply}: move {text:?}: {e}")?;
                 break;
             }
             let pos = game.position();

@@ -6,7 +6,8 @@
 //! - [`moves`] (`chessbits-move`): `Move32`, `Move16`, `UciMove`, `MoveList`.
 //! - [`state`] (`chessbits-state`): `Board`, `Setup`, `Position`, Zobrist keys, `History`.
 //! - [`movegen`] (`chessbits-movegen`): legal move generation, `perft`, `Game`, `Outcome`.
-//! - [`format`](mod@format) (`chessbits-format`): FEN, X-FEN and Shredder-FEN.
+//! - [`format`](mod@format) (`chessbits-format`): FEN, X-FEN and Shredder-FEN, EPD, UCI `position`
+//!   commands.
 //!
 //! The most used names are also in the [`prelude`].
 //!

@@ -5,30 +5,23 @@
 use std::fs;
 use std::path::PathBuf;
 
-use chessbits::format::fen;
+use chessbits::format::{fen, Epd};
 use chessbits::movegen::{divide, perft, perft_make_unmake};
 
 /// Node budget per position for this test (the test profile is optimised but keeps debug
 /// assertions, which recompute the Zobrist key on every move).
 const MAX_NODES: u64 = 250_000;
 
+/// The suite's positions as (FEN, perft counts), read as EPD.
 fn suite(name: &str) -> Vec<(String, Vec<(u32, u64)>)> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/perft").join(name);
     let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|line| {
-            let mut parts = line.split(';');
-            let fen = parts.next().unwrap_or_default().trim().to_owned();
-            let depths = parts
-                .map(|p| {
-                    let mut w = p.split_whitespace();
-                    let d = w.next().and_then(|d| d.strip_prefix('D')).and_then(|d| d.parse().ok());
-                    let n = w.next().and_then(|n| n.parse().ok());
-                    d.zip(n).unwrap_or_else(|| panic!("bad depth field {p:?} in {name}"))
-                })
-                .collect();
-            (fen, depths)
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, line)| {
+            let epd: Epd = line.parse().unwrap_or_else(|e| panic!("{name}:{}: {e}", i + 1));
+            (epd.fen().to_string(), epd.perft_counts().collect())
         })
         .collect()
 }

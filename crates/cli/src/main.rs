@@ -35,7 +35,9 @@ enum Command {
     /// line, the SAN of each move played in sequence (with + and #), separated by spaces. A line
     /// that cannot be read prints `error: <message>`, and the next line is still read. Exits
     /// with 1 if any line failed.
-    #[command(after_help = "Example:\n  $ echo 'startpos;e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7' | chessbits san\n  e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#")]
+    #[command(
+        after_help = "Example:\n  $ echo 'startpos;e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7' | chessbits san\n  e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#"
+    )]
     San,
 }
 

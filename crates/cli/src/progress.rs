@@ -33,7 +33,12 @@ impl Progress {
         if let Ok(style) = ProgressStyle::with_template(template) {
             bar.set_style(style);
         }
-        Progress { bar, started: Instant::now(), shown: false, terminal: std::io::stderr().is_terminal() }
+        Progress {
+            bar,
+            started: Instant::now(),
+            shown: false,
+            terminal: std::io::stderr().is_terminal(),
+        }
     }
 
     /// Records `bytes` more read and `games` games done.

@@ -25,8 +25,7 @@ pub fn convert_line(line: &str, out: &mut String) -> Result<(), String> {
     };
     for (i, token) in moves.split_ascii_whitespace().enumerate() {
         let ply = i + 1;
-        let uci: UciMove =
-            token.parse().map_err(|e| format!("move {ply} ({token}): {e}"))?;
+        let uci: UciMove = token.parse().map_err(|e| format!("move {ply} ({token}): {e}"))?;
         let m = pos.resolve_uci(uci).map_err(|e| format!("move {ply} ({token}): {e}"))?;
         if i > 0 {
             out.push(' ');

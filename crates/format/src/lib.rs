@@ -3,9 +3,11 @@
 //!
 //! Today this is FEN with its Chess960 extensions, X-FEN and Shredder-FEN, in the [`fen`] module:
 //! [`Fen`] holds the six fields of a position unvalidated, [`parse_position`] goes from text to a
-//! legal [`Position`](chessbits_state::Position), and [`fen_of`] back. The [`san`] module reads
-//! and writes moves in Standard Algebraic Notation ([`San`], [`SanPlus`]). EPD, UCI position
-//! commands, PGN and binary position encodings are to come.
+//! legal [`Position`](chessbits_state::Position), and [`fen_of`] back. [`epd`] reads and writes
+//! EPD records ([`Epd`]: the position fields and typed operations, test-suite and perft-suite
+//! style), and [`uci`] the UCI `position` command ([`UciPosition`]). [`san`] reads and writes moves in
+//! Standard Algebraic Notation ([`San`], [`SanPlus`]). PGN and binary position encodings are to
+//! come.
 //!
 //! Parsers never panic: text that is not FEN gives a [`ParseFenError`] saying which field is wrong,
 //! at which byte, and how; a FEN that describes no legal position gives the
@@ -38,11 +40,12 @@
 
 pub mod text;
 
-pub use text::fen;
-pub use text::san;
+pub use text::{epd, fen, san, uci};
 
+pub use epd::{Epd, ParseEpdError};
 pub use fen::{
     fen_of, parse_position, CastlingNotation, EnPassantMode, Fen, FenError, FenErrorKind, FenField,
     FenOptions, ParseFenError,
 };
 pub use san::{Candidates, ParseSanError, ParseSanErrorKind, San, SanError, SanPlus, Suffix};
+pub use uci::{ParseUciPositionError, UciPosition, UciPositionError};

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use chessbits_bitboard::{Color, File, Rank, Square};
 use chessbits_format::{
-    fen_of, parse_position, CastlingNotation, EnPassantMode, Fen, FenField, FenOptions,
+    fen_of, parse_position, CastlingNotation, EnPassantMode, Epd, Fen, FenField, FenOptions,
 };
 use chessbits_move::CastlingMode;
 use chessbits_movegen::repetition_key;
@@ -19,15 +19,20 @@ const SUITES: [(&str, &str); 5] = [
     ("tricky.epd", include_str!("../../../testdata/perft/tricky.epd")),
 ];
 
-/// Every suite line as (suite, line number, FEN): the text before the first `;`, trimmed.
+/// Every suite line as (suite, line number, FEN), read as EPD: the FEN is the line without its
+/// perft operations, which must be exactly ` ;D1 n ;D2 n ...` after it.
 fn suite_fens() -> Vec<(&'static str, usize, &'static str)> {
     let mut fens = Vec::new();
     for (name, text) in SUITES {
         for (i, line) in text.lines().enumerate() {
-            let fen = line.split(';').next().unwrap_or("").trim();
-            if !fen.is_empty() {
-                fens.push((name, i + 1, fen));
+            if line.trim().is_empty() {
+                continue;
             }
+            let epd: Epd = line.parse().unwrap_or_else(|e| panic!("{name}:{}: {e}", i + 1));
+            let counts: Vec<String> =
+                epd.perft_counts().map(|(d, n)| format!(" ;D{d} {n}")).collect();
+            let fen = line.trim().strip_suffix(&counts.concat());
+            fens.push((name, i + 1, fen.unwrap_or_else(|| panic!("{name}:{}: {line}", i + 1))));
         }
     }
     fens

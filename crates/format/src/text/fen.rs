@@ -104,58 +104,11 @@ impl Fen {
     /// [`ParseFenError`] for the first field, read left to right, that is not valid FEN.
     pub fn from_ascii(fen: &[u8]) -> Result<Fen, ParseFenError> {
         let mut fields = Fields::new(fen);
-
-        let (at, placement) = fields.expect(FenField::Placement)?;
-        let board = parse_placement(placement, at)?;
-
-        let (at, turn) = fields.expect(FenField::Turn)?;
-        let turn = match turn {
-            b"w" => Color::White,
-            b"b" => Color::Black,
-            _ => return Err(ParseFenError::new(FenField::Turn, at, FenErrorKind::InvalidTurn)),
-        };
-
-        let (at, castling) = fields.expect(FenField::Castling)?;
-        let castling_rooks = parse_castling(&board, castling, at)?;
-        // Shredder-FEN's file letters are Chess960 notation: the game is Chess960 even when its
-        // king and rooks stand where standard chess has them.
-        let castling_mode =
-            if castling.iter().any(|b| !matches!(b, b'K' | b'Q' | b'k' | b'q' | b'-')) {
-                CastlingMode::Chess960
-            } else {
-                CastlingMode::Standard
-            };
-
-        let (at, ep) = fields.expect(FenField::EnPassant)?;
-        let ep_square = match ep {
-            b"-" => None,
-            _ => Some(Square::from_ascii(ep).map_err(|_| {
-                ParseFenError::new(FenField::EnPassant, at, FenErrorKind::InvalidEnPassant)
-            })?),
-        };
-
-        let (halfmoves, fullmoves) = match fields.next_field() {
-            None => (0, 1),
-            Some((at, halfmoves)) => {
-                let halfmoves = parse_number(FenField::Halfmoves, halfmoves, at)?;
-                let (at, fullmoves) = fields.expect(FenField::Fullmoves)?;
-                (halfmoves, parse_number(FenField::Fullmoves, fullmoves, at)?.max(1))
-            }
-        };
-
+        let setup = read_fields(&mut fields, true)?;
         if let Some((at, _)) = fields.next_field() {
             return Err(ParseFenError::new(FenField::Trailing, at, FenErrorKind::TooManyFields));
         }
-
-        Ok(Fen(Setup {
-            board,
-            turn,
-            castling_rooks,
-            ep_square,
-            halfmoves,
-            fullmoves,
-            castling_mode,
-        }))
+        Ok(Fen(setup))
     }
 
     /// The fields of `pos`, with the en passant square as the position records it.
@@ -180,13 +133,15 @@ impl FromStr for Fen {
     }
 }
 
-/// Writes the setup with X-FEN castling and the en passant square as stored.
+/// Writes the setup with X-FEN castling and the en passant square as stored. A Chess960 setup
+/// whose rights X-FEN would write as standard chess's `KQkq` is written in Shredder-FEN instead,
+/// so that the castling mode reads back ([`fen_of`] writes exactly the notation asked for).
 ///
 /// Castling rooks off the back ranks cannot be written and are left out; every setup that comes
 /// from parsing or from a [`Position`] prints in full.
 impl fmt::Display for Fen {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_fen(f, &self.0, CastlingNotation::XFen)
+        write_fen(f, &self.0, faithful_notation(&self.0))
     }
 }
 
@@ -410,7 +365,7 @@ fn letter_color(b: u8) -> Color {
 }
 
 /// A byte of the input, quoted and escaped: `'x'`, `'\xc3'`.
-struct Byte(u8);
+pub(super) struct Byte(pub(super) u8);
 
 impl fmt::Display for Byte {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -439,7 +394,7 @@ pub struct ParseFenError {
 }
 
 impl ParseFenError {
-    const fn new(field: FenField, offset: usize, kind: FenErrorKind) -> ParseFenError {
+    pub(super) const fn new(field: FenField, offset: usize, kind: FenErrorKind) -> ParseFenError {
         ParseFenError { field, offset, kind }
     }
 }
@@ -485,6 +440,70 @@ impl From<PositionError> for FenError {
     }
 }
 
+/// Where the fields of a FEN come from: FEN text itself ([`Fields`]), or the tokens of a larger
+/// format (EPD, a UCI `position` command) that embeds the fields with its own separators.
+pub(super) trait FieldSource<'a> {
+    /// The next field and its byte offset, or `None` where the fields end.
+    fn next_field(&mut self) -> Option<(usize, &'a [u8])>;
+
+    /// The offset to report a missing field at.
+    fn missing_at(&self) -> usize;
+
+    /// The next field, which must be there.
+    fn expect(&mut self, field: FenField) -> Result<(usize, &'a [u8]), ParseFenError> {
+        let at = self.missing_at();
+        self.next_field().ok_or(ParseFenError::new(field, at, FenErrorKind::MissingField))
+    }
+}
+
+/// Reads the placement, side to move, castling and en passant fields, then, if `clocks`, the two
+/// clocks, which may be left out together (and then read as `0 1`). A fullmove number of 0 reads
+/// as 1. What follows the last field read is the caller's business.
+pub(super) fn read_fields<'a>(
+    fields: &mut impl FieldSource<'a>,
+    clocks: bool,
+) -> Result<Setup, ParseFenError> {
+    let mut setup = Setup::empty();
+
+    let (at, placement) = fields.expect(FenField::Placement)?;
+    setup.board = parse_placement(placement, at)?;
+
+    let (at, turn) = fields.expect(FenField::Turn)?;
+    setup.turn = match turn {
+        b"w" => Color::White,
+        b"b" => Color::Black,
+        _ => return Err(ParseFenError::new(FenField::Turn, at, FenErrorKind::InvalidTurn)),
+    };
+
+    let (at, castling) = fields.expect(FenField::Castling)?;
+    setup.castling_rooks = parse_castling(&setup.board, castling, at)?;
+    // Shredder-FEN's file letters are Chess960 notation: the game is Chess960 even when its king
+    // and rooks stand where standard chess has them. Rights standard chess cannot have make it
+    // Chess960 too, as `Position::from_setup` would.
+    if castling.iter().any(|b| !matches!(b, b'K' | b'Q' | b'k' | b'q' | b'-'))
+        || rights_need_chess960(&setup.board, setup.castling_rooks)
+    {
+        setup.castling_mode = CastlingMode::Chess960;
+    }
+
+    let (at, ep) = fields.expect(FenField::EnPassant)?;
+    setup.ep_square = match ep {
+        b"-" => None,
+        _ => Some(Square::from_ascii(ep).map_err(|_| {
+            ParseFenError::new(FenField::EnPassant, at, FenErrorKind::InvalidEnPassant)
+        })?),
+    };
+
+    if clocks {
+        if let Some((at, halfmoves)) = fields.next_field() {
+            setup.halfmoves = parse_number(FenField::Halfmoves, halfmoves, at)?;
+            let (at, fullmoves) = fields.expect(FenField::Fullmoves)?;
+            setup.fullmoves = parse_number(FenField::Fullmoves, fullmoves, at)?.max(1);
+        }
+    }
+    Ok(setup)
+}
+
 /// The space-separated fields of the trimmed input, with their byte offsets.
 struct Fields<'a> {
     bytes: &'a [u8],
@@ -500,8 +519,9 @@ impl<'a> Fields<'a> {
         let start = input.len() - bytes.len();
         Fields { bytes: bytes.trim_ascii_end(), start, pos: 0 }
     }
+}
 
-    /// The next field and its offset, or `None` at the end.
+impl<'a> FieldSource<'a> for Fields<'a> {
     fn next_field(&mut self) -> Option<(usize, &'a [u8])> {
         let rest = self.bytes.get(self.pos..)?;
         let skip = rest.iter().take_while(|&&b| b == b' ').count();
@@ -515,13 +535,8 @@ impl<'a> Fields<'a> {
         Some((self.start + at, rest.get(..len)?))
     }
 
-    /// The next field, which must be there.
-    fn expect(&mut self, field: FenField) -> Result<(usize, &'a [u8]), ParseFenError> {
-        self.next_field().ok_or(ParseFenError::new(
-            field,
-            self.start + self.bytes.len(),
-            FenErrorKind::MissingField,
-        ))
+    fn missing_at(&self) -> usize {
+        self.start + self.bytes.len()
     }
 }
 
@@ -624,6 +639,30 @@ fn parse_castling(board: &Board, field: &[u8], at: usize) -> Result<Bitboard, Pa
     Ok(rooks)
 }
 
+/// `true` if a castling rook stands off its corner or with its king off the e-file: rights that
+/// only Chess960 has.
+fn rights_need_chess960(board: &Board, rooks: Bitboard) -> bool {
+    rooks.into_iter().any(|rook| {
+        let color = if rook.rank() == Rank::First { Color::White } else { Color::Black };
+        let home = Square::from_coords(File::E, rook.rank());
+        !Bitboard::CORNERS.contains(rook) || board.piece_at(home) != Some(Role::King.of(color))
+    })
+}
+
+/// The castling notation that writes `setup` so that it reads back with its castling mode:
+/// X-FEN, or Shredder-FEN for a Chess960 setup whose rights X-FEN would write as standard
+/// chess's `KQkq` (the king on e, the rooks in the corners).
+pub(super) fn faithful_notation(setup: &Setup) -> CastlingNotation {
+    if setup.castling_mode == CastlingMode::Chess960
+        && setup.castling_rooks.any()
+        && !rights_need_chess960(&setup.board, setup.castling_rooks)
+    {
+        CastlingNotation::Shredder
+    } else {
+        CastlingNotation::XFen
+    }
+}
+
 /// Splits `squares` into those on files after `file` (the king's side) and those on files before
 /// it (the queen's side).
 fn split_at_king(squares: Bitboard, file: File) -> (Bitboard, Bitboard) {
@@ -632,7 +671,7 @@ fn split_at_king(squares: Bitboard, file: File) -> (Bitboard, Bitboard) {
     (king_side, queen_side)
 }
 
-fn parse_number(field: FenField, text: &[u8], at: usize) -> Result<u32, ParseFenError> {
+pub(super) fn parse_number(field: FenField, text: &[u8], at: usize) -> Result<u32, ParseFenError> {
     let mut n: u32 = 0;
     let mut overflow = false;
     for (i, &b) in text.iter().enumerate() {
@@ -663,14 +702,24 @@ impl fmt::Display for Printer<'_> {
 }
 
 fn write_fen(f: &mut fmt::Formatter<'_>, setup: &Setup, castling: CastlingNotation) -> fmt::Result {
+    write_position_fields(f, setup, castling)?;
+    write!(f, " {} {}", setup.halfmoves, setup.fullmoves)
+}
+
+/// Writes the placement, side to move, castling and en passant fields of `setup` (its clocks are
+/// not read).
+pub(super) fn write_position_fields(
+    f: &mut fmt::Formatter<'_>,
+    setup: &Setup,
+    castling: CastlingNotation,
+) -> fmt::Result {
     write_placement(f, &setup.board)?;
     write!(f, " {} ", setup.turn.char())?;
     write_castling(f, setup, castling)?;
     match setup.ep_square {
-        Some(sq) => write!(f, " {sq}")?,
-        None => f.write_str(" -")?,
+        Some(sq) => write!(f, " {sq}"),
+        None => f.write_str(" -"),
     }
-    write!(f, " {} {}", setup.halfmoves, setup.fullmoves)
 }
 
 fn write_placement(f: &mut fmt::Formatter<'_>, board: &Board) -> fmt::Result {
