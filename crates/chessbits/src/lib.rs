@@ -37,7 +37,7 @@ pub struct ReadmeDoctests;
 /// The names most programs need, in one `use`.
 pub mod prelude {
     pub use chessbits_bitboard::{Bitboard, Color, File, Piece, Rank, Role, Square};
-    pub use chessbits_format::fen;
+    pub use chessbits_format::{fen, Epd, San, SanPlus, UciPosition};
     pub use chessbits_move::{CastlingMode, Move16, Move32, MoveKind, MoveList, UciMove};
     pub use chessbits_movegen::{divide, perft, Game, MoveGen, Outcome, Termination};
     pub use chessbits_state::{Position, Setup};
