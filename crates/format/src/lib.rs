@@ -39,6 +39,7 @@
 pub mod text;
 
 pub use text::fen;
+pub use text::pgn;
 pub use text::san;
 
 pub use fen::{

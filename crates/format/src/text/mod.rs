@@ -2,6 +2,8 @@
 //!
 //! - [`fen`]: FEN, X-FEN and Shredder-FEN.
 //! - [`san`]: Standard Algebraic Notation for moves.
+//! - [`pgn`]: PGN games: a streaming reader with a visitor, a game tree, and a writer.
 
 pub mod fen;
+pub mod pgn;
 pub mod san;

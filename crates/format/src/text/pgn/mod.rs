@@ -1,0 +1,91 @@
+//! PGN (Portable Game Notation): many games read fast, as a stream of events or as game trees.
+//!
+//! # Reading
+//!
+//! [`SliceReader`] reads games from bytes in memory (a whole file, a memory map) and
+//! [`PgnReader`] from any [`Read`](std::io::Read), refilling its own buffer; both read exactly
+//! the same games and report exactly the same errors. Each call to `read_game` drives a
+//! [`Visitor`] through one game: tags, then the movetext's moves ([`SanPlus`](crate::SanPlus)),
+//! glyphs ([`Nag`]), comments, variations and result. The reader works on bytes: it never
+//! checks UTF-8, allocates nothing per token, and skips what a visitor does not want (a
+//! movetext, a variation) without reading it. Ready-made visitors: [`Replay`] plays the
+//! mainline into a [`Game`](chessbits_movegen::Game); [`Nothing`] only finds the games.
+//!
+//! ```
+//! use chessbits_format::pgn::{Replay, SliceReader};
+//!
+//! let pgn = b"[Event \"Casual\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6?? 4. Qxf7# 1-0\n";
+//! let mut reader = SliceReader::new(pgn);
+//! let replayed = reader.read_game(&mut Replay::default()).unwrap()?;
+//! assert_eq!(replayed.game.moves().len(), 7);
+//! assert!(reader.read_game(&mut Replay::default()).is_none());
+//! # Ok::<_, chessbits_format::pgn::PgnError<chessbits_format::pgn::ReplayError>>(())
+//! ```
+//!
+//! ## The grammar read
+//!
+//! Bytes, not text: tag values and comments are handed over as bytes, so Latin-1 or CP437
+//! files read as well as UTF-8 ones ([`RawTag::decode`] and [`decode_lossy`] turn them into
+//! text, as UTF-8 if they are, else as Latin-1).
+//!
+//! - **Between games**: white space, `%` escape lines, `;` comment lines, UTF-8 byte order
+//!   marks (at the start of the input, or of a file joined onto it), and lines that cannot
+//!   start a game (a line starting with anything but `[`, `{`, `(`, `$`, `*`, a letter or a
+//!   digit) are skipped.
+//! - **A game** is a tag section, then movetext. It ends after its result (`1-0`, `0-1`,
+//!   `1/2-1/2`, `*`; also `1/2` read as a draw) outside any variation, where the next tag
+//!   section starts (a `[` in the movetext), or at the end of the input. Blank lines do not
+//!   end a game: tags, two blank lines and movetext are one game (python-chess makes two).
+//!   Movetext with no tags before it is a game of its own.
+//! - **Tags**: `[Name "value"]`, any blanks between the parts, several on a line or one per
+//!   line, blank lines, `%` lines and `;` lines between them. The value ends at the quote
+//!   that the `]` follows; `\"` and `\\` are escapes ([`RawTag::unescape`]), and a quote not
+//!   followed by `]` is part of the value. A tag must end on its line. An `Event` tag after
+//!   other tags starts a new game (a game with tags and no movetext, then the next one).
+//! - **Movetext tokens**: moves in SAN ([`SanPlus::from_ascii`](crate::SanPlus::from_ascii)
+//!   reads them, with `0-0`, `--`, `Z0` and long algebraic forms); move numbers `12.`,
+//!   `12...`, `12` and attached ones (`1.e4`); stray dots and commas (`1. e4, e5`);
+//!   glyphs `$0`..`$255`; the suffixes `!`, `?`, `!!`, `??`, `!?`, `?!` (glyphs 1 to 6,
+//!   also when attached: `Nf3!?`); comments `{...}` (over several lines) and `;...` to the
+//!   end of the line; variations `(...)`, nested; `%` escape lines at the start of a line.
+//! - **CRLF** line ends read as LF ones.
+//!
+//! ## Broken games
+//!
+//! A game that breaks the grammar (a token that is not a move, a malformed tag, a `)` with
+//! no variation open, an unclosed comment, a limit exceeded) or that the visitor rejects is
+//! returned as a [`PgnError`] giving the game number, line, column, byte offset and what is
+//! wrong; the reader then skips the rest of that game (to its result or the next tag section)
+//! and reads on. A comment whose `}` is missing ends before the first line inside it that
+//! starts with a tag pair, so that the next game is not lost.
+//!
+//! Untrusted input cannot make the reader panic or use unbounded memory: see
+//! [`MAX_VARIATION_DEPTH`], [`MAX_COMMENT_LEN`], [`MAX_TAG_LEN`] and [`MAX_TOKEN_LEN`].
+//!
+//! ## Chess960 and start positions
+//!
+//! [`start_position`] gives the position a `FEN` tag describes (`SetUp` is not needed), and
+//! [`is_chess960_variant`] says whether a `Variant` tag names Chess960 (`Chess960`,
+//! `chess 960`, `Fischerandom`...).
+//!
+//! ## Comment commands
+//!
+//! `[%clk 0:03:00]` and `[%eval -1.5,20]` in comments read into [`Clock`] and [`Eval`]
+//! ([`split_comment`], [`RawComment::clock`], [`RawComment::eval`]).
+
+mod annotations;
+mod reader;
+mod visitor;
+
+pub use annotations::{
+    commands, decode_lossy, split_comment, Clock, Command, Commands, CommentParts, Eval,
+    InvalidClock, InvalidEval, InvalidNag, Nag, Score,
+};
+pub use reader::{
+    PgnError, PgnErrorKind, PgnReader, SliceReader, TagError, MAX_COMMENT_LEN, MAX_TAG_LEN,
+    MAX_TOKEN_LEN, MAX_VARIATION_DEPTH,
+};
+pub use visitor::{
+    is_chess960_variant, resolve_san, start_position, GameResult, InvalidResult, Nothing,
+    RawComment, RawTag, Replay, ReplayError, ReplayedGame, Skip, Visitor,
+};
