@@ -146,3 +146,53 @@ fn corpus_streams_as_it_reads_in_memory() {
         assert_eq!(count, games, "{name}");
     }
 }
+
+/// Corpus PGN -> tree -> PGN -> tree gives the same tree, and writing it again the same bytes.
+#[test]
+fn corpus_round_trips_through_the_tree() {
+    use chessbits_format::pgn::{read_games, Tags, MAX_LINE_LEN};
+    let Some(dir) = corpus() else { return };
+    for &(name, games, broken) in FILES {
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        let started = Instant::now();
+        let (mut ok, mut errors) = (0, 0);
+        for game in read_games(&bytes) {
+            let Ok(first) = game else {
+                errors += 1;
+                continue;
+            };
+            ok += 1;
+            let written = first.to_string();
+            let mut again = read_games(written.as_bytes());
+            let second = again.next().unwrap().unwrap_or_else(|e| panic!("{name}: {e}\n{written}"));
+            assert!(again.next().is_none(), "{name}: one game written, more read\n{written}");
+            let mut expected = first.clone();
+            let result = first.result.to_string();
+            expected.tags = Tags(
+                first
+                    .tags
+                    .export_order()
+                    .into_iter()
+                    .map(|(n, v)| {
+                        let v = if n == "Result" && first.tags.get("Result").is_none() {
+                            &result
+                        } else {
+                            v
+                        };
+                        (n.to_string(), v.to_string())
+                    })
+                    .collect(),
+            );
+            assert_eq!(second, expected, "{name}\n{written}");
+            assert_eq!(second.to_string(), written, "{name}");
+            for line in written.lines() {
+                assert!(
+                    line.len() <= MAX_LINE_LEN || !line.contains(' ') || line.starts_with('['),
+                    "{name}: {line:?}"
+                );
+            }
+        }
+        eprintln!("{name}: {ok} round trips, {errors} broken, {:?}", started.elapsed());
+        assert_eq!((ok, errors), (games - broken, broken), "{name}");
+    }
+}

@@ -75,7 +75,9 @@
 
 mod annotations;
 mod reader;
+mod tree;
 mod visitor;
+mod writer;
 
 pub use annotations::{
     commands, decode_lossy, split_comment, Clock, Command, Commands, CommentParts, Eval,
@@ -85,7 +87,9 @@ pub use reader::{
     PgnError, PgnErrorKind, PgnReader, SliceReader, TagError, MAX_COMMENT_LEN, MAX_TAG_LEN,
     MAX_TOKEN_LEN, MAX_VARIATION_DEPTH,
 };
+pub use tree::{read_games, Games, Node, PgnGame, Tags, TreeBuilder, Variation, SEVEN_TAG_ROSTER};
 pub use visitor::{
     is_chess960_variant, resolve_san, start_position, GameResult, InvalidResult, Nothing,
     RawComment, RawTag, Replay, ReplayError, ReplayedGame, Skip, Visitor,
 };
+pub use writer::MAX_LINE_LEN;
