@@ -40,8 +40,8 @@
 //! - **Tags**: `[Name "value"]`, any blanks between the parts, several on a line or one per
 //!   line, blank lines, `%` lines and `;` lines between them. The value ends at the quote
 //!   that the `]` follows; `\"` and `\\` are escapes ([`RawTag::unescape`]), and a quote not
-//!   followed by `]` is part of the value. A tag must end on its line. An `Event` tag after
-//!   other tags starts a new game (a game with tags and no movetext, then the next one).
+//!   followed by `]` is part of the value. A tag must end on its line. A second `Event` tag
+//!   starts a new game (a game with tags and no movetext, then the next one).
 //! - **Movetext tokens**: moves in SAN ([`SanPlus::from_ascii`](crate::SanPlus::from_ascii)
 //!   reads them, with `0-0`, `--`, `Z0` and long algebraic forms); move numbers `12.`,
 //!   `12...`, `12` and attached ones (`1.e4`); stray dots and commas (`1. e4, e5`);

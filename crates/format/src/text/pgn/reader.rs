@@ -430,15 +430,14 @@ impl<S: Source> Parser<S> {
     }
 
     fn tags<V: Visitor>(&mut self, v: &mut V) -> Result<(), Stop<V::Error>> {
-        let mut count = 0usize;
+        let mut event = false;
         loop {
             let Some(b) = self.skip_space() else { return Ok(()) };
             match b {
                 b'[' => {
-                    if !self.tag(v, count)? {
+                    if !self.tag(v, &mut event)? {
                         return Ok(());
                     }
-                    count += 1;
                 }
                 b'%' if self.at_line_start() => self.skip_line(),
                 b';' => self.skip_line(),
@@ -447,9 +446,9 @@ impl<S: Source> Parser<S> {
         }
     }
 
-    /// Reads the tag pair at `pos`. Returns `false`, reading nothing, if it is an `Event` tag
-    /// after `count` > 0 others: the start of the next game.
-    fn tag<V: Visitor>(&mut self, v: &mut V, count: usize) -> Result<bool, Stop<V::Error>> {
+    /// Reads the tag pair at `pos`. Returns `false`, reading nothing, if it is a second `Event`
+    /// tag (`event` says whether the game has one): the start of the next game.
+    fn tag<V: Visitor>(&mut self, v: &mut V, event: &mut bool) -> Result<bool, Stop<V::Error>> {
         let mut want = TAG_PROBE;
         loop {
             self.fill(want);
@@ -458,8 +457,11 @@ impl<S: Source> Parser<S> {
             match parse_tag(buf, eof) {
                 Ok((name, value, end)) => {
                     let name = buf.get(name).unwrap_or_default();
-                    if count > 0 && name == b"Event" {
-                        return Ok(false);
+                    if name == b"Event" {
+                        if *event {
+                            return Ok(false);
+                        }
+                        *event = true;
                     }
                     if end > MAX_TAG_LEN {
                         return Err(self.syntax(self.pos, PgnErrorKind::TagTooLong));
@@ -1590,7 +1592,9 @@ mod tests {
             ("[A \"1\"]\n\n[B \"2\"]\n; note\n[C \"3\"]\ne4 *", &["[A=1] [B=2] [C=3] | e4 *"]),
             // Two blank lines between tags and movetext: still one game.
             ("[A \"1\"]\n\n\n1. e4 *", &["[A=1] | e4 *"]),
-            // A game with tags and no movetext, then another: an Event tag starts a new game.
+            // A game with tags and no movetext, then another: a second Event tag starts a new
+            // game. An Event tag after others does not.
+            ("[Site \"b\"]\n[Event \"a\"]\n*", &["[Site=b] [Event=a] | *"]),
             (
                 "[Event \"a\"]\n[Site \"b\"]\n\n[Event \"c\"]\n*",
                 &["[Event=a] [Site=b] |", "[Event=c] | *"],
@@ -1807,6 +1811,44 @@ mod tests {
             games,
             ["error: game 1, line 1, column 4 (byte 3): token longer than 64 bytes", "| c4 *"]
         );
+    }
+
+    /// The error of the first game of `input`, read with `visitor`.
+    fn message<V: Visitor>(input: &str, mut visitor: V) -> String
+    where
+        V::Error: fmt::Display,
+    {
+        match SliceReader::new(input.as_bytes()).read_game(&mut visitor) {
+            Some(Err(err)) => err.to_string(),
+            _ => "no error".to_string(),
+        }
+    }
+
+    #[test]
+    fn error_messages() {
+        use crate::text::pgn::{Replay, TreeBuilder};
+        let t = Transcript::default;
+        insta::assert_snapshot!(message("[ \"x\"]", t()), @r#"game 1, line 1, column 3 (byte 2): invalid tag: expected a tag name after '['"#);
+        insta::assert_snapshot!(message("[Event x]", t()), @r#"game 1, line 1, column 8 (byte 7): invalid tag: expected a value in quotes after the tag name"#);
+        insta::assert_snapshot!(message("[Event \"x\nx\"]", t()), @r#"game 1, line 1, column 10 (byte 9): invalid tag: the line ends inside the tag value"#);
+        insta::assert_snapshot!(message("[Event \"x\" x", t()), @r#"game 1, line 1, column 13 (byte 12): invalid tag: the line ends inside the tag value"#);
+        insta::assert_snapshot!(message(&format!("[A \"{}\"]", "v".repeat(MAX_TAG_LEN)), t()), @r#"game 1, line 1, column 1 (byte 0): tag longer than 65536 bytes"#);
+        insta::assert_snapshot!(message("1. e4 {open", t()), @r#"game 1, line 1, column 7 (byte 6): comment not closed: '{' without '}'"#);
+        insta::assert_snapshot!(message(&format!("{{{}}}", "c".repeat(MAX_COMMENT_LEN + 1)), t()), @r#"game 1, line 1, column 1 (byte 0): comment longer than 1048576 bytes"#);
+        insta::assert_snapshot!(message("1. e4 e9", t()), @r#"game 1, line 1, column 7 (byte 6): invalid move "e9": expected a rank 1..8 to complete the square, found '9'"#);
+        insta::assert_snapshot!(message("1. e4 Qxx4", t()), @r#"game 1, line 1, column 7 (byte 6): invalid move "Qxx4": expected a square such as e4, found 'x'"#);
+        insta::assert_snapshot!(message(&format!("1. {}", "N".repeat(MAX_TOKEN_LEN + 1)), t()), @r#"game 1, line 1, column 4 (byte 3): token longer than 64 bytes"#);
+        insta::assert_snapshot!(message("1. e4 $300", t()), @r#"game 1, line 1, column 7 (byte 6): invalid annotation "$300""#);
+        insta::assert_snapshot!(message("1. e4 ?!?", t()), @r#"game 1, line 1, column 7 (byte 6): invalid annotation "?!?""#);
+        insta::assert_snapshot!(message("1. e4 <", t()), @r#"game 1, line 1, column 7 (byte 6): unexpected character '<'"#);
+        insta::assert_snapshot!(message("1. e4 )", t()), @r#"game 1, line 1, column 7 (byte 6): ')' without a variation to close"#);
+        insta::assert_snapshot!(message(&"(".repeat(MAX_VARIATION_DEPTH + 1), t()), @r#"game 1, line 1, column 65 (byte 64): variations nested deeper than 64 levels"#);
+        insta::assert_snapshot!(message("[FEN \"8/8/8 w - - 0 1\"]", Replay::default()), @r#"game 1, line 1, column 1 (byte 0): invalid FEN tag: placement (byte 5): only 3 ranks, expected 8"#);
+        insta::assert_snapshot!(message("[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]", Replay::default()), @r#"game 1, line 1, column 1 (byte 0): invalid FEN tag: white has no king"#);
+        insta::assert_snapshot!(message("1. e4 e5 2. Ke3", Replay::default()), @r#"game 1, line 1, column 13 (byte 12): ply 3 (Ke3): illegal move Ke3"#);
+        insta::assert_snapshot!(message("[FEN \"4k3/8/8/8/8/8/8/1N3N1K w - - 0 1\"] 1. Nd2", Replay::default()), @r#"game 1, line 1, column 45 (byte 44): ply 1 (Nd2): ambiguous move Nd2: Nb1d2 or Nf1d2"#);
+        insta::assert_snapshot!(message("1. e4 --", Replay::default()), @r#"game 1, line 1, column 7 (byte 6): ply 2: a null move in the mainline"#);
+        insta::assert_snapshot!(message("1. e4 (1. d4 d5 2. Ke3)", TreeBuilder::default()), @r#"game 1, line 1, column 20 (byte 19): ply 3 (Ke3): illegal move Ke3"#);
     }
 
     #[test]

@@ -179,3 +179,125 @@ impl Tokens {
         f.write_str("\n")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::text::pgn::{read_games, PgnGame};
+
+    /// Reads one game, writes it, and checks that the output reads back to the same bytes.
+    fn export(pgn: &str) -> String {
+        let mut games = read_games(pgn.as_bytes());
+        let game: PgnGame = games.next().unwrap().unwrap();
+        assert!(games.next().is_none());
+        let written = game.to_string();
+        let again = read_games(written.as_bytes()).next().unwrap().unwrap();
+        assert_eq!(again.to_string(), written, "not stable");
+        // Lines are short, but for a single token longer than a line.
+        let single = |l: &str| !l.trim_start_matches("{ ").trim_end_matches(" }").contains(' ');
+        assert!(written.lines().all(|l| l.len() <= super::MAX_LINE_LEN || single(l)), "{written}");
+        written
+    }
+
+    #[test]
+    fn annotated_game() {
+        let pgn = r#"[White "Tal, \"Misha\""] [Black "C:\\chess"] [Event "Riga"] [Opening "Sicilian"]
+{Opening comment
+over two lines} 1.e4! c5 $14 2.Nf3 {A} {B} d6 (2...Nc6 {transposes} 3.d4 (3.Bb5 g6) 3...cxd4) (2...e6!?) 3.d4 cxd4 4.Nxd4 Nf6 5.Nc3 a6 6.Bg5 e6 7.f4 Qb6 8.Qd2 Qxb2 9.Rb1 Qa3 10.f5 Nc6 11.fxe6 fxe6 12.Nxc6 bxc6 13.e5 dxe5 14.Bxf6 gxf6 15.Ne4 Be7 16.Be2 h5 17.Rb3 Qa4 18.Nxf6+ Bxf6 19.c4 Bh4+ 20.g3 1-0"#;
+        insta::assert_snapshot!(export(pgn), @r#"
+[Event "Riga"]
+[Site "?"]
+[Date "????.??.??"]
+[Round "?"]
+[White "Tal, \"Misha\""]
+[Black "C:\\chess"]
+[Result "1-0"]
+[Opening "Sicilian"]
+
+{ Opening comment over two lines } 1. e4 $1 c5 $14 2. Nf3 { A } { B } 2... d6
+(2... Nc6 { transposes } 3. d4 (3. Bb5 g6) 3... cxd4) (2... e6 $5) 3. d4 cxd4
+4. Nxd4 Nf6 5. Nc3 a6 6. Bg5 e6 7. f4 Qb6 8. Qd2 Qxb2 9. Rb1 Qa3 10. f5 Nc6 11.
+fxe6 fxe6 12. Nxc6 bxc6 13. e5 dxe5 14. Bxf6 gxf6 15. Ne4 Be7 16. Be2 h5 17.
+Rb3 Qa4 18. Nxf6+ Bxf6 19. c4 Bh4+ 20. g3 1-0
+"#);
+    }
+
+    #[test]
+    fn position_start_clocks_null_moves_and_long_comments() {
+        let pgn = r#"[Event "Blitz"] [FEN "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 3 30"] [Result "*"]
+30... O-O-O {[%clk 0:01:02.5] [%eval -0.3,18] [%csl Ga1] A comment long enough to wrap, with a word that is longer than a whole line: https://example.invalid/a/very/long/address/that/does/not/fit/on/one/line/of/eighty/columns ok} 31. O-O (31. -- {pass} Rd1+ 32. Ke2) 31... Rh2 *"#;
+        insta::assert_snapshot!(export(pgn), @r#"
+[Event "Blitz"]
+[Site "?"]
+[Date "????.??.??"]
+[Round "?"]
+[White "?"]
+[Black "?"]
+[Result "*"]
+[FEN "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 3 30"]
+
+30... O-O-O { [%eval -0.30,18] [%clk 0:01:02.5] [%csl Ga1] A comment long
+enough to wrap, with a word that is longer than a whole line:
+https://example.invalid/a/very/long/address/that/does/not/fit/on/one/line/of/eighty/columns
+ok } 31. O-O (31. -- { pass } 31... Rd1+ 32. Ke2) 31... Rh2 *
+"#);
+    }
+
+    #[test]
+    fn chess960_castling() {
+        let pgn = r#"[Variant "Chess960"] [FEN "1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1"]
+1. O-O O-O 2. Rb7 Kh8 1/2-1/2"#;
+        let written = export(pgn);
+        insta::assert_snapshot!(written, @r#"
+[Event "?"]
+[Site "?"]
+[Date "????.??.??"]
+[Round "?"]
+[White "?"]
+[Black "?"]
+[Result "1/2-1/2"]
+[Variant "Chess960"]
+[FEN "1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1"]
+
+1. O-O O-O 2. Rb7 Kh8 1/2-1/2
+"#);
+        let game = crate::text::pgn::read_games(written.as_bytes()).next().unwrap().unwrap();
+        assert!(game.is_chess960());
+    }
+
+    #[test]
+    fn empty_games() {
+        insta::assert_snapshot!(export("*"), @r#"
+[Event "?"]
+[Site "?"]
+[Date "????.??.??"]
+[Round "?"]
+[White "?"]
+[Black "?"]
+[Result "*"]
+
+*
+"#);
+        insta::assert_snapshot!(export("[Result \"1/2-1/2\"]"), @r#"
+[Event "?"]
+[Site "?"]
+[Date "????.??.??"]
+[Round "?"]
+[White "?"]
+[Black "?"]
+[Result "1/2-1/2"]
+
+1/2-1/2
+"#);
+        insta::assert_snapshot!(export("{Only a comment} 0-1"), @r#"
+[Event "?"]
+[Site "?"]
+[Date "????.??.??"]
+[Round "?"]
+[White "?"]
+[Black "?"]
+[Result "0-1"]
+
+{ Only a comment } 0-1
+"#);
+    }
+}
