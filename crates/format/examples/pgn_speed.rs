@@ -1,7 +1,7 @@
 //! PGN reading speed over files given on the command line (default: the shared corpus).
 //!
 //! `cargo run --release -p chessbits-format --example pgn_speed [FILE...]` prints, for the
-//! files together, MB/s for: parse only (every token read, moves parsed as SAN, variations
+//! files together, MB/s for: parse only (from memory, and through `Read`) (every token read, moves parsed as SAN, variations
 //! and comments visited), parse + SAN resolved to legal moves and played on a position
 //! (mainline only), and the same through `Replay` into a `Game`.
 
@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use chessbits_format::pgn::{
-    resolve_san, GameResult, Nag, RawComment, RawTag, Replay, Skip, SliceReader, Visitor,
+    resolve_san, GameResult, Nag, PgnReader, RawComment, RawTag, Replay, Skip, SliceReader, Visitor,
 };
 use chessbits_format::SanPlus;
 use chessbits_state::Position;
@@ -131,6 +131,20 @@ fn main() {
             games
         });
         println!("parse only:        {:7.1} MB/s ({games} games)", mb / t);
+    }
+    if run("read") {
+        let (t, games) = best(&mut || {
+            let mut games = 0;
+            for d in &data {
+                let mut reader = PgnReader::new(d.as_slice());
+                let mut v = Count::default();
+                while let Some(g) = reader.read_game(&mut v) {
+                    games += u64::from(g.is_ok());
+                }
+            }
+            games
+        });
+        println!("parse only, Read:  {:7.1} MB/s ({games} games)", mb / t);
     }
     if run("play") {
         let (t, plies) = best(&mut || {
