@@ -72,6 +72,46 @@
 //!
 //! `[%clk 0:03:00]` and `[%eval -1.5,20]` in comments read into [`Clock`] and [`Eval`]
 //! ([`split_comment`], [`RawComment::clock`], [`RawComment::eval`]).
+//!
+//! # Game trees
+//!
+//! [`PgnGame`] holds a whole game: [`Tags`] in the order read, the start position, the
+//! mainline as a [`Variation`] of [`Node`]s (each with its move resolved, glyphs, comments,
+//! clock, evaluation and variations) and the result. [`read_games`] reads them from bytes;
+//! [`TreeBuilder`] is the visitor behind it, for use with a [`PgnReader`].
+//!
+//! # Writing
+//!
+//! `Display` for [`PgnGame`] writes the PGN standard's export format (section 8):
+//!
+//! - the Seven Tag Roster first, in its order (`Event`, `Site`, `Date`, `Round`, `White`,
+//!   `Black`, `Result`; a missing one written `?`, `????.??.??` for the date, the game's
+//!   result for `Result`), then the other tags in the order read (not sorted, as the
+//!   standard would have them), with `SetUp` and `FEN` added if the start position is not
+//!   the standard one and no `FEN` tag says so; values escaped (`\"`, `\\`);
+//! - a blank line, then the movetext: `1. e4 e5`, a black move numbered `1...` at the start
+//!   of a line of moves and after a comment or a variation; glyphs as `$n`; comments as
+//!   `{ text }`, the clock and evaluation first as `[%eval 0.17] [%clk 0:03:00]`, any `}` in
+//!   a text dropped; variations as `(1. d4 d5)` after the move they replace; the result;
+//! - tokens one space apart in lines of at most [`MAX_LINE_LEN`] (79) bytes, except that a
+//!   token longer than a line stands alone on its line, and that a line never starts with
+//!   `%` or with what reads as a tag pair (such a word stays on the line before);
+//! - a line break at the end. Games in a file are separated by a blank line.
+//!
+//! Writing is stable: reading what was written gives the same tree (up to the roster tags
+//! the writer adds), and writing that gives the same bytes.
+//!
+//! ```
+//! use chessbits_format::pgn::read_games;
+//!
+//! let pgn = "[Black \"B\"]\n1.e4 {[%clk 0:03:00]} e5 (1...c5 2.Nf3) 2.Nf3! 1-0";
+//! let game = read_games(pgn.as_bytes()).next().unwrap()?;
+//! let written = game.to_string();
+//! assert!(written.ends_with(
+//!     "\n\n1. e4 { [%clk 0:03:00] } 1... e5 (1... c5 2. Nf3) 2. Nf3 $1 1-0\n"
+//! ));
+//! # Ok::<_, chessbits_format::pgn::PgnError<chessbits_format::pgn::ReplayError>>(())
+//! ```
 
 mod annotations;
 mod reader;

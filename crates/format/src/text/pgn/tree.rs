@@ -362,3 +362,91 @@ impl fmt::Display for Node {
         write!(f, "{}", self.san)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tree as text: `<line comment>`, moves, `$n`, `{comment}`, `[clk ms]`, `[eval]`,
+    /// `( variation )`.
+    fn dump(line: &Variation) -> String {
+        let mut out: Vec<String> = line.comments.iter().map(|c| format!("<{c}>")).collect();
+        for node in &line.moves {
+            out.push(node.san.to_string());
+            out.extend(node.nags.iter().map(Nag::to_string));
+            out.extend(node.comments.iter().map(|c| format!("{{{c}}}")));
+            out.extend(node.clock.map(|c| format!("[clk {}]", c.millis())));
+            out.extend(node.eval.map(|e| format!("[eval {e}]")));
+            out.extend(node.variations.iter().map(|v| format!("( {} )", dump(v))));
+        }
+        out.join(" ")
+    }
+
+    fn check(pgn: &str, expected: &str) {
+        let game = read_games(pgn.as_bytes()).next().unwrap().unwrap();
+        assert_eq!(dump(&game.mainline), expected, "{pgn}");
+    }
+
+    #[test]
+    fn trees() {
+        let cases = [
+            ("1. e4 e5 *", "e4 e5"),
+            // Comments before the first move belong to the line, after a move to the move.
+            ("{start}\n{again} 1. e4 {good} {very} e5 *", "<start> <again> e4 {good} {very} e5"),
+            ("1. e4 ( {why not} 1. d4 {solid} ) e5 *", "e4 ( <why not> d4 {solid} ) e5"),
+            // Clock and evaluation are read out of the comments; empty comments dropped.
+            (
+                "1. e4 {[%clk 0:03:00] good} e5 {[%eval #-2]} {} 2. Nf3 { [%clk 0:02:59] [%clk 0:02:58] } *",
+                "e4 {good} [clk 180000] e5 [eval #-2] Nf3 [clk 178000]",
+            ),
+            // Glyphs follow their move; one before any move is dropped, as is a variation with
+            // no move before it.
+            ("$1 (1. d4) 1. e4 $1 $18 !? e5 *", "e4 $1 $18 $5 e5"),
+            // Variations start from the position before the move they follow, at any depth.
+            (
+                "1. e4 e5 (1... c5 2. Nf3 (2. c3 d5) 2... d6) 2. Nf3 (2. f4 exf4) 2... Nc6 *",
+                "e4 e5 ( c5 Nf3 ( c3 d5 ) d6 ) Nf3 ( f4 exf4 ) Nc6",
+            ),
+            // Null moves in variations.
+            ("1. e4 (1. -- d5 2. -- e5) e5 *", "e4 ( -- d5 -- e5 ) e5"),
+            // Moves are stored as they are written: canonical SAN, check marks as they are.
+            ("1. Ng1-f3 d7d5 2. g3 Nb8c6 3. Bg2 e5 4. 0-0 Qd6+ *", "Nf3 d5 g3 Nc6 Bg2 e5 O-O Qd6"),
+            ("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 1-0", "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#"),
+        ];
+        for (pgn, expected) in cases {
+            check(pgn, expected);
+        }
+    }
+
+    #[test]
+    fn results_tags_and_start() {
+        let game = |pgn: &str| read_games(pgn.as_bytes()).next().unwrap().unwrap();
+        let bytes = |pgn: &[u8]| read_games(pgn).next().unwrap().unwrap();
+        assert_eq!(game("1. e4 0-1").result, GameResult::BlackWins);
+        assert_eq!(game("[Result \"1-0\"]\n1. e4").result, GameResult::WhiteWins);
+        assert_eq!(game("[Result \"1-0\"]\n1. e4 *").result, GameResult::Unknown);
+        assert_eq!(game("[Result \"?\"]\n1. e4").result, GameResult::Unknown);
+        let g = bytes(b"[White \"Andr\xe9\"] [Variant \"chess 960\"] [FEN \"1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1\"] 1. O-O *");
+        assert_eq!(g.tags.get("White"), Some("Andr\u{e9}"));
+        assert!(g.is_chess960());
+        assert_eq!(g.start.fullmoves(), 1);
+        assert_eq!(
+            crate::text::fen::fen_of(&g.end_position(), Default::default()),
+            "1r4kr/8/8/8/8/8/8/1R3RK1 b kq - 1 1"
+        );
+    }
+
+    #[test]
+    fn broken_moves_reject_the_game() {
+        let mut games = read_games(b"1. e4 (1. d4 Ke7) e5 *\n\n1. d4 *");
+        let err = games.next().unwrap().unwrap_err();
+        assert!(
+            matches!(
+                err.kind,
+                super::super::PgnErrorKind::Visitor(ReplayError::Move { ply: 2, .. })
+            ),
+            "{err}"
+        );
+        assert_eq!(dump(&games.next().unwrap().unwrap().mainline), "d4");
+    }
+}
