@@ -1343,8 +1343,9 @@ macro_rules! reader_methods {
 /// A streaming PGN reader over any [`Read`] (a file, standard input, a decompressor).
 ///
 /// It reads through its own buffer, so there is no need to wrap the reader in a
-/// `BufReader`. The buffer holds the current token, tag or comment, never more than a few
-/// limits' worth ([`MAX_COMMENT_LEN`] at most, plus 64 KiB), however large the input.
+/// `BufReader`. The buffer holds the current token, tag or comment and what was read ahead:
+/// 64 KiB, growing to about twice [`MAX_COMMENT_LEN`] at most for a very long comment, however
+/// large the input. Both readers also keep a 128 KiB cache of the move tokens read last.
 ///
 /// ```
 /// use chessbits_format::pgn::{PgnReader, Skip, Visitor};
@@ -1874,6 +1875,49 @@ mod tests {
             let bytes: Vec<u8> = (0..len).map(|i| if i % 3 == 0 { b'\n' } else { b'x' }).collect();
             assert_eq!(count_line_breaks(&bytes), len.div_ceil(3), "{len}");
             assert_eq!(count_line_breaks(&vec![b'\n'; len]), len, "{len}");
+        }
+    }
+
+    #[test]
+    fn mutated_games_never_panic() {
+        use crate::text::pgn::{Replay, TreeBuilder};
+        let sample: &[u8] = b"\xef\xbb\xbf[Event \"x \\\" y\"]\r\n[FEN \"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\"]\n\n\
+            % escape\n1. O-O {[%clk 0:01:00] [%eval #-3,4]} O-O-O! (1... Kd8 $12 ; line\n2. Rf7 (2. -- Kc8)) \
+            2. Rad1 Rxd1 1/2-1/2\n\n1.e4 e5 2.Nf3 Nc6 3.Bb5 a6 4.Ba4 Nf6 5.O-O Be7 6.Re1 b5 7.Bb3 d6 *\n";
+        // A small xorshift generator: the same mutations every run.
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let alphabet = b"[]{}()\";%$!?*.-019NBRQKOxa h\n\r\t\\\xe9";
+        for _ in 0..2000 {
+            let mut input = sample.to_vec();
+            for _ in 0..1 + next(6) {
+                let at = next(input.len() + 1);
+                match next(4) {
+                    0 => input.insert(at, alphabet[next(alphabet.len())]),
+                    1 if at < input.len() => {
+                        input.remove(at);
+                    }
+                    2 => input.truncate(at),
+                    _ if at < input.len() => input[at] = next(256) as u8,
+                    _ => {}
+                }
+            }
+            // The transcript compares the slice reader with the streaming one.
+            read_all(&input);
+            let mut reader = SliceReader::new(&input);
+            while reader.read_game(&mut Replay::default()).is_some() {}
+            let mut reader = SliceReader::new(&input);
+            let mut trees = TreeBuilder::default();
+            while let Some(game) = reader.read_game(&mut trees) {
+                if let Ok(game) = game {
+                    let _ = game.to_string();
+                }
+            }
         }
     }
 

@@ -437,6 +437,22 @@ mod tests {
     }
 
     #[test]
+    fn null_moves_in_check_do_not_break_anything() {
+        for pgn in [
+            "1. e4 f5 2. Qh5+ -- 3. Qxe8 *",
+            "1. e4 f5 2. Qh5+ -- 3. Qe8+ Kxe8 *",
+            "1. f3 e5 2. g4 Qh4# -- Qxe1 *",
+            "1. e4 (1. d4 -- 2. -- -- 3. -- --) *",
+        ] {
+            for game in read_games(pgn.as_bytes()) {
+                if let Ok(game) = game {
+                    let _ = game.to_string();
+                }
+            }
+        }
+    }
+
+    #[test]
     fn broken_moves_reject_the_game() {
         let mut games = read_games(b"1. e4 (1. d4 Ke7) e5 *\n\n1. d4 *");
         let err = games.next().unwrap().unwrap_err();
