@@ -18,6 +18,7 @@
 use core::fmt;
 
 use chessbits_move::Move16;
+use chessbits_movegen::MoveGen;
 use chessbits_state::Position;
 
 use super::annotations::{decode_lossy, normalize_space, split_comment, Clock, Eval, Nag};
@@ -26,7 +27,7 @@ use super::visitor::{
     is_chess960_variant, resolve_san, start_position, GameResult, RawComment, RawTag, ReplayError,
     Skip, Visitor,
 };
-use crate::text::san::SanPlus;
+use crate::text::san::{San, SanPlus};
 
 /// The tag pairs of a game, in the order read.
 ///
@@ -214,7 +215,8 @@ struct Frame {
 /// The visitor that builds [`PgnGame`]s, resolving every move of every variation.
 ///
 /// - Moves are resolved with [`resolve_san`]; one that does not resolve rejects the game
-///   ([`ReplayError::Move`]). Null moves are kept.
+///   ([`ReplayError::Move`]). Null moves are kept, except in check
+///   ([`ReplayError::NullMoveInCheck`]), where passing would leave a king to capture.
 /// - A comment after a move goes to that move ([`Node::comments`], with its `[%clk]` and
 ///   `[%eval]` read out); a comment before the first move of a line goes to the line
 ///   ([`Variation::comments`], as text).
@@ -280,6 +282,9 @@ impl Visitor for TreeBuilder {
         let start_ply = self.start.ply();
         let frame = self.frame();
         let ply = frame.pos.ply().saturating_sub(start_ply) + 1;
+        if san.san == San::Null && frame.pos.is_check() {
+            return Err(ReplayError::NullMoveInCheck { ply });
+        }
         let mv = resolve_san(&frame.pos, &san.san).map_err(|error| ReplayError::Move {
             ply,
             san,
@@ -438,16 +443,19 @@ mod tests {
 
     #[test]
     fn null_moves_in_check_do_not_break_anything() {
-        for pgn in [
-            "1. e4 f5 2. Qh5+ -- 3. Qxe8 *",
-            "1. e4 f5 2. Qh5+ -- 3. Qe8+ Kxe8 *",
-            "1. f3 e5 2. g4 Qh4# -- Qxe1 *",
-            "1. e4 (1. d4 -- 2. -- -- 3. -- --) *",
-        ] {
-            for game in read_games(pgn.as_bytes()) {
-                if let Ok(game) = game {
-                    let _ = game.to_string();
-                }
+        // A null move is refused when in check: it would leave a king to capture.
+        let cases = [
+            ("1. e4 f5 2. Qh5+ -- 3. Qxe8 *", false),
+            ("1. f3 e5 2. g4 Qh4# -- Qxe1 *", false),
+            ("1. e4 f5 2. Qh5+ (2. -- Nf6) *", true),
+            ("1. e4 (1. d4 -- 2. -- -- 3. -- --) *", true),
+        ];
+        for (pgn, resolves) in cases {
+            let games: Vec<_> = read_games(pgn.as_bytes()).collect();
+            assert_eq!(games.len(), 1, "{pgn}");
+            assert_eq!(games[0].is_ok(), resolves, "{pgn}");
+            if let Ok(game) = &games[0] {
+                assert!(game.to_string().contains("--"), "{pgn}");
             }
         }
     }

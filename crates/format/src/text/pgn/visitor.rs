@@ -396,6 +396,11 @@ pub enum ReplayError {
         /// The ply of the move, from 1.
         ply: u32,
     },
+    /// A null move while in check (from [`TreeBuilder`](super::TreeBuilder)).
+    NullMoveInCheck {
+        /// The ply of the move, from 1.
+        ply: u32,
+    },
 }
 
 impl fmt::Display for ReplayError {
@@ -404,6 +409,7 @@ impl fmt::Display for ReplayError {
             ReplayError::Fen(err) => write!(f, "invalid FEN tag: {err}"),
             ReplayError::Move { ply, san, error } => write!(f, "ply {ply} ({san}): {error}"),
             ReplayError::NullMove { ply } => write!(f, "ply {ply}: a null move in the mainline"),
+            ReplayError::NullMoveInCheck { ply } => write!(f, "ply {ply}: a null move in check"),
         }
     }
 }
