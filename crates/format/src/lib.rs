@@ -40,7 +40,7 @@
 
 pub mod text;
 
-pub use text::{epd, fen, san, uci};
+pub use text::{epd, fen, pgn, san, uci};
 
 pub use epd::{Epd, ParseEpdError};
 pub use fen::{
