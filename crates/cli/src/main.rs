@@ -3,10 +3,12 @@
 //! library. Data goes to stdout; diagnostics and progress bars go to stderr. Exit status: 0 on
 //! success, 1 when some input was bad, 2 on usage errors.
 
+mod pgn;
 mod progress;
 mod san;
 
 use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -29,6 +31,27 @@ Run `chessbits <command> --help` for the details of each command.";
 
 #[derive(Subcommand)]
 enum Command {
+    /// Reads PGN files and writes each game as a UCI line or as PGN.
+    ///
+    /// Games are numbered from 1 across all files, in input order. With `--to uci`, each game
+    /// prints `<number>TAB<final FEN>TAB<UCI moves of the mainline>` (X-FEN castling, the en
+    /// passant square only when a capture is legal, Chess960 castling as king takes rook); a
+    /// game that cannot be read prints `<number>TAB"error"TAB<message>`, and the message goes to
+    /// stderr with the file, game number, line and column. With `--to pgn`, the games are
+    /// written in the PGN export format, variations, comments and NAGs kept. Exit status 0
+    /// when every game read, 1 when any failed. A progress bar shows on a terminal for runs
+    /// longer than a second.
+    #[command(
+        after_help = "Examples:\n  chessbits pgn games.pgn --to uci\n  zcat big.pgn.gz | chessbits pgn - --to uci > games.tsv\n  chessbits pgn a.pgn b.pgn --to pgn > clean.pgn"
+    )]
+    Pgn {
+        /// PGN files to read, in order; `-` reads standard input.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// What to write.
+        #[arg(long, value_enum)]
+        to: pgn::To,
+    },
     /// Converts UCI moves to SAN, one game per input line.
     ///
     /// Reads lines `<FEN or startpos>;<uci> <uci> ...` from standard input and prints, per
@@ -44,6 +67,11 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Pgn { files, to } => {
+            let mut stdout = BufWriter::new(io::stdout().lock());
+            let mut stderr = io::stderr().lock();
+            pgn::run(&files, to, &mut stdout, &mut stderr).map(|summary| summary.failed)
+        }
         Command::San => {
             let stdin = io::stdin().lock();
             let stdout = BufWriter::new(io::stdout().lock());

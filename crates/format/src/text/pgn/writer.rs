@@ -3,6 +3,7 @@
 use core::fmt;
 
 use chessbits_bitboard::Color;
+use chessbits_move::CastlingMode;
 use chessbits_state::Position;
 
 use super::tree::{Node, PgnGame, Variation};
@@ -21,7 +22,7 @@ impl fmt::Display for PgnGame {
             let value =
                 if name == "Result" && self.tags.get("Result").is_none() { result } else { value };
             write_tag(f, name, value)?;
-            if i == 6 && !has_fen && self.start != Position::new() {
+            if i == 6 && !has_fen && !is_standard_start(&self.start) {
                 write_tag(f, "SetUp", "1")?;
                 write_tag(f, "FEN", &Fen::from_position(&self.start).to_string())?;
             }
@@ -33,6 +34,13 @@ impl fmt::Display for PgnGame {
         tokens.push(result.to_string());
         tokens.write(f)
     }
+}
+
+/// `true` for the standard start position, in either castling mode (a `Variant` tag carries
+/// the mode; no FEN tag is needed for it).
+fn is_standard_start(start: &Position) -> bool {
+    let mut standard = *start;
+    standard.set_castling_mode(CastlingMode::Standard).is_ok() && standard == Position::new()
 }
 
 /// `[Name "value"]` with `\` and `"` escaped, and line breaks (which a tag cannot hold) as

@@ -1,0 +1,144 @@
+//! The `chessbits` binary run as a user runs it: output contracts, exit status, errors on
+//! stderr, help text.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_chessbits");
+
+fn data(name: &str) -> String {
+    format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs the tool with `args` and `stdin`.
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
+    child.wait_with_output().expect("the binary ends")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn pgn_to_uci_prints_one_line_per_game_and_reports_broken_ones() {
+    let out = run(&["pgn", &data("mixed.pgn"), "--to", "uci"], "");
+    assert_eq!(out.status.code(), Some(1), "a broken game makes the exit status 1");
+    insta::assert_snapshot!(text(&out.stdout), @r#"
+        1	r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4	e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7
+        2	error	ply 3 (Ke3): illegal move Ke3
+        3	r4rk1/pppppppp/8/8/8/8/PPPPPPPP/2KR3R w - - 2 2	b1a1 b8h8
+        4	r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 w kq - 6 5	e2e4 e7e5 g1f3 b8c6 f1c4 f8c5 e1h1 g8f6
+        5	rnbqkbnr/ppp1pppp/8/8/2pP4/8/PP2PPPP/RNBQKBNR w KQkq - 0 3	d2d4 d7d5 c2c4 d5c4
+    "#);
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("game 2 (game 2 of the file), line"), "{stderr}");
+    assert!(stderr.contains("Ke3"), "{stderr}");
+}
+
+#[test]
+fn pgn_numbers_games_across_files_and_reads_stdin() {
+    let pgn = std::fs::read_to_string(data("mixed.pgn")).expect("test data");
+    let out = run(&["pgn", &data("mixed.pgn"), "-", "--to", "uci"], &pgn);
+    let lines: Vec<String> = text(&out.stdout).lines().map(str::to_owned).collect();
+    assert_eq!(lines.len(), 10, "{lines:?}");
+    for (i, line) in lines.iter().enumerate() {
+        assert!(line.starts_with(&format!("{}\t", i + 1)), "{line}");
+    }
+    // The same games, the same lines but for the number.
+    for i in 0..5 {
+        let strip = |l: &str| l.split_once('\t').map(|(_, rest)| rest.to_owned());
+        assert_eq!(strip(&lines[i]), strip(&lines[i + 5]));
+    }
+}
+
+#[test]
+fn pgn_to_pgn_writes_the_export_format_and_reads_back_the_same() {
+    let out = run(&["pgn", &data("mixed.pgn"), "--to", "pgn"], "");
+    assert_eq!(out.status.code(), Some(1));
+    let exported = text(&out.stdout);
+    insta::assert_snapshot!(exported, @r#"
+        [Event "Scholar's mate"]
+        [Site "?"]
+        [Date "2024.01.01"]
+        [Round "1"]
+        [White "A"]
+        [Black "B"]
+        [Result "1-0"]
+
+        1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 $4 { blunder } (3... g6 4. Qf3) 4. Qxf7# 1-0
+
+        [Event "Chess960"]
+        [Site "?"]
+        [Date "????.??.??"]
+        [Round "?"]
+        [White "?"]
+        [Black "?"]
+        [Result "*"]
+        [Variant "Chess960"]
+        [FEN "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1"]
+        [SetUp "1"]
+
+        1. O-O-O O-O *
+
+        [Event "Standard-looking Chess960"]
+        [Site "?"]
+        [Date "????.??.??"]
+        [Round "?"]
+        [White "?"]
+        [Black "?"]
+        [Result "*"]
+        [Variant "chess 960"]
+
+        1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 *
+
+        [Event "?"]
+        [Site "?"]
+        [Date "????.??.??"]
+        [Round "?"]
+        [White "?"]
+        [Black "?"]
+        [Result "*"]
+
+        1. d4 d5 2. c4 dxc4 *
+
+    "#);
+    // Reading the export again gives the same bytes.
+    let again = run(&["pgn", "-", "--to", "pgn"], &exported);
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
+    assert_eq!(text(&again.stdout), exported);
+}
+
+#[test]
+fn san_reads_lines_and_goes_on_after_a_bad_one() {
+    let out = run(&["san"], "startpos;e2e4 e7e5 g1f3\nstartpos;e2e5\nstartpos;d2d4\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "e4 e5 Nf3\nerror: move 1 (e2e5): illegal move e2e5\nd4\n");
+}
+
+#[test]
+fn help_explains_every_command_with_an_example_and_usage_errors_exit_2() {
+    let help = run(&["--help"], "");
+    assert_eq!(help.status.code(), Some(0));
+    let help = text(&help.stdout);
+    for word in ["pgn", "san", "Examples:"] {
+        assert!(help.contains(word), "{help}");
+    }
+    for command in ["pgn", "san"] {
+        let out = run(&[command, "--help"], "");
+        assert_eq!(out.status.code(), Some(0));
+        assert!(text(&out.stdout).contains("Example"), "{command}");
+    }
+    let bad = run(&["pgn", "--to", "nonsense", "x.pgn"], "");
+    assert_eq!(bad.status.code(), Some(2));
+    let missing = run(&["pgn", "/nonexistent.pgn", "--to", "uci"], "");
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(text(&missing.stderr).contains("/nonexistent.pgn"));
+}
