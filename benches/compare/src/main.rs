@@ -7,6 +7,7 @@
 //! ratio peer / chessbits (above 1: chessbits is faster).
 
 mod peers;
+mod pgn;
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -24,10 +25,15 @@ Times chessbits, cozy-chess, shakmaty and chess (jordanbray) on three single-thr
   movegen  the full legal move list of each of 1000 fixed positions, many passes
 and prints the median time of each and the ratio peer / chessbits (above 1: chessbits faster).
 
+A fourth workload, pgn, times chessbits' PGN reader against pgn-reader (shakmaty resolving
+SAN) on PGN files of ../shared/corpus held in memory: parse only (tags and mainline SAN
+tokens, variations skipped), and parse + every SAN resolved and played. It prints MB/s and
+games/s for each and the ratio pgn-reader time / chessbits time. It runs only when named.
+
 options:
   --runs N            timed runs per library and measurement, interleaved (default 5)
   --quick             two plies less and a twentieth of the passes: a smoke test
-  --workload NAME     run only this workload (bulk, leaves, movegen); may be repeated";
+  --workload NAME     run only this workload (bulk, leaves, movegen, pgn); may be repeated";
 
 /// The bulk-counting perft depth of each standard position (the leaf workload uses one less).
 /// Fixed, so that results are comparable run to run: each takes roughly 0.2-2 s for chessbits.
@@ -50,6 +56,7 @@ enum Workload {
     Bulk,
     Leaves,
     Movegen,
+    Pgn,
 }
 
 impl Workload {
@@ -60,6 +67,7 @@ impl Workload {
             Workload::Bulk => "bulk",
             Workload::Leaves => "leaves",
             Workload::Movegen => "movegen",
+            Workload::Pgn => "pgn",
         }
     }
 }
@@ -105,7 +113,7 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
             "--quick" => o.quick = true,
             "--workload" => {
                 let v = it.next().ok_or("--workload needs a value")?;
-                let w = Workload::ALL.into_iter().find(|w| w.name() == v);
+                let w = Workload::ALL.into_iter().chain([Workload::Pgn]).find(|w| w.name() == v);
                 o.workloads.push(w.ok_or(format!("unknown workload {v:?}\n{HELP}"))?);
             }
             other => return Err(format!("unknown option {other:?}\n{HELP}")),
@@ -137,9 +145,12 @@ fn run(o: Options) -> Result<ExitCode, String> {
                 }
             }
             Workload::Movegen => rows.push(movegen_row(passes, o.runs)?),
+            Workload::Pgn => pgn_table(o.runs, o.quick)?,
         }
     }
-    print_table(&rows);
+    if !rows.is_empty() {
+        print_table(&rows);
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -172,7 +183,7 @@ fn perft_row(
 
     eprintln!("timing {} ...", what(depth));
     let mut expected = p.nodes(depth);
-    let medians = measure(runs, |lib| {
+    let medians = measure(LIBS.len(), runs, |lib| {
         let nodes = f(lib, boards, depth);
         let want = *expected.get_or_insert(nodes);
         if nodes == want {
@@ -237,7 +248,7 @@ fn movegen_row(passes: u32, runs: usize) -> Result<Row, String> {
     }
     let what = format!("movegen of {} positions x {passes} passes", set.len());
     eprintln!("timing {what} ...");
-    let medians = measure(runs, |lib| {
+    let medians = measure(LIBS.len(), runs, |lib| {
         let listed = peers::movegen(lib, &set, passes);
         if listed == total * u64::from(passes) {
             Ok(())
@@ -268,16 +279,17 @@ fn check(what: &str, known: Option<u64>, counts: &[u64]) -> Result<(), String> {
     Err(format!("node counts differ for {what}{known}: {}", got.join(", ")))
 }
 
-/// Times `f(lib)` for every library, `runs` times, interleaving the libraries (each run starts
-/// with the next library), and returns each library's median.
+/// Times `f(lib)` for each of `libs` libraries, `runs` times, interleaving the libraries (each
+/// run starts with the next library), and returns each library's median.
 fn measure(
+    libs: usize,
     runs: usize,
     mut f: impl FnMut(usize) -> Result<(), String>,
 ) -> Result<Vec<Duration>, String> {
-    let mut times = vec![Vec::with_capacity(runs); LIBS.len()];
+    let mut times = vec![Vec::with_capacity(runs); libs];
     for run in 0..runs {
-        for i in 0..LIBS.len() {
-            let lib = (run + i) % LIBS.len();
+        for i in 0..libs {
+            let lib = (run + i) % libs;
             let start = Instant::now();
             f(lib)?;
             times[lib].push(start.elapsed());
@@ -363,4 +375,76 @@ fn ratio(peer: Duration, chessbits: Duration) -> f64 {
 fn geomean(xs: impl Iterator<Item = f64>) -> f64 {
     let (sum, n) = xs.fold((0.0, 0u32), |(s, n), x| (s + x.ln(), n + 1));
     (sum / f64::from(n.max(1))).exp()
+}
+
+/// The PGN files of the pgn workload, in `../shared/corpus` beside the repository: pgn-reader's
+/// own benchmark files (lichess and TWIC, 1 MB each), a lichess file with clock comments, and
+/// 21 MB of master games with CRLF line ends. None has a FEN tag, so every game starts from the
+/// standard position.
+const PGN_FILES: [&str; 4] = [
+    "lichess-db-2025-05-head1000k.pgn",
+    "twic1599-head1000k.pgn",
+    "lichess-db-2021-10-first999.pgn",
+    "pgnmentor-world-champions.pgn",
+];
+
+/// Times both PGN readers on each of [`PGN_FILES`], parse only and with SAN replayed, and
+/// prints a table of medians, MB/s, games/s and the ratio pgn-reader / chessbits.
+fn pgn_table(runs: usize, quick: bool) -> Result<(), String> {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    let files = if quick { &PGN_FILES[..1] } else { &PGN_FILES[..] };
+    println!();
+    println!(
+        "{:<34} {:<7} {:>7} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8}",
+        "pgn file", "mode", "games", "cb ms", "pr ms", "cb MB/s", "pr MB/s", "cb kg/s", "pr/cb"
+    );
+    let mut ratios = [Vec::new(), Vec::new()];
+    for name in files {
+        let path = corpus.join(name);
+        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for (mode, replay) in [("parse", false), ("replay", true)] {
+            let ours = pgn::chessbits(&bytes, replay)?;
+            let theirs = pgn::pgn_reader(&bytes, replay)?;
+            if ours != theirs {
+                return Err(format!(
+                    "{name} {mode}: chessbits reads {ours:?} (games, moves), pgn-reader {theirs:?}"
+                ));
+            }
+            eprintln!("timing pgn {mode} of {name} ...");
+            let medians = measure(2, runs, |lib| {
+                let got = if lib == 0 {
+                    pgn::chessbits(&bytes, replay)?
+                } else {
+                    pgn::pgn_reader(&bytes, replay)?
+                };
+                if got == ours {
+                    Ok(())
+                } else {
+                    Err(format!("{name} {mode}: counts changed between runs"))
+                }
+            })?;
+            let mb = bytes.len() as f64 / 1e6;
+            let r = ratio(medians[1], medians[0]);
+            ratios[usize::from(replay)].push(r);
+            println!(
+                "{:<34} {:<7} {:>7} {:>9} {:>9} {:>9.1} {:>9.1} {:>9.1} {:>8.2}",
+                name,
+                mode,
+                ours.0,
+                millis(medians[0]),
+                millis(medians[1]),
+                mb / medians[0].as_secs_f64(),
+                mb / medians[1].as_secs_f64(),
+                ours.0 as f64 / 1e3 / medians[0].as_secs_f64(),
+                r
+            );
+        }
+    }
+    println!(
+        "geometric mean of pgn-reader time / chessbits time: parse {:.2}, replay {:.2}",
+        geomean(ratios[0].iter().copied()),
+        geomean(ratios[1].iter().copied())
+    );
+    println!("(above 1: chessbits is faster; kg/s = thousands of games per second)");
+    Ok(())
 }
