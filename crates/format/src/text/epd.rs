@@ -948,8 +948,21 @@ fn integer(token: Token<'_>, min: i64, max: u64) -> Result<i128, (usize, EpdErro
     Ok(n)
 }
 
+#[cfg(feature = "serde")]
+chessbits_bitboard::serde_text!(Epd, "an EPD record", |s| s.parse::<Epd>());
+
 #[cfg(test)]
 mod tests {
+    #[cfg(feature = "serde")]
+    #[test]
+    fn epd_serializes_as_its_canonical_text() {
+        let epd: Epd = "8/8/8/8/8/8/8/K1k5 w - - bm Kb1; id \"x\";".parse().unwrap();
+        let json = serde_json::to_string(&epd).unwrap();
+        assert_eq!(json, "\"8/8/8/8/8/8/8/K1k5 w - - bm Kb1; id \\\"x\\\";\"");
+        assert_eq!(serde_json::from_str::<Epd>(&json).unwrap(), epd);
+        assert!(serde_json::from_str::<Epd>("\"8/8 w\"").is_err());
+    }
+
     use super::*;
 
     use EpdErrorKind::*;
