@@ -26,6 +26,19 @@ pub enum Termination {
 }
 
 impl Termination {
+    /// Every termination, the automatic ones first, in the order [`Game::outcome`] checks them.
+    ///
+    /// [`Game::outcome`]: crate::Game::outcome
+    pub const ALL: [Termination; 7] = [
+        Termination::Checkmate,
+        Termination::Stalemate,
+        Termination::InsufficientMaterial,
+        Termination::SeventyFiveMoves,
+        Termination::FivefoldRepetition,
+        Termination::FiftyMoves,
+        Termination::ThreefoldRepetition,
+    ];
+
     /// The kebab-case name: `checkmate`, `stalemate`, `insufficient-material`,
     /// `seventyfive-moves`, `fivefold-repetition`, `fifty-moves`, `threefold-repetition`.
     pub const fn as_str(self) -> &'static str {
@@ -115,16 +128,8 @@ impl core::str::FromStr for Termination {
 
     /// Reads the names [`Termination::as_str`] writes.
     fn from_str(s: &str) -> Result<Termination, ParseOutcomeError> {
-        const ALL: [Termination; 7] = [
-            Termination::Checkmate,
-            Termination::Stalemate,
-            Termination::InsufficientMaterial,
-            Termination::SeventyFiveMoves,
-            Termination::FivefoldRepetition,
-            Termination::FiftyMoves,
-            Termination::ThreefoldRepetition,
-        ];
-        ALL.into_iter()
+        Termination::ALL
+            .into_iter()
             .find(|t| t.as_str() == s)
             .ok_or(ParseOutcomeError("unknown termination, expected a name such as checkmate"))
     }
@@ -196,14 +201,7 @@ mod tests {
             Outcome::Decisive { winner: Color::White, termination: Termination::Checkmate },
             Outcome::Decisive { winner: Color::Black, termination: Termination::Checkmate },
         ];
-        for termination in [
-            Termination::Stalemate,
-            Termination::InsufficientMaterial,
-            Termination::SeventyFiveMoves,
-            Termination::FivefoldRepetition,
-            Termination::FiftyMoves,
-            Termination::ThreefoldRepetition,
-        ] {
+        for termination in Termination::ALL.into_iter().skip(1) {
             all.push(Outcome::Draw { termination });
         }
         for outcome in all {
