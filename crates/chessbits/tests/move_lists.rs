@@ -8,13 +8,9 @@ use chessbits::movegen::MoveGen;
 use chessbits::moves::{Move16, Move32, MoveList};
 use chessbits::state::Position;
 
-const SUITES: [(&str, &str); 5] = [
-    ("standard.epd", include_str!("../../../testdata/perft/standard.epd")),
-    ("perftsuite.epd", include_str!("../../../testdata/perft/perftsuite.epd")),
-    ("random.epd", include_str!("../../../testdata/perft/random.epd")),
-    ("chess960.epd", include_str!("../../../testdata/perft/chess960.epd")),
-    ("tricky.epd", include_str!("../../../testdata/perft/tricky.epd")),
-];
+#[path = "../../../testdata/perft/suites.rs"]
+mod suites;
+use suites::SUITES;
 
 fn sorted(list: &MoveList) -> Vec<Move16> {
     let mut v = list.to_vec();

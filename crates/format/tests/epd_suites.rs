@@ -7,13 +7,9 @@ use std::path::{Path, PathBuf};
 
 use chessbits_format::epd::{Epd, EpdPart, Operation};
 
-const SUITES: [(&str, &str); 5] = [
-    ("standard.epd", include_str!("../../../testdata/perft/standard.epd")),
-    ("perftsuite.epd", include_str!("../../../testdata/perft/perftsuite.epd")),
-    ("random.epd", include_str!("../../../testdata/perft/random.epd")),
-    ("chess960.epd", include_str!("../../../testdata/perft/chess960.epd")),
-    ("tricky.epd", include_str!("../../../testdata/perft/tricky.epd")),
-];
+#[path = "../../../testdata/perft/suites.rs"]
+mod suites;
+use suites::SUITES;
 
 /// The shared corpus, beside the repository root.
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus");

@@ -11,13 +11,9 @@ use chessbits_move::CastlingMode;
 use chessbits_movegen::repetition_key;
 use chessbits_state::{CastlingSide, Position};
 
-const SUITES: [(&str, &str); 5] = [
-    ("standard.epd", include_str!("../../../testdata/perft/standard.epd")),
-    ("perftsuite.epd", include_str!("../../../testdata/perft/perftsuite.epd")),
-    ("random.epd", include_str!("../../../testdata/perft/random.epd")),
-    ("chess960.epd", include_str!("../../../testdata/perft/chess960.epd")),
-    ("tricky.epd", include_str!("../../../testdata/perft/tricky.epd")),
-];
+#[path = "../../../testdata/perft/suites.rs"]
+mod suites;
+use suites::SUITES;
 
 /// Every suite line as (suite, line number, FEN), read as EPD: the FEN is the line without its
 /// perft operations, which must be exactly ` ;D1 n ;D2 n ...` after it.

@@ -11,13 +11,9 @@ use chessbits_move::Move16;
 use chessbits_movegen::MoveGen;
 use chessbits_state::{CastlingSide, Position};
 
-const SUITES: [(&str, &str); 5] = [
-    ("standard.epd", include_str!("../../../testdata/perft/standard.epd")),
-    ("perftsuite.epd", include_str!("../../../testdata/perft/perftsuite.epd")),
-    ("random.epd", include_str!("../../../testdata/perft/random.epd")),
-    ("chess960.epd", include_str!("../../../testdata/perft/chess960.epd")),
-    ("tricky.epd", include_str!("../../../testdata/perft/tricky.epd")),
-];
+#[path = "../../../testdata/perft/suites.rs"]
+mod suites;
+use suites::SUITES;
 
 /// Every suite position: the text before the first `;` of each line.
 fn suite_positions() -> Vec<(String, Position)> {
