@@ -235,6 +235,7 @@ fn special_games_in_every_move_code() {
     ];
     let mut out = String::new();
     for (start, moves) in lines {
+        writeln!(out, "{start}; {moves}").unwrap();
         let start =
             if start == "startpos" { Position::new() } else { parse_position(start).unwrap() };
         let mut g = Game::new(start);
