@@ -298,7 +298,7 @@ impl MoveCode {
 
 impl fmt::Display for MoveCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+        f.pad(match self {
             MoveCode::FromTo => "12",
             MoveCode::SanLike => "san-like",
             MoveCode::SanLike713 => "san-like-7-13",

@@ -123,7 +123,7 @@ impl StateFormat {
 
 impl fmt::Display for StateFormat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+        f.pad(match self {
             StateFormat::State14 => "state14",
             StateFormat::StateFull => "state-full",
         })
