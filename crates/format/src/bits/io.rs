@@ -67,6 +67,20 @@ impl BitWriter {
     /// Appends the low `n` bits of `value`, most significant first. Bits of `value` above `n`
     /// are ignored; `n` above 64 writes 64 bits.
     pub fn write(&mut self, value: u64, n: u32) {
+        let used = (self.len % 8) as u32;
+        if n <= 56 {
+            if n == 0 {
+                return;
+            }
+            // Fast path: the unfinished last byte and the field fit one word; append its bytes.
+            let partial = if used > 0 { self.bytes.pop().unwrap_or(0) } else { 0 };
+            let total = used + n;
+            let word = u64::from(partial) << 56 | (value & ((1u64 << n) - 1)) << (64 - total);
+            let bytes = word.to_be_bytes();
+            self.bytes.extend_from_slice(bytes.get(..total.div_ceil(8) as usize).unwrap_or(&bytes));
+            self.len += n as usize;
+            return;
+        }
         let mut left = n.min(64);
         while left > 0 {
             let used = (self.len % 8) as u32;
