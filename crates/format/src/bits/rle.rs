@@ -67,29 +67,67 @@ use chessbits_state::Board;
 use super::board::{code_of, piece_of, BoardError, BoardErrorKind, RunWidth};
 use super::io::{BitReader, BitWriter, Bits, DecodeError};
 
-/// Calls `run(code, squares)` for each run of `board` at width `k`, in order.
-#[inline]
-fn for_each_run(board: &Board, k: RunWidth, mut run: impl FnMut(u8, u32)) {
-    let max = k.max_run();
-    let mut code = code_of(board.piece_at(Square::A1));
-    let mut len = 0;
-    for sq in Square::ALL {
-        let next = code_of(board.piece_at(sq));
-        if next != code || len == max {
-            run(code, len);
-            code = next;
-            len = 0;
+/// The maximal runs of equal squares of `board`, a1 first: (code, squares) pairs, and how many.
+struct Runs {
+    runs: [(u8, u32); 64],
+    len: usize,
+}
+
+impl Runs {
+    fn of(board: &Board) -> Runs {
+        let mut runs = Runs { runs: [(0, 0); 64], len: 0 };
+        let mut code = code_of(board.piece_at(Square::A1));
+        let mut len = 0;
+        for sq in Square::ALL {
+            let next = code_of(board.piece_at(sq));
+            if next != code {
+                runs.push(code, len);
+                code = next;
+                len = 0;
+            }
+            len += 1;
         }
-        len += 1;
+        runs.push(code, len);
+        runs
     }
-    run(code, len);
+
+    fn push(&mut self, code: u8, squares: u32) {
+        if let Some(slot) = self.runs.get_mut(self.len) {
+            *slot = (code, squares);
+            self.len += 1;
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (u8, u32)> + '_ {
+        self.runs.iter().take(self.len).copied()
+    }
+
+    /// The number of runs at width `k`: each maximal run split into runs of at most `2^K`.
+    fn count(&self, k: RunWidth) -> usize {
+        self.iter().map(|(_, len)| len.div_ceil(k.max_run()) as usize).sum()
+    }
+
+    /// The width that takes the fewest bits (the smallest on a tie).
+    fn best_width(&self) -> RunWidth {
+        let bits = |k: RunWidth| self.count(k) * (4 + k.get() as usize);
+        RunWidth::ALL.into_iter().min_by_key(|&k| bits(k)).unwrap_or(RunWidth::ALL[0])
+    }
+
+    fn write(&self, w: &mut BitWriter, k: RunWidth) {
+        let width = k.get() as u32;
+        for (code, mut len) in self.iter() {
+            while len > 0 {
+                let run = len.min(k.max_run());
+                w.write(u64::from(code) << width | u64::from(run - 1), 4 + width);
+                len -= run;
+            }
+        }
+    }
 }
 
 /// The number of runs `board` takes at width `k`.
 pub fn runs(board: &Board, k: RunWidth) -> usize {
-    let mut n = 0;
-    for_each_run(board, k, |_, _| n += 1);
-    n
+    Runs::of(board).count(k)
 }
 
 /// The number of bits `board` takes in `rle:K`.
@@ -99,25 +137,7 @@ pub fn len(board: &Board, k: RunWidth) -> usize {
 
 /// The width that takes the fewest bits for `board` (the smallest on a tie).
 pub fn best_width(board: &Board) -> RunWidth {
-    // The run lengths of width 6 (1 to 64 squares), in one pass; a narrower width splits each.
-    let mut lengths = [0u32; 64];
-    let mut n = 0;
-    for_each_run(board, RunWidth::ALL[5], |_, len| {
-        if let Some(slot) = lengths.get_mut(n) {
-            *slot = len;
-        }
-        n += 1;
-    });
-    let lengths = lengths.get(..n).unwrap_or(&[]);
-    let mut best = (usize::MAX, RunWidth::ALL[0]);
-    for k in RunWidth::ALL {
-        let runs: u32 = lengths.iter().map(|len| len.div_ceil(k.max_run())).sum();
-        let bits = runs as usize * (4 + k.get() as usize);
-        if bits < best.0 {
-            best = (bits, k);
-        }
-    }
-    best.1
+    Runs::of(board).best_width()
 }
 
 /// The number of bits `board` takes in `rle:auto`.
@@ -127,17 +147,15 @@ pub fn len_auto(board: &Board) -> usize {
 
 /// Appends the runs of `board` at width `k`.
 pub fn write(w: &mut BitWriter, board: &Board, k: RunWidth) {
-    let width = k.get() as u32;
-    for_each_run(board, k, |code, len| {
-        w.write(u64::from(code) << width | u64::from(len - 1), 4 + width)
-    });
+    Runs::of(board).write(w, k);
 }
 
 /// Appends `board` in `rle:auto`: the best width in 3 bits, then the runs.
 pub fn write_auto(w: &mut BitWriter, board: &Board) {
-    let k = best_width(board);
+    let runs = Runs::of(board);
+    let k = runs.best_width();
     w.write(u64::from(k.get()), 3);
-    write(w, board, k);
+    runs.write(w, k);
 }
 
 /// Reads runs at width `k` until they cover the 64 squares.
