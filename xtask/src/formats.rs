@@ -22,7 +22,10 @@ max) or per move, and the encode/decode speed.
 inputs:
   --fen-file FILE   one FEN per line
   --uci-file FILE   one game per line: `<FEN or startpos>;<uci> <uci> ...` (as chessbits san
-                    reads them); every position of every game is measured";
+                    reads them); every position of every game is measured
+
+options:
+  --per-game        also print, per game: its number, plies, and bits in each move code";
 
 /// The positions and games read from the inputs.
 #[derive(Default)]
@@ -34,6 +37,7 @@ struct Corpus {
 pub fn run(args: &[String]) -> Result<ExitCode, String> {
     let mut corpus = Corpus::default();
     let mut names = Vec::new();
+    let mut per_game = false;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -47,6 +51,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
                 }
                 names.push(path.clone());
             }
+            "--per-game" => per_game = true,
             "-h" | "--help" => {
                 println!("{HELP}");
                 return Ok(ExitCode::SUCCESS);
@@ -68,6 +73,10 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
     if !corpus.games.is_empty() {
         println!();
         failures += moves_table(&corpus.games);
+        if per_game {
+            println!();
+            per_game_table(&corpus.games);
+        }
     }
     if failures > 0 {
         eprintln!("error: {failures} round trips failed");
@@ -314,4 +323,19 @@ fn moves_table(games: &[Game]) -> u64 {
         );
     }
     failures
+}
+
+/// Per game: its number (from 1), plies, and the bits of its moves in each code.
+fn per_game_table(games: &[Game]) {
+    let codes = MoveCode::ALL.map(|code| code.to_string()).join(" | ");
+    println!("| game | plies | {codes} |");
+    println!("|---:|---:|{}", "---:|".repeat(MoveCode::ALL.len()));
+    for (i, game) in games.iter().enumerate() {
+        let bits = MoveCode::ALL.map(|code| {
+            chessbits_format::bits::game::encode_moves(game, code)
+                .map_or(0, |b| b.len())
+                .to_string()
+        });
+        println!("| {} | {} | {} |", i + 1, game.moves().len(), bits.join(" | "));
+    }
 }
