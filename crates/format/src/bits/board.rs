@@ -27,6 +27,9 @@
 //! Board encodings take any placement: no kings, pawns on the back ranks, all 64 squares full.
 //! Their decoders never panic; a stream that is not a board gives a [`BoardError`] with the bit
 //! offset of the field at fault.
+//!
+//! The codes and the square order are part of every board layout: changing them is a breaking
+//! change.
 
 use core::fmt;
 use core::str::FromStr;

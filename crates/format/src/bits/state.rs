@@ -26,6 +26,9 @@
 //! side on the fourth rank, nothing behind them) the eighth cannot be named, since 7 means none:
 //! `state14` refuses it ([`StateEncodeError::EnPassantNotNamed`]), `state-full` stores the file
 //! in its escape block.
+//!
+//! Both fields are part of the `state14` and `state-full` layouts: changing what they mean is a
+//! breaking change.
 
 use core::fmt;
 
