@@ -1,0 +1,341 @@
+//! `cargo xtask formats`: measures the bit-level encodings of `chessbits_format::bits` on
+//! games and positions, and checks that every one round-trips. See [`HELP`].
+
+use std::fs;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use chessbits_format::bits::game::{read_moves, write_moves};
+use chessbits_format::bits::io::{BitReader, BitWriter};
+use chessbits_format::bits::{BoardFormat, MoveCode, PositionFormat, StateFormat};
+use chessbits_format::fen::parse_position;
+use chessbits_format::uci::UciPosition;
+use chessbits_movegen::Game;
+use chessbits_state::{Position, Setup};
+
+const HELP: &str = "usage: cargo xtask formats [--fen-file FILE]... [--uci-file FILE]...
+
+Encodes every position (and, for games, every move) in every bit-level encoding, decodes
+them back, checks the round trip, and prints per format the bits per position (mean, min,
+max) or per move, and the encode/decode speed.
+
+inputs:
+  --fen-file FILE   one FEN per line
+  --uci-file FILE   one game per line: `<FEN or startpos>;<uci> <uci> ...` (as chessbits san
+                    reads them); every position of every game is measured
+
+options:
+  --per-game        also print, per game: its number, plies, and bits in each move code";
+
+/// The positions and games read from the inputs.
+#[derive(Default)]
+struct Corpus {
+    positions: Vec<Position>,
+    games: Vec<Game>,
+}
+
+pub fn run(args: &[String]) -> Result<ExitCode, String> {
+    let mut corpus = Corpus::default();
+    let mut names = Vec::new();
+    let mut per_game = false;
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--fen-file" | "--uci-file" => {
+                let path = args.next().ok_or(format!("{arg} needs a file"))?;
+                let text = fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+                if arg == "--fen-file" {
+                    read_fens(&text, path, &mut corpus)?;
+                } else {
+                    read_games(&text, path, &mut corpus)?;
+                }
+                names.push(path.clone());
+            }
+            "--per-game" => per_game = true,
+            "-h" | "--help" => {
+                println!("{HELP}");
+                return Ok(ExitCode::SUCCESS);
+            }
+            other => return Err(format!("unknown option {other:?}\n{HELP}")),
+        }
+    }
+    if names.is_empty() {
+        return Err(format!("no input\n{HELP}"));
+    }
+    let plies: usize = corpus.games.iter().map(|g| g.moves().len()).sum();
+    println!(
+        "cargo xtask formats: {} ({} games, {plies} plies, {} positions)\n",
+        names.join(", "),
+        corpus.games.len(),
+        corpus.positions.len(),
+    );
+    let mut failures = positions_table(&corpus.positions);
+    if !corpus.games.is_empty() {
+        println!();
+        failures += moves_table(&corpus.games);
+        if per_game {
+            println!();
+            per_game_table(&corpus.games);
+        }
+    }
+    if failures > 0 {
+        eprintln!("error: {failures} round trips failed");
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn read_fens(text: &str, path: &str, corpus: &mut Corpus) -> Result<(), String> {
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let pos = parse_position(line.trim()).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
+        corpus.positions.push(pos);
+    }
+    Ok(())
+}
+
+fn read_games(text: &str, path: &str, corpus: &mut Corpus) -> Result<(), String> {
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let (start, moves) = line.split_once(';').unwrap_or((line, ""));
+        let at = |e: &dyn std::fmt::Display| format!("{path}:{}: {e}", i + 1);
+        let uci = UciPosition::from_parts(start.trim(), moves).map_err(|e| at(&e))?;
+        let game = uci.to_game().map_err(|e| at(&e))?;
+        let mut pos = *game.start();
+        corpus.positions.push(pos);
+        for &m in game.moves() {
+            pos.play_unchecked(m);
+            corpus.positions.push(pos);
+        }
+        corpus.games.push(game);
+    }
+    Ok(())
+}
+
+/// Bits per item: count, sum, min, max.
+#[derive(Default)]
+struct Sizes {
+    count: u64,
+    sum: u64,
+    min: u64,
+    max: u64,
+}
+
+impl Sizes {
+    fn add(&mut self, bits: u64) {
+        self.min = if self.count == 0 { bits } else { self.min.min(bits) };
+        self.max = self.max.max(bits);
+        self.count += 1;
+        self.sum += bits;
+    }
+
+    fn mean(&self) -> f64 {
+        self.sum as f64 / self.count.max(1) as f64
+    }
+}
+
+fn per_second(n: usize, time: Duration) -> String {
+    let rate = n as f64 / time.as_secs_f64().max(1e-9);
+    if rate >= 1e6 {
+        format!("{:.2}M", rate / 1e6)
+    } else {
+        format!("{:.0}k", rate / 1e3)
+    }
+}
+
+/// The setup a decoded position must equal: all of it for lossless encodings, all but the
+/// fullmove number for `state14` (whose castling mode is the one the rights need).
+fn comparable(pos: &Position, lossless: bool) -> Setup {
+    let mut setup = pos.to_setup();
+    if !lossless {
+        setup.fullmoves = 1;
+        setup.castling_mode = chessbits_move::CastlingMode::Standard;
+        if let Ok(pos) = Position::from_setup(&setup) {
+            setup.castling_mode = pos.castling_mode();
+        }
+    }
+    setup
+}
+
+/// How long one pass of `pass` takes: passes are repeated until they add up to at least
+/// [`MIN_TIME`], so small inputs still give stable figures.
+fn time_pass(mut pass: impl FnMut()) -> Duration {
+    let start = Instant::now();
+    let mut passes = 0u32;
+    while passes == 0 || start.elapsed() < MIN_TIME {
+        pass();
+        passes += 1;
+    }
+    start.elapsed() / passes
+}
+
+/// The least time a measurement runs.
+const MIN_TIME: Duration = Duration::from_millis(200);
+
+/// Every position in every board, state and position encoding. Returns the number of failed
+/// round trips.
+fn positions_table(positions: &[Position]) -> u64 {
+    println!("| format | positions | bits mean | min | max | encode pos/s | decode pos/s |");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    let mut failures = 0;
+    let mut w = BitWriter::with_capacity(positions.len() * 300);
+
+    for format in BoardFormat::ALL {
+        let encode = time_pass(|| {
+            w.clear();
+            for pos in positions {
+                format.write(&mut w, pos.board());
+            }
+        });
+        let mut sizes = Sizes::default();
+        for pos in positions {
+            sizes.add(format.len(pos.board()) as u64);
+        }
+        let mut boards = Vec::with_capacity(positions.len());
+        let decode = time_pass(|| {
+            boards.clear();
+            let mut r = BitReader::with_len(w.as_bytes(), w.len());
+            boards.extend(positions.iter().map(|_| format.read(&mut r)));
+        });
+        failures +=
+            positions.iter().zip(&boards).filter(|(pos, b)| b.as_ref() != Ok(pos.board())).count()
+                as u64;
+        row(&format.to_string(), &sizes, positions.len(), encode, decode);
+    }
+
+    for state in StateFormat::ALL {
+        let fits: Vec<&Position> = positions.iter().filter(|p| state.check(p).is_ok()).collect();
+        let encode = time_pass(|| {
+            w.clear();
+            for pos in &fits {
+                let _ = state.write(&mut w, pos);
+            }
+        });
+        let mut decoded = Vec::with_capacity(fits.len());
+        let decode = time_pass(|| {
+            decoded.clear();
+            let mut r = BitReader::with_len(w.as_bytes(), w.len());
+            decoded.extend(fits.iter().map(|_| {
+                let at = r.position();
+                (state.read(&mut r), r.position() - at)
+            }));
+        });
+        let mut sizes = Sizes::default();
+        for (pos, (fields, bits)) in fits.iter().zip(&decoded) {
+            sizes.add(*bits as u64);
+            let back = fields.as_ref().ok().and_then(|f| f.to_setup(pos.board()).ok());
+            let back = back.and_then(|s| Position::from_setup(&s).ok());
+            if back.map(|b| comparable(&b, state.is_lossless()))
+                != Some(comparable(pos, state.is_lossless()))
+            {
+                failures += 1;
+            }
+        }
+        let mut name = state.to_string();
+        if fits.len() < positions.len() {
+            name = format!("{name} ({} refused)", positions.len() - fits.len());
+        }
+        row(&name, &sizes, fits.len(), encode, decode);
+    }
+
+    for board in BoardFormat::ALL {
+        for state in StateFormat::ALL {
+            let format = PositionFormat::new(board, state);
+            let fits: Vec<&Position> =
+                positions.iter().filter(|p| state.check(p).is_ok()).collect();
+            let encode = time_pass(|| {
+                w.clear();
+                for pos in &fits {
+                    let _ = format.write(&mut w, pos);
+                }
+            });
+            let mut sizes = Sizes::default();
+            for pos in &fits {
+                sizes.add(format.len(pos).unwrap_or(0) as u64);
+            }
+            let mut decoded = Vec::with_capacity(fits.len());
+            let decode = time_pass(|| {
+                decoded.clear();
+                let mut r = BitReader::with_len(w.as_bytes(), w.len());
+                decoded.extend(fits.iter().map(|_| format.read(&mut r)));
+            });
+            for (pos, back) in fits.iter().zip(&decoded) {
+                let lossless = state.is_lossless();
+                if back.as_ref().map(|b| comparable(b, lossless)) != Ok(comparable(pos, lossless)) {
+                    failures += 1;
+                }
+            }
+            row(&format.to_string(), &sizes, fits.len(), encode, decode);
+        }
+    }
+    failures
+}
+
+fn row(name: &str, sizes: &Sizes, n: usize, encode: Duration, decode: Duration) {
+    println!(
+        "| {name} | {n} | {:.1} | {} | {} | {} | {} |",
+        sizes.mean(),
+        sizes.min,
+        sizes.max,
+        per_second(n, encode),
+        per_second(n, decode),
+    );
+}
+
+/// Every game's moves in every move code. Returns the number of failed round trips.
+fn moves_table(games: &[Game]) -> u64 {
+    let plies: usize = games.iter().map(|g| g.moves().len()).sum();
+    println!("| move code | plies | bits per move | game bits mean | min | max | encode moves/s | decode moves/s |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    let mut failures = 0;
+    let mut w = BitWriter::with_capacity(plies * 16);
+    for code in MoveCode::ALL {
+        let encode = time_pass(|| {
+            w.clear();
+            for game in games {
+                let _ = write_moves(&mut w, game, code);
+            }
+        });
+        let mut decoded = Vec::with_capacity(games.len());
+        let decode = time_pass(|| {
+            decoded.clear();
+            let mut r = BitReader::with_len(w.as_bytes(), w.len());
+            decoded.extend(games.iter().map(|game| {
+                let at = r.position();
+                let mut back = Game::new(*game.start());
+                let result = read_moves(&mut r, &mut back, game.moves().len() as u32, code);
+                (result.map(|()| back), r.position() - at)
+            }));
+        });
+        let mut per_game = Sizes::default();
+        for (game, (back, bits)) in games.iter().zip(&decoded) {
+            per_game.add(*bits as u64);
+            if back.as_ref().map(|b| b.moves()) != Ok(game.moves()) {
+                failures += 1;
+            }
+        }
+        println!(
+            "| {code} | {plies} | {:.2} | {:.1} | {} | {} | {} | {} |",
+            w.len() as f64 / plies.max(1) as f64,
+            per_game.mean(),
+            per_game.min,
+            per_game.max,
+            per_second(plies, encode),
+            per_second(plies, decode),
+        );
+    }
+    failures
+}
+
+/// Per game: its number (from 1), plies, and the bits of its moves in each code.
+fn per_game_table(games: &[Game]) {
+    let codes = MoveCode::ALL.map(|code| code.to_string()).join(" | ");
+    println!("| game | plies | {codes} |");
+    println!("|---:|---:|{}", "---:|".repeat(MoveCode::ALL.len()));
+    for (i, game) in games.iter().enumerate() {
+        let bits = MoveCode::ALL.map(|code| {
+            chessbits_format::bits::game::encode_moves(game, code)
+                .map_or(0, |b| b.len())
+                .to_string()
+        });
+        println!("| {} | {} | {} |", i + 1, game.moves().len(), bits.join(" | "));
+    }
+}
