@@ -27,6 +27,8 @@ Examples:
   chessbits pgn games.pgn --to uci        one line per game: number, final FEN, UCI moves
   chessbits pgn a.pgn b.pgn --to pgn      the games again, in the PGN export format
   echo 'startpos;e2e4 e7e5 g1f3' | chessbits san
+  echo startpos | chessbits encode --format grouped+state14
+  chessbits pgn games.pgn --to moves:san-like  per game: number, plies, bits, hex of the moves
 
 Run `chessbits <command> --help` for the details of each command.";
 
@@ -49,8 +51,9 @@ enum Command {
         /// PGN files to read, in order; `-` reads standard input.
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
-        /// What to write.
-        #[arg(long, value_enum)]
+        /// What to write: `uci`, `pgn`, or `moves:CODE` with CODE one of `12`, `san-like`,
+        /// `san-like-7-13` (per game: number, plies, bits, hex of the coded mainline).
+        #[arg(long, value_name = "uci|pgn|moves:CODE")]
         to: pgn::To,
     },
     /// Converts UCI moves to SAN, one game per input line.
@@ -64,8 +67,14 @@ enum Command {
     )]
     San,
     /// Encodes FENs (one per line, `startpos` allowed) at the bit level: `<bits>\t<hex>` per line.
+    #[command(
+        after_help = "Examples:\n  $ echo startpos | chessbits encode --format rle:3\n  154\t...\n  chessbits encode --list\n  chessbits encode --format grouped+state-full < positions.fen > positions.hex"
+    )]
     Encode(encode::EncodeArgs),
     /// Decodes `<bits>\t<hex>` lines (or hex alone) back to FEN, one per line.
+    #[command(
+        after_help = "Example:\n  $ echo startpos | chessbits encode --format rle:3 | chessbits decode --format rle:3\n  rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+    )]
     Decode(encode::DecodeArgs),
 }
 

@@ -11,23 +11,49 @@
 //!   the game number, line and column.
 //! - `--to pgn`: each game in the PGN export format (variations, comments and NAGs kept); a
 //!   broken game is left out and reported on stderr.
+//! - `--to moves:CODE`, CODE one of `12`, `san-like`, `san-like-7-13`: per game
+//!   `<number>\t<plies>\t<bits>\t<hex>`, the mainline in that move code
+//!   (`chessbits_format::bits::moves`), from the game's start position; broken games as for
+//!   `--to uci`.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 
+use chessbits_format::bits::game::encode_moves;
 use chessbits_format::pgn::{PgnError, PgnReader, Replay, ReplayedGame, TreeBuilder, Visitor};
-use chessbits_format::{fen_of, CastlingNotation, EnPassantMode, FenOptions};
+use chessbits_format::{fen_of, CastlingNotation, EnPassantMode, FenOptions, MoveCode};
 
 use crate::progress::Progress;
 
 /// What `chessbits pgn` writes.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum To {
     /// One line per game: number, final FEN, UCI moves of the mainline.
     Uci,
     /// The games in the PGN export format.
     Pgn,
+    /// One line per game: number, plies, bits and hex of the mainline in a move code.
+    Moves(MoveCode),
+}
+
+impl FromStr for To {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<To, String> {
+        match s {
+            "uci" => Ok(To::Uci),
+            "pgn" => Ok(To::Pgn),
+            _ => match s.strip_prefix("moves:") {
+                Some(code) => code.parse().map(To::Moves).map_err(|e| format!("{e}")),
+                None => Err(format!(
+                    "unknown output {s:?}: expected uci, pgn or moves:CODE (CODE one of 12, \
+                     san-like, san-like-7-13)"
+                )),
+            },
+        }
+    }
 }
 
 /// The counts a run ends with.
@@ -88,6 +114,24 @@ pub fn run(
                 |n, game, out| {
                     uci_line(&game, &mut line);
                     writeln!(out, "{n}\t{line}")
+                },
+            )?,
+            To::Moves(code) => run.file(
+                &mut reader,
+                &mut Replay::default(),
+                path,
+                to,
+                out,
+                err,
+                |n, replayed, out| match encode_moves(&replayed.game, code) {
+                    Ok(bits) => writeln!(
+                        out,
+                        "{n}\t{}\t{}\t{bits}",
+                        replayed.game.moves().len(),
+                        bits.len()
+                    ),
+                    // A replayed game holds only legal moves, so every code can write them.
+                    Err(e) => writeln!(out, "{n}\terror\t{e}"),
                 },
             )?,
             To::Pgn => run.file(
@@ -174,7 +218,7 @@ fn report<E: std::fmt::Display>(
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> io::Result<()> {
-    if to == To::Uci {
+    if to != To::Pgn {
         writeln!(out, "{number}\terror\t{}", e.kind)?;
     }
     writeln!(

@@ -117,6 +117,26 @@ fn pgn_to_pgn_writes_the_export_format_and_reads_back_the_same() {
 }
 
 #[test]
+fn pgn_to_moves_writes_each_mainline_in_a_move_code() {
+    let out = run(&["pgn", &data("mixed.pgn"), "--to", "moves:12"], "");
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    let lines: Vec<Vec<&str>> = stdout.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(lines.len(), 5);
+    assert_eq!(lines[1][1], "error");
+    // The 12-bit code: 12 bits a move, hex in whole bytes (the last one padded with zeros).
+    for fields in lines.iter().filter(|f| f[1] != "error") {
+        let plies: usize = fields[1].parse().unwrap();
+        let bits: usize = fields[2].parse().unwrap();
+        assert_eq!(bits, 12 * plies, "{fields:?}");
+        assert_eq!(fields[3].len(), 2 * bits.div_ceil(8), "{fields:?}");
+    }
+    assert_eq!(lines[0][..3], ["1", "7", "84"]);
+    let bad = run(&["pgn", &data("mixed.pgn"), "--to", "moves:13"], "");
+    assert_eq!(bad.status.code(), Some(2), "an unknown code is a usage error");
+}
+
+#[test]
 fn san_reads_lines_and_goes_on_after_a_bad_one() {
     let out = run(&["san"], "startpos;e2e4 e7e5 g1f3\nstartpos;e2e5\nstartpos;d2d4\n");
     assert_eq!(out.status.code(), Some(1));
@@ -131,7 +151,7 @@ fn help_explains_every_command_with_an_example_and_usage_errors_exit_2() {
     for word in ["pgn", "san", "Examples:"] {
         assert!(help.contains(word), "{help}");
     }
-    for command in ["pgn", "san"] {
+    for command in ["pgn", "san", "encode", "decode"] {
         let out = run(&[command, "--help"], "");
         assert_eq!(out.status.code(), Some(0));
         assert!(text(&out.stdout).contains("Example"), "{command}");
