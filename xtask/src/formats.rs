@@ -9,17 +9,21 @@ use chessbits_format::bits::game::{read_moves, write_moves};
 use chessbits_format::bits::io::{BitReader, BitWriter};
 use chessbits_format::bits::{BoardFormat, MoveCode, PositionFormat, StateFormat};
 use chessbits_format::fen::parse_position;
+use chessbits_format::pgn::{Replay, SliceReader};
 use chessbits_format::uci::UciPosition;
 use chessbits_movegen::Game;
 use chessbits_state::{Position, Setup};
 
-const HELP: &str = "usage: cargo xtask formats [--fen-file FILE]... [--uci-file FILE]...
+const HELP: &str =
+    "usage: cargo xtask formats [--pgn FILE]... [--fen-file FILE]... [--uci-file FILE]...
 
 Encodes every position (and, for games, every move) in every bit-level encoding, decodes
 them back, checks the round trip, and prints per format the bits per position (mean, min,
 max) or per move, and the encode/decode speed.
 
 inputs:
+  --pgn FILE        a PGN file: the mainline of every game (a game that does not replay stops
+                    the run with its error)
   --fen-file FILE   one FEN per line
   --uci-file FILE   one game per line: `<FEN or startpos>;<uci> <uci> ...` (as chessbits san
                     reads them); every position of every game is measured
@@ -41,6 +45,12 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
+            "--pgn" => {
+                let path = args.next().ok_or("--pgn needs a file")?;
+                let bytes = fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+                read_pgn(&bytes, path, &mut corpus)?;
+                names.push(path.clone());
+            }
             "--fen-file" | "--uci-file" => {
                 let path = args.next().ok_or(format!("{arg} needs a file"))?;
                 let text = fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
@@ -93,19 +103,32 @@ fn read_fens(text: &str, path: &str, corpus: &mut Corpus) -> Result<(), String> 
     Ok(())
 }
 
+fn read_pgn(bytes: &[u8], path: &str, corpus: &mut Corpus) -> Result<(), String> {
+    let mut reader = SliceReader::new(bytes);
+    while let Some(result) = reader.read_game(&mut Replay::default()) {
+        let game = result.map_err(|e| format!("{path}: {e}"))?.game;
+        add_game(game, corpus);
+    }
+    Ok(())
+}
+
+/// Adds `game` and every position of it.
+fn add_game(game: Game, corpus: &mut Corpus) {
+    let mut pos = *game.start();
+    corpus.positions.push(pos);
+    for &m in game.moves() {
+        pos.play_unchecked(m);
+        corpus.positions.push(pos);
+    }
+    corpus.games.push(game);
+}
+
 fn read_games(text: &str, path: &str, corpus: &mut Corpus) -> Result<(), String> {
     for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         let (start, moves) = line.split_once(';').unwrap_or((line, ""));
         let at = |e: &dyn std::fmt::Display| format!("{path}:{}: {e}", i + 1);
         let uci = UciPosition::from_parts(start.trim(), moves).map_err(|e| at(&e))?;
-        let game = uci.to_game().map_err(|e| at(&e))?;
-        let mut pos = *game.start();
-        corpus.positions.push(pos);
-        for &m in game.moves() {
-            pos.play_unchecked(m);
-            corpus.positions.push(pos);
-        }
-        corpus.games.push(game);
+        add_game(uci.to_game().map_err(|e| at(&e))?, corpus);
     }
     Ok(())
 }
