@@ -96,9 +96,7 @@ impl Source for SliceSource<'_> {
 /// A reader and the part of its bytes not yet consumed.
 pub(crate) struct IoSource<R> {
     reader: R,
-    /// Storage: `buf[..end]` holds the bytes; the rest is room to read into.
     buf: Vec<u8>,
-    end: usize,
     base: u64,
     eof: bool,
     error: Option<io::Error>,
@@ -106,7 +104,7 @@ pub(crate) struct IoSource<R> {
 
 impl<R> IoSource<R> {
     fn new(reader: R) -> IoSource<R> {
-        IoSource { reader, buf: Vec::new(), end: 0, base: 0, eof: false, error: None }
+        IoSource { reader, buf: Vec::new(), base: 0, eof: false, error: None }
     }
 }
 
@@ -115,7 +113,7 @@ impl<R: Read> Source for IoSource<R> {
 
     #[inline]
     fn buf(&self) -> &[u8] {
-        self.buf.get(..self.end).unwrap_or_default()
+        &self.buf
     }
 
     #[inline]
@@ -129,27 +127,19 @@ impl<R: Read> Source for IoSource<R> {
     }
 
     fn refill(&mut self, keep: usize, want: usize) {
-        let keep = keep.min(self.end);
-        self.buf.copy_within(keep..self.end, 0);
-        self.end -= keep;
+        let keep = keep.min(self.buf.len());
+        self.buf.drain(..keep);
         self.base += keep as u64;
-        while self.end < want && !self.eof {
-            let room = want.max(self.end + READ_CHUNK);
-            if self.buf.len() < room {
-                self.buf.resize(room.max(2 * self.buf.len()), 0);
-            }
-            let read = loop {
-                match self.reader.read(self.buf.get_mut(self.end..).unwrap_or_default()) {
-                    Ok(n) => break n,
-                    Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
-                    Err(err) => {
-                        self.error = Some(err);
-                        break 0;
-                    }
+        while self.buf.len() < want && !self.eof {
+            // `read_to_end` appends without zeroing the room first.
+            let chunk = READ_CHUNK.max(want - self.buf.len()) as u64;
+            match self.reader.by_ref().take(chunk).read_to_end(&mut self.buf) {
+                Ok(read) => self.eof = read == 0,
+                Err(err) => {
+                    self.error = Some(err);
+                    self.eof = true;
                 }
-            };
-            self.end += read;
-            self.eof = read == 0;
+            }
         }
     }
 
@@ -626,6 +616,17 @@ impl<S: Source> Parser<S> {
 
     /// Reads the `{...}` comment at `pos`.
     fn comment<V: Visitor>(&mut self, v: &mut V) -> Result<(), Stop<V::Error>> {
+        // Most comments are short and on one line (`{ [%clk 0:03:00] }`): look for the end in
+        // the next few words first.
+        let buf = self.src.buf();
+        let near = buf.len().min(self.pos + 1 + 32);
+        if let Some(end) = find_in_words(buf, self.pos + 1, near, [b'}', b'\n']) {
+            if buf.get(end) == Some(&b'}') {
+                v.comment(RawComment(buf.get(self.pos + 1..end).unwrap_or_default()));
+                self.pos = end + 1;
+                return Ok(());
+            }
+        }
         let at = self.abs(self.pos);
         match self.scan_comment(true) {
             CommentEnd::Closed(close) => {
@@ -895,6 +896,39 @@ fn token_end(buf: &[u8], start: usize) -> usize {
     end
 }
 
+/// The high bit of each byte of `word` equal to `c` (the lowest one flagged is always right;
+/// above it a borrow may flag another).
+#[inline(always)]
+fn bytes_equal(word: u64, c: u8) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let x = word ^ (ONES * c as u64);
+    x.wrapping_sub(ONES) & !x & HIGHS
+}
+
+/// The first index from `from` where `buf` holds one of the bytes in `set`, looking at the
+/// 8-byte words that fit before `limit` (at most `buf.len()`); `None` if no word there holds
+/// one (bytes past the last whole word are not looked at).
+#[inline(always)]
+fn find_in_words<const N: usize>(
+    buf: &[u8],
+    from: usize,
+    limit: usize,
+    set: [u8; N],
+) -> Option<usize> {
+    let mut i = from;
+    while i + 8 <= limit {
+        let bytes: [u8; 8] = buf.get(i..i + 8)?.try_into().ok()?;
+        let word = u64::from_le_bytes(bytes);
+        let hits = set.iter().fold(0, |hits, &c| hits | bytes_equal(word, c));
+        if hits != 0 {
+            return Some(i + (hits.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    None
+}
+
 /// The 8 bytes at `start` as a little-endian word, and the length of the token they start if
 /// it ends within them at white space, `!`, `?`, `(`, `)`, `{` or `}`. This is found with a few
 /// word operations instead of a byte loop whose exit the processor cannot predict. Every such
@@ -1139,6 +1173,10 @@ fn parse_tag(
     }
     let value_start = i;
     loop {
+        // Skip the plain bytes a word at a time.
+        if let Some(next) = find_in_words(b, i, b.len(), [b'"', b'\\', b'\n', b'\r']) {
+            i = next;
+        }
         match b.get(i) {
             Some(b'"') => {
                 // The value ends at a quote followed by `]`; any other quote is part of it.
@@ -1625,6 +1663,19 @@ mod tests {
         ];
         for (input, expected) in cases {
             check(input, expected);
+        }
+    }
+
+    #[test]
+    fn comments_and_values_of_every_short_length() {
+        // Around the word-at-a-time paths' boundaries: ends in and past the words looked at.
+        for len in 0..48 {
+            let text: String = (0..len).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+            check(&format!("e4 {{{text}}} *"), &[&format!("| e4 {{{text}}} *")]);
+            check(&format!("[A \"{text}\"] *"), &[&format!("[A={text}] | *")]);
+            let escaped = format!("{text}\\\"{text}");
+            check(&format!("[A \"{escaped}\"] *"), &[&format!("[A={text}\"{text}] | *")]);
+            check(&format!("e4 {{{text}\n{text}}} *"), &[&format!("| e4 {{{text}\n{text}}} *")]);
         }
     }
 
