@@ -804,7 +804,8 @@ impl<S: Source> Parser<S> {
                         self.pos += resume;
                         return End::Cut;
                     }
-                    CommentEnd::TooLong => {}
+                    // Not returned without `keep`; step over the brace all the same.
+                    CommentEnd::TooLong => self.pos += 1,
                 }
             } else if line {
                 self.skip_line();
