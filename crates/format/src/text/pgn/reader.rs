@@ -956,38 +956,61 @@ fn quick_token(buf: &[u8], start: usize) -> Option<(u64, usize)> {
 
 /// The moves read last, by their text: most games use a few thousand distinct move tokens,
 /// and looking one up costs less than reading it again.
+///
+/// It starts small, so that reading one short game costs little, and grows (to 8,192 slots,
+/// 128 KiB) as misses show that more distinct tokens come by.
 #[derive(Default)]
 struct SanCache {
     /// Direct-mapped on a hash of the key; the key is the token's bytes with its length in the
     /// top byte (tokens here are at most 7 bytes), 0 for an empty slot.
     slots: Vec<(u64, SanPlus)>,
+    /// `64 - log2(slots.len())`.
+    shift: u32,
+    /// Misses since the cache last grew.
+    misses: usize,
 }
 
 impl SanCache {
-    const BITS: u32 = 13;
+    const FIRST_BITS: u32 = 8;
+    const MAX_BITS: u32 = 13;
+
+    /// The slot of `key` for the current size.
+    #[inline(always)]
+    fn slot(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (self.shift & 63)) as usize
+    }
 
     /// The move of the token of `len` bytes (at most 7) at the start of `word`, if
     /// [`fast_san`] reads it.
     #[inline(always)]
     fn get(&mut self, word: u64, len: usize) -> Option<SanPlus> {
         let key = (word & ((1u64 << (8 * (len & 7))) - 1)) | ((len as u64) << 56);
-        let slot = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - Self::BITS)) as usize;
-        if let Some(&(k, san)) = self.slots.get(slot) {
+        if let Some(&(k, san)) = self.slots.get(self.slot(key)) {
             if k == key {
                 return Some(san);
             }
         }
-        self.miss(key, slot, word, len)
+        self.miss(key, word, len)
     }
 
     /// Reads a token not in the cache, and caches it.
     #[cold]
     #[inline(never)]
-    fn miss(&mut self, key: u64, slot: usize, word: u64, len: usize) -> Option<SanPlus> {
+    fn miss(&mut self, key: u64, word: u64, len: usize) -> Option<SanPlus> {
         let san = fast_san(word, len)?;
-        if self.slots.is_empty() {
-            self.slots = vec![(0, SanPlus { san: San::Null, suffix: None }); 1 << Self::BITS];
+        self.misses += 1;
+        let bits = 64 - self.shift;
+        if self.slots.is_empty() || (self.misses > self.slots.len() && bits < Self::MAX_BITS) {
+            let bits = if self.slots.is_empty() {
+                Self::FIRST_BITS
+            } else {
+                (bits + 2).min(Self::MAX_BITS)
+            };
+            self.slots = vec![(0, SanPlus { san: San::Null, suffix: None }); 1 << bits];
+            self.shift = 64 - bits;
+            self.misses = 0;
         }
+        let slot = self.slot(key);
         if let Some(entry) = self.slots.get_mut(slot) {
             *entry = (key, san);
         }
@@ -1384,7 +1407,8 @@ macro_rules! reader_methods {
 /// It reads through its own buffer, so there is no need to wrap the reader in a
 /// `BufReader`. The buffer holds the current token, tag or comment and what was read ahead:
 /// 64 KiB, growing to about twice [`MAX_COMMENT_LEN`] at most for a very long comment, however
-/// large the input. Both readers also keep a 128 KiB cache of the move tokens read last.
+/// large the input. Both readers also keep a cache of the move tokens read last (up to 128
+/// KiB).
 ///
 /// ```
 /// use chessbits_format::pgn::{PgnReader, Skip, Visitor};
@@ -2071,6 +2095,26 @@ mod san_tests {
             assert!(fast_san(word, len).is_some(), "{token}");
         }
         assert!(fast > 3000, "{fast}");
+    }
+
+    #[test]
+    fn the_move_cache_grows_and_stays_right() {
+        let words: Vec<(u64, usize)> = tokens()
+            .iter()
+            .filter(|t| t.len() <= 7)
+            .map(|t| {
+                let mut padded = [b' '; 8];
+                padded[..t.len()].copy_from_slice(t.as_bytes());
+                quick_token(&padded, 0).unwrap()
+            })
+            .collect();
+        let mut cache = SanCache::default();
+        for _ in 0..3 {
+            for &(word, len) in &words {
+                assert_eq!(cache.get(word, len), fast_san(word, len));
+            }
+        }
+        assert_eq!(cache.slots.len(), 1 << SanCache::MAX_BITS);
     }
 
     #[test]
