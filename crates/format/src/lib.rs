@@ -4,8 +4,9 @@
 //! Today this is FEN with its Chess960 extensions, X-FEN and Shredder-FEN, in the [`fen`] module:
 //! [`Fen`] holds the six fields of a position unvalidated, [`parse_position`] goes from text to a
 //! legal [`Position`](chessbits_state::Position), and [`fen_of`] back. The [`san`] module reads
-//! and writes moves in Standard Algebraic Notation ([`San`], [`SanPlus`]). EPD, UCI position
-//! commands, PGN and binary position encodings are to come.
+//! and writes moves in Standard Algebraic Notation ([`San`], [`SanPlus`]). The [`pgn`] module
+//! reads games fast (a visitor over a byte scanner, or game trees) and writes them in export
+//! format. EPD, UCI position commands and binary position encodings are to come.
 //!
 //! Parsers never panic: text that is not FEN gives a [`ParseFenError`] saying which field is wrong,
 //! at which byte, and how; a FEN that describes no legal position gives the
