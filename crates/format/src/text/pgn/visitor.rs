@@ -430,8 +430,8 @@ impl std::error::Error for ReplayError {}
 
 impl Replay {
     fn game(&mut self) -> &mut Game {
-        let start = self.start.unwrap_or_default();
-        self.game.get_or_insert_with(|| Game::new(start))
+        let start = &self.start;
+        self.game.get_or_insert_with(|| Game::new(start.unwrap_or_default()))
     }
 }
 
