@@ -1050,8 +1050,11 @@ const PIECE_OF: [u8; 256] = {
 fn fast_san(word: u64, len: usize) -> Option<SanPlus> {
     // Branches only where the answer is nearly always the same; the choices that vary from
     // move to move (pawn or piece, capture or not, a disambiguation or not) are computed.
+    if !(1..=7).contains(&len) {
+        return None;
+    }
     let byte = |i: usize| (word >> (8 * (i & 7))) as u8;
-    let last = byte(len.wrapping_sub(1));
+    let last = byte(len - 1);
     let (check, mate) = (last == b'+', last == b'#');
     let suffix = if check {
         Some(Suffix::Check)
@@ -1060,7 +1063,7 @@ fn fast_san(word: u64, len: usize) -> Option<SanPlus> {
     } else {
         None
     };
-    let mut n = len.wrapping_sub(usize::from(check | mate));
+    let mut n = len - usize::from(check | mate);
     if byte(0) == b'O' {
         let side = match (n, word & 0xff_ffff_ffff) {
             (3, w) if w & 0xff_ffff == 0x4f_2d4f => CastlingSide::KingSide,
@@ -2095,6 +2098,9 @@ mod san_tests {
             assert!(fast_san(word, len).is_some(), "{token}");
         }
         assert!(fast > 3000, "{fast}");
+        // Lengths the reader never asks for read as nothing.
+        assert_eq!(fast_san(u64::from_le_bytes(*b"e4      "), 0), None);
+        assert_eq!(fast_san(u64::from_le_bytes(*b"exd8=Q+#"), 8), None);
     }
 
     #[test]
