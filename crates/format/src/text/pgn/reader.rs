@@ -1386,8 +1386,8 @@ macro_rules! reader_methods {
             self.parser.read_game(visitor)
         }
 
-        /// Skips the next game: finds its end without reading its tags' values or its
-        /// movetext. Returns `None` when there are no more games.
+        /// Skips the next game: scans its tags only to find where they end, and passes over its
+        /// movetext without reading it. Returns `None` when there are no more games.
         pub fn skip_game(&mut self) -> Option<Result<(), PgnError>> {
             self.parser.read_game(&mut SkipGame)
         }
