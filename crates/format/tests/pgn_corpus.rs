@@ -220,3 +220,26 @@ fn corpus_round_trips_through_the_tree() {
         }
     }
 }
+
+/// Games the visitor rejects are reported alike by both readers, and reading goes on alike.
+#[test]
+fn corpus_rejections_stream_as_they_read_in_memory() {
+    let Some(dir) = corpus() else { return };
+    let path = dir.join("pc-immortal-games.pgn");
+    let bytes = std::fs::read(&path).unwrap();
+    let outcomes = |next: &mut dyn FnMut(&mut Replay) -> Option<Result<usize, String>>| {
+        let mut replay = Replay::default();
+        std::iter::from_fn(|| next(&mut replay)).collect::<Vec<_>>()
+    };
+    let mut slice = SliceReader::new(&bytes);
+    let in_memory = outcomes(&mut |v| {
+        slice.read_game(v).map(|g| g.map(|g| g.game.moves().len()).map_err(|e| e.to_string()))
+    });
+    let mut stream = PgnReader::new(std::fs::File::open(&path).unwrap());
+    let streamed = outcomes(&mut |v| {
+        stream.read_game(v).map(|g| g.map(|g| g.game.moves().len()).map_err(|e| e.to_string()))
+    });
+    assert_eq!(in_memory.len(), 36);
+    assert_eq!(in_memory.iter().filter(|g| g.is_err()).count(), 4);
+    assert_eq!(streamed, in_memory);
+}
