@@ -8,7 +8,8 @@
 //! style), and [`uci`] the UCI `position` command ([`UciPosition`]). [`san`] reads and writes moves in
 //! Standard Algebraic Notation ([`San`], [`SanPlus`]). [`bits`] packs boards, game states,
 //! positions and games to the bit ([`BoardFormat`], [`StateFormat`], [`PositionFormat`],
-//! [`MoveCode`], [`GameFormat`]). PGN is to come.
+//! [`MoveCode`], [`GameFormat`]). [`pgn`] reads games fast (a visitor over a byte scanner, or game
+//! trees) and writes them in export format.
 //!
 //! Parsers never panic: text that is not FEN gives a [`ParseFenError`] saying which field is wrong,
 //! at which byte, and how; a FEN that describes no legal position gives the

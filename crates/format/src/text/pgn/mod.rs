@@ -31,7 +31,8 @@
 //! - **Between games**: white space, `%` escape lines, `;` comment lines, UTF-8 byte order
 //!   marks (at the start of the input, or of a file joined onto it), and lines that cannot
 //!   start a game (a line starting with anything but `[`, `{`, `(`, `$`, `*`, a letter or a
-//!   digit) are skipped.
+//!   digit) are skipped. A line of prose that starts with a letter reads as movetext, and so
+//!   as a broken game.
 //! - **A game** is a tag section, then movetext. It ends after its result (`1-0`, `0-1`,
 //!   `1/2-1/2`, `*`; also `1/2` read as a draw) outside any variation, where the next tag
 //!   section starts (a `[` in the movetext), or at the end of the input. Blank lines do not

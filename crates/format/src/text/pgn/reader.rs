@@ -96,9 +96,7 @@ impl Source for SliceSource<'_> {
 /// A reader and the part of its bytes not yet consumed.
 pub(crate) struct IoSource<R> {
     reader: R,
-    /// Storage: `buf[..end]` holds the bytes; the rest is room to read into.
     buf: Vec<u8>,
-    end: usize,
     base: u64,
     eof: bool,
     error: Option<io::Error>,
@@ -106,7 +104,7 @@ pub(crate) struct IoSource<R> {
 
 impl<R> IoSource<R> {
     fn new(reader: R) -> IoSource<R> {
-        IoSource { reader, buf: Vec::new(), end: 0, base: 0, eof: false, error: None }
+        IoSource { reader, buf: Vec::new(), base: 0, eof: false, error: None }
     }
 }
 
@@ -115,7 +113,7 @@ impl<R: Read> Source for IoSource<R> {
 
     #[inline]
     fn buf(&self) -> &[u8] {
-        self.buf.get(..self.end).unwrap_or_default()
+        &self.buf
     }
 
     #[inline]
@@ -129,27 +127,19 @@ impl<R: Read> Source for IoSource<R> {
     }
 
     fn refill(&mut self, keep: usize, want: usize) {
-        let keep = keep.min(self.end);
-        self.buf.copy_within(keep..self.end, 0);
-        self.end -= keep;
+        let keep = keep.min(self.buf.len());
+        self.buf.drain(..keep);
         self.base += keep as u64;
-        while self.end < want && !self.eof {
-            let room = want.max(self.end + READ_CHUNK);
-            if self.buf.len() < room {
-                self.buf.resize(room.max(2 * self.buf.len()), 0);
-            }
-            let read = loop {
-                match self.reader.read(self.buf.get_mut(self.end..).unwrap_or_default()) {
-                    Ok(n) => break n,
-                    Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
-                    Err(err) => {
-                        self.error = Some(err);
-                        break 0;
-                    }
+        while self.buf.len() < want && !self.eof {
+            // `read_to_end` appends without zeroing the room first.
+            let chunk = READ_CHUNK.max(want - self.buf.len()) as u64;
+            match self.reader.by_ref().take(chunk).read_to_end(&mut self.buf) {
+                Ok(read) => self.eof = read == 0,
+                Err(err) => {
+                    self.error = Some(err);
+                    self.eof = true;
                 }
-            };
-            self.end += read;
-            self.eof = read == 0;
+            }
         }
     }
 
@@ -626,6 +616,17 @@ impl<S: Source> Parser<S> {
 
     /// Reads the `{...}` comment at `pos`.
     fn comment<V: Visitor>(&mut self, v: &mut V) -> Result<(), Stop<V::Error>> {
+        // Most comments are short and on one line (`{ [%clk 0:03:00] }`): look for the end in
+        // the next few words first.
+        let buf = self.src.buf();
+        let near = buf.len().min(self.pos + 1 + 32);
+        if let Some(end) = find_in_words(buf, self.pos + 1, near, [b'}', b'\n']) {
+            if buf.get(end) == Some(&b'}') {
+                v.comment(RawComment(buf.get(self.pos + 1..end).unwrap_or_default()));
+                self.pos = end + 1;
+                return Ok(());
+            }
+        }
         let at = self.abs(self.pos);
         match self.scan_comment(true) {
             CommentEnd::Closed(close) => {
@@ -803,7 +804,8 @@ impl<S: Source> Parser<S> {
                         self.pos += resume;
                         return End::Cut;
                     }
-                    CommentEnd::TooLong => {}
+                    // Not returned without `keep`; step over the brace all the same.
+                    CommentEnd::TooLong => self.pos += 1,
                 }
             } else if line {
                 self.skip_line();
@@ -895,6 +897,39 @@ fn token_end(buf: &[u8], start: usize) -> usize {
     end
 }
 
+/// The high bit of each byte of `word` equal to `c` (the lowest one flagged is always right;
+/// above it a borrow may flag another).
+#[inline(always)]
+fn bytes_equal(word: u64, c: u8) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let x = word ^ (ONES * c as u64);
+    x.wrapping_sub(ONES) & !x & HIGHS
+}
+
+/// The first index from `from` where `buf` holds one of the bytes in `set`, looking at the
+/// 8-byte words that fit before `limit` (at most `buf.len()`); `None` if no word there holds
+/// one (bytes past the last whole word are not looked at).
+#[inline(always)]
+fn find_in_words<const N: usize>(
+    buf: &[u8],
+    from: usize,
+    limit: usize,
+    set: [u8; N],
+) -> Option<usize> {
+    let mut i = from;
+    while i + 8 <= limit {
+        let bytes: [u8; 8] = buf.get(i..i + 8)?.try_into().ok()?;
+        let word = u64::from_le_bytes(bytes);
+        let hits = set.iter().fold(0, |hits, &c| hits | bytes_equal(word, c));
+        if hits != 0 {
+            return Some(i + (hits.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    None
+}
+
 /// The 8 bytes at `start` as a little-endian word, and the length of the token they start if
 /// it ends within them at white space, `!`, `?`, `(`, `)`, `{` or `}`. This is found with a few
 /// word operations instead of a byte loop whose exit the processor cannot predict. Every such
@@ -921,38 +956,61 @@ fn quick_token(buf: &[u8], start: usize) -> Option<(u64, usize)> {
 
 /// The moves read last, by their text: most games use a few thousand distinct move tokens,
 /// and looking one up costs less than reading it again.
+///
+/// It starts small, so that reading one short game costs little, and grows (to 8,192 slots,
+/// 128 KiB) as misses show that more distinct tokens come by.
 #[derive(Default)]
 struct SanCache {
     /// Direct-mapped on a hash of the key; the key is the token's bytes with its length in the
     /// top byte (tokens here are at most 7 bytes), 0 for an empty slot.
     slots: Vec<(u64, SanPlus)>,
+    /// `64 - log2(slots.len())`.
+    shift: u32,
+    /// Misses since the cache last grew.
+    misses: usize,
 }
 
 impl SanCache {
-    const BITS: u32 = 13;
+    const FIRST_BITS: u32 = 8;
+    const MAX_BITS: u32 = 13;
+
+    /// The slot of `key` for the current size.
+    #[inline(always)]
+    fn slot(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (self.shift & 63)) as usize
+    }
 
     /// The move of the token of `len` bytes (at most 7) at the start of `word`, if
     /// [`fast_san`] reads it.
     #[inline(always)]
     fn get(&mut self, word: u64, len: usize) -> Option<SanPlus> {
         let key = (word & ((1u64 << (8 * (len & 7))) - 1)) | ((len as u64) << 56);
-        let slot = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - Self::BITS)) as usize;
-        if let Some(&(k, san)) = self.slots.get(slot) {
+        if let Some(&(k, san)) = self.slots.get(self.slot(key)) {
             if k == key {
                 return Some(san);
             }
         }
-        self.miss(key, slot, word, len)
+        self.miss(key, word, len)
     }
 
     /// Reads a token not in the cache, and caches it.
     #[cold]
     #[inline(never)]
-    fn miss(&mut self, key: u64, slot: usize, word: u64, len: usize) -> Option<SanPlus> {
+    fn miss(&mut self, key: u64, word: u64, len: usize) -> Option<SanPlus> {
         let san = fast_san(word, len)?;
-        if self.slots.is_empty() {
-            self.slots = vec![(0, SanPlus { san: San::Null, suffix: None }); 1 << Self::BITS];
+        self.misses += 1;
+        let bits = 64 - self.shift;
+        if self.slots.is_empty() || (self.misses > self.slots.len() && bits < Self::MAX_BITS) {
+            let bits = if self.slots.is_empty() {
+                Self::FIRST_BITS
+            } else {
+                (bits + 2).min(Self::MAX_BITS)
+            };
+            self.slots = vec![(0, SanPlus { san: San::Null, suffix: None }); 1 << bits];
+            self.shift = 64 - bits;
+            self.misses = 0;
         }
+        let slot = self.slot(key);
         if let Some(entry) = self.slots.get_mut(slot) {
             *entry = (key, san);
         }
@@ -992,8 +1050,11 @@ const PIECE_OF: [u8; 256] = {
 fn fast_san(word: u64, len: usize) -> Option<SanPlus> {
     // Branches only where the answer is nearly always the same; the choices that vary from
     // move to move (pawn or piece, capture or not, a disambiguation or not) are computed.
+    if !(1..=7).contains(&len) {
+        return None;
+    }
     let byte = |i: usize| (word >> (8 * (i & 7))) as u8;
-    let last = byte(len.wrapping_sub(1));
+    let last = byte(len - 1);
     let (check, mate) = (last == b'+', last == b'#');
     let suffix = if check {
         Some(Suffix::Check)
@@ -1002,7 +1063,7 @@ fn fast_san(word: u64, len: usize) -> Option<SanPlus> {
     } else {
         None
     };
-    let mut n = len.wrapping_sub(usize::from(check | mate));
+    let mut n = len - usize::from(check | mate);
     if byte(0) == b'O' {
         let side = match (n, word & 0xff_ffff_ffff) {
             (3, w) if w & 0xff_ffff == 0x4f_2d4f => CastlingSide::KingSide,
@@ -1139,6 +1200,10 @@ fn parse_tag(
     }
     let value_start = i;
     loop {
+        // Skip the plain bytes a word at a time.
+        if let Some(next) = find_in_words(b, i, b.len(), [b'"', b'\\', b'\n', b'\r']) {
+            i = next;
+        }
         match b.get(i) {
             Some(b'"') => {
                 // The value ends at a quote followed by `]`; any other quote is part of it.
@@ -1321,8 +1386,8 @@ macro_rules! reader_methods {
             self.parser.read_game(visitor)
         }
 
-        /// Skips the next game: finds its end without reading its tags' values or its
-        /// movetext. Returns `None` when there are no more games.
+        /// Skips the next game: scans its tags only to find where they end, and passes over its
+        /// movetext without reading it. Returns `None` when there are no more games.
         pub fn skip_game(&mut self) -> Option<Result<(), PgnError>> {
             self.parser.read_game(&mut SkipGame)
         }
@@ -1345,7 +1410,8 @@ macro_rules! reader_methods {
 /// It reads through its own buffer, so there is no need to wrap the reader in a
 /// `BufReader`. The buffer holds the current token, tag or comment and what was read ahead:
 /// 64 KiB, growing to about twice [`MAX_COMMENT_LEN`] at most for a very long comment, however
-/// large the input. Both readers also keep a 128 KiB cache of the move tokens read last.
+/// large the input. Both readers also keep a cache of the move tokens read last (up to 128
+/// KiB).
 ///
 /// ```
 /// use chessbits_format::pgn::{PgnReader, Skip, Visitor};
@@ -1625,6 +1691,19 @@ mod tests {
         ];
         for (input, expected) in cases {
             check(input, expected);
+        }
+    }
+
+    #[test]
+    fn comments_and_values_of_every_short_length() {
+        // Around the word-at-a-time paths' boundaries: ends in and past the words looked at.
+        for len in 0..48 {
+            let text: String = (0..len).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+            check(&format!("e4 {{{text}}} *"), &[&format!("| e4 {{{text}}} *")]);
+            check(&format!("[A \"{text}\"] *"), &[&format!("[A={text}] | *")]);
+            let escaped = format!("{text}\\\"{text}");
+            check(&format!("[A \"{escaped}\"] *"), &[&format!("[A={text}\"{text}] | *")]);
+            check(&format!("e4 {{{text}\n{text}}} *"), &[&format!("| e4 {{{text}\n{text}}} *")]);
         }
     }
 
@@ -2019,6 +2098,29 @@ mod san_tests {
             assert!(fast_san(word, len).is_some(), "{token}");
         }
         assert!(fast > 3000, "{fast}");
+        // Lengths the reader never asks for read as nothing.
+        assert_eq!(fast_san(u64::from_le_bytes(*b"e4      "), 0), None);
+        assert_eq!(fast_san(u64::from_le_bytes(*b"exd8=Q+#"), 8), None);
+    }
+
+    #[test]
+    fn the_move_cache_grows_and_stays_right() {
+        let words: Vec<(u64, usize)> = tokens()
+            .iter()
+            .filter(|t| t.len() <= 7)
+            .map(|t| {
+                let mut padded = [b' '; 8];
+                padded[..t.len()].copy_from_slice(t.as_bytes());
+                quick_token(&padded, 0).unwrap()
+            })
+            .collect();
+        let mut cache = SanCache::default();
+        for _ in 0..3 {
+            for &(word, len) in &words {
+                assert_eq!(cache.get(word, len), fast_san(word, len));
+            }
+        }
+        assert_eq!(cache.slots.len(), 1 << SanCache::MAX_BITS);
     }
 
     #[test]

@@ -327,18 +327,30 @@ pub fn start_position(fen: Option<&[u8]>) -> Result<Position, FenError> {
 /// [`SanError`] from the SAN reading if neither reading gives a legal move.
 #[allow(clippy::result_large_err, reason = "SanError keeps its candidates on the stack")]
 pub fn resolve_san(pos: &Position, san: &San) -> Result<Move16, SanError> {
+    // Rebuild the small `Ok` rather than pass on the whole `Result`: `SanError` holds a move
+    // list, and moving it would copy half a kilobyte per move.
     match san.to_move(pos) {
-        Err(SanError::Illegal {
-            san: san @ San::Normal { role, file, rank, to, promotion, .. },
-        }) => {
-            let (Role::Pawn, Some(file), Some(rank)) = (role, file, rank) else {
-                return Err(SanError::Illegal { san });
-            };
-            let uci = UciMove::Normal { from: Square::from_coords(file, rank), to, promotion };
-            pos.resolve_uci(uci).map_err(|_| SanError::Illegal { san })
-        }
-        other => other,
+        Ok(m) => Ok(m),
+        Err(error) => resolve_uci_fallback(pos, error),
     }
+}
+
+/// The second reading of [`resolve_san`]: a pawn move with both squares given, as UCI.
+#[cold]
+#[inline(never)]
+#[allow(clippy::result_large_err, reason = "SanError keeps its candidates on the stack")]
+fn resolve_uci_fallback(pos: &Position, error: SanError) -> Result<Move16, SanError> {
+    let SanError::Illegal {
+        san: san @ San::Normal { role: Role::Pawn, file, rank, to, promotion, .. },
+    } = error
+    else {
+        return Err(error);
+    };
+    let (Some(file), Some(rank)) = (file, rank) else {
+        return Err(SanError::Illegal { san });
+    };
+    let uci = UciMove::Normal { from: Square::from_coords(file, rank), to, promotion };
+    pos.resolve_uci(uci).map_err(|_| SanError::Illegal { san })
 }
 
 /// A visitor that plays each game's mainline into a [`Game`], resolving every SAN against the
@@ -418,8 +430,10 @@ impl std::error::Error for ReplayError {}
 
 impl Replay {
     fn game(&mut self) -> &mut Game {
-        let start = with_variant(self.start.unwrap_or_default(), self.chess960);
-        self.game.get_or_insert_with(|| Game::new(start))
+        // Built once per game, inside the closure: the start position is not free.
+        let (start, chess960) = (&self.start, self.chess960);
+        self.game
+            .get_or_insert_with(|| Game::new(with_variant(start.unwrap_or_default(), chess960)))
     }
 }
 

@@ -308,4 +308,20 @@ ok } 31. O-O (31. -- { pass } 31... Rd1+ 32. Ke2) 31... Rh2 *
 { Only a comment } 0-1
 "#);
     }
+
+    #[test]
+    fn a_start_position_without_fen_tag_gets_one() {
+        let start = crate::text::fen::parse_position("4k3/8/8/8/8/8/8/4K2R b K - 5 40").unwrap();
+        let game = PgnGame { start, ..PgnGame::default() };
+        let written = game.to_string();
+        assert!(
+            written.contains(
+                "[Result \"*\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R b K - 5 40\"]\n"
+            ),
+            "{written}"
+        );
+        let again = read_games(written.as_bytes()).next().unwrap().unwrap();
+        assert_eq!(again.start, game.start);
+        assert_eq!(again.to_string(), written);
+    }
 }
