@@ -166,3 +166,47 @@ fn the_castling_mode_is_fixed_when_the_position_is_built_and_kept() {
     std_pos.set_castling_mode(CastlingMode::Chess960).expect("always allowed");
     assert_eq!(std_pos.uci(castle).to_string(), "e1h1");
 }
+
+/// `legal_move` on every (from, to, promotion) the side to move could name, against the
+/// generator's list: it finds exactly the legal non-castling moves.
+fn check_single_moves(pos: &Position, what: &str) -> usize {
+    use chessbits::bitboard::{Role, Square};
+    let legal = pos.legal_moves();
+    let mut found = 0;
+    for from in pos.us() {
+        let pawn = pos.board().role_at(from) == Some(Role::Pawn);
+        let promotions: &[Option<Role>] = if pawn {
+            &[None, Some(Role::Knight), Some(Role::Bishop), Some(Role::Rook), Some(Role::Queen)]
+        } else {
+            &[None, Some(Role::Queen)]
+        };
+        for to in Square::ALL {
+            for &promotion in promotions {
+                if let Some(m) = pos.legal_move(from, to, promotion) {
+                    assert!(legal.contains(&m), "{what}: legal_move gave {m}, not a legal move");
+                    assert_eq!((m.from(), m.to(), m.promotion()), (from, to, promotion), "{what}");
+                    found += 1;
+                }
+            }
+        }
+    }
+    let plain = legal.iter().filter(|m| !m.is_castling()).count();
+    assert_eq!(found, plain, "{what}: legal_move found {found} of {plain} legal moves");
+    found
+}
+
+#[test]
+fn legal_move_finds_exactly_the_legal_moves_on_every_suite_position() {
+    let mut moves = 0;
+    for (name, text) in SUITES {
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let fen_text = line.split(';').next().unwrap_or_default();
+            let pos = fen::parse_position(fen_text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            moves += check_single_moves(&pos, &format!("{name}: {fen_text}"));
+            for m in pos.legal_moves() {
+                moves += check_single_moves(&pos.played(m), &format!("{name}: {fen_text} {m}"));
+            }
+        }
+    }
+    assert!(moves > 500_000, "only {moves} moves");
+}

@@ -28,11 +28,12 @@ mod gen;
 mod magics;
 mod outcome;
 mod perft;
+mod single;
 mod tables;
 
 use core::fmt;
 
-use chessbits_bitboard::{Bitboard, Color, File, Square};
+use chessbits_bitboard::{Bitboard, Color, File, Role, Square};
 use chessbits_move::{Move16, MoveList, UciMove};
 use chessbits_state::{CastlingSide, Position, Undo};
 
@@ -93,6 +94,11 @@ pub trait MoveGen {
     fn attackers_of(&self, sq: Square, color: Color) -> Bitboard;
     /// `true` if `m` is a legal move here (for moves from outside: an engine, a file, a user).
     fn is_legal(&self, m: Move16) -> bool;
+    /// The legal move of our piece on `from` to `to`, promoting to `promotion` (given exactly
+    /// when a pawn reaches its last rank), if there is one; castling is not found here (its
+    /// move targets our own rook). One test, no list and no per-position setup: for reading
+    /// moves one at a time (SAN, UCI), where it is several times cheaper than the generator.
+    fn legal_move(&self, from: Square, to: Square, promotion: Option<Role>) -> Option<Move16>;
     /// The en passant square if an en passant capture is legal (FIDE's notion of the position).
     fn legal_ep_square(&self) -> Option<Square>;
     /// Turns a UCI move into the legal move it names: `e1g1` and `e1h1` both name castling when
@@ -204,6 +210,10 @@ impl MoveGen for Position {
 
     fn is_legal(&self, m: Move16) -> bool {
         !m.is_null() && self.moves_from(m.from()).contains(&m)
+    }
+
+    fn legal_move(&self, from: Square, to: Square, promotion: Option<Role>) -> Option<Move16> {
+        single::legal_move(tables(), self, from, to, promotion)
     }
 
     fn legal_ep_square(&self) -> Option<Square> {

@@ -87,19 +87,19 @@
 //!
 //! # Speed
 //!
-//! Resolution builds no move list. It narrows the origins to the pieces of the named role on the
-//! named file and rank that attack the destination on the current board, and asks move
-//! generation only about those pieces and that one square
-//! ([`MoveGen::visit_moves`]). Writing asks only whether other pieces of the same role can
-//! move to the same square, and skips even that when none attacks it. Nothing allocates, except
-//! a `String` for `to_string`.
+//! Resolution builds no move list and sets up no generator. It narrows the origins to the pieces
+//! of the named role on the named file and rank that attack the destination on the current
+//! board, and tests each one's move on its own ([`MoveGen::legal_move`]: one king-safety test
+//! with the occupancy the move leaves). Writing asks the same of the other pieces of the same
+//! role that attack the square, and skips even that when none does. Nothing allocates, except a
+//! `String` for `to_string`.
 
 use core::fmt;
 use core::str::FromStr;
 
 use chessbits_bitboard::{Bitboard, File, Rank, Role, Square};
 use chessbits_move::Move16;
-use chessbits_movegen::{tables, MoveGen, PieceMoves};
+use chessbits_movegen::{tables, MoveGen};
 use chessbits_state::{CastlingSide, Position};
 
 /// A move in Standard Algebraic Notation, without a position.
@@ -226,30 +226,18 @@ impl San {
     pub fn to_move(&self, pos: &Position) -> Result<Move16, SanError> {
         match *self {
             San::Normal { role, file, rank, capture: _, to, promotion } => {
-                let origins = origins(pos, role, file, rank, to);
-                let target = Bitboard::from_square(to);
-                let (mut found, mut ambiguous) = (None, false);
-                if origins.any() {
-                    pos.visit_moves(origins, target, |moves| {
-                        let Some(m) = matching(&moves, to, promotion) else { return false };
-                        ambiguous = found.is_some();
-                        found = Some(m);
-                        ambiguous
-                    });
-                }
-                match found {
-                    Some(m) if !ambiguous => Ok(m),
-                    Some(_) => {
-                        // The slow path: list every match (at most eight: one per ray or knight
-                        // jump into the square).
-                        let mut candidates = Candidates::new();
-                        pos.visit_moves(origins, target, |moves| {
-                            matching(&moves, to, promotion)
-                                .is_some_and(|m| candidates.try_push(m).is_err())
-                        });
-                        Err(SanError::Ambiguous { san: *self, candidates })
+                // Each candidate origin is asked on its own: no move list, no generator setup.
+                let mut candidates = Candidates::new();
+                for from in origins(pos, role, file, rank, to) {
+                    if let Some(m) = pos.legal_move(from, to, promotion) {
+                        // At most eight can match (see `Candidates`); a ninth is never pushed.
+                        let _ = candidates.try_push(m);
                     }
-                    None => Err(SanError::Illegal { san: *self }),
+                }
+                match candidates.as_slice() {
+                    [m] => Ok(*m),
+                    [] => Err(SanError::Illegal { san: *self }),
+                    _ => Err(SanError::Ambiguous { san: *self, candidates }),
                 }
             }
             San::Castle(side) => {
@@ -308,11 +296,8 @@ fn disambiguation(
         return (None, None);
     }
     // Only rivals whose move to `to` is legal count (a pinned piece does not).
-    let mut legal = Bitboard::EMPTY;
-    pos.visit_moves(rivals, Bitboard::from_square(to), |moves| {
-        legal.add(moves.from);
-        false
-    });
+    let legal: Bitboard =
+        rivals.into_iter().filter(|&rival| pos.legal_move(rival, to, None).is_some()).collect();
     if legal.is_empty() {
         (None, None)
     } else if (legal & Bitboard::from_file(from.file())).is_empty() {
@@ -357,21 +342,6 @@ fn origins(
         origins &= Bitboard::from_rank(rank);
     }
     origins
-}
-
-/// The move to `to` among `moves` (whose targets are `to` at most) that promotes to
-/// `promotion`, or does not promote if it is `None`. Castling never matches: it has its own SAN.
-fn matching(moves: &PieceMoves, to: Square, promotion: Option<Role>) -> Option<Move16> {
-    if !moves.to.contains(to) {
-        return None;
-    }
-    let promotes = moves.is_promotion();
-    let valid = match promotion {
-        None => !promotes,
-        Some(role) => promotes && Role::PROMOTIONS.contains(&role),
-    };
-    let m = moves.move_to(to, promotion);
-    (valid && !m.is_castling()).then_some(m)
 }
 
 impl FromStr for San {
