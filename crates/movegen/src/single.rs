@@ -57,7 +57,7 @@ pub(crate) fn legal_move(
         Role::Queen => plain_if(t.queen(from, occupied).contains(to), capture, promotion)?,
     };
     // Our king after the move: attacked by anything but the piece taken on `to`?
-    let after = occupied - Bitboard::from_square(from) | Bitboard::from_square(to);
+    let after = (occupied - Bitboard::from_square(from)) | Bitboard::from_square(to);
     let king = pos.our_king();
     let attacked = attackers(t, pos, king, !us, after) - Bitboard::from_square(to);
     attacked.is_empty().then(|| Move16::new(from, to, kind))
