@@ -22,8 +22,8 @@ them back, checks the round trip, and prints per format the bits per position (m
 max) or per move, and the encode/decode speed.
 
 inputs:
-  --pgn FILE        a PGN file: the mainline of every game (a game that does not replay stops
-                    the run with its error)
+  --pgn FILE        a PGN file: the mainline of every game (a game that does not replay is
+                    reported on stderr and left out)
   --fen-file FILE   one FEN per line
   --uci-file FILE   one game per line: `<FEN or startpos>;<uci> <uci> ...` (as chessbits san
                     reads them); every position of every game is measured
@@ -48,7 +48,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
             "--pgn" => {
                 let path = args.next().ok_or("--pgn needs a file")?;
                 let bytes = fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-                read_pgn(&bytes, path, &mut corpus)?;
+                read_pgn(&bytes, path, &mut corpus);
                 names.push(path.clone());
             }
             "--fen-file" | "--uci-file" => {
@@ -103,13 +103,15 @@ fn read_fens(text: &str, path: &str, corpus: &mut Corpus) -> Result<(), String> 
     Ok(())
 }
 
-fn read_pgn(bytes: &[u8], path: &str, corpus: &mut Corpus) -> Result<(), String> {
+/// Adds every game of a PGN file that replays; a broken game is reported and left out.
+fn read_pgn(bytes: &[u8], path: &str, corpus: &mut Corpus) {
     let mut reader = SliceReader::new(bytes);
     while let Some(result) = reader.read_game(&mut Replay::default()) {
-        let game = result.map_err(|e| format!("{path}: {e}"))?.game;
-        add_game(game, corpus);
+        match result {
+            Ok(replayed) => add_game(replayed.game, corpus),
+            Err(e) => eprintln!("{path}: {e} (left out)"),
+        }
     }
-    Ok(())
 }
 
 /// Adds `game` and every position of it.
