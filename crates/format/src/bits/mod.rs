@@ -1,0 +1,5 @@
+//! The bit-level half of the crate: positions and games as bytes.
+//!
+//! - [`packed`]: a position in at most 24 bytes, the lichess "binary FEN" layout.
+
+pub mod packed;
