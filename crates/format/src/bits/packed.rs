@@ -140,9 +140,9 @@ const VARIANT_CHESS960: u8 = 2;
 /// use chessbits_format::packed;
 /// use chessbits_format::parse_position;
 ///
-/// let pos = parse_position("8/8/8/8/8/8/2Rk4/1K6 w - - 7 40")?;
+/// let pos = parse_position("8/8/8/8/8/8/2Rk4/1K6 b - - 7 40")?;
 /// let bytes = packed::encode(&pos, true);
-/// assert_eq!(format!("{bytes:?}"), "Packed(0000000000000c02062a0b074e)");
+/// assert_eq!(format!("{bytes:?}"), "Packed(0000000000000c026a0f074f)");
 /// # Ok::<_, chessbits_format::FenError>(())
 /// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash)]
