@@ -6,8 +6,11 @@
 //!   form of `crates/movegen/src/magics.rs`.
 //! - `cargo xtask snapshots [--accept | --reject]`: reviews pending insta snapshots.
 //! - `cargo xtask compare`: times chessbits against other Rust chess crates.
+//! - `cargo xtask fit-compact`: fits the `compact` position model and measures the bit-level
+//!   position formats on the corpus.
 
 mod compare;
+mod fit_compact;
 mod magics;
 mod perft;
 mod snapshots;
@@ -21,7 +24,8 @@ tasks:
   perft     count the legal move tree (see cargo xtask perft --help)
   magics    search magic multipliers and print them as Rust source
   snapshots list pending insta snapshots; --accept or --reject them after review
-  compare   time chessbits against other Rust chess crates (see cargo xtask compare --help)";
+  compare   time chessbits against other Rust chess crates (see cargo xtask compare --help)
+  fit-compact  fit the compact position model and measure it (see cargo xtask fit-compact --help)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -34,6 +38,7 @@ fn main() -> ExitCode {
         "magics" => magics::run(),
         "compare" => compare::run(rest),
         "snapshots" => snapshots::run(rest),
+        "fit-compact" => fit_compact::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)

@@ -41,9 +41,10 @@
 pub mod bits;
 pub mod text;
 
-pub use bits::packed;
+pub use bits::{compact, packed};
 pub use text::{epd, fen, san, uci};
 
+pub use compact::{Compact, CompactError, CompactErrorKind};
 pub use epd::{Epd, ParseEpdError};
 pub use fen::{
     fen_of, parse_position, CastlingNotation, EnPassantMode, Fen, FenError, FenErrorKind, FenField,

@@ -2,7 +2,7 @@
 //! `testdata/perft` and over random playouts: every position round-trips (FEN and Zobrist key
 //! equal, castling mode kept), and decoders survive mutated and random input without panicking.
 
-use chessbits_format::{fen_of, packed, CastlingNotation, EnPassantMode, Epd, FenOptions};
+use chessbits_format::{compact, fen_of, packed, CastlingNotation, EnPassantMode, Epd, FenOptions};
 use chessbits_move::CastlingMode;
 use chessbits_movegen::MoveGen;
 use chessbits_state::Position;
@@ -63,13 +63,28 @@ fn check_packed(pos: &Position, at: &str) {
     assert_same(&back, pos, at);
 }
 
+/// Compact round trips of `pos`, with and without clocks.
+fn check_compact(pos: &Position, at: &str) {
+    let short = compact::encode(pos, false);
+    assert!(short.len() <= compact::MAX_LEN_WITHOUT_CLOCKS, "{at}: {short:?}");
+    assert!(short.len() <= packed::encode(pos, false).len() + 1, "{at}: {short:?}");
+    let back = compact::decode(short.as_bytes()).unwrap_or_else(|e| panic!("{at}: {e}"));
+    assert_same(&back, &without_clocks(pos), at);
+    let long = compact::encode(pos, true);
+    assert!(long.len() <= compact::MAX_LEN, "{at}: {long:?}");
+    let back = compact::decode(long.as_bytes()).unwrap_or_else(|e| panic!("{at}: {e}"));
+    assert_same(&back, pos, at);
+}
+
 /// Every check of every format on `pos`, and on `pos` in Chess960 castling mode.
 fn check_all(pos: &Position, at: &str) {
     check_packed(pos, at);
+    check_compact(pos, at);
     let mut frc = *pos;
     if frc.castling_mode() == CastlingMode::Standard {
         frc.set_castling_mode(CastlingMode::Chess960).unwrap();
         check_packed(&frc, &format!("{at} (Chess960 mode)"));
+        check_compact(&frc, &format!("{at} (Chess960 mode)"));
     }
 }
 
@@ -169,6 +184,70 @@ fn packed_decoder_survives_mutations() {
         decoded += check_decoder(&bytes, "random");
     }
     assert!(decoded > 1000, "some mutations decode: {decoded}");
+}
+
+#[test]
+fn compact_decoder_survives_mutations() {
+    let mut rng = Rng(0x0fed_cba9_8765_4321);
+    let mut decoded = 0;
+    let mut positions: Vec<(String, Position)> = suite_positions();
+    random_playouts(|pos, at| {
+        if rng.below(50) == 0 {
+            positions.push((at.to_string(), *pos));
+        }
+    });
+    for (at, pos) in positions {
+        for clocks in [false, true] {
+            let bytes = compact::encode(&pos, clocks);
+            let bytes = bytes.as_bytes();
+            for bit in 0..bytes.len() * 8 {
+                let mut mutated = bytes.to_vec();
+                mutated[bit / 8] ^= 1 << (bit % 8);
+                decoded += check_compact_decoder(&mutated, &at);
+            }
+            for len in 0..bytes.len() {
+                decoded += check_compact_decoder(&bytes[..len], &at);
+            }
+            let mut longer = bytes.to_vec();
+            longer.push(rng.next() as u8 | 1);
+            decoded += check_compact_decoder(&longer, &at);
+        }
+    }
+    // Every input of up to two bytes, and random ones up to the longest encoding.
+    for v in 0..=0xffffu32 {
+        decoded += check_compact_decoder(&[(v >> 8) as u8, v as u8], "two bytes");
+    }
+    for _ in 0..50_000 {
+        let len = rng.below(compact::MAX_LEN + 2);
+        let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        decoded += check_compact_decoder(&bytes, "random");
+    }
+    assert!(decoded > 100, "some mutations decode: {decoded}");
+}
+
+/// Decodes `bytes` as compact; whatever decodes is the canonical encoding of its position (or
+/// an escape, whose packed part re-encodes to a position that decodes the same).
+fn check_compact_decoder(bytes: &[u8], at: &str) -> usize {
+    match compact::decode(bytes) {
+        Ok(pos) => {
+            // With clocks 0 1 the input may or may not have had the clocks.
+            let plain = compact::encode(&pos, false);
+            let again = compact::encode(&pos, true);
+            if bytes.first() != Some(&0xff) && !again.is_escape() {
+                assert!(
+                    again.as_bytes() == bytes || plain.as_bytes() == bytes,
+                    "{at}: {bytes:02x?} is not how {} encodes",
+                    full_fen(&pos)
+                );
+            }
+            assert_eq!(compact::decode(again.as_bytes()).map(|p| full_fen(&p)), Ok(full_fen(&pos)));
+            1
+        }
+        Err(err) => {
+            assert!(!err.to_string().is_empty());
+            0
+        }
+    }
 }
 
 /// Decodes `bytes`; whatever decodes encodes back to bytes that decode to the same position.

@@ -291,6 +291,11 @@ impl<'a> Decoder<'a> {
         dec
     }
 
+    /// How many input bytes the decoder has read (at most the input's length).
+    pub fn position(&self) -> usize {
+        self.at.min(self.input.len())
+    }
+
     #[inline]
     fn next_byte(&mut self) -> u8 {
         let byte = self.input.get(self.at).copied().unwrap_or(0);
