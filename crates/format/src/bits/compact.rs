@@ -23,7 +23,7 @@
 //!
 //! 1. **Header**: plain (frequency 28672 of 32768), with clocks (3968) or escape (128). The
 //!    escape symbol takes the top 1/256 of the first interval, so no coded position starts
-//!    with `0xff`, and the escape is that byte followed by the [`packed`](super::packed) bytes.
+//!    with `0xff`, and the escape is that byte followed by the [`packed`] bytes.
 //! 2. **Board**: the 64 squares a1, b1, .. h8, each one of 13 symbols (empty, or a piece:
 //!    white pawn .. king, black pawn .. king). Each square is coded with the table of its
 //!    context; a context is made of, from the most specific:
