@@ -31,14 +31,15 @@ compact on every set below and checks that every position round-trips.
   --measure-only   measure the built-in model; fit and write nothing";
 
 /// The sets measured: (name, file name prefixes). The first is the fitting set.
-const SETS: [(&str, &[&str]); 5] = [
+const SETS: [(&str, &[&str]); 6] = [
     ("fit: lichess arenas 2025 (train/lichess-arena-*)", &["lichess-arena-"]),
     (
         "held out: lichess 2013 db + 4 player exports (train/lichess-db-*, train/lichess-export-*)",
         &["lichess-db-2013", "lichess-export-"],
     ),
     ("masters: pgnmentor-world-champions", &["pgnmentor-world-champions"]),
-    ("engines: fishtest-fastchess, tcec-* (Chess960)", &["fishtest-fastchess", "tcec-"]),
+    ("engines: fishtest-fastchess", &["fishtest-fastchess"]),
+    ("engines, Chess960: tcec-s24-dfrc2-final, tcec-s24-frc6-league-d", &["tcec-"]),
     ("twic0920 (2012 over the board)", &["twic0920"]),
 ];
 
@@ -107,24 +108,40 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
     };
 
     println!();
-    println!("| set | positions | packed mean | compact mean (min-max) | with clocks | escapes |");
-    println!("|---|---:|---:|---:|---:|---:|");
+    println!(
+        "| set | positions | packed bytes mean (min-max) | compact bytes mean (min-max) | \
+         compact with clocks | compact escapes | compact encode / decode ns |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|");
     let mut failures = 0;
     for (name, files) in &sets {
-        let mut stats = Stats::default();
+        let mut positions = Vec::new();
         for file in files {
-            for pos in read_positions(file)? {
-                failures += stats.add(&model, &pos.position);
-            }
+            positions.extend(read_positions(file)?.into_iter().map(|r| r.position));
         }
+        let mut stats = Stats::default();
+        for pos in &positions {
+            failures += stats.add(&model, pos);
+        }
+        // Timed on their own: encoding every position, then decoding every encoding.
+        let started = Instant::now();
+        let encoded: Vec<_> = positions.iter().map(|p| model.encode(p, false)).collect();
+        let encode = started.elapsed().as_nanos() as f64 / positions.len().max(1) as f64;
+        let started = Instant::now();
+        let decoded = encoded.iter().filter(|c| model.decode(c.as_bytes()).is_ok()).count();
+        let decode = started.elapsed().as_nanos() as f64 / positions.len().max(1) as f64;
+        failures += positions.len() - decoded;
+        let n = stats.positions.max(1) as f64;
         println!(
-            "| {name} | {} | {:.2} | {:.2} ({}-{}) | {:.2} | {} |",
+            "| {name} | {} | {:.2} ({}-{}) | {:.2} ({}-{}) | {:.2} | {} | {encode:.0} / {decode:.0} |",
             stats.positions,
-            stats.packed as f64 / stats.positions.max(1) as f64,
-            stats.compact as f64 / stats.positions.max(1) as f64,
+            stats.packed as f64 / n,
+            stats.packed_min,
+            stats.packed_max,
+            stats.compact as f64 / n,
             stats.min,
             stats.max,
-            stats.compact_clocks as f64 / stats.positions.max(1) as f64,
+            stats.compact_clocks as f64 / n,
             stats.escapes,
         );
     }
@@ -187,6 +204,8 @@ struct Stats {
     compact_clocks: u64,
     min: usize,
     max: usize,
+    packed_min: usize,
+    packed_max: usize,
     escapes: u64,
 }
 
@@ -198,6 +217,9 @@ impl Stats {
         let packed = packed::encode(pos, false);
         self.min = if self.positions == 0 { short.len() } else { self.min.min(short.len()) };
         self.max = self.max.max(short.len());
+        self.packed_min =
+            if self.positions == 0 { packed.len() } else { self.packed_min.min(packed.len()) };
+        self.packed_max = self.packed_max.max(packed.len());
         self.positions += 1;
         self.packed += packed.len() as u64;
         self.compact += short.len() as u64;
