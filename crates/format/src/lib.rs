@@ -6,8 +6,9 @@
 //! legal [`Position`](chessbits_state::Position), and [`fen_of`] back. [`epd`] reads and writes
 //! EPD records ([`Epd`]: the position fields and typed operations, test-suite and perft-suite
 //! style), and [`uci`] the UCI `position` command ([`UciPosition`]). [`san`] reads and writes moves in
-//! Standard Algebraic Notation ([`San`], [`SanPlus`]). PGN and binary position encodings are to
-//! come.
+//! Standard Algebraic Notation ([`San`], [`SanPlus`]). Positions as bytes: [`packed`] (at most
+//! 24 bytes, the lichess binary FEN layout) and [`compact`] (about 9 bytes, range-coded against
+//! a model of real games). PGN is to come.
 //!
 //! Parsers never panic: text that is not FEN gives a [`ParseFenError`] saying which field is wrong,
 //! at which byte, and how; a FEN that describes no legal position gives the
