@@ -133,6 +133,10 @@ const SYMBOLS: usize = 13;
 const OFF_BOARD: u8 = 13;
 /// How many context levels, most specific first.
 const LEVELS: usize = 5;
+/// How many coarse contexts `(sq, w, s, k)`.
+const COARSE: usize = 64 * 14 * 14 * 4;
+/// The flag of a coarse entry that names a row of finer tables.
+const REFINED: u16 = 1 << 15;
 /// The halfmove clock's direct values; the next symbol is the escape.
 const HALFMOVE_DIRECT: usize = 64;
 /// Contexts of the fullmove number's bit length: pieces / 4.
@@ -261,6 +265,7 @@ impl std::error::Error for CompactError {}
 /// One table of the board model, its symbols sorted by falling frequency so that decoding,
 /// which searches from the start, stops early.
 #[derive(Copy, Clone, Debug)]
+#[repr(align(64))]
 struct BoardTable {
     /// Cumulative frequencies in sorted order: `cum[i]..cum[i + 1]` is the `i`th symbol's.
     cum: [u16; SYMBOLS + 1],
@@ -322,9 +327,12 @@ struct Freqs {
 pub struct Model {
     freqs: Freqs,
     tables: Vec<BoardTable>,
-    /// Open addressing: (tagged key, table), `u32::MAX` for an empty slot.
-    slots: Vec<(u32, u16)>,
-    slot_bits: u32,
+    /// Per context `(sq, w, s, k)`: the table to use (the most specific of that context,
+    /// `(sq, w, s)` and `(sq)` that the model has), or with [`REFINED`] set, a row of
+    /// `refined`.
+    coarse: Vec<u16>,
+    /// Rows of 32 tables, one per `(cnt, fp)`, for the coarse contexts that have finer ones.
+    refined: Vec<[u16; 32]>,
     turn: [u16; 3],
     castle: [[u16; 3]; 2],
     castle_rook: [u16; 9],
@@ -355,33 +363,34 @@ impl Scan {
         Scan { symbols: [0; 64], kings: 0, placed: 0, file_pawns: [0; 8] }
     }
 
-    /// The context keys of `sq`, most specific first, tagged with their level.
+    /// The coarse context `(sq, w, s, k)` of `sq` and its refinement `(cnt, fp)`.
     #[inline]
-    fn keys(&self, sq: usize) -> [u32; LEVELS] {
+    fn context(&self, sq: usize) -> (usize, usize) {
         let file = sq & 7;
         let w = if file == 0 { OFF_BOARD } else { self.symbols[sq.wrapping_sub(1) & 63] };
         let s = if sq < 8 { OFF_BOARD } else { self.symbols[sq.wrapping_sub(8) & 63] };
-        let l3 = (sq as u32 * 14 + w as u32) * 14 + s as u32;
-        let l2 = l3 * 4 + self.kings as u32;
-        let l1 = l2 * 8 + (self.placed / 4).min(7) as u32;
-        let l0 = l1 * 4 + self.file_pawns[file] as u32;
-        [tagged(0, l0), tagged(1, l1), tagged(2, l2), tagged(3, l3), tagged(4, sq as u32)]
+        let coarse = ((sq * 14 + w as usize) * 14 + s as usize) * 4 + self.kings as usize;
+        let fine = (self.placed as usize / 4).min(7) * 4 + self.file_pawns[file] as usize;
+        (coarse, fine)
     }
 
-    /// Records `symbol` on `sq`.
+    /// The context keys of `sq`, most specific first, tagged with their level.
+    fn keys(&self, sq: usize) -> [u32; LEVELS] {
+        let (coarse, fine) = self.context(sq);
+        let l2 = coarse as u32;
+        let l1 = l2 * 8 + fine as u32 / 4;
+        let l0 = l1 * 4 + fine as u32 % 4;
+        [tagged(0, l0), tagged(1, l1), tagged(2, l2), tagged(3, l2 / 4), tagged(4, sq as u32)]
+    }
+
+    /// Records `symbol` on `sq`, without branching on it (symbols are data: branches on them
+    /// are mispredicted).
     #[inline]
     fn push(&mut self, sq: usize, symbol: u8) {
         self.symbols[sq & 63] = symbol;
-        if symbol != 0 {
-            self.placed += 1;
-            match symbol {
-                1 => self.file_pawns[sq & 7] |= 1,
-                7 => self.file_pawns[sq & 7] |= 2,
-                6 => self.kings |= 1,
-                12 => self.kings |= 2,
-                _ => {}
-            }
-        }
+        self.placed += u8::from(symbol != 0);
+        self.file_pawns[sq & 7] |= u8::from(symbol == 1) | u8::from(symbol == 7) << 1;
+        self.kings |= u8::from(symbol == 6) | u8::from(symbol == 12) << 1;
     }
 }
 
@@ -458,20 +467,32 @@ impl Model {
 
     fn new(freqs: Freqs) -> Model {
         let tables: Vec<BoardTable> = freqs.board.iter().map(|(_, f)| BoardTable::new(f)).collect();
-        let slot_bits = (freqs.board.len() * 2).next_power_of_two().max(64).trailing_zeros();
-        let mut slots = vec![(u32::MAX, 0u16); 1 << slot_bits];
-        let mask = (1usize << slot_bits) - 1;
-        for (i, &(key, _)) in freqs.board.iter().enumerate() {
-            let mut at = slot(key, slot_bits);
-            while slots[at].0 != u32::MAX {
-                at = (at + 1) & mask;
-            }
-            slots[at] = (key, i as u16);
+        // Resolve every context to its table once: the coarse contexts densely, the fine ones
+        // in rows for the coarse contexts that have any.
+        let ids: HashMap<u32, u16> =
+            freqs.board.iter().enumerate().map(|(i, &(key, _))| (key, i as u16)).collect();
+        let id = |level, key| ids.get(&tagged(level, key)).copied();
+        let mut coarse = vec![0u16; COARSE];
+        let mut refined = Vec::new();
+        for (l2, slot) in coarse.iter_mut().enumerate() {
+            let l2 = l2 as u32;
+            let sq = l2 / (196 * 4);
+            let base = id(2, l2).or_else(|| id(3, l2 / 4)).or_else(|| id(4, sq)).unwrap_or(0);
+            let row: [u16; 32] = core::array::from_fn(|fine| {
+                let l1 = l2 * 8 + fine as u32 / 4;
+                id(0, l1 * 4 + fine as u32 % 4).or_else(|| id(1, l1)).unwrap_or(base)
+            });
+            *slot = if row.iter().all(|&t| t == base) {
+                base
+            } else {
+                refined.push(row);
+                (refined.len() - 1) as u16 | REFINED
+            };
         }
         Model {
             tables,
-            slots,
-            slot_bits,
+            coarse,
+            refined,
             turn: cumulative(&freqs.turn),
             castle: freqs.castle.map(|f| cumulative(&f)),
             castle_rook: cumulative(&freqs.castle_rook),
@@ -482,25 +503,16 @@ impl Model {
         }
     }
 
-    /// The table of the first context of `keys` that the model has (the square's always is).
+    /// The table for `sq` after what `scan` has seen.
     #[inline]
-    fn table(&self, keys: &[u32; LEVELS]) -> &BoardTable {
-        let mask = self.slots.len() - 1;
-        for &key in keys {
-            let mut at = slot(key, self.slot_bits);
-            while let Some(&(k, table)) = self.slots.get(at) {
-                if k == key {
-                    if let Some(t) = self.tables.get(table as usize) {
-                        return t;
-                    }
-                }
-                if k == u32::MAX {
-                    break;
-                }
-                at = (at + 1) & mask;
-            }
+    fn table(&self, scan: &Scan, sq: usize) -> &BoardTable {
+        let (coarse, fine) = scan.context(sq);
+        let mut id = self.coarse.get(coarse).copied().unwrap_or(0);
+        if id & REFINED != 0 {
+            let row = self.refined.get((id & !REFINED) as usize);
+            id = row.and_then(|r| r.get(fine)).copied().unwrap_or(0);
         }
-        &FALLBACK
+        self.tables.get(id as usize).unwrap_or(&FALLBACK)
     }
 
     /// Writes `pos` with this model, with the two clocks if `clocks`.
@@ -532,7 +544,7 @@ impl Model {
         let mut scan = Scan::new();
         for sq in Square::ALL {
             let symbol = symbol_at(pos, sq);
-            let table = self.table(&scan.keys(sq as usize));
+            let table = self.table(&scan, sq as usize);
             let place = table.place[symbol as usize % SYMBOLS] as usize;
             let (lo, hi) = (table.cum[place], table.cum[place + 1]);
             if hi <= lo {
@@ -648,14 +660,21 @@ impl Model {
         };
         let mut setup = Setup::empty();
         let mut scan = Scan::new();
-        for sq in Square::ALL {
-            let table = self.table(&scan.keys(sq as usize));
+        // The squares of each symbol, gathered without branches, then put on the board.
+        let mut by_symbol = [0u64; 16];
+        for sq in 0..64 {
+            let table = self.table(&scan, sq);
             let place = dec.decode(&table.cum).ok_or_else(|| invalid(&dec))?;
             let symbol = table.symbol[place % SYMBOLS];
-            if let Some(piece) = symbol.checked_sub(1).and_then(Piece::from_code) {
-                setup.board.set_piece_at(sq, piece);
+            by_symbol[symbol as usize & 15] |= 1 << sq;
+            scan.push(sq, symbol);
+        }
+        for (code, &squares) in by_symbol.iter().enumerate().take(SYMBOLS).skip(1) {
+            if let Some(piece) = Piece::from_code(code as u8 - 1) {
+                for sq in Bitboard(squares) {
+                    setup.board.set_piece_at(sq, piece);
+                }
             }
-            scan.push(sq as usize, symbol);
         }
         let board = setup.board;
         setup.turn = match dec.decode(&self.turn) {
@@ -753,11 +772,6 @@ impl Model {
 static FALLBACK: BoardTable =
     BoardTable { cum: [0; SYMBOLS + 1], symbol: [0; SYMBOLS], place: [0; SYMBOLS] };
 
-/// The home slot of `key`.
-#[inline]
-fn slot(key: u32, bits: u32) -> usize {
-    (key.wrapping_mul(0x9e37_79b1) >> (32 - bits)) as usize
-}
 
 /// Codes `value` below `n` (2..=64) with equal frequencies.
 fn encode_uniform<O: super::range::Output>(enc: &mut Encoder<O>, value: u32, n: u32) {
