@@ -8,8 +8,11 @@
 //! - `cargo xtask compare`: times chessbits against other Rust chess crates.
 //! - `cargo xtask formats`: measures the bit-level encodings on games and positions, and checks
 //!   that every one round-trips.
+//! - `cargo xtask fit-compact`: fits the `compact` position model and measures the bit-level
+//!   position formats on the corpus.
 
 mod compare;
+mod fit_compact;
 mod formats;
 mod magics;
 mod perft;
@@ -25,7 +28,8 @@ tasks:
   magics    search magic multipliers and print them as Rust source
   snapshots list pending insta snapshots; --accept or --reject them after review
   compare   time chessbits against other Rust chess crates (see cargo xtask compare --help)
-  formats   measure and round-trip the bit-level encodings (see cargo xtask formats --help)";
+  formats   measure and round-trip the bit-level encodings (see cargo xtask formats --help)
+  fit-compact  fit the compact position model and measure it (see cargo xtask fit-compact --help)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -39,6 +43,7 @@ fn main() -> ExitCode {
         "compare" => compare::run(rest),
         "formats" => formats::run(rest),
         "snapshots" => snapshots::run(rest),
+        "fit-compact" => fit_compact::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)

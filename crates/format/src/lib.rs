@@ -8,7 +8,9 @@
 //! style), and [`uci`] the UCI `position` command ([`UciPosition`]). [`san`] reads and writes moves in
 //! Standard Algebraic Notation ([`San`], [`SanPlus`]). [`bits`] packs boards, game states,
 //! positions and games to the bit ([`BoardFormat`], [`StateFormat`], [`PositionFormat`],
-//! [`MoveCode`], [`GameFormat`]). [`pgn`] reads games fast (a visitor over a byte scanner, or game
+//! [`MoveCode`], [`GameFormat`]), and as bytes: [`packed`] (at most 24
+//! bytes, the lichess binary FEN layout) and [`compact`] (about 9 bytes, range-coded against a
+//! model of real games). [`pgn`] reads games fast (a visitor over a byte scanner, or game
 //! trees) and writes them in export format.
 //!
 //! Parsers never panic: text that is not FEN gives a [`ParseFenError`] saying which field is wrong,
@@ -43,13 +45,16 @@
 pub mod bits;
 pub mod text;
 
+pub use bits::{compact, packed};
 pub use text::{epd, fen, pgn, san, uci};
 
+pub use compact::{Compact, CompactError, CompactErrorKind};
 pub use epd::{Epd, ParseEpdError};
 pub use fen::{
     fen_of, parse_position, CastlingNotation, EnPassantMode, Fen, FenError, FenErrorKind, FenField,
     FenOptions, ParseFenError,
 };
+pub use packed::{Packed, PackedError, PackedErrorKind};
 pub use san::{Candidates, ParseSanError, ParseSanErrorKind, San, SanError, SanPlus, Suffix};
 pub use uci::{ParseUciPositionError, UciPosition, UciPositionError};
 

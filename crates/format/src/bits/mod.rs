@@ -10,19 +10,25 @@
 //! - [`moves`]: move codes against a position (12-bit origin and target, SAN-like codes).
 //! - [`game`]: a start position and the move stream, decoded by replaying into a `Game`.
 //! - [`encoding`]: every board, state and position encoding by name, for the command line.
+//! - [`packed`]: a position in at most 24 bytes, the lichess "binary FEN" layout.
+//! - [`compact`]: a position coded against a model of real games, about 9 bytes.
+//! - [`range`]: the range coder that model-coded formats drive.
 //!
 //! Every layout is documented in its module with a worked example in hex; changing one is a
 //! breaking change. Decoders never panic, whatever the bytes.
 
 pub mod board;
+pub mod compact;
 pub mod encoding;
 pub mod game;
 pub mod grouped;
 pub mod io;
 pub mod moves;
 pub mod nibbles;
+pub mod packed;
 pub mod pieces;
 pub mod position;
+pub mod range;
 pub mod rle;
 pub mod state;
 pub mod state14;
