@@ -38,8 +38,10 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod bits;
 pub mod text;
 
+pub use bits::packed;
 pub use text::{epd, fen, pgn, san, uci};
 
 pub use epd::{Epd, ParseEpdError};
@@ -47,5 +49,6 @@ pub use fen::{
     fen_of, parse_position, CastlingNotation, EnPassantMode, Fen, FenError, FenErrorKind, FenField,
     FenOptions, ParseFenError,
 };
+pub use packed::{Packed, PackedError, PackedErrorKind};
 pub use san::{Candidates, ParseSanError, ParseSanErrorKind, San, SanError, SanPlus, Suffix};
 pub use uci::{ParseUciPositionError, UciPosition, UciPositionError};

@@ -1,0 +1,187 @@
+//! The bit-level position formats (`packed`, `compact`) over the perft suites in
+//! `testdata/perft` and over random playouts: every position round-trips (FEN and Zobrist key
+//! equal, castling mode kept), and decoders survive mutated and random input without panicking.
+
+use chessbits_format::{fen_of, packed, CastlingNotation, EnPassantMode, Epd, FenOptions};
+use chessbits_move::CastlingMode;
+use chessbits_movegen::MoveGen;
+use chessbits_state::Position;
+
+const SUITES: [(&str, &str); 5] = [
+    ("standard.epd", include_str!("../../../testdata/perft/standard.epd")),
+    ("perftsuite.epd", include_str!("../../../testdata/perft/perftsuite.epd")),
+    ("random.epd", include_str!("../../../testdata/perft/random.epd")),
+    ("chess960.epd", include_str!("../../../testdata/perft/chess960.epd")),
+    ("tricky.epd", include_str!("../../../testdata/perft/tricky.epd")),
+];
+
+/// Every position of every suite.
+fn suite_positions() -> Vec<(String, Position)> {
+    let mut positions = Vec::new();
+    for (name, text) in SUITES {
+        for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let epd: Epd = line.parse().unwrap_or_else(|e| panic!("{name}:{}: {e}", i + 1));
+            let pos = epd.into_position().unwrap_or_else(|e| panic!("{name}:{}: {e}", i + 1));
+            positions.push((format!("{name}:{}", i + 1), pos));
+        }
+    }
+    positions
+}
+
+/// The FEN that says everything a position holds: Shredder castling, the en passant square as
+/// recorded.
+fn full_fen(pos: &Position) -> String {
+    let options =
+        FenOptions { castling: CastlingNotation::Shredder, en_passant: EnPassantMode::Always };
+    fen_of(pos, options)
+}
+
+/// `pos` as a decoder without the clocks gives it back: clocks `0 1`.
+fn without_clocks(pos: &Position) -> Position {
+    let mut pos = *pos;
+    pos.set_clocks(0, 1);
+    pos
+}
+
+/// One decoded position against the original: FEN, key and castling mode. (Not `==`: a
+/// position that lost a right keeps bookkeeping for it that a decoded one never had.)
+fn assert_same(decoded: &Position, expected: &Position, at: &str) {
+    assert_eq!(full_fen(decoded), full_fen(expected), "{at}");
+    assert_eq!(decoded.key(), expected.key(), "{at}");
+    assert_eq!(decoded.castling_mode(), expected.castling_mode(), "{at}");
+}
+
+/// Packed round trips of `pos`, with and without clocks.
+fn check_packed(pos: &Position, at: &str) {
+    let short = packed::encode(pos, false);
+    assert!(short.len() <= packed::MAX_LEN_WITHOUT_CLOCKS, "{at}: {short:?}");
+    let back = packed::decode(short.as_bytes()).unwrap_or_else(|e| panic!("{at}: {e}"));
+    assert_same(&back, &without_clocks(pos), at);
+    let long = packed::encode(pos, true);
+    assert!(long.len() <= packed::MAX_LEN, "{at}: {long:?}");
+    let back = packed::decode(long.as_bytes()).unwrap_or_else(|e| panic!("{at}: {e}"));
+    assert_same(&back, pos, at);
+}
+
+/// Every check of every format on `pos`, and on `pos` in Chess960 castling mode.
+fn check_all(pos: &Position, at: &str) {
+    check_packed(pos, at);
+    let mut frc = *pos;
+    if frc.castling_mode() == CastlingMode::Standard {
+        frc.set_castling_mode(CastlingMode::Chess960).unwrap();
+        check_packed(&frc, &format!("{at} (Chess960 mode)"));
+    }
+}
+
+#[test]
+fn suites_round_trip() {
+    let positions = suite_positions();
+    assert_eq!(positions.len(), 7 + 127 + 300 + 200 + 200, "every suite line is read");
+    for (at, pos) in &positions {
+        check_all(pos, at);
+    }
+}
+
+/// xorshift64*, fixed seed: the same playouts every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Random games from the start position and from the Chess960 suite's start positions, every
+/// position checked; returns how many.
+fn random_playouts(mut visit: impl FnMut(&Position, &str)) -> usize {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let starts: Vec<Position> = std::iter::once(Position::new())
+        .chain(
+            suite_positions()
+                .into_iter()
+                .filter(|(at, _)| at.starts_with("chess960"))
+                .map(|(_, p)| p)
+                .take(40),
+        )
+        .collect();
+    let mut count = 0;
+    for game in 0..200 {
+        let mut pos = starts[game % starts.len()];
+        for ply in 0..300 {
+            visit(&pos, &format!("game {game} ply {ply}: {}", full_fen(&pos)));
+            count += 1;
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+        }
+    }
+    count
+}
+
+#[test]
+fn random_playouts_round_trip() {
+    let count = random_playouts(check_all);
+    assert!(count > 20_000, "{count} positions");
+}
+
+#[test]
+fn packed_decoder_survives_mutations() {
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut decoded = 0;
+    for (at, pos) in suite_positions() {
+        for clocks in [false, true] {
+            let bytes = packed::encode(&pos, clocks);
+            let bytes = bytes.as_bytes();
+            // Every single-bit flip, and every cut.
+            for bit in 0..bytes.len() * 8 {
+                let mut mutated = bytes.to_vec();
+                mutated[bit / 8] ^= 1 << (bit % 8);
+                decoded += check_decoder(&mutated, &at);
+            }
+            for len in 0..bytes.len() {
+                decoded += check_decoder(&bytes[..len], &at);
+            }
+            // Random bytes spliced in.
+            for _ in 0..8 {
+                let mut mutated = bytes.to_vec();
+                let i = rng.below(mutated.len());
+                mutated[i] = rng.next() as u8;
+                if rng.below(2) == 0 {
+                    mutated.push(rng.next() as u8);
+                }
+                decoded += check_decoder(&mutated, &at);
+            }
+        }
+    }
+    // Random strings of every length up to the longest encoding.
+    for _ in 0..100_000 {
+        let len = rng.below(packed::MAX_LEN + 2);
+        let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        decoded += check_decoder(&bytes, "random");
+    }
+    assert!(decoded > 1000, "some mutations decode: {decoded}");
+}
+
+/// Decodes `bytes`; whatever decodes encodes back to bytes that decode to the same position.
+fn check_decoder(bytes: &[u8], at: &str) -> usize {
+    match packed::decode(bytes) {
+        Ok(pos) => {
+            let again = packed::encode(&pos, true);
+            assert_eq!(packed::decode(again.as_bytes()), Ok(pos), "{at}: {bytes:02x?}");
+            1
+        }
+        Err(err) => {
+            assert!(!err.to_string().is_empty());
+            0
+        }
+    }
+}
