@@ -3,6 +3,7 @@
 //! library. Data goes to stdout; diagnostics and progress bars go to stderr. Exit status: 0 on
 //! success, 1 when some input was bad, 2 on usage errors.
 
+mod encode;
 mod pgn;
 mod progress;
 mod san;
@@ -62,6 +63,10 @@ enum Command {
         after_help = "Example:\n  $ echo 'startpos;e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7' | chessbits san\n  e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#"
     )]
     San,
+    /// Encodes FENs (one per line, `startpos` allowed) at the bit level: `<bits>\t<hex>` per line.
+    Encode(encode::EncodeArgs),
+    /// Decodes `<bits>\t<hex>` lines (or hex alone) back to FEN, one per line.
+    Decode(encode::DecodeArgs),
 }
 
 fn main() -> ExitCode {
@@ -77,6 +82,8 @@ fn main() -> ExitCode {
             let stdout = BufWriter::new(io::stdout().lock());
             san::run(stdin, stdout)
         }
+        Command::Encode(args) => encode::run_encode(&args, io::stdin().lock(), io::stdout().lock()),
+        Command::Decode(args) => encode::run_decode(&args, io::stdin().lock(), io::stdout().lock()),
     };
     match result {
         Ok(0) => ExitCode::SUCCESS,

@@ -6,8 +6,9 @@
 //! legal [`Position`](chessbits_state::Position), and [`fen_of`] back. [`epd`] reads and writes
 //! EPD records ([`Epd`]: the position fields and typed operations, test-suite and perft-suite
 //! style), and [`uci`] the UCI `position` command ([`UciPosition`]). [`san`] reads and writes moves in
-//! Standard Algebraic Notation ([`San`], [`SanPlus`]). PGN and binary position encodings are to
-//! come.
+//! Standard Algebraic Notation ([`San`], [`SanPlus`]). [`bits`] packs boards, game states,
+//! positions and games to the bit ([`BoardFormat`], [`StateFormat`], [`PositionFormat`],
+//! [`MoveCode`], [`GameFormat`]); [`pgn`] reads and writes PGN games.
 //!
 //! Parsers never panic: text that is not FEN gives a [`ParseFenError`] saying which field is wrong,
 //! at which byte, and how; a FEN that describes no legal position gives the
@@ -52,3 +53,5 @@ pub use fen::{
 pub use packed::{Packed, PackedError, PackedErrorKind};
 pub use san::{Candidates, ParseSanError, ParseSanErrorKind, San, SanError, SanPlus, Suffix};
 pub use uci::{ParseUciPositionError, UciPosition, UciPositionError};
+
+pub use bits::{BoardFormat, GameFormat, MoveCode, PositionFormat, StateFormat};
