@@ -6,8 +6,11 @@
 //!   form of `crates/movegen/src/magics.rs`.
 //! - `cargo xtask snapshots [--accept | --reject]`: reviews pending insta snapshots.
 //! - `cargo xtask compare`: times chessbits against other Rust chess crates.
+//! - `cargo xtask fit-moves [--eval]`: fits the move model on the lichess training games and
+//!   writes its table (or only measures the shipped one).
 
 mod compare;
+mod fit_moves;
 mod magics;
 mod perft;
 mod snapshots;
@@ -21,7 +24,8 @@ tasks:
   perft     count the legal move tree (see cargo xtask perft --help)
   magics    search magic multipliers and print them as Rust source
   snapshots list pending insta snapshots; --accept or --reject them after review
-  compare   time chessbits against other Rust chess crates (see cargo xtask compare --help)";
+  compare   time chessbits against other Rust chess crates (see cargo xtask compare --help)
+  fit-moves fit the move model's table on ../shared/corpus/train (--eval: measure it only)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -33,6 +37,7 @@ fn main() -> ExitCode {
         "perft" => perft::run(rest),
         "magics" => magics::run(),
         "compare" => compare::run(rest),
+        "fit-moves" => fit_moves::run(rest),
         "snapshots" => snapshots::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");

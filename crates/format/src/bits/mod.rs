@@ -12,6 +12,9 @@
 //! - [`encoding`]: every board, state and position encoding by name, for the command line.
 //! - [`packed`]: a position in at most 24 bytes, the lichess "binary FEN" layout.
 //! - [`range`]: the range coder that model-coded formats drive.
+//! - [`move_model`]: a probability for every legal move, from a cheap fitted model.
+//! - [`move_codec`]: a game's mainline as bytes, by that model and the range coder, or as
+//!   move indices.
 //!
 //! Every layout is documented in its module with a worked example in hex; changing one is a
 //! breaking change. Decoders never panic, whatever the bytes.
@@ -21,6 +24,9 @@ pub mod encoding;
 pub mod game;
 pub mod grouped;
 pub mod io;
+pub mod move_codec;
+pub mod move_model;
+mod move_model_table;
 pub mod moves;
 pub mod nibbles;
 pub mod packed;

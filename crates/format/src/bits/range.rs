@@ -291,6 +291,13 @@ impl<'a> Decoder<'a> {
         dec
     }
 
+    /// How many input bytes the decoder has taken into its window so far (past the input's
+    /// end it counts the zeros it pads with): where a problem found now lies, give or take the
+    /// four bytes of the window.
+    pub fn position(&self) -> usize {
+        self.at
+    }
+
     #[inline]
     fn next_byte(&mut self) -> u8 {
         let byte = self.input.get(self.at).copied().unwrap_or(0);
