@@ -24,7 +24,7 @@ use std::time::Instant;
 
 use chessbits_format::bits::move_model::{
     feature_name, Book, Candidates, History, MoveModel, BOOK_BUCKETS, BOOK_PLIES, FEATURES,
-    SCORE_SCALE,
+    FEATURE_COUNT, SCORE_SCALE, SLOTS,
 };
 use chessbits_format::bits::range::TOTAL;
 use chessbits_format::pgn::{RawTag, Replay, ReplayError, ReplayedGame, SliceReader, Visitor};
@@ -224,10 +224,22 @@ impl Fit {
     }
 
     /// Adds the gradient of one position's loss; returns the loss in nats.
-    fn accumulate(&mut self, c: &Candidates, played: usize, probs: &mut Vec<f64>) -> f64 {
+    fn accumulate(&mut self, c: &[[u16; SLOTS]], played: usize, probs: &mut Vec<f64>) -> f64 {
+        self.probabilities(c, probs);
+        let loss = -probs[played].max(1e-300).ln();
+        for (i, features) in c.iter().enumerate() {
+            let d = probs[i] - if i == played { 1.0 } else { 0.0 };
+            for &f in features {
+                self.g[f as usize] += d;
+            }
+        }
+        loss
+    }
+
+    fn probabilities(&self, c: &[[u16; SLOTS]], probs: &mut Vec<f64>) {
         probs.clear();
         let mut best = f64::MIN;
-        for features in c.features() {
+        for features in c {
             let s: f64 = features.iter().map(|&f| self.w[f as usize]).sum();
             best = best.max(s);
             probs.push(s);
@@ -240,14 +252,6 @@ impl Fit {
         for p in probs.iter_mut() {
             *p /= sum;
         }
-        let loss = -probs[played].max(1e-300).ln();
-        for (i, features) in c.features().iter().enumerate() {
-            let d = probs[i] - if i == played { 1.0 } else { 0.0 };
-            for &f in features {
-                self.g[f as usize] += d;
-            }
-        }
-        loss
     }
 
     fn step(&mut self, lr: f64, l2: f64, batch: f64) {
@@ -273,19 +277,55 @@ impl Fit {
     }
 }
 
+/// The features of `c` with the slots in the bit mask `drop` set to 0.
+fn masked(c: &Candidates, drop: u16, out: &mut Vec<[u16; SLOTS]>) {
+    out.clear();
+    for f in c.features() {
+        let mut f = *f;
+        for (slot, x) in f.iter_mut().enumerate() {
+            if drop >> slot & 1 == 1 {
+                *x = 0;
+            }
+        }
+        out.push(f);
+    }
+}
+
+/// The two choices of a ply: the pieces and the played piece's index, then that piece's
+/// moves and the played move's index.
+fn ply_lists(
+    model: &MoveModel<'_>,
+    pos: &Position,
+    history: &History,
+    m: Move16,
+    pieces: &mut Candidates,
+    moves: &mut Candidates,
+) -> (usize, usize) {
+    let analysis = model.analyse(pos, history);
+    let (piece, index) = analysis.locate(m).expect("a legal move");
+    pieces.clear();
+    analysis.pieces(pieces);
+    moves.clear();
+    analysis.moves(piece, moves);
+    (piece, index)
+}
+
 /// Bits per move of the integer model over `games`: (plies, bits).
 fn measure(model: &MoveModel<'_>, games: &[Game]) -> (u64, f64) {
-    let mut c = Candidates::new();
+    let (mut pieces, mut moves) = (Candidates::new(), Candidates::new());
     let mut freqs = [0u16; 256];
     let (mut plies, mut bits) = (0u64, 0f64);
     for game in games {
         let mut pos = game.start;
         let mut history = History::new();
         for &m in &game.moves {
-            model.candidates(&pos, &history, &mut c);
-            model.frequencies(&c, &mut freqs);
-            let i = c.index_of(m).expect("a legal move");
-            bits += (f64::from(TOTAL) / f64::from(freqs[i])).log2();
+            let (piece, index) = ply_lists(model, &pos, &history, m, &mut pieces, &mut moves);
+            for (list, i) in [(&pieces, piece), (&moves, index)] {
+                if list.len() > 1 {
+                    model.frequencies(list, &mut freqs);
+                    bits += (f64::from(TOTAL) / f64::from(freqs[i])).log2();
+                }
+            }
             plies += 1;
             pos.play_unchecked(m);
             history.push(m);
@@ -306,6 +346,8 @@ struct Options {
     l2: f64,
     batch: usize,
     out: Option<PathBuf>,
+    /// Slots to leave out (a bit mask), for measuring what each is worth.
+    drop: u16,
 }
 
 pub fn run(args: &[String]) -> Result<ExitCode, String> {
@@ -317,6 +359,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         l2: 1e-5,
         batch: 256,
         out: None,
+        drop: 0,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -329,6 +372,12 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
             "--l2" => o.l2 = value()?.parse().map_err(|e| format!("--l2: {e}"))?,
             "--batch" => o.batch = value()?.parse().map_err(|e| format!("--batch: {e}"))?,
             "--out" => o.out = Some(PathBuf::from(value()?)),
+            "--drop" => {
+                for slot in value()?.split(',') {
+                    let slot: u32 = slot.parse().map_err(|e| format!("--drop: {e}"))?;
+                    o.drop |= 1 << slot;
+                }
+            }
             "-h" | "--help" => {
                 println!(
                     "usage: cargo xtask fit-moves [--eval] [--epochs N] [--lr X] [--l2 X] [--batch N] [--out FILE]"
@@ -392,8 +441,9 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
     let mut fit = Fit::new();
     let mut order: Vec<usize> = (0..fit_games.len()).collect();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let mut c = Candidates::new();
+    let (mut pieces, mut moves) = (Candidates::new(), Candidates::new());
     let mut probs = Vec::new();
+    let mut features = Vec::new();
     for epoch in 0..o.epochs {
         let t0 = Instant::now();
         for i in (1..order.len()).rev() {
@@ -410,10 +460,17 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
             let mut pos = game.start;
             let mut history = History::new();
             for &m in &game.moves {
-                extractor.candidates(&pos, &history, &mut c);
-                let played = c.index_of(m).expect("a legal move");
-                if c.len() > 1 {
-                    loss += fit.accumulate(&c, played, &mut probs);
+                let (piece, index) =
+                    ply_lists(&extractor, &pos, &history, m, &mut pieces, &mut moves);
+                let mut coded = false;
+                for (list, i) in [(&pieces, piece), (&moves, index)] {
+                    if list.len() > 1 {
+                        masked(list, o.drop, &mut features);
+                        loss += fit.accumulate(&features, i, &mut probs);
+                        coded = true;
+                    }
+                }
+                if coded {
                     n += 1;
                     in_batch += 1;
                     if in_batch == o.batch {
@@ -433,6 +490,32 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
             loss / n as f64 / std::f64::consts::LN_2,
             t0.elapsed().as_secs_f64()
         );
+    }
+    if o.drop != 0 {
+        let mut bits = 0.0;
+        let mut plies = 0u64;
+        for game in &held_games {
+            let mut pos = game.start;
+            let mut history = History::new();
+            for &m in &game.moves {
+                let (piece, index) =
+                    ply_lists(&extractor, &pos, &history, m, &mut pieces, &mut moves);
+                for (list, i) in [(&pieces, piece), (&moves, index)] {
+                    masked(list, o.drop, &mut features);
+                    fit.probabilities(&features, &mut probs);
+                    bits -= probs[i].log2();
+                }
+                plies += 1;
+                pos.play_unchecked(m);
+                history.push(m);
+            }
+        }
+        println!(
+            "slots {:#x} dropped: held out {:.4} bits/move (float weights)",
+            o.drop,
+            bits / plies as f64
+        );
+        return Ok(ExitCode::SUCCESS);
     }
     let q = fit.quantized();
     let weights: Box<[i16; FEATURES]> =
@@ -533,9 +616,9 @@ fn table_source(weights: &[i16; FEATURES], book: &OwnedBook, fit: &[Game], o: &O
         book.keys.len(),
         book.moves.len()
     );
-    let _ = writeln!(s, "\nuse super::move_model::FEATURES;\n");
+    let _ = writeln!(s, "\nuse super::move_model::FEATURE_COUNT;\n");
     let _ = writeln!(s, "/// The weight of each feature, in `SCORE_SCALE` units.");
-    write_array(&mut s, "WEIGHTS", "i16", "FEATURES", weights.iter());
+    write_array(&mut s, "WEIGHTS", "i16", "FEATURE_COUNT", weights.iter().take(FEATURE_COUNT));
     let _ = writeln!(s, "/// `EXP[d] = round(2^24 × e^(−d / 32))`.");
     let exp: Vec<u32> =
         (0..576).map(|d| (16_777_216.0 * (-(d as f64) / 32.0).exp()).round() as u32).collect();

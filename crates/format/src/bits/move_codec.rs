@@ -23,11 +23,13 @@
 //!
 //! # Worked example
 //!
-//! `1. e4 e5 2. Nf3` from the start position. In canonical order (origin a1..h8) the 20 first
-//! moves are `b1a3 b1c3 g1f3 g1h3 a2a3 a2a4 b2b3 b2b4 ... e2e3 e2e4 ...`: e2e4 is index 13,
-//! written in 5 bits `01101`; then e7e5 (index 13 of 20 again: black's origins run a7..h7 in the
-//! same file order) and g1f3 (index 14 of 29), giving `01101 01101 01110` and one bit of
-//! padding, `6b 5c`.
+//! `1. e4 e5 2. Nf3` from the start position. In canonical order (origin a1..h8, then target)
+//! white's 20 first moves are `b1a3 b1c3 g1f3 g1h3 a2a3 a2a4 b2b3 b2b4 c2c3 c2c4 d2d3 d2d4
+//! e2e3 e2e4 ...`: e2e4 is index 13, written in 5 bits `01101`. Black's pawns come before
+//! its knights and a pawn's targets go up the board from a1's side, so the 20 replies start
+//! `a7a5 a7a6 b7b5 b7b6 ...` and e7e5 is index 8 (`01000`). Then white has 29 moves, `b1a3
+//! b1c3 d1e2 d1f3 d1g4 d1h5 e1e2 f1e2 f1d3 f1c4 f1b5 f1a6 g1e2 g1f3 ...`: g1f3 is index 13
+//! (`01101`). The 15 bits and one bit of padding: `0110 1010 0001 1010` = `6a 1a`.
 //!
 //! ```
 //! use chessbits_format::bits::move_codec::{self, MoveCodec};
@@ -44,7 +46,7 @@
 //! }
 //! let mut bytes = Vec::new();
 //! move_codec::encode(MoveCodec::Index, &start, &moves, &mut bytes)?;
-//! assert_eq!(bytes, [0x6b, 0x5c]);
+//! assert_eq!(bytes, [0x6a, 0x1a]);
 //!
 //! bytes.clear();
 //! move_codec::encode(MoveCodec::Model, &start, &moves, &mut bytes)?;
@@ -64,8 +66,8 @@ use chessbits_move::{Move16, MoveList};
 use chessbits_state::Position;
 
 use super::io::{BitReader, BitWriter};
-use super::move_model::{canonical_moves, Candidates, History, MoveModel};
-use super::range::{self, RangeError, TOTAL};
+use super::move_model::{canonical_moves, History, MoveModel, Scored};
+use super::range::{self, RangeError};
 
 /// How moves are coded: see the [module docs](self).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -181,8 +183,7 @@ pub struct MoveEncoder {
     model: MoveModel<'static>,
     pos: Position,
     history: History,
-    candidates: Box<Candidates>,
-    freqs: [u16; 256],
+    scored: Box<Scored<'static>>,
     range: range::Encoder<Vec<u8>>,
     bits: BitWriter,
     list: MoveList,
@@ -197,8 +198,7 @@ impl MoveEncoder {
             model: MoveModel::FITTED,
             pos: *start,
             history: History::new(),
-            candidates: Box::default(),
-            freqs: [0; 256],
+            scored: Box::new(Scored::new(MoveModel::FITTED.weights())),
             range: range::Encoder::new(Vec::new()),
             bits: BitWriter::new(),
             list: MoveList::new(),
@@ -237,13 +237,20 @@ impl MoveEncoder {
         let illegal = MoveEncodeError { ply: self.history.ply() + 1, m };
         match self.codec {
             MoveCodec::Model => {
-                self.model.candidates(&self.pos, &self.history, &mut self.candidates);
-                let index = self.candidates.index_of(m).ok_or(illegal)?;
-                let n = self.model.frequencies(&self.candidates, &mut self.freqs);
-                let freqs = self.freqs.get(..n).unwrap_or(&[]);
-                let cum: u32 = freqs.iter().take(index).map(|&f| u32::from(f)).sum();
-                let freq = freqs.get(index).map_or(TOTAL, |&f| u32::from(f));
-                if freq < TOTAL {
+                let analysis = self.model.analyse(&self.pos, &self.history);
+                let piece = analysis.piece_on(m.from()).ok_or(illegal)?;
+                // The move first: it must be legal before anything is coded.
+                self.scored.clear();
+                analysis.moves(piece, &mut *self.scored);
+                let index = self.scored.moves().iter().position(|&c| c == m).ok_or(illegal)?;
+                let moves = (self.scored.len() > 1).then(|| self.scored.choice(index));
+                if analysis.piece_count() > 1 {
+                    self.scored.clear();
+                    analysis.pieces(&mut *self.scored);
+                    let (cum, freq) = self.scored.choice(piece);
+                    self.range.encode(cum, freq);
+                }
+                if let Some((cum, freq)) = moves {
                     self.range.encode(cum, freq);
                 }
             }
@@ -296,8 +303,7 @@ pub struct MoveDecoder<'a> {
     model: MoveModel<'static>,
     pos: Position,
     history: History,
-    candidates: Box<Candidates>,
-    freqs: [u16; 256],
+    scored: Box<Scored<'static>>,
     range: range::Decoder<'a>,
     bits: BitReader<'a>,
     list: MoveList,
@@ -311,8 +317,7 @@ impl<'a> MoveDecoder<'a> {
             model: MoveModel::FITTED,
             pos: *start,
             history: History::new(),
-            candidates: Box::default(),
-            freqs: [0; 256],
+            scored: Box::new(Scored::new(MoveModel::FITTED.weights())),
             range: range::Decoder::new(bytes),
             bits: BitReader::new(bytes),
             list: MoveList::new(),
@@ -340,30 +345,27 @@ impl<'a> MoveDecoder<'a> {
     pub fn next_move(&mut self) -> Result<Move16, MoveDecodeError> {
         let m = match self.codec {
             MoveCodec::Model => {
-                self.model.candidates(&self.pos, &self.history, &mut self.candidates);
-                let n = self.model.frequencies(&self.candidates, &mut self.freqs);
-                let moves = self.candidates.moves();
-                if n == 0 {
-                    return Err(self.error(MoveDecodeErrorKind::NoLegalMove));
-                }
-                if n == 1 {
-                    moves.first().copied().ok_or(self.error(MoveDecodeErrorKind::NoLegalMove))?
-                } else {
-                    let target = self.range.target();
-                    let mut cum = 0u32;
-                    let mut found = None;
-                    for (&freq, &m) in self.freqs.iter().zip(moves) {
-                        let freq = u32::from(freq);
-                        if target < cum + freq {
-                            found = Some((m, cum, freq));
-                            break;
-                        }
-                        cum += freq;
+                let analysis = self.model.analyse(&self.pos, &self.history);
+                let piece = match analysis.piece_count() {
+                    0 => return Err(self.error(MoveDecodeErrorKind::NoLegalMove)),
+                    1 => 0,
+                    _ => {
+                        self.scored.clear();
+                        analysis.pieces(&mut *self.scored);
+                        decode_choice(&mut self.range, &self.scored)
+                            .ok_or(self.error(MoveDecodeErrorKind::Invalid))?
                     }
-                    let (m, cum, freq) = found.ok_or(self.error(MoveDecodeErrorKind::Invalid))?;
-                    self.range.consume(cum, freq);
-                    m
+                };
+                if analysis.move_count(piece) > 1 {
+                    self.scored.clear();
+                    analysis.moves(piece, &mut *self.scored);
+                    let index = decode_choice(&mut self.range, &self.scored)
+                        .ok_or(self.error(MoveDecodeErrorKind::Invalid))?;
+                    self.scored.moves().get(index).copied()
+                } else {
+                    analysis.move_at(piece, 0)
                 }
+                .ok_or(self.error(MoveDecodeErrorKind::Invalid))?
             }
             MoveCodec::Index => {
                 canonical_moves(&self.pos, &mut self.list);
@@ -417,6 +419,23 @@ impl<'a> MoveDecoder<'a> {
             }),
         }
     }
+}
+
+/// Decodes the index of a candidate of `scored`; `None` if the code names none.
+#[inline]
+fn decode_choice(range: &mut range::Decoder<'_>, scored: &Scored<'_>) -> Option<usize> {
+    let d = scored.distribution()?;
+    let target = range.target();
+    let mut cum = 0u32;
+    for (i, &s) in scored.scores().iter().enumerate() {
+        let freq = d.freq(s);
+        if target < cum + freq {
+            range.consume(cum, freq);
+            return Some(i);
+        }
+        cum += freq;
+    }
+    None
 }
 
 /// Codes `moves`, played from `start`, and appends the bytes to `out`.
