@@ -1,7 +1,7 @@
 //! The move codecs of `chessbits_format::bits::move_codec` on the 66 lichess games of
 //! `testdata/games/lichess-2021-10-sample.pgn` (5,000-odd plies): encoding and decoding whole
 //! mainlines with the fitted model and with the plain index codec, and the model's features
-//! and frequencies alone. Throughput is in plies.
+//! alone (the pieces' and the played piece's moves'). Throughput is in plies.
 //!
 //! Run with `nice cargo bench -p chessbits-benches --bench move_codec -- --measurement-time 3`.
 
@@ -70,7 +70,12 @@ fn codecs(c: &mut Criterion) {
                 let mut pos = *start;
                 let mut history = History::new();
                 for &m in moves {
-                    model.candidates(&pos, &history, &mut candidates);
+                    let analysis = model.analyse(&pos, &history);
+                    candidates.clear();
+                    analysis.pieces(&mut candidates);
+                    if let Some(piece) = analysis.piece_on(m.from()) {
+                        analysis.moves(piece, &mut candidates);
+                    }
                     n += candidates.len();
                     pos.play_unchecked(m);
                     history.push(m);

@@ -669,7 +669,7 @@ fn write_array<T: std::fmt::Display>(
         }
         line.push_str(&text);
     }
-    if line.trim().len() > 0 {
+    if !line.trim().is_empty() {
         let _ = writeln!(s, "{line}");
     }
     let _ = writeln!(s, "];\n");

@@ -13,6 +13,8 @@
 //! - [`packed`]: a position in at most 24 bytes, the lichess "binary FEN" layout.
 //! - [`range`]: the range coder that model-coded formats drive.
 //! - [`move_model`]: a probability for every legal move, from a cheap fitted model.
+//! - [`cbg`]: the `.cbg` game file: tags, start position, coded mainline, clocks and
+//!   evaluations per game, with an index.
 //! - [`move_codec`]: a game's mainline as bytes, by that model and the range coder, or as
 //!   move indices.
 //!
@@ -20,6 +22,7 @@
 //! breaking change. Decoders never panic, whatever the bytes.
 
 pub mod board;
+pub mod cbg;
 pub mod encoding;
 pub mod game;
 pub mod grouped;
