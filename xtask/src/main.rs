@@ -8,7 +8,9 @@
 //! - `cargo xtask compare`: times chessbits against other Rust chess crates.
 //! - `cargo xtask fit-moves [--eval]`: fits the move model on the lichess training games and
 //!   writes its table (or only measures the shipped one).
+//! - `cargo xtask cbg-check [FILE...]`: the `.cbg` round trip over every corpus PGN file.
 
+mod cbg_check;
 mod compare;
 mod fit_moves;
 mod magics;
@@ -25,7 +27,8 @@ tasks:
   magics    search magic multipliers and print them as Rust source
   snapshots list pending insta snapshots; --accept or --reject them after review
   compare   time chessbits against other Rust chess crates (see cargo xtask compare --help)
-  fit-moves fit the move model's table on ../shared/corpus/train (--eval: measure it only)";
+  fit-moves fit the move model's table on ../shared/corpus/train (--eval: measure it only)
+  cbg-check pack and unpack every corpus PGN file as .cbg and compare every game";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -38,6 +41,7 @@ fn main() -> ExitCode {
         "magics" => magics::run(),
         "compare" => compare::run(rest),
         "fit-moves" => fit_moves::run(rest),
+        "cbg-check" => cbg_check::run(rest),
         "snapshots" => snapshots::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");

@@ -1610,3 +1610,124 @@ impl<R: Read + Seek> CbgFile<R> {
         decode_body(&self.body, body_at, n, self.codec)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crc_check_value() {
+        // The published check value of CRC-16/CCITT-FALSE.
+        assert_eq!(crc16(b"123456789"), 0x29b1);
+        assert_eq!(crc16(b""), 0xffff);
+    }
+
+    #[test]
+    fn varints_have_one_encoding() {
+        for value in [0, 1, 127, 128, 300, 16_383, 16_384, u64::from(u32::MAX), u64::MAX] {
+            let mut out = Vec::new();
+            put_varint(&mut out, value);
+            let mut c = Cursor { bytes: &out, at: 0, base: 0, game: 1 };
+            assert_eq!(c.varint("x"), Ok(value));
+            assert!(c.done().is_ok());
+        }
+        // Trailing zero groups, 65 bits, and a cut one are refused.
+        for bad in [
+            &[0x80, 0x00][..],
+            &[0xff; 10][..],
+            &[0x80][..],
+            &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02][..],
+        ] {
+            let mut c = Cursor { bytes: bad, at: 0, base: 100, game: 3 };
+            let err = c.varint("x").unwrap_err();
+            assert_eq!((err.game, err.kind), (3, CbgErrorKind::Field("x")));
+        }
+        for v in [0i64, -1, 1, i64::MIN, i64::MAX] {
+            assert_eq!(unzigzag(zigzag(v)), v);
+        }
+    }
+
+    /// The form chosen for a tag value, and that it reads back.
+    fn form(name: &str, value: &str) -> u64 {
+        let start = Position::new();
+        let mut out = Vec::new();
+        put_value(&mut out, name.as_bytes(), value.as_bytes(), &start);
+        let mut c = Cursor { bytes: &out, at: 0, base: 0, game: 1 };
+        assert_eq!(read_value(&mut c, &start).expect("reads"), value.as_bytes(), "{name} {value}");
+        assert!(c.done().is_ok());
+        out[0].into()
+    }
+
+    #[test]
+    fn tag_values_take_their_compact_forms_and_read_back_exactly() {
+        let cases = [
+            ("Event", "Rated Blitz game", 5),
+            ("Site", "https://lichess.org/NRafdioG", 5),
+            ("Date", "2021.10.01", 3),
+            ("Date", "????.??.??", 3),
+            ("Date", "1886.??.??", 3),
+            ("Date", "2021.1.01", 0),
+            ("Round", "-", 0),
+            ("Round", "12", 1),
+            ("Round", "012", 0),
+            ("Result", "1/2-1/2", 8),
+            ("WhiteElo", "2044", 1),
+            ("WhiteRatingDiff", "+0", 2),
+            ("BlackRatingDiff", "-13", 2),
+            ("UTCTime", "23:59:07", 4),
+            ("UTCTime", "23:60:07", 0),
+            ("TimeControl", "180+2", 6),
+            ("TimeControl", "180+02", 0),
+            ("FEN", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 7),
+            ("FEN", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1", 7),
+            ("FEN", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -", 0),
+            ("White", "Caf\u{e9}, Jos\u{e9}", 0),
+            ("Black", "", 0),
+            ("Annotator", "9999999999999999999", 1),
+            ("Annotator", "18446744073709551615", 0),
+        ];
+        for (name, value, expected) in cases {
+            assert_eq!(form(name, value), expected, "{name} {value}");
+        }
+    }
+
+    #[test]
+    fn clock_columns_pick_the_coarsest_unit_and_read_back() {
+        let clocks = |millis: &[Option<u64>]| -> Vec<Option<Clock>> {
+            millis.iter().map(|m| m.map(Clock::from_millis)).collect()
+        };
+        for (column, unit) in [
+            (clocks(&[Some(180_000), Some(180_000), Some(178_000), None, Some(3_000)]), 0),
+            (clocks(&[Some(5_300), Some(4_900)]), 1),
+            (clocks(&[Some(1_250), None, None, None, None, None, None, None, Some(10)]), 2),
+            (clocks(&[Some(1)]), 3),
+            (clocks(&[Some(u64::MAX - 5), Some(0), Some(u64::MAX)]), 3),
+        ] {
+            let mut out = Vec::new();
+            put_clocks(&mut out, &column);
+            let mut c = Cursor { bytes: &out, at: 0, base: 0, game: 1 };
+            assert_eq!(read_clocks(&mut c, column.len()).expect("reads"), column);
+            assert!(c.done().is_ok());
+            let presence =
+                if column.iter().all(Option::is_some) { 1 } else { 1 + column.len().div_ceil(8) };
+            assert_eq!(out[presence], unit, "{column:?}");
+        }
+    }
+
+    #[test]
+    fn eval_columns_read_back() {
+        let evals = vec![
+            Some(Eval { score: Score::Centipawns(17), depth: None }),
+            None,
+            Some(Eval { score: Score::Centipawns(-150), depth: Some(20) }),
+            Some(Eval { score: Score::Mate(-3), depth: None }),
+            Some(Eval { score: Score::Centipawns(i32::MIN), depth: Some(u32::MAX) }),
+            Some(Eval { score: Score::Centipawns(i32::MAX), depth: None }),
+        ];
+        let mut out = Vec::new();
+        put_evals(&mut out, &evals);
+        let mut c = Cursor { bytes: &out, at: 0, base: 0, game: 1 };
+        assert_eq!(read_evals(&mut c, evals.len()).expect("reads"), evals);
+        assert!(c.done().is_ok());
+    }
+}

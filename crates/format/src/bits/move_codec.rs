@@ -130,7 +130,12 @@ pub struct MoveEncodeError {
 
 impl fmt::Display for MoveEncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "ply {}: {:?} is not a legal move", self.ply, self.m)
+        let (from, to) = (self.m.from(), self.m.to());
+        write!(f, "ply {}: {from}{to}", self.ply)?;
+        if let Some(role) = self.m.promotion() {
+            write!(f, "{}", role.char())?;
+        }
+        f.write_str(" is not a legal move")
     }
 }
 

@@ -1279,6 +1279,115 @@ static WITHIN: [[Bitboard; 8]; 64] = {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Epd;
+
+    /// Every position of the perft suites and one ply below each.
+    fn positions() -> Vec<Position> {
+        let suites = [
+            include_str!("../../../../testdata/perft/standard.epd"),
+            include_str!("../../../../testdata/perft/perftsuite.epd"),
+            include_str!("../../../../testdata/perft/chess960.epd"),
+            include_str!("../../../../testdata/perft/tricky.epd"),
+        ];
+        let mut out = Vec::new();
+        for line in suites.iter().flat_map(|s| s.lines()).filter(|l| !l.trim().is_empty()) {
+            let pos = line.parse::<Epd>().expect("suite").into_position().expect("legal");
+            out.push(pos);
+            for m in pos.legal_moves() {
+                out.push(pos.played(m));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn canonical_order_is_by_origin_then_target_with_castling_last() {
+        let mut list = MoveList::new();
+        let mut castles = 0;
+        for pos in positions() {
+            canonical_moves(&pos, &mut list);
+            let mut legal = pos.legal_moves();
+            assert_eq!(list.len(), legal.len());
+            // The same moves, in the documented order.
+            let key = |m: &Move16| {
+                let promotion = m.promotion().map_or(0, |r| 4 - r as u32);
+                (m.from() as u32, m.is_castling() as u32, m.to() as u32, promotion)
+            };
+            legal.sort_by_key(key);
+            assert_eq!(&list[..], &legal[..]);
+            castles += list.iter().filter(|m| m.is_castling()).count();
+            // The model's two steps list the same moves in the same order.
+            let model = MoveModel::FITTED;
+            let analysis = model.analyse(&pos, &History::new());
+            let mut moves = Vec::new();
+            for piece in 0..analysis.piece_count() {
+                let mut candidates = Candidates::new();
+                analysis.moves(piece, &mut candidates);
+                assert_eq!(candidates.len(), analysis.move_count(piece));
+                for (i, &m) in candidates.moves().iter().enumerate() {
+                    assert_eq!(analysis.locate(m), Some((piece, i)));
+                    assert_eq!(analysis.move_at(piece, i), Some(m));
+                }
+                moves.extend_from_slice(candidates.moves());
+            }
+            assert_eq!(&moves[..], &list[..]);
+        }
+        assert!(castles > 100, "{castles}");
+    }
+
+    #[test]
+    fn features_are_in_range_and_frequencies_fill_the_total() {
+        let model = MoveModel::FITTED;
+        let mut freqs = [0u16; 256];
+        let mut history = History::new();
+        for (i, pos) in positions().into_iter().enumerate() {
+            // Some history: a move of the side that just moved, when there is one.
+            if i % 3 == 0 {
+                history = History::new();
+            }
+            let analysis = model.analyse(&pos, &history);
+            let mut lists = vec![Candidates::new()];
+            analysis.pieces(&mut lists[0]);
+            for piece in 0..analysis.piece_count() {
+                let mut c = Candidates::new();
+                analysis.moves(piece, &mut c);
+                lists.push(c);
+            }
+            for list in &lists {
+                for f in list.features().iter().flatten() {
+                    assert!((*f as usize) < FEATURE_COUNT, "{f}");
+                }
+                let n = model.frequencies(list, &mut freqs);
+                assert_eq!(n, list.len());
+                if n == 0 {
+                    assert!(pos.legal_moves().is_empty());
+                    continue;
+                }
+                let total: u32 = freqs[..n].iter().map(|&f| u32::from(f)).sum();
+                assert!(freqs[..n].iter().all(|&f| f >= 1));
+                assert!(total <= TOTAL && total + n as u32 >= TOTAL, "{total} {n}");
+            }
+            if let Some(&m) = pos.legal_moves().first() {
+                history.push(m);
+            }
+        }
+    }
+
+    #[test]
+    fn books_are_checked() {
+        let ok = Book::new(&[1, 5], &[0, 1, 3], &[0x1c, 0x2d, 0x3e], &[0, 3, 15]);
+        assert_eq!(ok.map(|b| b.len()), Some(2));
+        // Unsorted keys, a bucket out of range, offsets that do not fit.
+        assert!(Book::new(&[5, 1], &[0, 1, 3], &[0x1c, 0x2d, 0x3e], &[0, 3, 15]).is_none());
+        assert!(Book::new(&[1, 5], &[0, 1, 3], &[0x1c, 0x2d, 0x3e], &[0, 3, 16]).is_none());
+        assert!(Book::new(&[1, 5], &[0, 2, 1], &[0x1c, 0x2d, 0x3e], &[0, 3, 15]).is_none());
+        assert!(Book::new(&[1, 5], &[0, 1, 4], &[0x1c, 0x2d, 0x3e], &[0, 3, 15]).is_none());
+        assert!(Book::EMPTY.is_empty());
+        // The fitted book is a valid one, and the start position is in it.
+        let fitted = MoveModel::FITTED.book();
+        assert!(Book::new(fitted.keys, fitted.offsets, fitted.moves, fitted.buckets).is_some());
+        assert!(!fitted.lookup(Position::new().key()).0.is_empty());
+    }
 
     #[test]
     fn exp_table() {
