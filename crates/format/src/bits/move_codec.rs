@@ -62,11 +62,11 @@
 use core::fmt;
 use core::str::FromStr;
 
-use chessbits_move::{Move16, MoveList};
+use chessbits_move::Move16;
 use chessbits_state::Position;
 
 use super::io::{BitReader, BitWriter};
-use super::move_model::{canonical_moves, History, MoveModel, Scored};
+use super::move_model::{canonical_count, canonical_index, History, MoveModel, Scored};
 use super::range::{self, RangeError};
 
 /// How moves are coded: see the [module docs](self).
@@ -191,7 +191,6 @@ pub struct MoveEncoder {
     scored: Box<Scored<'static>>,
     range: range::Encoder<Vec<u8>>,
     bits: BitWriter,
-    list: MoveList,
     bit_len: u64,
 }
 
@@ -206,7 +205,6 @@ impl MoveEncoder {
             scored: Box::new(Scored::new(MoveModel::FITTED.weights())),
             range: range::Encoder::new(Vec::new()),
             bits: BitWriter::new(),
-            list: MoveList::new(),
             bit_len: 0,
         }
     }
@@ -260,9 +258,9 @@ impl MoveEncoder {
                 }
             }
             MoveCodec::Index => {
-                canonical_moves(&self.pos, &mut self.list);
-                let index = self.list.iter().position(|&c| c == m).ok_or(illegal)?;
-                let width = index_width(self.list.len());
+                let (index, n) = canonical_index(&self.pos, m);
+                let index = index.ok_or(illegal)?;
+                let width = index_width(n);
                 self.bits.write(index as u64, width);
                 self.bit_len += u64::from(width);
             }
@@ -311,7 +309,6 @@ pub struct MoveDecoder<'a> {
     scored: Box<Scored<'static>>,
     range: range::Decoder<'a>,
     bits: BitReader<'a>,
-    list: MoveList,
 }
 
 impl<'a> MoveDecoder<'a> {
@@ -325,7 +322,6 @@ impl<'a> MoveDecoder<'a> {
             scored: Box::new(Scored::new(MoveModel::FITTED.weights())),
             range: range::Decoder::new(bytes),
             bits: BitReader::new(bytes),
-            list: MoveList::new(),
         }
     }
 
@@ -373,19 +369,19 @@ impl<'a> MoveDecoder<'a> {
                 .ok_or(self.error(MoveDecodeErrorKind::Invalid))?
             }
             MoveCodec::Index => {
-                canonical_moves(&self.pos, &mut self.list);
-                if self.list.is_empty() {
+                let (n, move_at) = canonical_count(&self.pos);
+                if n == 0 {
                     return Err(self.error(MoveDecodeErrorKind::NoLegalMove));
                 }
-                let width = index_width(self.list.len());
+                let width = index_width(n);
                 let at = self.bits.position();
                 let index = self.bits.read(width).map_err(|_| {
                     let mut e = self.error(MoveDecodeErrorKind::Truncated);
                     e.byte = at / 8;
                     e
                 })?;
-                match self.list.get(index as usize) {
-                    Some(&m) => m,
+                match move_at(index as usize) {
+                    Some(m) => m,
                     None => {
                         let mut e = self.error(MoveDecodeErrorKind::Invalid);
                         e.byte = at / 8;

@@ -708,6 +708,53 @@ impl Analysis<'_> {
     }
 }
 
+/// The index of `m` among the legal moves of `pos` in canonical order (`None` if it is not
+/// legal), and the number of legal moves.
+pub(crate) fn canonical_index(pos: &Position, m: Move16) -> (Option<usize>, usize) {
+    let pieces = Pieces::of(pos);
+    let (mut n, mut found) = (0, None);
+    for entry in &pieces.entries {
+        if entry.moves.from == m.from() {
+            let mut i = n;
+            pieces.for_each_move(entry, |c| {
+                if c == m {
+                    found = Some(i);
+                }
+                i += 1;
+            });
+            n = i;
+        } else {
+            n += pieces.len(entry);
+        }
+    }
+    (found, n)
+}
+
+/// The number of legal moves of `pos`, and a function giving the move at an index in
+/// canonical order.
+pub(crate) fn canonical_count(pos: &Position) -> (usize, impl Fn(usize) -> Option<Move16>) {
+    let pieces = Pieces::of(pos);
+    let n = pieces.entries.iter().map(|e| pieces.len(e)).sum();
+    let at = move |mut index: usize| {
+        for entry in &pieces.entries {
+            let len = pieces.len(entry);
+            if index < len {
+                let (mut i, mut found) = (0, None);
+                pieces.for_each_move(entry, |c| {
+                    if i == index {
+                        found = Some(c);
+                    }
+                    i += 1;
+                });
+                return found;
+            }
+            index -= len;
+        }
+        None
+    };
+    (n, at)
+}
+
 /// The legal moves of `pos` in canonical order (see the module docs), into `out`.
 pub fn canonical_moves(pos: &Position, out: &mut MoveList) {
     out.clear();
