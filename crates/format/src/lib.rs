@@ -8,7 +8,9 @@
 //! style), and [`uci`] the UCI `position` command ([`UciPosition`]). [`san`] reads and writes moves in
 //! Standard Algebraic Notation ([`San`], [`SanPlus`]). [`bits`] packs boards, game states,
 //! positions and games to the bit ([`BoardFormat`], [`StateFormat`], [`PositionFormat`],
-//! [`MoveCode`], [`GameFormat`]); [`pgn`] reads and writes PGN games.
+//! [`MoveCode`], [`GameFormat`]); [`pgn`] reads and writes PGN games. [`move_codec`] codes a
+//! game's moves in about 3 bits each with a fitted [`move_model`], and [`cbg`] stores many
+//! games with their tags, clocks and evaluations in one indexed file.
 //!
 //! Parsers never panic: text that is not FEN gives a [`ParseFenError`] saying which field is wrong,
 //! at which byte, and how; a FEN that describes no legal position gives the
@@ -54,4 +56,7 @@ pub use packed::{Packed, PackedError, PackedErrorKind};
 pub use san::{Candidates, ParseSanError, ParseSanErrorKind, San, SanError, SanPlus, Suffix};
 pub use uci::{ParseUciPositionError, UciPosition, UciPositionError};
 
+pub use bits::{cbg, move_codec, move_model};
 pub use bits::{BoardFormat, GameFormat, MoveCode, PositionFormat, StateFormat};
+pub use cbg::{CbgError, CbgFile, CbgReader, CbgWriter, GameBuilder, GameRecord};
+pub use move_codec::MoveCodec;

@@ -1,5 +1,5 @@
 //! The mainline of a game as bytes: each move coded against the legal moves of its position,
-//! by the fitted [`move_model`](super::move_model) and the [`range`](super::range) coder
+//! by the fitted [`move_model`](super::move_model) and the [`range`] coder
 //! ([`MoveCodec::Model`], about 3 bits a move), or as its index in canonical order
 //! ([`MoveCodec::Index`], about 5 bits a move, no model).
 //!
@@ -17,7 +17,7 @@
 //! # `index`
 //!
 //! For each ply, the index of the move among the `n` legal moves in canonical order
-//! ([`canonical_moves`]), in `⌈log2 n⌉` bits (none for a forced move), most significant bit
+//! ([`canonical_moves`](super::move_model::canonical_moves)), in `⌈log2 n⌉` bits (none for a forced move), most significant bit
 //! first, through the shared [`BitWriter`]; the last byte is padded with zero bits. An index
 //! of `n` or more, a missing bit or a non-zero padding bit is an error.
 //!
