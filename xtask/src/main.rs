@@ -10,9 +10,14 @@
 //!   that every one round-trips.
 //! - `cargo xtask fit-compact`: fits the `compact` position model and measures the bit-level
 //!   position formats on the corpus.
+//! - `cargo xtask fit-moves [--eval]`: fits the move model on the lichess training games and
+//!   writes its table (or only measures the shipped one).
+//! - `cargo xtask cbg-check [FILE...]`: the `.cbg` round trip over every corpus PGN file.
 
+mod cbg_check;
 mod compare;
 mod fit_compact;
+mod fit_moves;
 mod formats;
 mod magics;
 mod perft;
@@ -29,7 +34,9 @@ tasks:
   snapshots list pending insta snapshots; --accept or --reject them after review
   compare   time chessbits against other Rust chess crates (see cargo xtask compare --help)
   formats   measure and round-trip the bit-level encodings (see cargo xtask formats --help)
-  fit-compact  fit the compact position model and measure it (see cargo xtask fit-compact --help)";
+  fit-compact  fit the compact position model and measure it (see cargo xtask fit-compact --help)
+  fit-moves fit the move model's table on ../shared/corpus/train (--eval: measure it only)
+  cbg-check pack and unpack every corpus PGN file as .cbg and compare every game";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -42,6 +49,8 @@ fn main() -> ExitCode {
         "magics" => magics::run(),
         "compare" => compare::run(rest),
         "formats" => formats::run(rest),
+        "fit-moves" => fit_moves::run(rest),
+        "cbg-check" => cbg_check::run(rest),
         "snapshots" => snapshots::run(rest),
         "fit-compact" => fit_compact::run(rest),
         "-h" | "--help" | "help" => {

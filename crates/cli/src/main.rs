@@ -4,6 +4,7 @@
 //! success, 1 when some input was bad, 2 on usage errors.
 
 mod encode;
+mod pack;
 mod pgn;
 mod progress;
 mod san;
@@ -26,6 +27,8 @@ const EXAMPLES: &str = "\
 Examples:
   chessbits pgn games.pgn --to uci        one line per game: number, final FEN, UCI moves
   chessbits pgn a.pgn b.pgn --to pgn      the games again, in the PGN export format
+  chessbits pack games.pgn -o games.cbg   the games in a .cbg game file
+  chessbits unpack games.cbg --to uci     and back
   echo 'startpos;e2e4 e7e5 g1f3' | chessbits san
   echo startpos | chessbits encode --format grouped+state14
   chessbits pgn games.pgn --to moves:san-like  per game: number, plies, bits, hex of the moves
@@ -66,6 +69,45 @@ enum Command {
         after_help = "Example:\n  $ echo 'startpos;e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7' | chessbits san\n  e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#"
     )]
     San,
+    /// Packs PGN files into a `.cbg` game file: tags, start position, coded mainline, clocks
+    /// and evaluations of every game that reads; other comments and variations are dropped.
+    ///
+    /// `--stats` prints one JSON object to stdout: games, plies, move_bits, total_bytes,
+    /// dropped_comments, dropped_variations, failed_games. Broken games are reported on
+    /// stderr as `chessbits pgn` reports them; the exit status is then 1.
+    #[command(
+        after_help = "Examples:\n  chessbits pack games.pgn -o games.cbg --stats\n  chessbits pack a.pgn b.pgn -o ab.cbg --codec index"
+    )]
+    Pack {
+        /// PGN files to read, in order; `-` reads standard input.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// The `.cbg` file to write.
+        #[arg(short, long, value_name = "OUT.cbg")]
+        output: PathBuf,
+        /// How moves are coded.
+        #[arg(long, value_enum, default_value_t)]
+        codec: pack::Codec,
+        /// Print counts and sizes as one JSON object on stdout.
+        #[arg(long)]
+        stats: bool,
+    },
+    /// Unpacks a `.cbg` file: each game as the UCI line `chessbits pgn --to uci` prints for
+    /// it, or in the PGN export format with tags, clocks and evaluations.
+    #[command(
+        after_help = "Examples:\n  chessbits unpack games.cbg --to uci\n  chessbits unpack games.cbg --to pgn --game 12"
+    )]
+    Unpack {
+        /// The `.cbg` file to read.
+        #[arg(value_name = "FILE.cbg")]
+        file: PathBuf,
+        /// What to write.
+        #[arg(long, value_enum)]
+        to: pgn::To,
+        /// Only the N-th game of the file (from 1), found through the index.
+        #[arg(long, value_name = "N")]
+        game: Option<u64>,
+    },
     /// Encodes FENs (one per line, `startpos` allowed) at the bit level: `<bits>\t<hex>` per line.
     #[command(
         after_help = "Examples:\n  $ echo startpos | chessbits encode --format rle:3\n  154\t...\n  chessbits encode --list\n  chessbits encode --format grouped+state-full < positions.fen > positions.hex"
@@ -90,6 +132,14 @@ fn main() -> ExitCode {
             let stdin = io::stdin().lock();
             let stdout = BufWriter::new(io::stdout().lock());
             san::run(stdin, stdout)
+        }
+        Command::Pack { files, output, codec, stats } => {
+            let mut stdout = BufWriter::new(io::stdout().lock());
+            pack::pack(&files, &output, codec, stats, &mut stdout, &mut io::stderr().lock())
+        }
+        Command::Unpack { file, to, game } => {
+            let mut stdout = BufWriter::new(io::stdout().lock());
+            pack::unpack(&file, to, game, &mut stdout, &mut io::stderr().lock())
         }
         Command::Encode(args) => encode::run_encode(&args, io::stdin().lock(), io::stdout().lock()),
         Command::Decode(args) => encode::run_decode(&args, io::stdin().lock(), io::stdout().lock()),

@@ -66,7 +66,7 @@ pub struct Summary {
 }
 
 /// An input: a file, or standard input for `-`.
-fn open(path: &Path) -> io::Result<Box<dyn BufRead>> {
+pub(crate) fn open(path: &Path) -> io::Result<Box<dyn BufRead>> {
     if path.as_os_str() == "-" {
         Ok(Box::new(BufReader::with_capacity(1 << 16, io::stdin())))
     } else {
@@ -75,7 +75,7 @@ fn open(path: &Path) -> io::Result<Box<dyn BufRead>> {
 }
 
 /// The total size of the inputs, if every one is a file whose size is known.
-fn total_size(paths: &[PathBuf]) -> Option<u64> {
+pub(crate) fn total_size(paths: &[PathBuf]) -> Option<u64> {
     paths.iter().map(|p| std::fs::metadata(p).ok().filter(|m| m.is_file()).map(|m| m.len())).sum()
 }
 
@@ -192,7 +192,7 @@ impl Run {
 }
 
 /// `<final FEN>\t<uci> <uci> ...` for a replayed game.
-fn uci_line(replayed: &ReplayedGame, line: &mut String) {
+pub(crate) fn uci_line(replayed: &ReplayedGame, line: &mut String) {
     use std::fmt::Write as _;
     line.clear();
     let game = &replayed.game;

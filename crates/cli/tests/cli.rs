@@ -148,10 +148,10 @@ fn help_explains_every_command_with_an_example_and_usage_errors_exit_2() {
     let help = run(&["--help"], "");
     assert_eq!(help.status.code(), Some(0));
     let help = text(&help.stdout);
-    for word in ["pgn", "san", "Examples:"] {
+    for word in ["pgn", "san", "pack", "unpack", "Examples:"] {
         assert!(help.contains(word), "{help}");
     }
-    for command in ["pgn", "san", "encode", "decode"] {
+    for command in ["pgn", "san", "encode", "decode", "pack", "unpack"] {
         let out = run(&[command, "--help"], "");
         assert_eq!(out.status.code(), Some(0));
         assert!(text(&out.stdout).contains("Example"), "{command}");
@@ -161,4 +161,101 @@ fn help_explains_every_command_with_an_example_and_usage_errors_exit_2() {
     let missing = run(&["pgn", "/nonexistent.pgn", "--to", "uci"], "");
     assert_eq!(missing.status.code(), Some(1));
     assert!(text(&missing.stderr).contains("/nonexistent.pgn"));
+}
+
+/// A fresh path in the temporary directory for this test.
+fn temp(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("chessbits-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name).to_string_lossy().into_owned()
+}
+
+#[test]
+fn pack_stats_and_unpack_to_uci_print_what_pgn_prints() {
+    for codec in ["model", "index"] {
+        let cbg = temp(&format!("mixed-{codec}.cbg"));
+        let out = run(&["pack", &data("mixed.pgn"), "-o", &cbg, "--codec", codec, "--stats"], "");
+        assert_eq!(out.status.code(), Some(1), "a broken game makes the exit status 1");
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains("game 2 (game 2 of the file)") && stderr.contains("Ke3"),
+            "{stderr}"
+        );
+        let stats = text(&out.stdout);
+        assert_eq!(stats.lines().count(), 1);
+        let size = std::fs::metadata(&cbg).expect("written").len();
+        assert!(stats.contains(&format!("\"total_bytes\":{size},")), "{stats}");
+        if codec == "model" {
+            insta::assert_snapshot!(stats, @r#"{"games":4,"plies":21,"move_bits":56,"total_bytes":242,"dropped_comments":2,"dropped_variations":1,"failed_games":1}"#);
+        }
+        // The same lines as `pgn --to uci`, the broken game aside.
+        let unpacked = run(&["unpack", &cbg, "--to", "uci"], "");
+        assert_eq!(unpacked.status.code(), Some(0), "{}", text(&unpacked.stderr));
+        let pgn = run(&["pgn", &data("mixed.pgn"), "--to", "uci"], "");
+        let expected: Vec<&str> =
+            text(&pgn.stdout).leak().lines().filter(|l| !l.contains("\terror\t")).collect();
+        assert_eq!(text(&unpacked.stdout).lines().collect::<Vec<_>>(), expected);
+        // One game through the index: the third of the file is the fourth of the input.
+        let one = run(&["unpack", &cbg, "--to", "uci", "--game", "3"], "");
+        assert_eq!(text(&one.stdout).trim_end(), expected[2]);
+        assert!(expected[2].starts_with("4\t"));
+    }
+}
+
+#[test]
+fn unpack_to_pgn_writes_tags_clocks_and_the_mainline() {
+    let pgn = temp("clocks.pgn");
+    std::fs::write(
+        &pgn,
+        "[Event \"Rated Blitz game\"]\n[Site \"https://lichess.org/abcdefgh\"]\n[Date \"2024.02.29\"]\n\
+         [White \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]\n[WhiteElo \"1500\"]\n[Opening \"Caf\u{e9}\"]\n\n\
+         1. f3 { [%clk 0:03:00] [%eval 0.2] } 1... e5 { [%clk 0:02:58.5] } 2. g4 { [%clk 0:02:59] }\n\
+         2... Qh4# { mate } (2... Nc6) 0-1\n",
+    )
+    .expect("write");
+    let cbg = temp("clocks.cbg");
+    let out = run(&["pack", &pgn, "-o", &cbg, "--stats"], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    insta::assert_snapshot!(text(&out.stdout), @r#"{"games":1,"plies":4,"move_bits":24,"total_bytes":126,"dropped_comments":1,"dropped_variations":1,"failed_games":0}"#);
+    let out = run(&["unpack", &cbg, "--to", "pgn", "--game", "1"], "");
+    insta::assert_snapshot!(text(&out.stdout), @r#"
+    [Event "Rated Blitz game"]
+    [Site "https://lichess.org/abcdefgh"]
+    [Date "2024.02.29"]
+    [Round "?"]
+    [White "A"]
+    [Black "B"]
+    [Result "0-1"]
+    [WhiteElo "1500"]
+    [Opening "Café"]
+
+    1. f3 { [%eval 0.20] [%clk 0:03:00] } 1... e5 { [%clk 0:02:58.5] } 2. g4
+    { [%clk 0:02:59] } 2... Qh4# 0-1
+    "#);
+    let all = run(&["unpack", &cbg, "--to", "pgn"], "");
+    assert_eq!(all.stdout, out.stdout);
+}
+
+#[test]
+fn unpack_reports_files_that_are_not_cbg_or_are_damaged() {
+    let out = run(&["unpack", &data("mixed.pgn"), "--to", "uci"], "");
+    assert_eq!(out.status.code(), Some(1));
+    insta::assert_snapshot!(text(&out.stdout), @"1	error	not a .cbg file");
+    assert!(text(&out.stderr).contains("not a .cbg file"), "{}", text(&out.stderr));
+    // A cut file: the whole games read, then the cut is reported.
+    let cbg = temp("cut.cbg");
+    run(&["pack", &data("mixed.pgn"), "-o", &cbg], "");
+    let bytes = std::fs::read(&cbg).expect("packed");
+    let cut = temp("cut-short.cbg");
+    std::fs::write(&cut, &bytes[..bytes.len() - 30]).expect("write");
+    let out = run(&["unpack", &cut, "--to", "uci"], "");
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.lines().count(), 5, "{stdout}");
+    insta::assert_snapshot!(stdout.lines().last().unwrap_or_default(), @"5	error	the file ends early");
+    let out = run(&["unpack", &cut, "--to", "uci", "--game", "1"], "");
+    assert_eq!(out.status.code(), Some(1), "no trailer: no index");
+    let out = run(&["unpack", &cbg, "--to", "uci", "--game", "9"], "");
+    assert_eq!(out.status.code(), Some(1));
+    insta::assert_snapshot!(text(&out.stdout), @"9	error	no game 9");
 }

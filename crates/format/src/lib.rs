@@ -11,7 +11,9 @@
 //! [`MoveCode`], [`GameFormat`]), and as bytes: [`packed`] (at most 24
 //! bytes, the lichess binary FEN layout) and [`compact`] (about 9 bytes, range-coded against a
 //! model of real games). [`pgn`] reads games fast (a visitor over a byte scanner, or game
-//! trees) and writes them in export format.
+//! trees) and writes them in export format. [`move_codec`] codes a game's moves in about 3
+//! bits each with a fitted [`move_model`], and [`cbg`] stores many games with their tags, clocks
+//! and evaluations in one indexed file.
 //!
 //! Parsers never panic: text that is not FEN gives a [`ParseFenError`] saying which field is wrong,
 //! at which byte, and how; a FEN that describes no legal position gives the
@@ -45,7 +47,7 @@
 pub mod bits;
 pub mod text;
 
-pub use bits::{compact, packed};
+pub use bits::{cbg, compact, move_codec, move_model, packed};
 pub use text::{epd, fen, pgn, san, uci};
 
 pub use compact::{Compact, CompactError, CompactErrorKind};
@@ -59,3 +61,5 @@ pub use san::{Candidates, ParseSanError, ParseSanErrorKind, San, SanError, SanPl
 pub use uci::{ParseUciPositionError, UciPosition, UciPositionError};
 
 pub use bits::{BoardFormat, GameFormat, MoveCode, PositionFormat, StateFormat};
+pub use cbg::{CbgError, CbgFile, CbgReader, CbgWriter, GameBuilder, GameRecord};
+pub use move_codec::MoveCodec;

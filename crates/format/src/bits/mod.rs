@@ -13,16 +13,25 @@
 //! - [`packed`]: a position in at most 24 bytes, the lichess "binary FEN" layout.
 //! - [`compact`]: a position coded against a model of real games, about 9 bytes.
 //! - [`range`]: the range coder that model-coded formats drive.
+//! - [`move_model`]: a probability for every legal move, from a cheap fitted model.
+//! - [`cbg`]: the `.cbg` game file: tags, start position, coded mainline, clocks and
+//!   evaluations per game, with an index.
+//! - [`move_codec`]: a game's mainline as bytes, by that model and the range coder, or as
+//!   move indices.
 //!
 //! Every layout is documented in its module with a worked example in hex; changing one is a
 //! breaking change. Decoders never panic, whatever the bytes.
 
 pub mod board;
+pub mod cbg;
 pub mod compact;
 pub mod encoding;
 pub mod game;
 pub mod grouped;
 pub mod io;
+pub mod move_codec;
+pub mod move_model;
+mod move_model_table;
 pub mod moves;
 pub mod nibbles;
 pub mod packed;

@@ -1,0 +1,271 @@
+//! `chessbits pack` and `chessbits unpack`: PGN files to a `.cbg` game file and back.
+//!
+//! - `pack FILE.pgn... -o OUT.cbg [--codec model|index] [--stats]`: every game that reads
+//!   (as `chessbits pgn` reads it) is stored: tags, start position, mainline, clocks and
+//!   evaluations; other comments, glyphs and variations are dropped. Broken games are
+//!   reported on stderr as `chessbits pgn` reports them, and make the exit status 1.
+//!   `--stats` prints one JSON object to stdout:
+//!   `{"games":G,"plies":P,"move_bits":B,"total_bytes":T,"dropped_comments":C,"dropped_variations":V,"failed_games":F}`,
+//!   where `games` counts the games stored, `move_bits` is 8 × the bytes of their coded
+//!   mainlines, `total_bytes` the size of the file, `dropped_comments` the comments with
+//!   text besides clocks and evaluations, comments before the first move and glyphs, and
+//!   `dropped_variations` the variations (each with all it holds).
+//! - `unpack FILE.cbg --to uci|pgn [--game N]`: `--to uci` prints for each game exactly the
+//!   line `chessbits pgn --to uci` prints for it (numbered as in the packed input); `--to pgn`
+//!   the export format with tags, clocks and evaluations. `--game N` prints the `N`-th game
+//!   of the file only (from 1), read through the index. A game that does not read prints
+//!   `<N>\terror\t<message>` (`N` its place in the file) with `--to uci`, and the message
+//!   goes to stderr; the exit status is then 1.
+
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use chessbits_format::bits::cbg::{
+    CbgError, CbgFile, CbgReader, CbgWriter, GameBuilder, GameRecord,
+};
+use chessbits_format::bits::move_codec::MoveCodec;
+use chessbits_format::pgn::{PgnReader, ReplayedGame};
+use chessbits_move::CastlingMode;
+use chessbits_movegen::Game;
+
+use crate::pgn::{open, total_size, uci_line, To};
+use crate::progress::Progress;
+
+/// The move codec of `pack`.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Codec {
+    /// The fitted move model and a range coder (about 3 bits a move).
+    #[default]
+    Model,
+    /// Each move's index among the legal moves (about 5 bits a move).
+    Index,
+}
+
+/// A writer that counts what it writes.
+struct Counting<W> {
+    inner: W,
+    bytes: u64,
+}
+
+impl<W: Write> Write for Counting<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// What `pack` counted.
+#[derive(Default)]
+pub struct PackStats {
+    games: u64,
+    plies: u64,
+    move_bytes: u64,
+    total_bytes: u64,
+    dropped_comments: u64,
+    dropped_variations: u64,
+    /// Broken games (and unreadable inputs).
+    pub failed: u64,
+}
+
+impl PackStats {
+    /// The `--stats` JSON object.
+    fn json(&self) -> String {
+        format!(
+            "{{\"games\":{},\"plies\":{},\"move_bits\":{},\"total_bytes\":{},\"dropped_comments\":{},\"dropped_variations\":{},\"failed_games\":{}}}",
+            self.games,
+            self.plies,
+            self.move_bytes * 8,
+            self.total_bytes,
+            self.dropped_comments,
+            self.dropped_variations,
+            self.failed
+        )
+    }
+}
+
+/// Runs `pack`: returns the number of failures.
+pub fn pack(
+    inputs: &[PathBuf],
+    output: &Path,
+    codec: Codec,
+    stats: bool,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> io::Result<u64> {
+    let codec = match codec {
+        Codec::Model => MoveCodec::Model,
+        Codec::Index => MoveCodec::Index,
+    };
+    let file = File::create(output)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", output.display())))?;
+    let mut writer = CbgWriter::new(Counting { inner: BufWriter::new(file), bytes: 0 }, codec)?;
+    let mut builder = GameBuilder::default();
+    let mut s = PackStats::default();
+    let mut number = 0u64;
+    let mut progress = Progress::new(total_size(inputs));
+    for path in inputs {
+        let input = match open(path) {
+            Ok(input) => input,
+            Err(e) => {
+                writeln!(err, "chessbits: {}: {e}", path.display())?;
+                s.failed += 1;
+                continue;
+            }
+        };
+        let mut reader = PgnReader::new(input);
+        let mut last_start = 0;
+        loop {
+            let dropped = (builder.dropped_comments, builder.dropped_variations);
+            let Some(result) = reader.read_game(&mut builder) else { break };
+            number += 1;
+            progress.advance(reader.game_start().saturating_sub(last_start), number);
+            last_start = reader.game_start();
+            let written = match result {
+                Ok(mut game) => {
+                    game.number = number;
+                    writer
+                        .write_game(&game)
+                        .map(|w| (w, game.moves.len()))
+                        .map_err(|e| e.to_string())
+                }
+                Err(e) => Err(format!(
+                    "game {number} (game {} of the file), line {}, column {}: {}",
+                    e.game, e.line, e.column, e.kind
+                )),
+            };
+            match written {
+                Ok((w, plies)) => {
+                    s.games += 1;
+                    s.plies += plies as u64;
+                    s.move_bytes += w.move_bytes as u64;
+                }
+                Err(message) => {
+                    // What a broken game dropped is not counted.
+                    (builder.dropped_comments, builder.dropped_variations) = dropped;
+                    s.failed += 1;
+                    writeln!(err, "chessbits: {}: {message}", path.display())?;
+                }
+            }
+        }
+    }
+    progress.finish();
+    let counting = writer.finish()?;
+    s.total_bytes = counting.bytes;
+    s.dropped_comments = builder.dropped_comments;
+    s.dropped_variations = builder.dropped_variations;
+    if stats {
+        writeln!(out, "{}", s.json())?;
+    }
+    out.flush()?;
+    Ok(s.failed)
+}
+
+/// Writes one game as `--to` asks.
+fn write_game(
+    record: &GameRecord,
+    to: To,
+    line: &mut String,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    match to {
+        To::Uci => {
+            let mut game = Game::new(record.start);
+            for &m in &record.moves {
+                // The moves decoded legal: playing them cannot fail.
+                let _ = game.play(m);
+            }
+            let replayed = ReplayedGame {
+                game,
+                chess960: record.start.castling_mode() == CastlingMode::Chess960,
+                result: record.result,
+            };
+            uci_line(&replayed, line);
+            writeln!(out, "{}\t{line}", record.number)
+        }
+        To::Pgn => writeln!(out, "{}", record.to_pgn()),
+        // The classic move codes as `pgn --to moves:CODE` writes them.
+        To::Moves(code) => {
+            let mut game = Game::new(record.start);
+            for &m in &record.moves {
+                // The moves decoded legal: playing them cannot fail.
+                let _ = game.play(m);
+            }
+            match chessbits_format::bits::game::encode_moves(&game, code) {
+                Ok(bits) => {
+                    writeln!(
+                        out,
+                        "{}\t{}\t{}\t{bits}",
+                        record.number,
+                        game.moves().len(),
+                        bits.len()
+                    )
+                }
+                Err(e) => writeln!(out, "{}\terror\t{e}", record.number),
+            }
+        }
+    }
+}
+
+fn report(
+    path: &Path,
+    e: &CbgError,
+    to: To,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> io::Result<()> {
+    if to == To::Uci {
+        writeln!(out, "{}\terror\t{}", e.game, e.kind)?;
+    }
+    writeln!(err, "chessbits: {}: {e}", path.display())
+}
+
+/// Runs `unpack`: returns the number of failures.
+pub fn unpack(
+    path: &Path,
+    to: To,
+    game: Option<u64>,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> io::Result<u64> {
+    let file = File::open(path)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+    let mut line = String::new();
+    let mut failed = 0;
+    match game {
+        Some(n) => {
+            let read = CbgFile::open(BufReader::new(file)).and_then(|mut f| f.game(n));
+            match read {
+                Ok(record) => write_game(&record, to, &mut line, out)?,
+                Err(e) => {
+                    failed += 1;
+                    report(path, &e, to, out, err)?;
+                }
+            }
+        }
+        None => match CbgReader::new(BufReader::with_capacity(1 << 16, file)) {
+            Ok(reader) => {
+                for result in reader {
+                    match result {
+                        Ok(record) => write_game(&record, to, &mut line, out)?,
+                        Err(e) => {
+                            failed += 1;
+                            report(path, &e, to, out, err)?;
+                        }
+                    }
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                report(path, &e, to, out, err)?;
+            }
+        },
+    }
+    out.flush()?;
+    Ok(failed)
+}
