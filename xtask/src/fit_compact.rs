@@ -90,11 +90,16 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
              do not edit.\n\
              \n\
              Fitted on {positions} positions ({games} games, every position of each main line) of\n\
-             ../shared/corpus/train/: {files}.\n\
+             ../shared/corpus/train/ (as FEN lists):\n{files}\n\
+             \n\
              Board contexts seen at least {min_count} times have their own table. See\n\
              xtask/src/fit_compact.rs for how the FEN lists are made.",
             positions = fitter.positions(),
-            files = names.join(", "),
+            files = names
+                .iter()
+                .map(|n| format!("- {}", n.replace(".fen", ".pgn")))
+                .collect::<Vec<_>>()
+                .join("\n"),
         );
         let path = crate::project_root().join("crates/format/src/bits/compact_model.rs");
         fs::write(&path, model.to_rust(&header)).map_err(|e| format!("{}: {e}", path.display()))?;

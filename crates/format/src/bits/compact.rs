@@ -137,6 +137,8 @@ const LEVELS: usize = 5;
 const COARSE: usize = 64 * 14 * 14 * 4;
 /// The flag of a coarse entry that names a row of finer tables.
 const REFINED: u16 = 1 << 15;
+/// The most board tables a model has: their numbers must leave the [`REFINED`] bit clear.
+const MAX_TABLES: usize = REFINED as usize - 1;
 /// The halfmove clock's direct values; the next symbol is the escape.
 const HALFMOVE_DIRECT: usize = 64;
 /// Contexts of the fullmove number's bit length: pieces / 4.
@@ -916,16 +918,24 @@ impl Fitter {
     }
 
     /// The model of the counts: a board table for every context seen at least `min_count`
-    /// times (and for every square), each table's frequencies proportional to its counts, with
-    /// a frequency of at least 1 for every symbol that is possible there.
+    /// times (and for every square; at most 32,767 tables, the most seen), each table's
+    /// frequencies proportional to its counts, with a frequency of at least 1 for every symbol
+    /// that is possible there.
     pub fn model(&self, min_count: u64) -> Model {
-        let mut board: Vec<(u32, [u16; SYMBOLS])> = self
+        // The contexts seen often enough, the most seen first; the squares' own always.
+        let mut kept: Vec<(u64, u32)> = self
             .board
             .iter()
-            .filter(|&(&key, counts)| key >> 28 == 4 || counts.iter().sum::<u64>() >= min_count)
-            .map(|(&key, counts)| {
-                let allowed = allowed_symbols(key);
-                (key, normalize(counts, &allowed))
+            .map(|(&key, counts)| (counts.iter().sum::<u64>(), key))
+            .filter(|&(seen, key)| key >> 28 == 4 || seen >= min_count)
+            .collect();
+        kept.sort_unstable_by_key(|&(seen, key)| (key >> 28 != 4, core::cmp::Reverse(seen), key));
+        kept.truncate(MAX_TABLES);
+        let mut board: Vec<(u32, [u16; SYMBOLS])> = kept
+            .iter()
+            .map(|&(_, key)| {
+                let counts = self.board.get(&key).copied().unwrap_or([0; SYMBOLS]);
+                (key, normalize(&counts, &allowed_symbols(key)))
             })
             .collect();
         // Every square has its table, seen or not.
@@ -1013,6 +1023,7 @@ impl Model {
         };
         let _ = writeln!(out, "\nuse super::Freqs;\n");
         let _ = writeln!(out, "/// The fitted frequencies.");
+        let _ = writeln!(out, "#[rustfmt::skip]");
         let _ = writeln!(out, "pub(super) fn freqs() -> Freqs {{");
         let _ = writeln!(out, "    Freqs {{");
         let _ = writeln!(out, "        board: BOARD.to_vec(),");
