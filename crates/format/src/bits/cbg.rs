@@ -112,6 +112,7 @@ use core::fmt;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 
 use chessbits_move::{CastlingMode, Move16};
+use chessbits_movegen::MoveGen;
 use chessbits_state::Position;
 
 use super::move_codec::{MoveCodec, MoveDecodeError, MoveDecoder, MoveEncodeError, MoveEncoder};
@@ -300,11 +301,13 @@ impl GameRecord {
         }
     }
 
-    /// The position after the mainline.
+    /// The position after the mainline (after its last legal move, if one is not).
     pub fn end_position(&self) -> Position {
         let mut pos = self.start;
         for &m in &self.moves {
-            pos.play_unchecked(m);
+            if pos.play(m).is_err() {
+                break;
+            }
         }
         pos
     }
@@ -942,15 +945,16 @@ fn encode_body(
     skipped: u64,
     encoder: &mut MoveEncoder,
     codec: MoveCodec,
+    moves: &mut Vec<u8>,
     out: &mut Vec<u8>,
 ) -> Result<Encoded, MoveEncodeError> {
     // The moves first: an illegal one leaves `out` as it was.
-    let mut moves = Vec::new();
+    moves.clear();
     encoder.reset(codec, &game.start);
     for &m in &game.moves {
         encoder.push(m)?;
     }
-    encoder.finish(&mut moves);
+    encoder.finish(moves);
 
     let standard = standard_start(&game.start);
     let clocks = game.clocks.iter().any(Option::is_some);
@@ -976,7 +980,7 @@ fn encode_body(
         put_bytes(out, packed::encode(&game.start, true).as_bytes());
     }
     put_varint(out, game.moves.len() as u64);
-    put_bytes(out, &moves);
+    put_bytes(out, moves);
     if clocks {
         put_clocks(out, &game.clocks);
     }
@@ -1138,6 +1142,7 @@ pub struct CbgWriter<W: Write> {
     out: W,
     codec: MoveCodec,
     encoder: MoveEncoder,
+    moves: Vec<u8>,
     body: Vec<u8>,
     record: Vec<u8>,
     /// Bytes written so far.
@@ -1163,6 +1168,7 @@ impl<W: Write> CbgWriter<W> {
             out,
             codec,
             encoder: MoveEncoder::new(codec, &Position::new()),
+            moves: Vec::new(),
             body: Vec::new(),
             record: Vec::new(),
             offset: HEADER_LEN as u64,
@@ -1204,8 +1210,15 @@ impl<W: Write> CbgWriter<W> {
         let index = self.games + 1;
         let skipped = game.number.saturating_sub(index);
         self.body.clear();
-        let encoded = encode_body(game, skipped, &mut self.encoder, self.codec, &mut self.body)
-            .map_err(CbgWriteError::Move)?;
+        let encoded = encode_body(
+            game,
+            skipped,
+            &mut self.encoder,
+            self.codec,
+            &mut self.moves,
+            &mut self.body,
+        )
+        .map_err(CbgWriteError::Move)?;
         if self.block.is_empty() {
             self.block_start = self.offset;
         }
