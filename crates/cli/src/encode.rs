@@ -43,7 +43,7 @@ fn parse_encoding(s: &str) -> Result<Encoding, String> {
 /// Writes the format list.
 pub fn list(mut output: impl Write) -> io::Result<u64> {
     for (name, description) in encoding::LIST {
-        writeln!(output, "{name:<12} {description}")?;
+        writeln!(output, "{name:<15} {description}")?;
     }
     output.flush()?;
     Ok(0)
@@ -190,18 +190,44 @@ not a fen
     }
 
     #[test]
+    fn packed_and_compact_round_trip_and_report_bad_bytes() {
+        let fens = "startpos\nr1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/P4PPP/R2QKB1R w KQ - 2 9\n";
+        for format in ["packed", "packed+clocks", "compact", "compact+clocks"] {
+            let coded = encode(format, fens);
+            let back = decode(format, &coded);
+            let clocks = format.ends_with("+clocks");
+            let expected = if clocks {
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nr1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/P4PPP/R2QKB1R w KQ - 2 9\n"
+            } else {
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nr1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/P4PPP/R2QKB1R w KQ - 0 1\n"
+            };
+            assert_eq!(back, expected, "{format}: {coded}");
+        }
+        // The model codes the start position in three bytes.
+        assert_eq!(encode("compact", "startpos\n"), "24\t4f8731\n");
+        insta::assert_snapshot!(decode("packed", "ffff\n4f87\n"), @r"
+        error: bit 16: input ends inside the board
+        error: bit 16: input ends inside the board
+        ");
+    }
+
+    #[test]
     fn the_list() {
         let mut out = Vec::new();
         list(&mut out).unwrap();
         insta::assert_snapshot!(String::from_utf8(out).unwrap(), @r#"
-            nibbles      board: 64 squares a1..h8, a 4-bit code each (256 bits)
-            rle:K        board: runs of (4-bit code, K-bit count c for c+1 squares), K = 1..6
-            rle:auto     board: K in 3 bits, then the runs of rle:K for the best K
-            pieces       board: per piece a 4-bit code and a 6-bit square, then the end marker 0000
-            grouped      board: per piece kind a 4-bit code, a 3-bit count and 6 bits a square
-            state14      state: side, castling (4), en passant candidate (3), halfmove clock 0-63 (6): 14 bits
-            state-full   state: state14's fields, castling mode, escape, both clocks as varints: 26 bits typically
-            BOARD+STATE  position: a board encoding then a state encoding, e.g. grouped+state-full
+            nibbles         board: 64 squares a1..h8, a 4-bit code each (256 bits)
+            rle:K           board: runs of (4-bit code, K-bit count c for c+1 squares), K = 1..6
+            rle:auto        board: K in 3 bits, then the runs of rle:K for the best K
+            pieces          board: per piece a 4-bit code and a 6-bit square, then the end marker 0000
+            grouped         board: per piece kind a 4-bit code, a 3-bit count and 6 bits a square
+            state14         state: side, castling (4), en passant candidate (3), halfmove clock 0-63 (6): 14 bits
+            state-full      state: state14's fields, castling mode, escape, both clocks as varints: 26 bits typically
+            BOARD+STATE     position: a board encoding then a state encoding, e.g. grouped+state-full
+            packed          position: at most 24 bytes, the lichess binary FEN layout, no clocks
+            packed+clocks   position: packed, then the two clocks (at most 35 bytes)
+            compact         position: range-coded against a model of real games (about 9 bytes), no clocks
+            compact+clocks  position: compact with the two clocks
         "#);
     }
 }

@@ -251,12 +251,21 @@ impl fmt::Display for CompactError {
                 let inner = packed::PackedError { bit: self.bit, kind };
                 write!(f, "escaped packed position: {inner}")
             }
-            CompactErrorKind::Invalid => {
-                write!(f, "bit {}: a coded value falls in no symbol", self.bit)
-            }
-            CompactErrorKind::Truncated => write!(f, "bit {}: input ends early", self.bit),
+            kind => write!(f, "bit {}: {kind}", self.bit),
+        }
+    }
+}
+
+/// What is wrong, without where: `input ends early`.
+impl fmt::Display for CompactErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            CompactErrorKind::Position(err) => write!(f, "illegal position: {err}"),
+            CompactErrorKind::Packed(kind) => write!(f, "escaped packed position: {kind}"),
+            CompactErrorKind::Invalid => f.write_str("a coded value falls in no symbol"),
+            CompactErrorKind::Truncated => f.write_str("input ends early"),
             CompactErrorKind::NotShortest => {
-                write!(f, "bit {}: not the shortest encoding (trailing or padded bytes)", self.bit)
+                f.write_str("not the shortest encoding (trailing or padded bytes)")
             }
         }
     }

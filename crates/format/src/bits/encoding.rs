@@ -26,7 +26,7 @@ use core::str::FromStr;
 use chessbits_state::{Board, Position, PositionError, Setup};
 
 use super::board::{BoardFormat, UnknownFormat};
-use super::io::{BitReader, BitWriter, Bits, DecodeError};
+use super::io::{BitReader, BitWriter, Bits, DecodeError, DecodeErrorKind};
 use super::position::{PositionDecodeError, PositionErrorKind, PositionFormat, StateFormat};
 use super::state::{StateEncodeError, StateFields};
 use crate::fen::Fen;
@@ -41,10 +41,21 @@ pub enum Encoding {
     State(StateFormat),
     /// A legal position.
     Position(PositionFormat),
+    /// A legal position in the `packed` byte format (`packed`, `packed+clocks`).
+    Packed {
+        /// Whether the two clocks are written.
+        clocks: bool,
+    },
+    /// A legal position in the model-coded `compact` byte format (`compact`,
+    /// `compact+clocks`).
+    Compact {
+        /// Whether the two clocks are written.
+        clocks: bool,
+    },
 }
 
 /// The names `--format` takes and what each is, one line each, for `--list`.
-pub const LIST: [(&str, &str); 8] = [
+pub const LIST: [(&str, &str); 12] = [
     ("nibbles", BoardFormat::Nibbles.description()),
     ("rle:K", BoardFormat::Rle(crate::bits::RunWidth::ALL[0]).description()),
     ("rle:auto", BoardFormat::RleAuto.description()),
@@ -53,6 +64,10 @@ pub const LIST: [(&str, &str); 8] = [
     ("state14", StateFormat::State14.description()),
     ("state-full", StateFormat::StateFull.description()),
     ("BOARD+STATE", "position: a board encoding then a state encoding, e.g. grouped+state-full"),
+    ("packed", "position: at most 24 bytes, the lichess binary FEN layout, no clocks"),
+    ("packed+clocks", "position: packed, then the two clocks (at most 35 bytes)"),
+    ("compact", "position: range-coded against a model of real games (about 9 bytes), no clocks"),
+    ("compact+clocks", "position: compact with the two clocks"),
 ];
 
 impl Encoding {
@@ -74,6 +89,14 @@ impl Encoding {
                 let pos = Position::from_setup(&fen.0).map_err(EncodeError::Position)?;
                 format.write(&mut w, &pos).map_err(EncodeError::State)?;
             }
+            Encoding::Packed { clocks } => {
+                let pos = Position::from_setup(&fen.0).map_err(EncodeError::Position)?;
+                write_bytes(&mut w, crate::bits::packed::encode(&pos, clocks).as_bytes());
+            }
+            Encoding::Compact { clocks } => {
+                let pos = Position::from_setup(&fen.0).map_err(EncodeError::Position)?;
+                write_bytes(&mut w, crate::bits::compact::encode(&pos, clocks).as_bytes());
+            }
         }
         Ok(w.finish())
     }
@@ -92,10 +115,48 @@ impl Encoding {
                 Decoded::State(format.read(r).map_err(|e| e.map(PositionErrorKind::State))?)
             }
             Encoding::Position(format) => Decoded::Position(format.read(r)?),
+            // Byte formats: they read their bytes to the end themselves.
+            Encoding::Packed { .. } => {
+                let bytes = read_bytes(r)?;
+                let pos = crate::bits::packed::decode(&bytes).map_err(|e| DecodeError {
+                    offset: e.bit,
+                    kind: DecodeErrorKind::Invalid(PositionErrorKind::Packed(e.kind)),
+                })?;
+                Decoded::Position(pos)
+            }
+            Encoding::Compact { .. } => {
+                let bytes = read_bytes(r)?;
+                let pos = crate::bits::compact::decode(&bytes).map_err(|e| DecodeError {
+                    offset: e.bit,
+                    kind: DecodeErrorKind::Invalid(PositionErrorKind::Compact(e.kind)),
+                })?;
+                Decoded::Position(pos)
+            }
         };
         r.finish().map_err(DecodeError::from)?;
         Ok(decoded)
     }
+}
+
+/// Appends whole bytes (the byte formats) to a bit stream.
+fn write_bytes(w: &mut BitWriter, bytes: &[u8]) {
+    for &b in bytes {
+        w.write(u64::from(b), 8);
+    }
+}
+
+/// The whole bytes left in a stream (a byte format's input, at most a few dozen bytes).
+fn read_bytes(r: &mut BitReader<'_>) -> Result<Vec<u8>, PositionDecodeError> {
+    let mut bytes = Vec::with_capacity(r.remaining() / 8);
+    while r.remaining() >= 8 {
+        let at = r.position();
+        let byte = r.read(8).map_err(|_| DecodeError {
+            offset: at,
+            kind: DecodeErrorKind::Truncated { wanted: 8 },
+        })?;
+        bytes.push(byte as u8);
+    }
+    Ok(bytes)
 }
 
 impl fmt::Display for Encoding {
@@ -104,6 +165,12 @@ impl fmt::Display for Encoding {
             Encoding::Board(format) => format.fmt(f),
             Encoding::State(format) => format.fmt(f),
             Encoding::Position(format) => format.fmt(f),
+            Encoding::Packed { clocks } => {
+                f.write_str(if *clocks { "packed+clocks" } else { "packed" })
+            }
+            Encoding::Compact { clocks } => {
+                f.write_str(if *clocks { "compact+clocks" } else { "compact" })
+            }
         }
     }
 }
@@ -112,6 +179,13 @@ impl FromStr for Encoding {
     type Err = UnknownFormat;
 
     fn from_str(s: &str) -> Result<Encoding, UnknownFormat> {
+        match s {
+            "packed" => return Ok(Encoding::Packed { clocks: false }),
+            "packed+clocks" => return Ok(Encoding::Packed { clocks: true }),
+            "compact" => return Ok(Encoding::Compact { clocks: false }),
+            "compact+clocks" => return Ok(Encoding::Compact { clocks: true }),
+            _ => {}
+        }
         if s.contains('+') {
             return s.parse().map(Encoding::Position);
         }

@@ -330,8 +330,14 @@ impl fmt::Display for PackedError {
         if let PackedErrorKind::Position(err) = self.kind {
             return write!(f, "illegal position: {err}");
         }
-        write!(f, "bit {}: ", self.bit)?;
-        match self.kind {
+        write!(f, "bit {}: {}", self.bit, self.kind)
+    }
+}
+
+/// What is wrong, without where: `input ends inside the board`.
+impl fmt::Display for PackedErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
             PackedErrorKind::Truncated => f.write_str("input ends inside the board"),
             PackedErrorKind::Padding => f.write_str("the padding nibble is not 0"),
             PackedErrorKind::SecondEnPassant => f.write_str("a second en passant pawn"),
@@ -343,7 +349,7 @@ impl fmt::Display for PackedError {
                 write!(f, "variant {v} is neither standard chess (0, 3) nor Chess960 (2)")
             }
             PackedErrorKind::TrailingBytes => f.write_str("bytes after the variant"),
-            PackedErrorKind::Position(_) => Ok(()),
+            PackedErrorKind::Position(err) => write!(f, "illegal position: {err}"),
         }
     }
 }

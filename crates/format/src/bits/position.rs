@@ -250,6 +250,10 @@ pub enum PositionErrorKind {
     State(StateErrorKind),
     /// Board and state describe no legal position.
     Illegal(PositionError),
+    /// A `packed` position is wrong (see [`crate::bits::packed`]).
+    Packed(crate::bits::packed::PackedErrorKind),
+    /// A `compact` position is wrong (see [`crate::bits::compact`]).
+    Compact(crate::bits::compact::CompactErrorKind),
 }
 
 impl fmt::Display for PositionErrorKind {
@@ -258,6 +262,8 @@ impl fmt::Display for PositionErrorKind {
             PositionErrorKind::Board(kind) => kind.fmt(f),
             PositionErrorKind::State(kind) => kind.fmt(f),
             PositionErrorKind::Illegal(err) => write!(f, "illegal position: {err}"),
+            PositionErrorKind::Packed(kind) => kind.fmt(f),
+            PositionErrorKind::Compact(kind) => kind.fmt(f),
         }
     }
 }
