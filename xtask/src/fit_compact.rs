@@ -1,13 +1,13 @@
-//! `cargo xtask fit-compact`: fits the `compact` position model on FEN lists made from the
-//! shared corpus, writes `crates/format/src/bits/compact_model.rs`, and measures both bit-level
+//! `cargo xtask fit-compact`: fits the `compact` position model on the PGN games of the shared
+//! corpus, writes `crates/format/src/bits/compact_model.rs`, and measures both bit-level
 //! position formats on the fitting set and on held-out sets, checking that every position
 //! round-trips.
 //!
-//! The FEN lists are one FEN per line, every position of every game's main line, the start
-//! included, with the en passant square after every double push (as chessbits records it).
-//! They are made from the PGN files of `../shared/corpus/` by a throwaway script, outside the
-//! repository (python-chess: for each game, `board.fen(en_passant="fen")` before the first move
-//! and after each one); the file of `X.pgn` is `X.fen`.
+//! The positions are every position of every game's main line, the start included, with the en
+//! passant square after every double push (as chessbits records it), read with chessbits' own
+//! PGN reader from `../shared/corpus/` and its `train/` (a game that does not replay is left
+//! out). `--fens DIR` reads the same positions from FEN lists instead, one `X.fen` per `X.pgn`
+//! (the form the first fit used, made with python-chess's `board.fen(en_passant="fen")`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -15,6 +15,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use chessbits_format::compact::{Fitter, Model};
+use chessbits_format::pgn::{Replay, SliceReader};
 use chessbits_format::{
     fen_of, packed, parse_position, CastlingNotation, EnPassantMode, FenOptions,
 };
@@ -22,11 +23,11 @@ use chessbits_state::Position;
 
 const HELP: &str = "usage: cargo xtask fit-compact [--fens DIR] [--min-count N] [--measure-only]
 
-Fits the compact position model on DIR/lichess-arena-*.fen (the lichess arena games of
-../shared/corpus/train), writes crates/format/src/bits/compact_model.rs, then measures packed and
-compact on every set below and checks that every position round-trips.
+Fits the compact position model on the lichess arena games of ../shared/corpus/train
+(train/lichess-arena-*.pgn), writes crates/format/src/bits/compact_model.rs, then measures packed
+and compact on every set below and checks that every position round-trips.
 
-  --fens DIR       the FEN lists, one X.fen per corpus X.pgn (default /tmp/fens)
+  --fens DIR       read FEN lists, one X.fen per corpus X.pgn, instead of the PGN files
   --min-count N    keep a board context seen at least N times (default 2000)
   --measure-only   measure the built-in model; fit and write nothing";
 
@@ -44,13 +45,18 @@ const SETS: [(&str, &[&str]); 6] = [
 ];
 
 pub fn run(args: &[String]) -> Result<ExitCode, String> {
-    let mut fens = PathBuf::from("/tmp/fens");
+    let corpus = crate::project_root().join("../shared/corpus");
+    let mut dirs = vec![corpus.join("train"), corpus];
+    let mut extension = "pgn";
     let mut min_count = 2000;
     let mut measure_only = false;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--fens" => fens = args.next().ok_or("--fens needs a directory")?.into(),
+            "--fens" => {
+                dirs = vec![args.next().ok_or("--fens needs a directory")?.into()];
+                extension = "fen";
+            }
             "--min-count" => {
                 min_count =
                     args.next().and_then(|n| n.parse().ok()).ok_or("--min-count needs a number")?
@@ -66,7 +72,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
 
     let sets: Vec<(&str, Vec<PathBuf>)> = SETS
         .iter()
-        .map(|(name, prefixes)| Ok((*name, files(&fens, prefixes)?)))
+        .map(|(name, prefixes)| Ok((*name, files(&dirs, extension, prefixes)?)))
         .collect::<Result<_, String>>()?;
 
     let model = if measure_only {
@@ -90,10 +96,9 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
              do not edit.\n\
              \n\
              Fitted on {positions} positions ({games} games, every position of each main line) of\n\
-             ../shared/corpus/train/ (as FEN lists):\n{files}\n\
+             ../shared/corpus/train/:\n{files}\n\
              \n\
-             Board contexts seen at least {min_count} times have their own table. See\n\
-             xtask/src/fit_compact.rs for how the FEN lists are made.",
+             Board contexts seen at least {min_count} times have their own table.",
             positions = fitter.positions(),
             files = names
                 .iter()
@@ -157,19 +162,22 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The `.fen` files of `dir` whose names start with one of `prefixes`, sorted.
-fn files(dir: &Path, prefixes: &[&str]) -> Result<Vec<PathBuf>, String> {
-    let entries = fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "fen"))
-        .filter(|p| prefixes.iter().any(|prefix| display_name(p).starts_with(prefix)))
-        .collect();
+/// The files with `extension` in `dirs` whose names start with one of `prefixes`, sorted.
+fn files(dirs: &[PathBuf], extension: &str, prefixes: &[&str]) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    for dir in dirs {
+        let entries = fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        files.extend(
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == extension))
+                .filter(|p| prefixes.iter().any(|prefix| display_name(p).starts_with(prefix))),
+        );
+    }
     files.sort();
     if files.is_empty() {
         return Err(format!(
-            "no {prefixes:?}*.fen in {} (see cargo xtask fit-compact --help)",
-            dir.display()
+            "no {prefixes:?}*.{extension} in {dirs:?} (see cargo xtask fit-compact --help)"
         ));
     }
     Ok(files)
@@ -186,6 +194,9 @@ struct Read {
 }
 
 fn read_positions(path: &Path) -> Result<Vec<Read>, String> {
+    if path.extension().is_some_and(|x| x == "pgn") {
+        return read_pgn(path);
+    }
     let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     text.lines()
         .enumerate()
@@ -199,6 +210,23 @@ fn read_positions(path: &Path) -> Result<Vec<Read>, String> {
             Ok(Read { position, ply_is_start })
         })
         .collect()
+}
+
+/// Every position of every game of a PGN file that replays.
+fn read_pgn(path: &Path) -> Result<Vec<Read>, String> {
+    let bytes = fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut reader = SliceReader::new(&bytes);
+    let mut out = Vec::new();
+    while let Some(result) = reader.read_game(&mut Replay::default()) {
+        let Ok(replayed) = result else { continue };
+        let mut position = *replayed.game.start();
+        out.push(Read { position, ply_is_start: true });
+        for &m in replayed.game.moves() {
+            position.play_unchecked(m);
+            out.push(Read { position, ply_is_start: false });
+        }
+    }
+    Ok(out)
 }
 
 #[derive(Default)]

@@ -2,7 +2,7 @@
 //! do not edit.
 //!
 //! Fitted on 1110245 positions (16051 games, every position of each main line) of
-//! ../shared/corpus/train/ (as FEN lists):
+//! ../shared/corpus/train/:
 //! - lichess-arena-2025-03-25-daily-blitz.pgn
 //! - lichess-arena-2025-03-25-daily-bullet.pgn
 //! - lichess-arena-2025-03-25-daily-rapid.pgn
@@ -12,8 +12,7 @@
 //! - lichess-arena-2025-03-26-2000-superblitz.pgn
 //! - lichess-arena-2025-03-28-daily-rapid.pgn
 //!
-//! Board contexts seen at least 5000 times have their own table. See
-//! xtask/src/fit_compact.rs for how the FEN lists are made.
+//! Board contexts seen at least 5000 times have their own table.
 
 use super::Freqs;
 
