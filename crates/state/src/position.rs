@@ -505,7 +505,7 @@ impl Position {
     #[inline(always)]
     pub fn play_unchecked(&mut self, m: Move16) -> Undo {
         let us = self.turn;
-        let (from, to, flag) = (m.from(), m.to(), m.flag());
+        let (from, to, flag) = (m.from(), m.to(), m.nibble());
         let code = self.board.code_at(from);
         debug_assert!(
             code != EMPTY && code >> 3 == us as u8,
@@ -617,7 +617,7 @@ impl Position {
     #[inline(always)]
     pub fn undo(&mut self, undo: Undo) {
         let m = undo.mv;
-        let (from, to, flag) = (m.from(), m.to(), m.flag());
+        let (from, to, flag) = (m.from(), m.to(), m.nibble());
         let us = !self.turn;
         let code = undo.moved_code;
         if flag == 2 || flag == 3 {
