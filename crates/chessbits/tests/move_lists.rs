@@ -37,7 +37,7 @@ fn check_partition(pos: &Position, what: &str) -> usize {
     assert_eq!(captures.len(), legal_captures, "{what}");
     // Every legal move's Move32 passes the raw-bits validation and converts back losslessly.
     for &m in &legal {
-        let m32 = pos.move32(m);
+        let m32 = pos.move32(m).unwrap_or_else(|| panic!("{what}: {m} has no piece"));
         assert_eq!(Move32::try_from_bits(m32.bits()), Ok(m32), "{what}: {m}");
         assert_eq!(m32.to_move16(), m, "{what}: {m}");
     }
@@ -54,7 +54,7 @@ fn captures_and_quiets_partition_the_legal_moves_on_every_suite_position() {
             captures += check_partition(&pos, &format!("{name}: {fen_text}"));
             positions += 1;
             for m in pos.legal_moves() {
-                let child = pos.played(m);
+                let child = pos.played_unchecked(m);
                 captures += check_partition(&child, &format!("{name}: {fen_text} after {m}"));
                 positions += 1;
             }
@@ -107,7 +107,7 @@ fn uci_text_printed_through_the_position_is_unambiguous_on_every_suite_position(
             let pos = fen::parse_position(fen_text).unwrap_or_else(|e| panic!("{name}: {e}"));
             check_uci_text(&pos, &format!("{name}: {fen_text}"));
             for m in pos.legal_moves() {
-                check_uci_text(&pos.played(m), &format!("{name}: {fen_text} after {m}"));
+                check_uci_text(&pos.played_unchecked(m), &format!("{name}: {fen_text} after {m}"));
                 positions += 1;
             }
         }
@@ -204,7 +204,10 @@ fn legal_move_finds_exactly_the_legal_moves_on_every_suite_position() {
             let pos = fen::parse_position(fen_text).unwrap_or_else(|e| panic!("{name}: {e}"));
             moves += check_single_moves(&pos, &format!("{name}: {fen_text}"));
             for m in pos.legal_moves() {
-                moves += check_single_moves(&pos.played(m), &format!("{name}: {fen_text} {m}"));
+                moves += check_single_moves(
+                    &pos.played_unchecked(m),
+                    &format!("{name}: {fen_text} {m}"),
+                );
             }
         }
     }

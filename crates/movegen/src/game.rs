@@ -1,6 +1,5 @@
 //! [`Game`]: a start position, the moves played, and everything needed to say how it ends.
 
-use chessbits_bitboard::Role;
 use chessbits_move::{Move16, UciMove};
 use chessbits_state::{zobrist, History, Position, Undo};
 
@@ -86,11 +85,8 @@ impl Game {
     /// # Errors
     /// [`IllegalMoveError`], leaving the game unchanged, if `m` is not legal.
     pub fn play(&mut self, m: Move16) -> Result<(), IllegalMoveError> {
-        let before = self.position.castles().rights();
+        let irreversible = self.position.is_irreversible(m);
         let undo = self.position.play(m)?;
-        let irreversible = undo.captured().is_some()
-            || undo.moved().role == Role::Pawn
-            || self.position.castles().rights() != before;
         self.history.push(repetition_key(&self.position), irreversible);
         self.moves.push(m);
         self.undos.push(undo);

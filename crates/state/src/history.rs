@@ -64,6 +64,7 @@ impl History {
     }
 
     /// Always `false`: a history holds at least its starting position.
+    #[deprecated(note = "always false: a history holds at least its starting position")]
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }

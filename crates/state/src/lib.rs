@@ -21,6 +21,7 @@
 
 mod board;
 mod castling;
+mod display;
 mod history;
 mod polyglot_table;
 mod position;
@@ -29,6 +30,7 @@ pub mod zobrist;
 
 pub use board::Board;
 pub use castling::{Castles, CastlingRights, CastlingSide};
+pub use display::{BoardFen, CastlingFen};
 pub use history::History;
 pub use position::{CastlingModeError, NullMoveError, Position, PositionError, Undo};
 pub use setup::Setup;
