@@ -1,7 +1,8 @@
 //! The partial move lists of `MoveGen` against the full one, over every position of every perft
 //! suite and every position one ply below: `captures()` and `quiets()` partition
 //! `legal_moves()` exactly, and each list holds only moves of its kind; and every legal move's
-//! `Move32` passes `Move32::try_from_bits`.
+//! `Move32` passes `Move32::try_from_bits`; `castling_moves()` and `en_passant_moves()` are
+//! the legal moves of their kind.
 
 use chessbits::format::fen;
 use chessbits::movegen::MoveGen;
@@ -32,6 +33,16 @@ fn check_partition(pos: &Position, what: &str) -> usize {
     let mut both: Vec<Move16> = captures.iter().chain(&quiets).copied().collect();
     both.sort_by_key(|m| m.bits());
     assert_eq!(both, sorted(&legal), "{what}: captures + quiets != legal moves");
+    // The special lists are the legal moves of their kind.
+    let kind_of = |keep: fn(Move16) -> bool| -> Vec<Move16> {
+        sorted(&legal).into_iter().filter(|&m| keep(m)).collect()
+    };
+    assert_eq!(sorted(&pos.castling_moves()), kind_of(Move16::is_castling), "{what}: castling");
+    assert_eq!(
+        sorted(&pos.en_passant_moves()),
+        kind_of(Move16::is_en_passant),
+        "{what}: en passant"
+    );
     // Every legal capture is in captures() (the sort above catches duplicates and strays).
     let legal_captures = legal.iter().filter(|m| m.is_capture()).count();
     assert_eq!(captures.len(), legal_captures, "{what}");

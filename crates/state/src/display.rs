@@ -3,32 +3,7 @@
 //! (the castling rights). Reading FEN is the format crate's job; it writes these two fields with
 //! the types here, so there is one writer of each.
 //!
-//! `Position`'s `Display` writes eight ranks (8 first) of eight squares separated by spaces,
-//! `.` for an empty square and the FEN letter of a piece, then the full FEN on its own line:
-//!
-//! ```
-//! use chessbits_state::Position;
-//!
-//! assert_eq!(
-//!     Position::new().to_string(),
-//!     "r n b q k b n r\n\
-//!      p p p p p p p p\n\
-//!      . . . . . . . .\n\
-//!      . . . . . . . .\n\
-//!      . . . . . . . .\n\
-//!      . . . . . . . .\n\
-//!      P P P P P P P P\n\
-//!      R N B Q K B N R\n\
-//!      \n\
-//!      rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"
-//! );
-//! assert_eq!(Position::new().board_fen().to_string(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
-//! ```
-//!
-//! The FEN writes the en passant square as recorded (after every double push) and the castling
-//! field in X-FEN (`KQkq` for the outermost rook on a side, the rook's file letter otherwise),
-//! except that a Chess960 game whose rights read like standard chess's is written with
-//! Shredder-FEN file letters (`HAha`), so that the text reads back as Chess960.
+//! The exact text is documented on the `Display` impl.
 
 use core::fmt;
 
@@ -159,7 +134,34 @@ impl Position {
     }
 }
 
-/// A board diagram, then the FEN; see the [module docs](self).
+/// A board diagram, then the FEN.
+///
+/// `Position`'s `Display` writes eight ranks (8 first) of eight squares separated by spaces,
+/// `.` for an empty square and the FEN letter of a piece, then the full FEN on its own line:
+///
+/// ```
+/// use chessbits_state::Position;
+///
+/// assert_eq!(
+///     Position::new().to_string(),
+///     "r n b q k b n r\n\
+///      p p p p p p p p\n\
+///      . . . . . . . .\n\
+///      . . . . . . . .\n\
+///      . . . . . . . .\n\
+///      . . . . . . . .\n\
+///      P P P P P P P P\n\
+///      R N B Q K B N R\n\
+///      \n\
+///      rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"
+/// );
+/// assert_eq!(Position::new().board_fen().to_string(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
+/// ```
+///
+/// The FEN writes the en passant square as recorded (after every double push) and the castling
+/// field in X-FEN (`KQkq` for the outermost rook on a side, the rook's file letter otherwise),
+/// except that a Chess960 game whose rights read like standard chess's is written with
+/// Shredder-FEN file letters (`HAha`), so that the text reads back as Chess960.
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let setup = self.to_setup();
