@@ -560,9 +560,15 @@ impl Position {
 
     /// Plays `m`, which must be legal in this position, and returns the record that undoes it.
     ///
-    /// The move is not checked (only debug assertions look at it): playing an illegal move
-    /// leaves the position in an unspecified but memory-safe state. Use the movegen crate's
-    /// `is_legal` or its move list for moves from outside.
+    /// The move is not checked in release builds: playing an illegal move leaves the position
+    /// in an unspecified but memory-safe state, and what follows from it is unspecified too (a
+    /// position without a king, or with more moves than a `MoveList` holds, can make later
+    /// calls panic). Use the movegen crate's `MoveGen::play`, `is_legal` or its move lists for
+    /// moves from outside.
+    ///
+    /// Debug builds assert what the board alone can tell: a piece of the side to move on the
+    /// origin, a capture taking an enemy piece other than the king, a non-capture landing on
+    /// an empty square (castling: on our own rook), and the incremental key.
     #[inline(always)]
     pub fn play_unchecked(&mut self, m: Move16) -> Undo {
         let us = self.turn;
@@ -581,6 +587,17 @@ impl Position {
             _ if flag & 4 != 0 => self.board.code_at(to),
             _ => EMPTY,
         };
+        debug_assert!(
+            match flag {
+                2 | 3 => self.board.code_at(to) == pawn | Role::Rook as u8,
+                5 => self.board.code_at(to) == EMPTY,
+                _ if flag & 4 != 0 => {
+                    captured_code >> 3 != us as u8 && !matches!(captured_code & 7, 5 | 7)
+                }
+                _ => self.board.code_at(to) == EMPTY,
+            },
+            "{m:?} does not fit the board:\n{self:?}"
+        );
         let undo = self.undo_record(m, code, captured_code);
 
         if let Some(ep) = self.pseudo_ep_square() {
@@ -1032,6 +1049,32 @@ mod tests {
         Undo { null, rights KQkq, ep -, halfmoves 1, fullmoves 2, key d9d2afa550eb0000 }
         ");
         assert_eq!((null.moved(), null.move32(), null.promoted()), (None, None, None));
+    }
+
+    /// Debug builds refuse moves the board shows to be wrong (release builds do not look).
+    #[cfg(debug_assertions)]
+    #[test]
+    fn debug_builds_check_the_move_against_the_board() {
+        use MoveKind::*;
+        let start = Position::new();
+        let refused = |m: Move16| {
+            let mut pos = start;
+            std::panic::catch_unwind(move || pos.play_unchecked(m)).is_err()
+        };
+        for (m, wrong) in [
+            (Move16::new(Square::E2, Square::E4, DoublePush), false),
+            (Move16::new(Square::G1, Square::F3, Quiet), false),
+            (Move16::new(Square::E4, Square::E5, Quiet), true), // no piece
+            (Move16::new(Square::E7, Square::E5, DoublePush), true), // not our piece
+            (Move16::new(Square::D1, Square::D2, Quiet), true), // onto our own pawn
+            (Move16::new(Square::D1, Square::D7, Capture), false), // board-wise plausible
+            (Move16::new(Square::D1, Square::D3, Capture), true), // captures nothing
+            (Move16::new(Square::D1, Square::E8, Capture), true), // takes the king
+            (Move16::new(Square::E1, Square::H1, KingCastle), true), // the board: g1 is taken
+            (Move16::new(Square::E1, Square::G1, KingCastle), true), // not onto our rook
+        ] {
+            assert_eq!(refused(m), wrong, "{m:?}");
+        }
     }
 
     #[test]
