@@ -188,6 +188,14 @@ impl Move32 {
         Move32Flags::from_bits_truncate(self.bits())
     }
 
+    /// The kind of move, as [`Move16::kind`](crate::Move16::kind) names it: which side a
+    /// castling move castles to, capture, promotion role, en passant, double push. Built from
+    /// the flags and squares, with the rules of [`Move32::to_move16`] for raw values no move has.
+    #[inline]
+    pub const fn kind(self) -> Option<crate::MoveKind> {
+        self.to_move16().kind()
+    }
+
     /// `true` if the move is a promotion: exactly when [`Move32::promoted`] is `Some`.
     #[inline]
     pub const fn is_promotion(self) -> bool {
@@ -587,5 +595,25 @@ mod tests {
             .with_captured(Some(Role::Knight));
         assert_eq!(Move32::from_bits24(m.to_bits24()), Some(m.with_captured_code(0)));
         assert!(Move32::from_bits24(m.to_bits24()).is_some_and(|m| m.capture()));
+    }
+
+    #[test]
+    fn the_kind_names_the_castling_side() {
+        use crate::MoveKind;
+        let wk = Piece::new(Color::White, Role::King);
+        let bk = Piece::new(Color::Black, Role::King);
+        for (m, kind) in [
+            (Move32::new(Square::E1, Square::H1, wk).with_castling(true), MoveKind::KingCastle),
+            (Move32::new(Square::E1, Square::A1, wk).with_castling(true), MoveKind::QueenCastle),
+            (Move32::new(Square::F8, Square::G8, bk).with_castling(true), MoveKind::KingCastle),
+            (Move32::new(Square::B8, Square::A8, bk).with_castling(true), MoveKind::QueenCastle),
+            (Move32::new(Square::E1, Square::F1, wk), MoveKind::Quiet),
+            (
+                Move32::new(Square::E1, Square::F1, wk).with_captured(Some(Role::Rook)),
+                MoveKind::Capture,
+            ),
+        ] {
+            assert_eq!(m.kind(), Some(kind), "{m:?}");
+        }
     }
 }
