@@ -18,9 +18,9 @@
 //!   castling side, en passant and double push; it does not know which piece moves or what it
 //!   takes.
 //! - [`Move32`] carries the facts as well: the moving [`Piece`], the promoted piece, the
-//!   captured [`Role`], the flags and [`Move32::kind`] (castling side included). Use it where a move must be understood without its
-//!   position (move ordering by victim and attacker, a log, an engine's 24-bit exchange format
-//!   via [`Move32::to_bits24`]). `chessbits-state`'s `Position::move32` builds one from a
+//!   captured [`Role`], the flags and [`Move32::kind`] (castling side included). Use it where a
+//!   move must be understood without its position (move ordering by victim and attacker, a log,
+//!   an engine's 24-bit exchange format via [`Move32::to_bits24`]). `chessbits-state`'s `Position::move32` builds one from a
 //!   `Move16` and its position.
 //! - [`UciMove`] is text from outside, not yet checked against any position.
 //!
