@@ -172,6 +172,22 @@ fn collect_with(t: &'static Tables, pos: &Position, from: Bitboard, to: Bitboard
     list
 }
 
+/// The legal moves from `from` to `to` that `keep` accepts, through the bulk callback (rare
+/// lists, kept off [`collect`], whose few callers are the hot ones).
+fn moves_of_kind(
+    pos: &Position,
+    from: Bitboard,
+    to: Bitboard,
+    keep: fn(Move16) -> bool,
+) -> MoveList {
+    let mut list = MoveList::new();
+    pos.visit_moves(from, to, |moves| {
+        list.extend(moves.into_iter().filter(|&m| keep(m)));
+        false
+    });
+    list
+}
+
 impl MoveGen for Position {
     fn legal_moves(&self) -> MoveList {
         collect(self, Bitboard::FULL, Bitboard::FULL)
@@ -315,16 +331,12 @@ impl MoveGen for Position {
         let us = self.turn();
         let rooks = CastlingSide::ALL.into_iter().filter_map(|side| self.castles().rook(us, side));
         // The king's only moves onto its own rooks are castling; the filter only states it.
-        let mut list = collect(self, self.our(Role::King), rooks.collect());
-        list.retain(|m| m.is_castling());
-        list
+        moves_of_kind(self, self.our(Role::King), rooks.collect(), Move16::is_castling)
     }
 
     fn en_passant_moves(&self) -> MoveList {
         let Some(ep) = self.pseudo_ep_square() else { return MoveList::new() };
-        let mut list = collect(self, self.our(Role::Pawn), Bitboard::from_square(ep));
-        list.retain(|m| m.is_en_passant());
-        list
+        moves_of_kind(self, self.our(Role::Pawn), Bitboard::from_square(ep), Move16::is_en_passant)
     }
 
     fn play(&mut self, m: Move16) -> Result<Undo, IllegalMoveError> {
