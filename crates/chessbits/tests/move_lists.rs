@@ -2,8 +2,9 @@
 //! suite and every position one ply below: `captures()` and `quiets()` partition
 //! `legal_moves()` exactly, and each list holds only moves of its kind; and every legal move's
 //! `Move32` passes `Move32::try_from_bits`; `castling_moves()` and `en_passant_moves()` are
-//! the legal moves of their kind.
+//! the legal moves of their kind; `is_irreversible` says what playing each move does.
 
+use chessbits::bitboard::Role;
 use chessbits::format::fen;
 use chessbits::movegen::MoveGen;
 use chessbits::moves::{Move16, Move32, MoveList};
@@ -33,6 +34,17 @@ fn check_partition(pos: &Position, what: &str) -> usize {
     let mut both: Vec<Move16> = captures.iter().chain(&quiets).copied().collect();
     both.sort_by_key(|m| m.bits());
     assert_eq!(both, sorted(&legal), "{what}: captures + quiets != legal moves");
+    // is_irreversible agrees with what playing the move does: a capture, a pawn move, or rights
+    // lost; and move32 names the piece the board has.
+    for &m in &legal {
+        let after = pos.played_unchecked(m);
+        let moved = pos.board().piece_at(m.from());
+        let expected = m.is_capture()
+            || moved.map(|p| p.role) == Some(Role::Pawn)
+            || after.castles().rights() != pos.castles().rights();
+        assert_eq!(pos.is_irreversible(m), expected, "{what}: {m}");
+        assert_eq!(pos.move32(m).and_then(|m| m.piece()), moved, "{what}: {m}");
+    }
     // The special lists are the legal moves of their kind.
     let kind_of = |keep: fn(Move16) -> bool| -> Vec<Move16> {
         sorted(&legal).into_iter().filter(|&m| keep(m)).collect()
