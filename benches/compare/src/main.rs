@@ -224,7 +224,7 @@ fn movegen_set() -> Result<Vec<(String, Option<u64>)>, String> {
         let mut moves: Vec<_> = pos.legal_moves().into_iter().collect();
         moves.sort_by_key(|m| m.to_uci(pos.castling_mode()).to_string());
         if let Some(&m) = moves.get(moves.len() / 2) {
-            let fen = fen_of(&pos.played(m), options);
+            let fen = fen_of(&pos.played_unchecked(m), options);
             let key: Vec<&str> = fen.split_whitespace().take(4).collect();
             if seen.insert(key.join(" ")) {
                 set.push((fen, None));

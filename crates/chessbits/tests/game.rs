@@ -2,6 +2,7 @@
 //! sequences; and make/unmake with history over random playouts.
 
 use chessbits::format::fen;
+use chessbits::movegen::GameResult;
 use chessbits::prelude::*;
 
 fn game_from(fen_text: &str, moves: &str) -> Game {
@@ -141,6 +142,121 @@ fn repetition_needs_the_same_castling_rights_and_ep_possibility() {
         "e2e4 g8f6 g1f3 f6g8 f3g1 g8f6 g1f3 f6g8 f3g1",
     );
     assert_eq!(game.repetitions(), 2);
+}
+
+/// `F` and `T` for the claims of a list ([`Termination::FiftyMoves`], then threefold).
+fn letters(claims: &[Termination]) -> String {
+    claims
+        .iter()
+        .map(|t| match t {
+            Termination::FiftyMoves => 'F',
+            Termination::ThreefoldRepetition => 'T',
+            other => panic!("{other} is no claim"),
+        })
+        .collect()
+}
+
+/// The draws claimable now and by announcing each legal move, after a start and some moves:
+/// the claims now, the moves with claims (`uci:letters`, sorted) and whether any claim exists.
+/// The expectations were computed with python-chess (`halfmove_clock >= 100` and
+/// `is_repetition(3)` after each legal move, and `can_claim_draw()`) as an oracle.
+#[test]
+fn draws_claimable_by_announcing_a_move() {
+    let cases = [
+        ("startpos", "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1", "", "f6g8:T", true),
+        ("startpos", "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8", "T", "g1f3:T", true),
+        ("7k/8/8/8/8/8/R7/K7 w - - 99 100", "", "", "a1b1:F a1b2:F a2a3:F a2a4:F a2a5:F a2a6:F a2a7:F a2a8:F a2b2:F a2c2:F a2d2:F a2e2:F a2f2:F a2g2:F a2h2:F", true),
+        ("7k/8/8/8/8/8/R7/K7 w - - 98 100", "", "", "", false),
+        ("7k/8/8/8/8/8/R7/K7 w - - 96 100", "a2b2 h8g8 b2a2", "", "g8f7:F g8f8:F g8g7:F g8h7:F g8h8:F", true),
+        ("7k/6p1/8/8/8/8/R7/K7 w - - 96 100", "a2b2 h8g8 b2a2", "", "g8f7:F g8f8:F g8h7:F g8h8:F", true),
+        ("7k/8/8/8/8/8/R7/K7 w - - 94 100", "a2b2 h8g8 b2a2 g8h8 a2b2 h8g8 b2a2", "F", "g8f7:F g8f8:F g8g7:F g8h7:F g8h8:FT", true),
+        ("startpos", "e2e4 g8f6 g1f3 f6g8 f3g1 g8f6 g1f3 f6g8", "", "f3g1:T", true),
+        ("rnbqkbnr/ppp1pppp/8/8/3p4/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "e2e4 g8f6 g1f3 f6g8 f3g1 g8f6 g1f3 f6g8", "", "", false),
+        ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "a1b1 a8b8 b1a1 b8a8 a1b1 a8b8 b1a1", "", "", false),
+        ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "a1b1 a8b8 b1a1 b8a8 a1b1 a8b8 b1a1 b8a8 a1b1 a8b8 b1a1", "T", "b8a8:T", true),
+    ];
+    for (fen_text, moves, now, after, can_claim) in cases {
+        let game = game_from(fen_text, moves);
+        let what = format!("{fen_text} {moves}");
+        assert_eq!(letters(game.claimable_draws()), now, "{what}");
+        let mut claims: Vec<String> = Vec::new();
+        for m in game.position().legal_moves() {
+            let found = game.claimable_draws_after(m).expect("a legal move");
+            // The claim is what playing the move and asking then says.
+            let mut played = game.clone();
+            played.play(m).expect("legal");
+            assert_eq!(found, played.claimable_draws(), "{what} {m}");
+            if !found.is_empty() {
+                claims.push(format!("{}:{}", game.position().uci(m), letters(found)));
+            }
+        }
+        claims.sort();
+        assert_eq!(claims.join(" "), after, "{what}");
+        assert_eq!(!now.is_empty() || !claims.is_empty(), can_claim, "{what}");
+    }
+    let game = game_from("startpos", "");
+    assert!(game.claimable_draws_after(Move16::NULL).is_err());
+}
+
+#[test]
+fn play_goes_on_after_an_automatic_draw_but_not_after_mate() {
+    // Fivefold repetition: over by the rules, yet the next legal move is played (recorded games
+    // go on past it), and the outcome follows the new position.
+    let shuffle = "g1f3 g8f6 f3g1 f6g8";
+    let mut game = game_from("startpos", &[shuffle; 4].join(" "));
+    assert_eq!(game.outcome().map(Outcome::termination), Some(Termination::FivefoldRepetition));
+    game.play_uci("e2e4".parse().unwrap()).expect("legal moves are played after fivefold");
+    assert_eq!((game.moves().len(), game.outcome()), (17, None));
+    // The seventy-five-move rule and insufficient material: the same.
+    let mut game = game_from("7k/8/8/8/8/8/R7/K7 w - - 150 100", "");
+    assert_eq!(game.outcome().map(Outcome::termination), Some(Termination::SeventyFiveMoves));
+    assert!(game.play_uci("a2b2".parse().unwrap()).is_ok());
+    let mut game = game_from("8/8/4k3/8/8/4K3/8/8 w - - 0 60", "");
+    assert_eq!(game.outcome().map(Outcome::termination), Some(Termination::InsufficientMaterial));
+    assert!(game.play_uci("e3e4".parse().unwrap()).is_ok());
+    // Checkmate and stalemate leave no legal move: every move is refused, the game unchanged.
+    for (fen_text, moves) in
+        [("startpos", "f2f3 e7e5 g2g4 d8h4"), ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "")]
+    {
+        let mut game = game_from(fen_text, moves);
+        assert!(game.outcome().is_some());
+        let before = game.moves().len();
+        for m in ["e2e4", "h8g8", "a1a2", "h8h7"] {
+            assert!(game.play_uci(m.parse().unwrap()).is_err(), "{fen_text} {moves}: {m}");
+        }
+        assert_eq!(game.moves().len(), before);
+    }
+}
+
+#[test]
+fn the_position_knows_its_own_outcome() {
+    // Each position's outcome by python-chess's `outcome(claim_draw=False)` minus repetitions.
+    let mate = |winner| Some(Outcome::Decisive { winner, termination: Termination::Checkmate });
+    let draw = |termination| Some(Outcome::Draw { termination });
+    let cases = [
+        ("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", mate(Color::Black)),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", draw(Termination::Stalemate)),
+        ("8/8/4k3/8/8/2B1K3/8/8 b - - 0 60", draw(Termination::InsufficientMaterial)),
+        ("7k/8/8/8/8/8/R7/K7 w - - 150 100", draw(Termination::SeventyFiveMoves)),
+        ("7k/8/8/8/8/8/R7/K7 w - - 149 100", None),
+        ("6k1/8/6K1/8/8/8/8/R7 w - - 149 120", None),
+        ("R5k1/8/6K1/8/8/8/8/8 b - - 150 120", mate(Color::White)),
+        ("startpos", None),
+    ];
+    for (fen_text, expected) in cases {
+        let game = game_from(fen_text, "");
+        assert_eq!(game.position().outcome(), expected, "{fen_text}");
+        assert_eq!(game.outcome(), expected, "{fen_text}: Game agrees without history");
+        assert_eq!(
+            GameResult::from(expected).to_string(),
+            match expected.and_then(Outcome::winner) {
+                Some(Color::White) => "1-0",
+                Some(Color::Black) => "0-1",
+                None if expected.is_some() => "1/2-1/2",
+                None => "*",
+            }
+        );
+    }
 }
 
 #[test]

@@ -1,8 +1,10 @@
 //! The partial move lists of `MoveGen` against the full one, over every position of every perft
 //! suite and every position one ply below: `captures()` and `quiets()` partition
 //! `legal_moves()` exactly, and each list holds only moves of its kind; and every legal move's
-//! `Move32` passes `Move32::try_from_bits`.
+//! `Move32` passes `Move32::try_from_bits`; `castling_moves()` and `en_passant_moves()` are
+//! the legal moves of their kind; `is_irreversible` says what playing each move does.
 
+use chessbits::bitboard::Role;
 use chessbits::format::fen;
 use chessbits::movegen::MoveGen;
 use chessbits::moves::{Move16, Move32, MoveList};
@@ -32,12 +34,33 @@ fn check_partition(pos: &Position, what: &str) -> usize {
     let mut both: Vec<Move16> = captures.iter().chain(&quiets).copied().collect();
     both.sort_by_key(|m| m.bits());
     assert_eq!(both, sorted(&legal), "{what}: captures + quiets != legal moves");
+    // is_irreversible agrees with what playing the move does: a capture, a pawn move, or rights
+    // lost; and move32 names the piece the board has.
+    for &m in &legal {
+        let after = pos.played_unchecked(m);
+        let moved = pos.board().piece_at(m.from());
+        let expected = m.is_capture()
+            || moved.map(|p| p.role) == Some(Role::Pawn)
+            || after.castles().rights() != pos.castles().rights();
+        assert_eq!(pos.is_irreversible(m), expected, "{what}: {m}");
+        assert_eq!(pos.move32(m).and_then(|m| m.piece()), moved, "{what}: {m}");
+    }
+    // The special lists are the legal moves of their kind.
+    let kind_of = |keep: fn(Move16) -> bool| -> Vec<Move16> {
+        sorted(&legal).into_iter().filter(|&m| keep(m)).collect()
+    };
+    assert_eq!(sorted(&pos.castling_moves()), kind_of(Move16::is_castling), "{what}: castling");
+    assert_eq!(
+        sorted(&pos.en_passant_moves()),
+        kind_of(Move16::is_en_passant),
+        "{what}: en passant"
+    );
     // Every legal capture is in captures() (the sort above catches duplicates and strays).
     let legal_captures = legal.iter().filter(|m| m.is_capture()).count();
     assert_eq!(captures.len(), legal_captures, "{what}");
     // Every legal move's Move32 passes the raw-bits validation and converts back losslessly.
     for &m in &legal {
-        let m32 = pos.move32(m);
+        let m32 = pos.move32(m).unwrap_or_else(|| panic!("{what}: {m} has no piece"));
         assert_eq!(Move32::try_from_bits(m32.bits()), Ok(m32), "{what}: {m}");
         assert_eq!(m32.to_move16(), m, "{what}: {m}");
     }
@@ -54,7 +77,7 @@ fn captures_and_quiets_partition_the_legal_moves_on_every_suite_position() {
             captures += check_partition(&pos, &format!("{name}: {fen_text}"));
             positions += 1;
             for m in pos.legal_moves() {
-                let child = pos.played(m);
+                let child = pos.played_unchecked(m);
                 captures += check_partition(&child, &format!("{name}: {fen_text} after {m}"));
                 positions += 1;
             }
@@ -107,7 +130,7 @@ fn uci_text_printed_through_the_position_is_unambiguous_on_every_suite_position(
             let pos = fen::parse_position(fen_text).unwrap_or_else(|e| panic!("{name}: {e}"));
             check_uci_text(&pos, &format!("{name}: {fen_text}"));
             for m in pos.legal_moves() {
-                check_uci_text(&pos.played(m), &format!("{name}: {fen_text} after {m}"));
+                check_uci_text(&pos.played_unchecked(m), &format!("{name}: {fen_text} after {m}"));
                 positions += 1;
             }
         }
@@ -204,7 +227,10 @@ fn legal_move_finds_exactly_the_legal_moves_on_every_suite_position() {
             let pos = fen::parse_position(fen_text).unwrap_or_else(|e| panic!("{name}: {e}"));
             moves += check_single_moves(&pos, &format!("{name}: {fen_text}"));
             for m in pos.legal_moves() {
-                moves += check_single_moves(&pos.played(m), &format!("{name}: {fen_text} {m}"));
+                moves += check_single_moves(
+                    &pos.played_unchecked(m),
+                    &format!("{name}: {fen_text} {m}"),
+                );
             }
         }
     }

@@ -109,10 +109,10 @@ fn set_wise_and_per_piece_generators_agree() {
             let root = fen::parse_position(&fen_text).unwrap();
             check(&root);
             for m in root.legal_moves() {
-                let child = root.played(m);
+                let child = root.played_unchecked(m);
                 check(&child);
                 for g in child.legal_moves() {
-                    check(&child.played(g));
+                    check(&child.played_unchecked(g));
                     checked += 1;
                 }
             }

@@ -10,9 +10,25 @@
 //! The conversion `Move32 -> Move16` is always lossless; the way back needs the moved piece and the
 //! captured role, which a position knows.
 //!
+//! # Which move type to use
+//!
+//! - [`Move16`] is what move generation produces and what to store: two bytes, enough to play
+//!   and undo the move in the position it belongs to, and to print it ([`Debug`] reads
+//!   `Move16 { e7d8=Q capture-promotion }`). Its [`MoveKind`] says capture, promotion role,
+//!   castling side, en passant and double push; it does not know which piece moves or what it
+//!   takes.
+//! - [`Move32`] carries the facts as well: the moving [`Piece`], the promoted piece, the
+//!   captured [`Role`], the flags and [`Move32::kind`] (castling side included). Use it where a
+//!   move must be understood without its position (move ordering by victim and attacker, a log,
+//!   an engine's 24-bit exchange format via [`Move32::to_bits24`]). `chessbits-state`'s `Position::move32` builds one from a
+//!   `Move16` and its position.
+//! - [`UciMove`] is text from outside, not yet checked against any position.
+//!
+//! The board vocabulary this crate's signatures use ([`Square`], [`Piece`], [`Role`],
+//! [`Color`], [`File`], [`Rank`]) is re-exported, so the crate works on its own:
+//!
 //! ```
-//! use chessbits_bitboard::{Color, Piece, Role, Square};
-//! use chessbits_move::{Move16, Move32, MoveKind, MoveList, UciMove};
+//! use chessbits_move::{Color, Move16, Move32, MoveKind, MoveList, Piece, Role, Square, UciMove};
 //!
 //! let m32 = Move32::new(Square::G1, Square::F3, Piece::new(Color::White, Role::Knight));
 //! let m16 = m32.to_move16();
@@ -38,6 +54,8 @@ mod packed;
 mod serde_impls;
 mod uci;
 
+/// The board vocabulary of this crate's signatures, from `chessbits-bitboard`.
+pub use chessbits_bitboard::{Color, File, Piece, Rank, Role, Square};
 pub use move16::{Move16, MoveFlags, MoveKind};
 pub use move32::{InvalidMove32, Move32, Move32Flags};
 pub use uci::{CastlingMode, ParseUciMoveError, UciMove};

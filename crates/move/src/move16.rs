@@ -1,5 +1,7 @@
 //! [`Move16`]: origin, destination and a 4-bit flag nibble in 16 bits.
 
+use core::fmt;
+
 use bitflags::bitflags;
 use chessbits_bitboard::{Piece, Role, Square};
 
@@ -37,13 +39,14 @@ crate::packed_fields! {
     /// assert_eq!(m.promotion(), Some(Role::Queen));
     /// assert!(m.is_capture());
     /// ```
-    pub struct Move16(u16) {
+    pub struct Move16(u16, debug = custom) {
         /// The raw destination square index (0..63).
         destination, with_destination, DESTINATION_MASK, DESTINATION_SHIFT: value(0, 6);
         /// The raw origin square index (0..63).
         origin, with_origin, ORIGIN_MASK, ORIGIN_SHIFT: value(6, 6);
-        /// The raw flag nibble (see [`MoveKind`]).
-        flag, with_flag, FLAG_MASK, FLAG_SHIFT: value(12, 4);
+        /// The raw flag nibble, 0..15 (see [`MoveKind`]; [`Move16::flags`] gives its bits as a
+        /// set, [`Move16::kind`] its meaning).
+        nibble, with_nibble, NIBBLE_MASK, NIBBLE_SHIFT: value(12, 4);
     }
 }
 
@@ -55,9 +58,13 @@ bitflags! {
         const PROMOTION = 0b1000;
         /// Set for every capture, en passant included.
         const CAPTURE = 0b0100;
-        /// The higher "special" bit: castling, or the promotion role's high bit.
+        /// The higher "special" bit: castling, or the promotion role's high bit. Its meaning
+        /// depends on the other bits, so no code tests it alone; read [`Move16::kind`].
+        #[deprecated(note = "its meaning depends on the other bits: match on `Move16::kind()`")]
         const SPECIAL_1 = 0b0010;
-        /// The lower "special" bit: double push, queen-side castle, en passant, or the role's low bit.
+        /// The lower "special" bit: double push, queen-side castle, en passant, or the role's low
+        /// bit. Its meaning depends on the other bits; read [`Move16::kind`].
+        #[deprecated(note = "its meaning depends on the other bits: match on `Move16::kind()`")]
         const SPECIAL_0 = 0b0001;
     }
 }
@@ -116,6 +123,23 @@ impl MoveKind {
     }
 }
 
+impl MoveKind {
+    /// The kebab-case name: `quiet`, `double-push`, `king-castle`, `queen-castle`, `capture`,
+    /// `en-passant`, `promotion`, `capture-promotion` (the role is not part of it).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            MoveKind::Quiet => "quiet",
+            MoveKind::DoublePush => "double-push",
+            MoveKind::KingCastle => "king-castle",
+            MoveKind::QueenCastle => "queen-castle",
+            MoveKind::Capture => "capture",
+            MoveKind::EnPassant => "en-passant",
+            MoveKind::Promotion(_) => "promotion",
+            MoveKind::CapturePromotion(_) => "capture-promotion",
+        }
+    }
+}
+
 const fn promotion_bits(role: Role) -> u16 {
     match role {
         Role::Knight => 0,
@@ -149,16 +173,39 @@ impl Move16 {
         Square::new(self.destination() as u32)
     }
 
-    /// The flag nibble's bits.
+    /// The raw flag nibble, renamed [`Move16::nibble`] (beside [`Move16::flags`], which gives
+    /// its bits as a set, `flag` read like one of them).
+    #[deprecated(note = "renamed `nibble`; `flags()` gives the same bits as a `MoveFlags` set")]
+    #[inline]
+    pub const fn flag(self) -> u16 {
+        self.nibble()
+    }
+
+    /// Renamed [`Move16::with_nibble`].
+    #[deprecated(note = "renamed `with_nibble`")]
+    #[inline]
+    #[must_use]
+    pub const fn with_flag(self, value: u16) -> Move16 {
+        self.with_nibble(value)
+    }
+
+    /// Renamed [`Move16::NIBBLE_MASK`].
+    #[deprecated(note = "renamed `NIBBLE_MASK`")]
+    pub const FLAG_MASK: u16 = Move16::NIBBLE_MASK;
+    /// Renamed [`Move16::NIBBLE_SHIFT`].
+    #[deprecated(note = "renamed `NIBBLE_SHIFT`")]
+    pub const FLAG_SHIFT: u32 = Move16::NIBBLE_SHIFT;
+
+    /// The flag nibble's bits as a set ([`Move16::nibble`] is the same value as an integer).
     #[inline]
     pub const fn flags(self) -> MoveFlags {
-        MoveFlags::from_bits_truncate(self.flag())
+        MoveFlags::from_bits_truncate(self.nibble())
     }
 
     /// The kind of move; `None` for the unused nibbles `0110` and `0111`.
     #[inline]
     pub const fn kind(self) -> Option<MoveKind> {
-        MoveKind::from_nibble(self.flag())
+        MoveKind::from_nibble(self.nibble())
     }
 
     /// `true` for [`Move16::NONE`], [`Move16::NULL`] and anything else with origin == destination.
@@ -170,20 +217,20 @@ impl Move16 {
     /// `true` if the move captures (en passant included).
     #[inline]
     pub const fn is_capture(self) -> bool {
-        self.flag() & MoveFlags::CAPTURE.bits() != 0
+        self.nibble() & MoveFlags::CAPTURE.bits() != 0
     }
 
     /// `true` for promotions.
     #[inline]
     pub const fn is_promotion(self) -> bool {
-        self.flag() & MoveFlags::PROMOTION.bits() != 0
+        self.nibble() & MoveFlags::PROMOTION.bits() != 0
     }
 
     /// The role the pawn promotes to.
     #[inline]
     pub const fn promotion(self) -> Option<Role> {
         if self.is_promotion() {
-            Some(Role::PROMOTIONS[(self.flag() & 3) as usize])
+            Some(Role::PROMOTIONS[(self.nibble() & 3) as usize])
         } else {
             None
         }
@@ -192,19 +239,19 @@ impl Move16 {
     /// `true` for castling (either side).
     #[inline]
     pub const fn is_castling(self) -> bool {
-        self.flag() == 0b0010 || self.flag() == 0b0011
+        self.nibble() == 0b0010 || self.nibble() == 0b0011
     }
 
     /// `true` for an en passant capture.
     #[inline]
     pub const fn is_en_passant(self) -> bool {
-        self.flag() == 0b0101
+        self.nibble() == 0b0101
     }
 
     /// `true` for a pawn's double push.
     #[inline]
     pub const fn is_double_push(self) -> bool {
-        self.flag() == 0b0001
+        self.nibble() == 0b0001
     }
 
     /// Neither a capture nor a promotion.
@@ -223,7 +270,7 @@ impl Move16 {
         if let Some(role) = self.promotion() {
             m = m.with_promoted(Some(Piece::new(moved.color, role)));
         }
-        match self.flag() {
+        match self.nibble() {
             0b0001 => m.with_double_push(true),
             0b0010 | 0b0011 => m.with_castling(true),
             0b0101 => m.with_en_passant(true).with_captured(Some(Role::Pawn)),
@@ -232,6 +279,26 @@ impl Move16 {
                 None => m.with_capture(true),
             },
             _ => m,
+        }
+    }
+}
+
+/// Reads as the move: `Move16 { e7d8=Q capture-promotion }`, origin and destination, the
+/// promotion role, then [`MoveKind::as_str`] (`unused-0110` for a nibble no kind has).
+/// [`Move16::NONE`] and [`Move16::NULL`] print as `Move16 { none }` and `Move16 { null }`.
+impl fmt::Debug for Move16 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if *self == Move16::NONE || *self == Move16::NULL {
+            let name = if *self == Move16::NONE { "none" } else { "null" };
+            return write!(f, "Move16 {{ {name} }}");
+        }
+        write!(f, "Move16 {{ {}{}", self.from(), self.to())?;
+        if let Some(role) = self.promotion() {
+            write!(f, "={}", role.upper_char())?;
+        }
+        match self.kind() {
+            Some(kind) => write!(f, " {} }}", kind.as_str()),
+            None => write!(f, " unused-{:04b} }}", self.nibble()),
         }
     }
 }
@@ -308,7 +375,7 @@ mod tests {
         let nibbles: Vec<u16> = KINDS.iter().map(|k| k.nibble()).collect();
         assert_eq!(nibbles, [0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13, 14, 15]);
         assert_eq!(
-            (Move16::DESTINATION_MASK, Move16::ORIGIN_MASK, Move16::FLAG_MASK),
+            (Move16::DESTINATION_MASK, Move16::ORIGIN_MASK, Move16::NIBBLE_MASK),
             (0x003f, 0x0fc0, 0xf000)
         );
         assert_eq!(MoveKind::from_nibble(6), None);
@@ -357,11 +424,43 @@ mod tests {
         // The raw space: every 16-bit value decodes to its own fields.
         for bits in 0..=u16::MAX {
             let m = Move16::from_bits(bits);
-            assert_eq!(m.bits(), m.destination() | m.origin() << 6 | m.flag() << 12);
+            assert_eq!(m.bits(), m.destination() | m.origin() << 6 | m.nibble() << 12);
             if let Some(kind) = m.kind() {
                 assert_eq!(Move16::new(m.from(), m.to(), kind), m);
             }
         }
+    }
+
+    #[test]
+    fn debug_reads_as_a_move() {
+        let check = |m: Move16, expected: &str| assert_eq!(format!("{m:?}"), expected);
+        check(
+            Move16::new(Square::E7, Square::D8, MoveKind::CapturePromotion(Role::Queen)),
+            "Move16 { e7d8=Q capture-promotion }",
+        );
+        check(
+            Move16::new(Square::B2, Square::B1, MoveKind::Promotion(Role::Knight)),
+            "Move16 { b2b1=N promotion }",
+        );
+        check(
+            Move16::new(Square::E1, Square::H1, MoveKind::KingCastle),
+            "Move16 { e1h1 king-castle }",
+        );
+        check(
+            Move16::new(Square::E5, Square::D6, MoveKind::EnPassant),
+            "Move16 { e5d6 en-passant }",
+        );
+        check(
+            Move16::new(Square::E2, Square::E4, MoveKind::DoublePush),
+            "Move16 { e2e4 double-push }",
+        );
+        check(Move16::from_bits(0x6000 | 28 << 6 | 36), "Move16 { e4e5 unused-0110 }");
+        check(Move16::NONE, "Move16 { none }");
+        check(Move16::NULL, "Move16 { null }");
+        // Every kind's name is distinct, so the text tells every kind apart.
+        let mut names: Vec<&str> = KINDS.iter().map(|k| k.as_str()).collect();
+        names.dedup();
+        assert_eq!(names.len(), 8);
     }
 
     #[test]

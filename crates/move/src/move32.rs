@@ -23,6 +23,10 @@ crate::packed_fields! {
     /// 27-31              zero
     /// ```
     ///
+    /// [`Move32::bits`] is this whole 27-bit value. The 24-bit layout alone, for exchange with
+    /// engines that use it, is [`Move32::to_bits24`] and [`Move32::from_bits24`]. Changing the
+    /// layout is a breaking change.
+    ///
     /// Castling is encoded as the king moving to the square of the rook it castles with (`e1h1`
     /// for white's short castling in standard chess), so that Chess960 castling is unambiguous and
     /// the conversion to [`Move16`](crate::Move16) never needs a position.
@@ -39,7 +43,7 @@ crate::packed_fields! {
     /// assert_eq!(m.bits(), 0x20070c);
     /// assert_eq!((m.from(), m.to()), (Square::E2, Square::E4));
     /// ```
-    pub struct Move32(u32) {
+    pub struct Move32(u32, debug = custom) {
         /// The raw source square index (0..63).
         source, with_source, SOURCE_MASK, SOURCE_SHIFT: value(0, 6);
         /// The raw target square index (0..63).
@@ -145,10 +149,51 @@ impl Move32 {
         }
     }
 
+    /// The 24-bit engine layout: [`Move32::bits`] without the captured role (bits 24-26), so
+    /// bits 0-23 exactly as the table above gives them and bits 24-31 zero.
+    ///
+    /// ```
+    /// use chessbits_move::{Color, Move32, Piece, Role, Square};
+    ///
+    /// // Nxe7 taking a queen: the captured role is in bit 24 and up, which the 24-bit form drops.
+    /// let m = Move32::new(Square::G8, Square::E7, Piece::new(Color::Black, Role::Knight))
+    ///     .with_captured(Some(Role::Queen));
+    /// assert_eq!(m.bits(), 0x0510_7d3e);
+    /// assert_eq!(m.to_bits24(), 0x10_7d3e);
+    /// assert_eq!(Move32::from_bits24(m.to_bits24()), Some(m.with_captured_code(0)));
+    /// assert_eq!(Move32::from_bits24(0x100_0000), None);
+    /// ```
+    #[inline]
+    pub const fn to_bits24(self) -> u32 {
+        self.bits() & 0xff_ffff
+    }
+
+    /// Reads the 24-bit engine layout (see [`Move32::to_bits24`]): `None` if any of bits 24-31
+    /// is set, which the layout does not have. The captured role is then unknown (code 0) even
+    /// when the capture flag is set (a position knows it: `chessbits-state`'s
+    /// `Position::move32`). Like [`Move32::from_bits`], it takes every field as it is; check
+    /// with [`Move32::try_from_bits`] where the bits come from outside.
+    #[inline]
+    pub const fn from_bits24(bits: u32) -> Option<Move32> {
+        if bits >> 24 == 0 {
+            Some(Move32::from_bits(bits))
+        } else {
+            None
+        }
+    }
+
     /// The four flag bits as a set.
     #[inline]
     pub const fn flags(self) -> Move32Flags {
         Move32Flags::from_bits_truncate(self.bits())
+    }
+
+    /// The kind of move, as [`Move16::kind`](crate::Move16::kind) names it: which side a
+    /// castling move castles to, capture, promotion role, en passant, double push. Built from
+    /// the flags and squares, with the rules of [`Move32::to_move16`] for raw values no move has.
+    #[inline]
+    pub const fn kind(self) -> Option<crate::MoveKind> {
+        self.to_move16().kind()
     }
 
     /// `true` if the move is a promotion: exactly when [`Move32::promoted`] is `Some`.
@@ -229,6 +274,39 @@ impl Move32 {
         } else {
             Err(InvalidMove32::Geometry)
         }
+    }
+}
+
+/// Reads as the move: the moving piece's FEN letter, origin and destination, `=` and the
+/// promoted piece, the flags by name, and `takes` with the captured role:
+/// `Move32 { P e7d8=Q capture takes R }`. A code that names no piece prints as `?`, and bits
+/// 27-31 as `reserved 0x..`.
+impl fmt::Debug for Move32 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let letter = |piece: Option<Piece>| piece.map_or('?', Piece::char);
+        write!(f, "Move32 {{ {} {}{}", letter(self.piece()), self.from(), self.to())?;
+        if self.promoted_code() != 0 {
+            write!(f, "={}", letter(self.promoted()))?;
+        }
+        for (set, name) in [
+            (self.capture(), "capture"),
+            (self.double_push(), "double-push"),
+            (self.en_passant(), "en-passant"),
+            (self.castling(), "castling"),
+        ] {
+            if set {
+                write!(f, " {name}")?;
+            }
+        }
+        match (self.captured(), self.captured_code()) {
+            (Some(role), _) => write!(f, " takes {}", role.upper_char())?,
+            (None, 0) => {}
+            (None, code) => write!(f, " takes ?{code}")?,
+        }
+        if self.bits() >> 27 != 0 {
+            write!(f, " reserved {:#x}", self.bits() >> 27 << 27)?;
+        }
+        f.write_str(" }")
     }
 }
 
@@ -467,9 +545,75 @@ mod tests {
     }
 
     #[test]
-    fn debug_prints_every_field() {
-        let m = Move32::new(Square::E2, Square::E4, Piece::new(Color::White, Role::Pawn))
-            .with_double_push(true);
-        insta::assert_snapshot!(format!("{m:?}"), @"Move32 { source: 12, target: 28, piece_code: 0, promoted_code: 0, capture: false, double_push: true, en_passant: false, castling: false, captured_code: 0 }");
+    fn debug_reads_as_a_move() {
+        let check = |m: Move32, expected: &str| assert_eq!(format!("{m:?}"), expected);
+        let wp = Piece::new(Color::White, Role::Pawn);
+        check(
+            Move32::new(Square::E2, Square::E4, wp).with_double_push(true),
+            "Move32 { P e2e4 double-push }",
+        );
+        check(
+            Move32::new(Square::E7, Square::D8, wp)
+                .with_promoted(Some(Piece::new(Color::White, Role::Queen)))
+                .with_captured(Some(Role::Rook)),
+            "Move32 { P e7d8=Q capture takes R }",
+        );
+        check(
+            Move32::new(Square::E5, Square::D6, wp)
+                .with_en_passant(true)
+                .with_captured(Some(Role::Pawn)),
+            "Move32 { P e5d6 capture en-passant takes P }",
+        );
+        check(
+            Move32::new(Square::E8, Square::A8, Piece::new(Color::Black, Role::King))
+                .with_castling(true),
+            "Move32 { k e8a8 castling }",
+        );
+        check(
+            Move32::new(Square::G8, Square::F6, Piece::new(Color::Black, Role::Knight))
+                .with_capture(true),
+            "Move32 { n g8f6 capture }",
+        );
+        check(Move32::from_bits(u32::MAX), "Move32 { ? h8h8=? capture double-push en-passant castling takes ?7 reserved 0xf8000000 }");
+    }
+
+    #[test]
+    fn the_24_bit_layout_is_the_low_bits() {
+        let full = Move32::from_bits(0x07ff_ffff);
+        assert_eq!(full.to_bits24(), 0xff_ffff);
+        for bits in [0, 0x20070c, 0xff_ffff, 0x10_7d3e] {
+            let m = Move32::from_bits24(bits).expect("24 bits");
+            assert_eq!((m.bits(), m.to_bits24(), m.captured()), (bits, bits, None));
+        }
+        for bits in [0x100_0000, 0x0510_7d3e, u32::MAX] {
+            assert_eq!(Move32::from_bits24(bits), None, "{bits:#x}");
+        }
+        // Every accepted move's 24-bit form reads back as the move without its captured role.
+        let wp = Piece::new(Color::White, Role::Pawn);
+        let m = Move32::new(Square::B7, Square::A8, wp)
+            .with_promoted(Some(Piece::new(Color::White, Role::Queen)))
+            .with_captured(Some(Role::Knight));
+        assert_eq!(Move32::from_bits24(m.to_bits24()), Some(m.with_captured_code(0)));
+        assert!(Move32::from_bits24(m.to_bits24()).is_some_and(|m| m.capture()));
+    }
+
+    #[test]
+    fn the_kind_names_the_castling_side() {
+        use crate::MoveKind;
+        let wk = Piece::new(Color::White, Role::King);
+        let bk = Piece::new(Color::Black, Role::King);
+        for (m, kind) in [
+            (Move32::new(Square::E1, Square::H1, wk).with_castling(true), MoveKind::KingCastle),
+            (Move32::new(Square::E1, Square::A1, wk).with_castling(true), MoveKind::QueenCastle),
+            (Move32::new(Square::F8, Square::G8, bk).with_castling(true), MoveKind::KingCastle),
+            (Move32::new(Square::B8, Square::A8, bk).with_castling(true), MoveKind::QueenCastle),
+            (Move32::new(Square::E1, Square::F1, wk), MoveKind::Quiet),
+            (
+                Move32::new(Square::E1, Square::F1, wk).with_captured(Some(Role::Rook)),
+                MoveKind::Capture,
+            ),
+        ] {
+            assert_eq!(m.kind(), Some(kind), "{m:?}");
+        }
     }
 }

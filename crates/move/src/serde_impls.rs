@@ -23,7 +23,7 @@ impl<'de> Deserialize<'de> for Move16 {
             return Err(D::Error::custom(format_args!(
                 "move16 {:#06x}: unused flag nibble {:04b}",
                 m.bits(),
-                m.flag()
+                m.nibble()
             )));
         }
         Ok(m)

@@ -140,7 +140,7 @@ impl Move16 {
         }
         let (from, mut to) = (self.from(), self.to());
         if self.is_castling() && matches!(mode, CastlingMode::Standard) {
-            let file = if self.flag() == 0b0010 { File::G } else { File::C };
+            let file = if self.nibble() == 0b0010 { File::G } else { File::C };
             to = Square::from_coords(file, from.rank());
         }
         UciMove::Normal { from, to, promotion: self.promotion() }

@@ -1,6 +1,5 @@
 //! [`Game`]: a start position, the moves played, and everything needed to say how it ends.
 
-use chessbits_bitboard::Role;
 use chessbits_move::{Move16, UciMove};
 use chessbits_state::{zobrist, History, Position, Undo};
 
@@ -49,6 +48,17 @@ pub fn repetition_key(pos: &Position) -> u64 {
     }
 }
 
+/// The claims of [`Game::claimable_draws`], in its order.
+fn claims(fifty: bool, threefold: bool) -> &'static [Termination] {
+    const BOTH: [Termination; 2] = [Termination::FiftyMoves, Termination::ThreefoldRepetition];
+    match (fifty, threefold) {
+        (true, true) => &BOTH,
+        (true, false) => &BOTH[..1],
+        (false, true) => &BOTH[1..],
+        (false, false) => &[],
+    }
+}
+
 impl Game {
     /// A game starting from `start`.
     pub fn new(start: Position) -> Game {
@@ -83,14 +93,18 @@ impl Game {
 
     /// Plays `m` if it is legal.
     ///
+    /// An automatic draw does not stop the game here: after fivefold repetition, the
+    /// seventy-five-move rule or insufficient material (see [`Game::outcome`]) the game is over
+    /// by the rules, yet legal moves are still played. Recorded games go on past these draws
+    /// when nobody noticed them, and replaying such a game must not fail; ask
+    /// [`Game::outcome`] where it matters. After checkmate or stalemate there is no legal move,
+    /// so every move is refused.
+    ///
     /// # Errors
     /// [`IllegalMoveError`], leaving the game unchanged, if `m` is not legal.
     pub fn play(&mut self, m: Move16) -> Result<(), IllegalMoveError> {
-        let before = self.position.castles().rights();
+        let irreversible = self.position.is_irreversible(m);
         let undo = self.position.play(m)?;
-        let irreversible = undo.captured().is_some()
-            || undo.moved().role == Role::Pawn
-            || self.position.castles().rights() != before;
         self.history.push(repetition_key(&self.position), irreversible);
         self.moves.push(m);
         self.undos.push(undo);
@@ -123,38 +137,52 @@ impl Game {
     /// The automatic end of the game, if it is over: the first that applies of checkmate,
     /// stalemate, insufficient material, the seventy-five-move rule and fivefold repetition.
     pub fn outcome(&self) -> Option<Outcome> {
-        let pos = &self.position;
-        if !pos.has_legal_moves() {
-            return Some(if pos.is_check() {
-                Outcome::Decisive { winner: !pos.turn(), termination: Termination::Checkmate }
-            } else {
-                Outcome::Draw { termination: Termination::Stalemate }
-            });
-        }
-        let termination = if pos.is_insufficient_material() {
-            Termination::InsufficientMaterial
-        } else if pos.halfmoves() >= 150 {
-            Termination::SeventyFiveMoves
-        } else if self.repetitions() >= 5 {
-            Termination::FivefoldRepetition
-        } else {
-            return None;
-        };
-        Some(Outcome::Draw { termination })
+        // The position's own verdict first (mate, stalemate, material, 75 moves), then history.
+        self.position.outcome().or_else(|| {
+            let termination = Termination::FivefoldRepetition;
+            (self.repetitions() >= 5).then_some(Outcome::Draw { termination })
+        })
     }
 
     /// The draws a player may claim now: [`Termination::FiftyMoves`] when the halfmove clock is
     /// at least 100, [`Termination::ThreefoldRepetition`] when the current position has
     /// occurred three times or more, in that order.
     pub fn claimable_draws(&self) -> &'static [Termination] {
-        const BOTH: [Termination; 2] = [Termination::FiftyMoves, Termination::ThreefoldRepetition];
-        let fifty = self.position.halfmoves() >= 100;
-        let threefold = self.repetitions() >= 3;
-        match (fifty, threefold) {
-            (true, true) => &BOTH,
-            (true, false) => &BOTH[..1],
-            (false, true) => &BOTH[1..],
-            (false, false) => &[],
-        }
+        claims(self.position.halfmoves() >= 100, self.repetitions() >= 3)
+    }
+
+    /// The draws the side to move may claim by announcing `m` (FIDE 9.2.1 and 9.3.1: the
+    /// player writes the move down and claims, before playing it): [`Termination::FiftyMoves`]
+    /// if `m` brings the halfmove clock to 100 or more, [`Termination::ThreefoldRepetition`] if
+    /// `m` reaches a position for the third time or more, in that order. The game is not
+    /// changed.
+    ///
+    /// A draw can be claimed in a position when [`Game::claimable_draws`] is not empty or some
+    /// legal move has claims here (python-chess's `can_claim_draw`).
+    ///
+    /// ```
+    /// use chessbits_movegen::{Game, MoveGen, Termination};
+    ///
+    /// let mut game = Game::default();
+    /// for m in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
+    ///     game.play_uci(m.parse()?)?;
+    /// }
+    /// let back = game.position().resolve_uci("f6g8".parse()?)?;
+    /// assert!(game.claimable_draws().is_empty());
+    /// assert_eq!(game.claimable_draws_after(back)?, [Termination::ThreefoldRepetition].as_slice());
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`IllegalMoveError`] if `m` is not legal.
+    pub fn claimable_draws_after(
+        &self,
+        m: Move16,
+    ) -> Result<&'static [Termination], IllegalMoveError> {
+        let irreversible = self.position.is_irreversible(m);
+        let mut next = self.position;
+        next.play(m)?;
+        let repetitions = self.history.repetitions_after(repetition_key(&next), irreversible);
+        Ok(claims(next.halfmoves() >= 100, repetitions >= 3))
     }
 }

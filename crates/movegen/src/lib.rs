@@ -6,18 +6,29 @@
 //! and a bitboard of targets) for counting without a list. [`perft`] and [`divide`] count the move
 //! tree. Lookup tables are built once, on first use, behind [`tables()`].
 //!
+//! The types its signatures use ([`Position`], [`Setup`], [`Undo`], [`Move16`], [`Square`],
+//! ...) are re-exported, so this crate works on its own:
+//!
 //! ```
-//! use chessbits_bitboard::Square;
-//! use chessbits_move::UciMove;
-//! use chessbits_movegen::{perft, MoveGen};
-//! use chessbits_state::Position;
+//! use chessbits_movegen::{perft, Game, MoveGen, Outcome, Position, Role, Square, Termination, UciMove};
 //!
 //! let mut pos = Position::new();
 //! assert_eq!(pos.legal_moves().len(), 20);
 //! let e4 = pos.resolve_uci("e2e4".parse::<UciMove>()?)?;
-//! pos.play(e4)?;
-//! assert_eq!(pos.board().role_at(Square::E4), Some(chessbits_bitboard::Role::Pawn));
+//! let undo = pos.play(e4)?;
+//! assert_eq!(undo.moved().map(|p| p.role), Some(Role::Pawn));
+//! assert_eq!(pos.board().role_at(Square::E4), Some(Role::Pawn));
 //! assert_eq!(perft(&pos, 2), 600);
+//! assert_eq!(pos.outcome(), None);
+//!
+//! // Fool's mate, in a game that keeps the history for repetitions.
+//! let mut game = Game::default();
+//! for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+//!     game.play_uci(m.parse()?)?;
+//! }
+//! let mate = Outcome::Decisive { winner: chessbits_movegen::Color::Black, termination: Termination::Checkmate };
+//! assert_eq!(game.outcome(), Some(mate));
+//! assert_eq!(game.position().outcome(), Some(mate));
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 #![deny(unsafe_code)]
@@ -33,13 +44,13 @@ mod tables;
 
 use core::fmt;
 
-use chessbits_bitboard::{Bitboard, Color, File, Role, Square};
-use chessbits_move::{Move16, MoveList, UciMove};
-use chessbits_state::{CastlingSide, Position, Undo};
-
+/// The vocabulary of this crate's signatures, re-exported so that it can be used on its own.
+pub use chessbits_bitboard::{Bitboard, Color, File, Piece, Rank, Role, Square};
+pub use chessbits_move::{CastlingMode, Move16, MoveKind, MoveList, UciMove};
+pub use chessbits_state::{CastlingSide, History, Position, PositionError, Setup, Undo};
 pub use game::{repetition_key, Game};
 pub use gen::{PieceMoves, PieceMovesIter};
-pub use outcome::{Outcome, ParseOutcomeError, Termination};
+pub use outcome::{GameResult, InvalidResult, Outcome, ParseOutcomeError, Termination};
 pub use perft::{divide, perft, perft_hashed, perft_make_unmake, perft_parallel, PerftTable};
 pub use tables::{tables, Tables};
 
@@ -124,6 +135,16 @@ pub trait MoveGen {
     fn has_insufficient_material(&self, color: Color) -> bool;
     /// `true` if neither side can checkmate: [`MoveGen::has_insufficient_material`] for both.
     fn is_insufficient_material(&self) -> bool;
+    /// How the game ends in this position, judged from the position alone: the first that
+    /// applies of [`Termination::Checkmate`] (the side to move lost), [`Termination::Stalemate`],
+    /// [`Termination::InsufficientMaterial`] and [`Termination::SeventyFiveMoves`] (the halfmove
+    /// clock at 150 or more). Repetitions need the game's history: [`Game::outcome`] adds
+    /// fivefold repetition, and [`Game::claimable_draws`] the draws a player may claim.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The legal castling moves (king takes own rook, at most two).
+    fn castling_moves(&self) -> MoveList;
+    /// The legal en passant captures (at most two).
+    fn en_passant_moves(&self) -> MoveList;
     /// Plays `m` after checking that it is legal.
     ///
     /// # Errors
@@ -148,6 +169,22 @@ fn collect(pos: &Position, from: Bitboard, to: Bitboard) -> MoveList {
 fn collect_with(t: &'static Tables, pos: &Position, from: Bitboard, to: Bitboard) -> MoveList {
     let mut list = MoveList::new();
     Gen::new(t, pos).push_moves(from, to, &mut list);
+    list
+}
+
+/// The legal moves from `from` to `to` that `keep` accepts, through the bulk callback (rare
+/// lists, kept off [`collect`], whose few callers are the hot ones).
+fn moves_of_kind(
+    pos: &Position,
+    from: Bitboard,
+    to: Bitboard,
+    keep: fn(Move16) -> bool,
+) -> MoveList {
+    let mut list = MoveList::new();
+    pos.visit_moves(from, to, |moves| {
+        list.extend(moves.into_iter().filter(|&m| keep(m)));
+        false
+    });
     list
 }
 
@@ -270,6 +307,36 @@ impl MoveGen for Position {
 
     fn is_insufficient_material(&self) -> bool {
         Color::ALL.into_iter().all(|c| outcome::has_insufficient_material(self, c))
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if !self.has_legal_moves() {
+            return Some(if self.is_check() {
+                Outcome::Decisive { winner: !self.turn(), termination: Termination::Checkmate }
+            } else {
+                Outcome::Draw { termination: Termination::Stalemate }
+            });
+        }
+        let termination = if self.is_insufficient_material() {
+            Termination::InsufficientMaterial
+        } else if self.halfmoves() >= 150 {
+            Termination::SeventyFiveMoves
+        } else {
+            return None;
+        };
+        Some(Outcome::Draw { termination })
+    }
+
+    fn castling_moves(&self) -> MoveList {
+        let us = self.turn();
+        let rooks = CastlingSide::ALL.into_iter().filter_map(|side| self.castles().rook(us, side));
+        // The king's only moves onto its own rooks are castling; the filter only states it.
+        moves_of_kind(self, self.our(Role::King), rooks.collect(), Move16::is_castling)
+    }
+
+    fn en_passant_moves(&self) -> MoveList {
+        let Some(ep) = self.pseudo_ep_square() else { return MoveList::new() };
+        moves_of_kind(self, self.our(Role::Pawn), Bitboard::from_square(ep), Move16::is_en_passant)
     }
 
     fn play(&mut self, m: Move16) -> Result<Undo, IllegalMoveError> {

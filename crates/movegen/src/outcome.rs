@@ -93,20 +93,128 @@ impl Outcome {
         }
     }
 
+    /// The PGN result marker: `1-0`, `0-1` or `1/2-1/2` (as text: [`Outcome::result`]).
+    pub const fn game_result(self) -> GameResult {
+        match self.winner() {
+            Some(Color::White) => GameResult::WhiteWins,
+            Some(Color::Black) => GameResult::BlackWins,
+            None => GameResult::Draw,
+        }
+    }
+
     /// The PGN result: `1-0`, `0-1` or `1/2-1/2`.
     pub const fn result(self) -> &'static str {
-        match self.winner() {
-            Some(Color::White) => "1-0",
-            Some(Color::Black) => "0-1",
-            None => "1/2-1/2",
+        self.game_result().as_str()
+    }
+}
+
+/// `1-0 (checkmate)`: the PGN result, then the termination's name in brackets. The result alone
+/// is [`Outcome::result`], or [`GameResult`]'s `Display`.
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.result(), self.termination())
+    }
+}
+
+/// A game termination marker of PGN: `1-0`, `0-1`, `1/2-1/2` or `*`, read by `FromStr` and
+/// written by `Display`.
+///
+/// It says who won, not why: an [`Outcome`] converts to one (`From`), and `None` (a game not
+/// over) to `*`; the way back needs the game (see [`Game::outcome`](crate::Game::outcome)).
+///
+/// ```
+/// use chessbits_bitboard::Color;
+/// use chessbits_movegen::{GameResult, Outcome, Termination};
+///
+/// let mate = Outcome::Decisive { winner: Color::Black, termination: Termination::Checkmate };
+/// assert_eq!(GameResult::from(mate), GameResult::BlackWins);
+/// assert_eq!(GameResult::from(mate).to_string(), "0-1");
+/// assert_eq!(GameResult::from(None::<Outcome>), "*".parse()?);
+/// assert_eq!("1/2-1/2".parse::<GameResult>()?, GameResult::Draw);
+/// # Ok::<_, chessbits_movegen::InvalidResult>(())
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// `1-0`.
+    WhiteWins,
+    /// `0-1`.
+    BlackWins,
+    /// `1/2-1/2`.
+    Draw,
+    /// `*`: the game goes on, was abandoned, or its result is unknown.
+    Unknown,
+}
+
+impl GameResult {
+    /// The marker: `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unknown => "*",
+        }
+    }
+
+    /// The winner of a decisive result.
+    pub const fn winner(self) -> Option<Color> {
+        match self {
+            GameResult::WhiteWins => Some(Color::White),
+            GameResult::BlackWins => Some(Color::Black),
+            GameResult::Draw | GameResult::Unknown => None,
+        }
+    }
+
+    /// The result of one of the four markers exactly, or `None`.
+    pub fn from_ascii(text: &[u8]) -> Option<GameResult> {
+        match text {
+            b"1-0" => Some(GameResult::WhiteWins),
+            b"0-1" => Some(GameResult::BlackWins),
+            b"1/2-1/2" => Some(GameResult::Draw),
+            b"*" => Some(GameResult::Unknown),
+            _ => None,
         }
     }
 }
 
-/// `1-0 (checkmate)`: the PGN result, then the termination's name in brackets.
-impl fmt::Display for Outcome {
+impl fmt::Display for GameResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.result(), self.termination())
+        f.write_str(self.as_str())
+    }
+}
+
+impl core::str::FromStr for GameResult {
+    type Err = InvalidResult;
+
+    /// Reads one of the four markers exactly.
+    fn from_str(s: &str) -> Result<GameResult, InvalidResult> {
+        GameResult::from_ascii(s.as_bytes()).ok_or(InvalidResult)
+    }
+}
+
+/// Text that is not a [`GameResult`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct InvalidResult;
+
+impl fmt::Display for InvalidResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("expected 1-0, 0-1, 1/2-1/2 or *")
+    }
+}
+
+impl std::error::Error for InvalidResult {}
+
+impl From<Outcome> for GameResult {
+    /// The marker of the outcome: `1-0`, `0-1` or `1/2-1/2`.
+    fn from(outcome: Outcome) -> GameResult {
+        outcome.game_result()
+    }
+}
+
+impl From<Option<Outcome>> for GameResult {
+    /// The marker of the outcome, `*` for `None` (the game is not over).
+    fn from(outcome: Option<Outcome>) -> GameResult {
+        outcome.map_or(GameResult::Unknown, GameResult::from)
     }
 }
 
@@ -138,16 +246,22 @@ impl core::str::FromStr for Termination {
 impl core::str::FromStr for Outcome {
     type Err = ParseOutcomeError;
 
-    /// Reads what `Display` writes: `1-0 (checkmate)`, `1/2-1/2 (stalemate)`.
+    /// Reads what `Display` writes: `1-0 (checkmate)`, `1/2-1/2 (stalemate)`. A bare PGN
+    /// result (`1-0`, `0-1`, `1/2-1/2`, `*`) says who won but not why, so it is no `Outcome`:
+    /// it reads as a [`GameResult`], and here gives an error that says so.
     fn from_str(s: &str) -> Result<Outcome, ParseOutcomeError> {
         let bad = ParseOutcomeError("expected a result and a termination, as in 1-0 (checkmate)");
+        if s.parse::<GameResult>().is_ok() {
+            return Err(ParseOutcomeError(
+                "a bare result is a GameResult; an outcome also names its termination, as in \
+                 1-0 (checkmate)",
+            ));
+        }
         let (result, rest) = s.split_once(" (").ok_or(bad.clone())?;
         let termination: Termination = rest.strip_suffix(')').ok_or(bad.clone())?.parse()?;
-        let winner = match result {
-            "1-0" => Some(Color::White),
-            "0-1" => Some(Color::Black),
-            "1/2-1/2" => None,
-            _ => return Err(bad),
+        let winner = match result.parse::<GameResult>() {
+            Ok(GameResult::Unknown) | Err(_) => return Err(bad),
+            Ok(r) => r.winner(),
         };
         match (winner, termination) {
             (Some(winner), Termination::Checkmate) => Ok(Outcome::Decisive { winner, termination }),
@@ -219,6 +333,37 @@ mod tests {
         {
             assert!(bad.parse::<Outcome>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn pgn_results_read_back_and_follow_outcomes() {
+        use GameResult::*;
+        for (text, result) in
+            [("1-0", WhiteWins), ("0-1", BlackWins), ("1/2-1/2", Draw), ("*", Unknown)]
+        {
+            assert_eq!(text.parse::<GameResult>(), Ok(result));
+            assert_eq!(result.to_string(), text);
+            let err = text.parse::<Outcome>().expect_err("a bare result is no outcome");
+            assert!(err.to_string().contains("GameResult"), "{err}");
+        }
+        for bad in ["", "1-0 ", "1/2", "1-1", "**", "0-1 (checkmate)"] {
+            assert_eq!(bad.parse::<GameResult>(), Err(InvalidResult), "{bad:?}");
+        }
+        let mate = |winner| Outcome::Decisive { winner, termination: Termination::Checkmate };
+        let draw = Outcome::Draw { termination: Termination::Stalemate };
+        for (outcome, result) in [
+            (Some(mate(Color::White)), WhiteWins),
+            (Some(mate(Color::Black)), BlackWins),
+            (Some(draw), Draw),
+            (None, Unknown),
+        ] {
+            assert_eq!(GameResult::from(outcome), result);
+            if let Some(o) = outcome {
+                assert_eq!((o.game_result(), o.result()), (result, result.as_str()));
+                assert_eq!(result.winner(), o.winner());
+            }
+        }
+        assert_eq!("*".parse::<Outcome>().unwrap_err().to_string(), "a bare result is a GameResult; an outcome also names its termination, as in 1-0 (checkmate)");
     }
 
     #[cfg(feature = "serde")]

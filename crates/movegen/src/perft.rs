@@ -288,7 +288,7 @@ pub fn perft_parallel(
         let mut next = Vec::new();
         for (p, d) in tasks {
             Gen::new(t, &p).generate(Bitboard::FULL, Bitboard::FULL, |moves| {
-                next.extend(moves.into_iter().map(|m| (p.played(m), d - 1)));
+                next.extend(moves.into_iter().map(|m| (p.played_unchecked(m), d - 1)));
                 false
             });
         }
@@ -329,7 +329,8 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move16, u64)> {
     }
     Gen::new(t, pos).generate(Bitboard::FULL, Bitboard::FULL, |moves| {
         for m in moves {
-            let nodes = if depth == 1 { 1 } else { perft_with(t, &pos.played(m), depth - 1) };
+            let nodes =
+                if depth == 1 { 1 } else { perft_with(t, &pos.played_unchecked(m), depth - 1) };
             out.push((m, nodes));
         }
         false

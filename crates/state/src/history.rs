@@ -64,6 +64,7 @@ impl History {
     }
 
     /// Always `false`: a history holds at least its starting position.
+    #[deprecated(note = "always false: a history holds at least its starting position")]
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
@@ -81,17 +82,26 @@ impl History {
     /// How often the current position has occurred, itself included (1 = first time).
     pub fn repetitions(&self) -> u32 {
         let Some((current, earlier)) = self.entries.split_last() else { return 0 };
-        let window = current.reversible_plies as usize;
-        let mut count = 1;
-        let mut back = 2;
-        while back <= window {
-            if earlier[earlier.len() - back].key == current.key {
-                count += 1;
-            }
-            back += 2;
-        }
-        count
+        occurrences(earlier, current.key, current.reversible_plies)
     }
+
+    /// How often the position with `key` would have occurred, itself included, if the next
+    /// move (`irreversible` as for [`History::push`]) reached it: what [`History::repetitions`]
+    /// would say after `push(key, irreversible)`, without pushing. For draw claims made by
+    /// announcing a move (FIDE 9.2.1).
+    pub fn repetitions_after(&self, key: u64, irreversible: bool) -> u32 {
+        match irreversible {
+            true => 1,
+            false => occurrences(&self.entries, key, self.reversible_plies() + 1),
+        }
+    }
+}
+
+/// 1 plus how many of the entries an even number of plies before the position after `earlier`
+/// (2, 4, ... up to `window` back) have `key`.
+fn occurrences(earlier: &[Entry], key: u64, window: u32) -> u32 {
+    let same_side = earlier.iter().rev().skip(1).step_by(2).take(window as usize / 2);
+    1 + same_side.filter(|e| e.key == key).count() as u32
 }
 
 #[cfg(test)]
@@ -117,5 +127,28 @@ mod tests {
         odd.pop();
         odd.pop();
         assert_eq!(odd.len(), 1);
+    }
+
+    #[test]
+    fn repetitions_after_a_move_match_pushing_it() {
+        // Every key 1..=3, reversible or not, after every prefix of a history with repeats.
+        let steps = [(2, false), (1, false), (2, false), (3, true), (2, false), (3, false)];
+        let mut h = History::new(1);
+        for (key, irreversible) in steps.into_iter().chain([(1, false), (2, false)]) {
+            for next in 1..=3 {
+                for irr in [false, true] {
+                    let mut pushed = h.clone();
+                    pushed.push(next, irr);
+                    assert_eq!(
+                        h.repetitions_after(next, irr),
+                        pushed.repetitions(),
+                        "{h:?} {next}"
+                    );
+                }
+            }
+            h.push(key, irreversible);
+        }
+        assert_eq!(h.repetitions_after(1, false), 2, "1 two plies back");
+        assert_eq!(h.repetitions_after(3, false), 1, "3 only at odd distances or before the reset");
     }
 }

@@ -5,30 +5,43 @@
 //! Parsers produce an unvalidated [`Setup`]; [`Position::from_setup`] checks it and returns a
 //! typed [`PositionError`]. Legal move generation is in `chessbits-movegen`.
 //!
+//! The board and move types its signatures use ([`Square`], [`Piece`], [`Move16`], ...) are
+//! re-exported, so the crate works on its own:
+//!
 //! ```
-//! use chessbits_bitboard::Square;
-//! use chessbits_move::{Move16, MoveKind};
-//! use chessbits_state::{Position, Setup};
+//! use chessbits_state::{Move16, MoveKind, Position, Role, Setup, Square};
 //!
 //! let mut pos = Position::from_setup(&Setup::default())?;
 //! assert_eq!(pos.key(), 0x463b96181691fc9c);
-//! pos.play_unchecked(Move16::new(Square::G1, Square::F3, MoveKind::Quiet));
+//! let nf3 = Move16::new(Square::G1, Square::F3, MoveKind::Quiet);
+//! assert_eq!(pos.move32(nf3).and_then(|m| m.piece()).map(|p| p.role), Some(Role::Knight));
+//! let undo = pos.play_unchecked(nf3);
 //! assert_eq!(pos.halfmoves(), 1);
 //! assert_eq!(pos.key(), pos.compute_key());
+//! assert!(pos.to_string().ends_with("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1\n"));
+//! pos.undo(undo);
+//! assert_eq!(pos, Position::new());
 //! # Ok::<_, chessbits_state::PositionError>(())
 //! ```
 #![forbid(unsafe_code)]
 
 mod board;
 mod castling;
+mod display;
 mod history;
 mod polyglot_table;
 mod position;
 mod setup;
 pub mod zobrist;
 
+/// The board and move vocabulary of this crate's signatures, re-exported so that it can be used
+/// on its own.
+pub use chessbits_bitboard::{Bitboard, Color, File, Piece, Rank, Role, Square};
+pub use chessbits_move::{CastlingMode, Move16, Move32, MoveKind, UciMove};
+
 pub use board::Board;
 pub use castling::{Castles, CastlingRights, CastlingSide};
+pub use display::{BoardFen, CastlingFen};
 pub use history::History;
 pub use position::{CastlingModeError, NullMoveError, Position, PositionError, Undo};
 pub use setup::Setup;

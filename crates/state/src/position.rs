@@ -49,7 +49,13 @@ pub struct Position {
 /// en-passant flag, and gives the whole move as a [`Move32`]; it also keeps the castling rights,
 /// en passant square, clocks and key from before the move. 24 bytes: the move is kept as a
 /// [`Move16`] with two board codes, and the `Move32` is built only when asked for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+///
+/// The record of a null move ([`Position::play_null`]) has no moved piece: [`Undo::moved`] and
+/// [`Undo::move32`] say `None` for it, and only for it.
+///
+/// Its `Debug` reads as the move and the state it restores:
+/// `Undo { P e2e4 double-push, rights KQkq, ep -, halfmoves 0, fullmoves 1, key 463b96181691fc9c }`.
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
 pub struct Undo {
     mv: Move16,
     /// Board codes of the moved and the captured piece (`EMPTY` for none).
@@ -69,10 +75,11 @@ impl Undo {
         self.mv
     }
 
-    /// The move as a [`Move32`], with the moved piece and the captured role filled in.
+    /// The move as a [`Move32`], with the moved piece and the captured role filled in; `None`
+    /// for a null move, which moves no piece.
     #[inline]
-    pub fn move32(&self) -> Move32 {
-        self.mv.to_move32(self.moved(), self.captured().map(|p| p.role))
+    pub fn move32(&self) -> Option<Move32> {
+        Some(self.mv.to_move32(self.moved()?, self.captured().map(|p| p.role)))
     }
 
     /// The square the piece left.
@@ -87,11 +94,10 @@ impl Undo {
         self.mv.to()
     }
 
-    /// The piece that moved.
+    /// The piece that moved; `None` exactly for a null move's record.
     #[inline]
-    pub fn moved(&self) -> Piece {
-        // The code always comes from a real piece in `play_unchecked`.
-        board::piece_of(self.moved_code).unwrap_or(Piece::new(Color::White, Role::Pawn))
+    pub fn moved(&self) -> Option<Piece> {
+        board::piece_of(self.moved_code)
     }
 
     /// The piece captured, if any (for en passant, the pawn taken).
@@ -103,7 +109,7 @@ impl Undo {
     /// The piece the pawn became, if the move promoted.
     #[inline]
     pub fn promoted(&self) -> Option<Piece> {
-        self.mv.promotion().map(|role| role.of(self.moved().color))
+        Some(self.mv.promotion()?.of(self.moved()?.color))
     }
 
     /// The castling side, if the move castled.
@@ -419,16 +425,22 @@ impl Position {
     }
 
     /// The square of the side to move's king.
+    ///
+    /// A `Position` always has exactly one king per color: [`Position::from_setup`] checks it
+    /// and legal moves keep it. Only [`Position::play_unchecked`] with an illegal move (one that
+    /// takes a king) can break that, which its contract rules out; debug builds assert it here.
     #[inline]
     pub fn our_king(&self) -> Square {
-        // A validated position has exactly one king per side.
-        self.our(Role::King).first().unwrap_or(Square::A1)
+        self.king_of(self.turn)
     }
 
-    /// The square of `color`'s king.
+    /// The square of `color`'s king (see [`Position::our_king`] for the invariant).
     #[inline]
     pub fn king_of(&self, color: Color) -> Square {
-        self.board.king_of(color).unwrap_or(Square::A1)
+        let kings = self.board.by_piece(Role::King.of(color));
+        debug_assert!(kings.count() == 1, "{color} has {} kings", kings.count());
+        // The one square of the set, read without a branch: the invariant says there is one.
+        Square::new(kings.0.trailing_zeros())
     }
 
     /// How this game writes castling in UCI: fixed when the position was built (from
@@ -489,23 +501,78 @@ impl Position {
         key
     }
 
-    /// The [`Move32`] form of `m` in this position (moved piece and captured role filled in).
+    /// `m` with its facts, as a [`Move32`]: the moving piece, the captured role (a pawn for en
+    /// passant), the promoted piece and the flags; the castling side is
+    /// `m.kind()` ([`MoveKind::KingCastle`](chessbits_move::MoveKind::KingCastle) or
+    /// `QueenCastle`). One board lookup per square, no move generation.
+    ///
+    /// `None` if no piece of the side to move stands on `m`'s origin (so no piece is ever
+    /// invented), or if `m` claims a capture on an empty square other than by en passant.
+    /// Legality is not checked: use the movegen crate for moves from outside.
+    ///
+    /// ```
+    /// use chessbits_state::Position;
+    /// use chessbits_bitboard::{Color, Piece, Role, Square};
+    /// use chessbits_move::{Move16, MoveKind};
+    ///
+    /// let pos = Position::new();
+    /// let m = pos.move32(Move16::new(Square::G1, Square::F3, MoveKind::Quiet)).unwrap();
+    /// assert_eq!(m.piece(), Some(Piece::new(Color::White, Role::Knight)));
+    /// assert_eq!((m.captured(), m.promoted()), (None, None));
+    /// assert_eq!(pos.move32(Move16::new(Square::E4, Square::E5, MoveKind::Quiet)), None);
+    /// ```
     #[inline]
-    pub fn move32(&self, m: Move16) -> Move32 {
-        let moved = self.board.piece_at(m.from()).unwrap_or(Piece::new(self.turn, Role::Pawn));
-        let captured = if m.is_capture() { self.board.role_at(m.to()) } else { None };
-        m.to_move32(moved, captured)
+    pub fn move32(&self, m: Move16) -> Option<Move32> {
+        let moved = self.board.piece_at(m.from()).filter(|p| p.color == self.turn)?;
+        let captured = match m.is_capture() && !m.is_en_passant() {
+            true => Some(self.board.role_at(m.to())?),
+            false => None,
+        };
+        Some(m.to_move32(moved, captured))
+    }
+
+    /// `true` if `m` can never be taken back by other moves: a capture, a pawn move, or a move
+    /// that costs a castling right (a king or rook move from its square, a capture of a rook
+    /// that keeps one). No position before an irreversible move can occur again after it, so
+    /// repetition counting starts over (see [`History`](crate::History)); captures and pawn
+    /// moves also reset the fifty-move clock. Only the board and the rights are read: `m` is
+    /// assumed to be a move of this position, and the en passant square a move gives up is not
+    /// counted (whether it mattered depends on whether the capture was legal).
+    pub fn is_irreversible(&self, m: Move16) -> bool {
+        if m.is_null() {
+            return false;
+        }
+        if m.is_capture() || self.board.role_at(m.from()) == Some(Role::Pawn) {
+            return true;
+        }
+        let touched = Bitboard::from_square(m.from()) | m.to();
+        if !self.castles.touch_mask().intersects(touched) {
+            return false;
+        }
+        let mut after = self.castles;
+        if self.board.role_at(m.from()) == Some(Role::King) {
+            after.discard_color(self.turn);
+        }
+        after.discard_rook(m.from());
+        after.discard_rook(m.to());
+        after.rights() != self.castles.rights()
     }
 
     /// Plays `m`, which must be legal in this position, and returns the record that undoes it.
     ///
-    /// The move is not checked (only debug assertions look at it): playing an illegal move
-    /// leaves the position in an unspecified but memory-safe state. Use the movegen crate's
-    /// `is_legal` or its move list for moves from outside.
+    /// The move is not checked in release builds: playing an illegal move leaves the position
+    /// in an unspecified but memory-safe state, and what follows from it is unspecified too (a
+    /// position without a king, or with more moves than a `MoveList` holds, can make later
+    /// calls panic). Use the movegen crate's `MoveGen::play`, `is_legal` or its move lists for
+    /// moves from outside.
+    ///
+    /// Debug builds assert what the board alone can tell: a piece of the side to move on the
+    /// origin, a capture taking an enemy piece other than the king, a non-capture landing on
+    /// an empty square (castling: on our own rook), and the incremental key.
     #[inline(always)]
     pub fn play_unchecked(&mut self, m: Move16) -> Undo {
         let us = self.turn;
-        let (from, to, flag) = (m.from(), m.to(), m.flag());
+        let (from, to, flag) = (m.from(), m.to(), m.nibble());
         let code = self.board.code_at(from);
         debug_assert!(
             code != EMPTY && code >> 3 == us as u8,
@@ -520,6 +587,17 @@ impl Position {
             _ if flag & 4 != 0 => self.board.code_at(to),
             _ => EMPTY,
         };
+        debug_assert!(
+            match flag {
+                2 | 3 => self.board.code_at(to) == pawn | Role::Rook as u8,
+                5 => self.board.code_at(to) == EMPTY,
+                _ if flag & 4 != 0 => {
+                    captured_code >> 3 != us as u8 && !matches!(captured_code & 7, 5 | 7)
+                }
+                _ => self.board.code_at(to) == EMPTY,
+            },
+            "{m:?} does not fit the board:\n{self:?}"
+        );
         let undo = self.undo_record(m, code, captured_code);
 
         if let Some(ep) = self.pseudo_ep_square() {
@@ -604,20 +682,29 @@ impl Position {
         }
     }
 
-    /// Plays `m` (which must be legal) on a copy and returns it: copy-make.
+    /// Plays `m`, which must be legal, on a copy and returns it: copy-make, with the contract
+    /// of [`Position::play_unchecked`]. The checked form is the movegen crate's `MoveGen::play`.
     #[inline]
     #[must_use]
-    pub fn played(&self, m: Move16) -> Position {
+    pub fn played_unchecked(&self, m: Move16) -> Position {
         let mut next = *self;
         next.play_unchecked(m);
         next
+    }
+
+    /// Renamed [`Position::played_unchecked`]: the name now says that `m` is not checked.
+    #[deprecated(note = "renamed `played_unchecked`: the move is not checked")]
+    #[inline]
+    #[must_use]
+    pub fn played(&self, m: Move16) -> Position {
+        self.played_unchecked(m)
     }
 
     /// Takes back the move that `undo` records, restoring the position bit for bit.
     #[inline(always)]
     pub fn undo(&mut self, undo: Undo) {
         let m = undo.mv;
-        let (from, to, flag) = (m.from(), m.to(), m.flag());
+        let (from, to, flag) = (m.from(), m.to(), m.nibble());
         let us = !self.turn;
         let code = undo.moved_code;
         if flag == 2 || flag == 3 {
@@ -649,14 +736,19 @@ impl Position {
         debug_assert!(self.board.is_consistent());
     }
 
-    /// Passes the turn (a null move): clears the en passant square, counts a halfmove. Undo it
-    /// with [`Position::undo_null`].
+    /// Passes the turn (a null move): clears the en passant square, counts a halfmove, updates
+    /// the key. Undo it with [`Position::undo_null`]. This is the crate's `swap_turn`: nothing
+    /// else changes sides to move, because a position with the other side to move is a
+    /// different position (its key, en passant and clocks all change). To build a position with
+    /// another side to move from scratch, set [`Setup::turn`] and validate it.
     ///
     /// # Errors
     /// [`NullMoveError`], leaving the position unchanged, if the side to move is in check:
     /// passing would let the other side take the king. The check test uses the slow reference
     /// attacks; a search that already knows it is not in check calls
     /// [`Position::play_null_unchecked`].
+    #[doc(alias = "swap_turn")]
+    #[doc(alias = "null_move")]
     pub fn play_null(&mut self) -> Result<Undo, NullMoveError> {
         if self.attackers_slow(self.our_king(), !self.turn).any() {
             return Err(NullMoveError);
@@ -694,6 +786,41 @@ impl Position {
         self.ep_square = undo.ep_square;
         self.halfmoves = undo.halfmoves;
         self.key = undo.key;
+    }
+}
+
+impl fmt::Debug for Undo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Undo { ")?;
+        match self.move32() {
+            // The Move32 text without its `Move32 { ` and ` }`.
+            Some(m) => {
+                let text = format!("{m:?}");
+                f.write_str(text.trim_start_matches("Move32 { ").trim_end_matches(" }"))?;
+            }
+            None => f.write_str("null")?,
+        }
+        f.write_str(", rights ")?;
+        // In the Polyglot bit order, which is white king side, white queen side, black...
+        let letters = ['K', 'Q', 'k', 'q'];
+        for (bit, letter) in letters.iter().enumerate() {
+            if self.rights.bits() & 1 << bit != 0 {
+                write!(f, "{letter}")?;
+            }
+        }
+        if self.rights.is_empty() {
+            f.write_str("-")?;
+        }
+        f.write_str(", ep ")?;
+        match self.ep_square {
+            Some(sq) => write!(f, "{sq}")?,
+            None => f.write_str("-")?,
+        }
+        write!(
+            f,
+            ", halfmoves {}, fullmoves {}, key {:016x} }}",
+            self.halfmoves, self.fullmoves, self.key
+        )
     }
 }
 
@@ -794,11 +921,12 @@ mod tests {
         for m in [promote, castle, quiet] {
             let mut pos = start;
             let expected = pos.move32(m);
+            assert!(expected.is_some(), "{m:?}");
             let undo = pos.play_unchecked(m);
             assert_eq!(undo.move16(), m);
             assert_eq!(undo.move32(), expected);
             assert_eq!((undo.from(), undo.to()), (m.from(), m.to()));
-            assert_eq!(Some(undo.moved()), start.board().piece_at(m.from()));
+            assert_eq!(undo.moved(), start.board().piece_at(m.from()));
             assert!(!undo.is_en_passant());
             pos.undo(undo);
             assert_eq!(pos, start);
@@ -814,6 +942,146 @@ mod tests {
         assert_eq!((undo.captured(), undo.promoted()), (None, None));
         assert_eq!(pos.board().role_at(Square::G1), Some(Role::King));
         assert_eq!(pos.board().role_at(Square::F1), Some(Role::Rook));
+    }
+
+    /// A position from a FEN-like list of pieces (white to move, no rights unless given).
+    fn position_of(pieces: &[(Square, char)], rooks: &[Square]) -> Position {
+        let mut setup = Setup::empty();
+        for &(sq, c) in pieces {
+            setup.board.set_piece_at(sq, Piece::from_char(c).expect("a piece letter"));
+        }
+        setup.castling_rooks = rooks.iter().copied().collect();
+        Position::from_setup(&setup).expect("a legal setup")
+    }
+
+    #[test]
+    fn move32_never_invents_a_piece() {
+        // 4k3/1P6/8/3pP3/8/8/8/R3K2n w Q d6: a promotion, en passant, castling, captures.
+        let mut setup = position_of(
+            &[
+                (Square::E1, 'K'),
+                (Square::A1, 'R'),
+                (Square::H1, 'n'),
+                (Square::B7, 'P'),
+                (Square::E5, 'P'),
+                (Square::D5, 'p'),
+                (Square::E8, 'k'),
+            ],
+            &[Square::A1],
+        )
+        .to_setup();
+        setup.ep_square = Some(Square::D6);
+        let pos = Position::from_setup(&setup).expect("legal");
+        let check = |m: Move16, expected: Option<&str>| {
+            let got = pos.move32(m).map(|m| format!("{m:?}"));
+            assert_eq!(got.as_deref(), expected, "{m:?}");
+        };
+        use MoveKind::*;
+        check(
+            Move16::new(Square::B7, Square::B8, Promotion(Role::Rook)),
+            Some("Move32 { P b7b8=R }"),
+        );
+        check(
+            Move16::new(Square::E5, Square::D6, EnPassant),
+            Some("Move32 { P e5d6 capture en-passant takes P }"),
+        );
+        check(Move16::new(Square::E1, Square::A1, QueenCastle), Some("Move32 { K e1a1 castling }"));
+        check(Move16::new(Square::E1, Square::F2, Quiet), Some("Move32 { K e1f2 }"));
+        // Not legal (the king is in the way), but move32 reads the board and checks nothing.
+        check(
+            Move16::new(Square::A1, Square::H1, Capture),
+            Some("Move32 { R a1h1 capture takes N }"),
+        );
+        check(
+            Move16::new(Square::E1, Square::H1, Capture),
+            Some("Move32 { K e1h1 capture takes N }"),
+        );
+        check(Move16::new(Square::C3, Square::C4, Quiet), None); // an empty square
+        check(Move16::new(Square::E8, Square::E7, Quiet), None); // the other side's piece
+        check(Move16::new(Square::E1, Square::E2, Capture), None); // a capture of nothing
+    }
+
+    #[test]
+    fn irreversible_moves() {
+        // r3k2r/8/8/8/8/8/4P3/R3K2R w KQkq -, plus a knight on b1 and a black rook on h1's file.
+        let pos = position_of(
+            &[
+                (Square::E1, 'K'),
+                (Square::A1, 'R'),
+                (Square::H1, 'R'),
+                (Square::B1, 'N'),
+                (Square::E2, 'P'),
+                (Square::E8, 'k'),
+                (Square::A8, 'r'),
+                (Square::H8, 'r'),
+            ],
+            &[Square::A1, Square::H1, Square::A8, Square::H8],
+        );
+        use MoveKind::*;
+        for (m, expected) in [
+            (Move16::new(Square::B1, Square::C3, Quiet), false),
+            (Move16::new(Square::E2, Square::E3, Quiet), true), // a pawn move
+            (Move16::new(Square::E2, Square::E4, DoublePush), true),
+            (Move16::new(Square::E1, Square::F1, Quiet), true), // the king loses both rights
+            (Move16::new(Square::E1, Square::H1, KingCastle), true),
+            (Move16::new(Square::A1, Square::B1, Quiet), true), // the rook loses its right
+            (Move16::new(Square::H1, Square::H8, Capture), true),
+            (Move16::new(Square::B1, Square::A3, Quiet), false),
+            (Move16::NULL, false),
+        ] {
+            assert_eq!(pos.is_irreversible(m), expected, "{m:?}");
+        }
+        // Without rights, king and rook moves are reversible.
+        let bare = position_of(&[(Square::E1, 'K'), (Square::H1, 'R'), (Square::E8, 'k')], &[]);
+        assert!(!bare.is_irreversible(Move16::new(Square::E1, Square::F1, MoveKind::Quiet)));
+        assert!(!bare.is_irreversible(Move16::new(Square::H1, Square::H5, MoveKind::Quiet)));
+    }
+
+    #[test]
+    fn undo_records_read_as_moves() {
+        let mut pos = Position::new();
+        let e4 = pos.play_unchecked(Move16::new(Square::E2, Square::E4, MoveKind::DoublePush));
+        let nf6 = pos.play_unchecked(Move16::new(Square::G8, Square::F6, MoveKind::Quiet));
+        let null = pos.play_null().expect("not in check");
+        insta::assert_snapshot!(format!("{e4:?}\n{nf6:?}\n{null:?}"), @r"
+        Undo { P e2e4 double-push, rights KQkq, ep -, halfmoves 0, fullmoves 1, key 463b96181691fc9c }
+        Undo { n g8f6, rights KQkq, ep e3, halfmoves 0, fullmoves 1, key 823c9b50fd114196 }
+        Undo { null, rights KQkq, ep -, halfmoves 1, fullmoves 2, key d9d2afa550eb0000 }
+        ");
+        assert_eq!((null.moved(), null.move32(), null.promoted()), (None, None, None));
+    }
+
+    /// Debug builds refuse moves the board shows to be wrong (release builds do not look).
+    #[cfg(debug_assertions)]
+    #[test]
+    fn debug_builds_check_the_move_against_the_board() {
+        use MoveKind::*;
+        let start = Position::new();
+        let refused = |m: Move16| {
+            let mut pos = start;
+            std::panic::catch_unwind(move || pos.play_unchecked(m)).is_err()
+        };
+        for (m, wrong) in [
+            (Move16::new(Square::E2, Square::E4, DoublePush), false),
+            (Move16::new(Square::G1, Square::F3, Quiet), false),
+            (Move16::new(Square::E4, Square::E5, Quiet), true), // no piece
+            (Move16::new(Square::E7, Square::E5, DoublePush), true), // not our piece
+            (Move16::new(Square::D1, Square::D2, Quiet), true), // onto our own pawn
+            (Move16::new(Square::D1, Square::D7, Capture), false), // board-wise plausible
+            (Move16::new(Square::D1, Square::D3, Capture), true), // captures nothing
+            (Move16::new(Square::D1, Square::E8, Capture), true), // takes the king
+            (Move16::new(Square::E1, Square::H1, KingCastle), true), // the board: g1 is taken
+            (Move16::new(Square::E1, Square::G1, KingCastle), true), // not onto our rook
+        ] {
+            assert_eq!(refused(m), wrong, "{m:?}");
+        }
+    }
+
+    #[test]
+    fn kings_are_found() {
+        let pos = position_of(&[(Square::H8, 'K'), (Square::A1, 'k')], &[]);
+        assert_eq!((pos.our_king(), pos.king_of(Color::Black)), (Square::H8, Square::A1));
+        assert_eq!(Position::new().king_of(Color::Black), Square::E8);
     }
 
     /// Copy-make copies the whole position, so its size is a performance property: pinned here so

@@ -1341,7 +1341,7 @@ mod tests {
             let pos = line.parse::<Epd>().expect("suite").into_position().expect("legal");
             out.push(pos);
             for m in pos.legal_moves() {
-                out.push(pos.played(m));
+                out.push(pos.played_unchecked(m));
             }
         }
         out

@@ -201,11 +201,11 @@ impl Epd {
         scanner.skip_space();
         if scanner.peek().is_some_and(|b| b.is_ascii_digit()) {
             let (at, halfmoves) =
-                scanner.expect(FenField::Halfmoves).map_err(ParseEpdError::from_fen)?;
+                scanner.required(FenField::Halfmoves).map_err(ParseEpdError::from_fen)?;
             let halfmoves = parse_number(FenField::Halfmoves, halfmoves, at)
                 .map_err(ParseEpdError::from_fen)?;
             let (at, fullmoves) =
-                scanner.expect(FenField::Fullmoves).map_err(ParseEpdError::from_fen)?;
+                scanner.required(FenField::Fullmoves).map_err(ParseEpdError::from_fen)?;
             let fullmoves = parse_number(FenField::Fullmoves, fullmoves, at)
                 .map_err(ParseEpdError::from_fen)?;
             epd.operations.push(Operation::HalfmoveClock(halfmoves));

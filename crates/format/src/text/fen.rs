@@ -449,8 +449,8 @@ pub(super) trait FieldSource<'a> {
     /// The offset to report a missing field at.
     fn missing_at(&self) -> usize;
 
-    /// The next field, which must be there.
-    fn expect(&mut self, field: FenField) -> Result<(usize, &'a [u8]), ParseFenError> {
+    /// The next field, which must be there (a missing one is an error naming `field`).
+    fn required(&mut self, field: FenField) -> Result<(usize, &'a [u8]), ParseFenError> {
         let at = self.missing_at();
         self.next_field().ok_or(ParseFenError::new(field, at, FenErrorKind::MissingField))
     }
@@ -465,17 +465,17 @@ pub(super) fn read_fields<'a>(
 ) -> Result<Setup, ParseFenError> {
     let mut setup = Setup::empty();
 
-    let (at, placement) = fields.expect(FenField::Placement)?;
+    let (at, placement) = fields.required(FenField::Placement)?;
     setup.board = parse_placement(placement, at)?;
 
-    let (at, turn) = fields.expect(FenField::Turn)?;
+    let (at, turn) = fields.required(FenField::Turn)?;
     setup.turn = match turn {
         b"w" => Color::White,
         b"b" => Color::Black,
         _ => return Err(ParseFenError::new(FenField::Turn, at, FenErrorKind::InvalidTurn)),
     };
 
-    let (at, castling) = fields.expect(FenField::Castling)?;
+    let (at, castling) = fields.required(FenField::Castling)?;
     setup.castling_rooks = parse_castling(&setup.board, castling, at)?;
     // Shredder-FEN's file letters are Chess960 notation: the game is Chess960 even when its king
     // and rooks stand where standard chess has them. Rights standard chess cannot have make it
@@ -486,7 +486,7 @@ pub(super) fn read_fields<'a>(
         setup.castling_mode = CastlingMode::Chess960;
     }
 
-    let (at, ep) = fields.expect(FenField::EnPassant)?;
+    let (at, ep) = fields.required(FenField::EnPassant)?;
     setup.ep_square = match ep {
         b"-" => None,
         _ => Some(Square::from_ascii(ep).map_err(|_| {
@@ -497,7 +497,7 @@ pub(super) fn read_fields<'a>(
     if clocks {
         if let Some((at, halfmoves)) = fields.next_field() {
             setup.halfmoves = parse_number(FenField::Halfmoves, halfmoves, at)?;
-            let (at, fullmoves) = fields.expect(FenField::Fullmoves)?;
+            let (at, fullmoves) = fields.required(FenField::Fullmoves)?;
             setup.fullmoves = parse_number(FenField::Fullmoves, fullmoves, at)?.max(1);
         }
     }
@@ -723,74 +723,20 @@ pub(super) fn write_position_fields(
 }
 
 fn write_placement(f: &mut fmt::Formatter<'_>, board: &Board) -> fmt::Result {
-    for rank in Rank::ALL.into_iter().rev() {
-        let mut empty = 0;
-        for file in File::ALL {
-            match board.piece_at(Square::from_coords(file, rank)) {
-                Some(piece) => {
-                    if empty > 0 {
-                        write!(f, "{empty}")?;
-                        empty = 0;
-                    }
-                    write!(f, "{}", piece.char())?;
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            write!(f, "{empty}")?;
-        }
-        if rank != Rank::First {
-            f.write_str("/")?;
-        }
-    }
-    Ok(())
+    write!(f, "{}", board.board_fen())
 }
 
-/// Writes the castling field: per color (white first), the king side's rooks from the outside
-/// in, then the queen side's. Without a single king on the back rank, the rooks from h to a.
+/// Writes the castling field (see [`CastlingFen`](chessbits_state::CastlingFen), the one writer
+/// of it): X-FEN or Shredder-FEN letters.
 fn write_castling(
     f: &mut fmt::Formatter<'_>,
     setup: &Setup,
     notation: CastlingNotation,
 ) -> fmt::Result {
-    let board = &setup.board;
-    let mut written = false;
-    for color in Color::ALL {
-        let back = Bitboard::from_rank(Rank::First.relative_to(color));
-        let rights = setup.castling_rooks & back;
-        let candidates = board.by_piece(Role::Rook.of(color)) & back;
-        let king = (board.by_piece(Role::King.of(color)) & back).single();
-        let (king_side, queen_side) = match king {
-            Some(king) => {
-                let (king_side, _) = split_at_king(rights, king.file());
-                (king_side, rights - king_side)
-            }
-            None => (rights, Bitboard::EMPTY),
-        };
-        let (outer_king_side, outer_queen_side) = match king {
-            Some(king) => {
-                let (k, q) = split_at_king(candidates, king.file());
-                (k.last(), q.first())
-            }
-            None => (None, None),
-        };
-        let rooks = king_side.into_iter().rev().chain(queen_side);
-        for rook in rooks {
-            let letter = match notation {
-                CastlingNotation::XFen if Some(rook) == outer_king_side => 'k',
-                CastlingNotation::XFen if Some(rook) == outer_queen_side => 'q',
-                _ => rook.file().char(),
-            };
-            let letter = if color.is_white() { letter.to_ascii_uppercase() } else { letter };
-            write!(f, "{letter}")?;
-            written = true;
-        }
+    match notation {
+        CastlingNotation::XFen => write!(f, "{}", setup.castling_fen()),
+        CastlingNotation::Shredder => write!(f, "{}", setup.castling_fen().shredder()),
     }
-    if !written {
-        f.write_str("-")?;
-    }
-    Ok(())
 }
 
 #[cfg(feature = "serde")]

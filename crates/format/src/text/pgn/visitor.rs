@@ -4,10 +4,9 @@
 
 use core::convert::Infallible;
 use core::fmt;
-use core::str::FromStr;
 use std::borrow::Cow;
 
-use chessbits_bitboard::{Color, Role, Square};
+use chessbits_bitboard::{Role, Square};
 use chessbits_move::{CastlingMode, Move16, UciMove};
 use chessbits_movegen::{Game, MoveGen};
 use chessbits_state::Position;
@@ -196,76 +195,9 @@ impl<'a> RawComment<'a> {
     }
 }
 
-/// A game termination marker: `1-0`, `0-1`, `1/2-1/2` or `*`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum GameResult {
-    /// `1-0`.
-    WhiteWins,
-    /// `0-1`.
-    BlackWins,
-    /// `1/2-1/2`.
-    Draw,
-    /// `*`: the game goes on, was abandoned, or its result is unknown.
-    Unknown,
-}
-
-impl GameResult {
-    /// The marker: `1-0`, `0-1`, `1/2-1/2` or `*`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-            GameResult::Unknown => "*",
-        }
-    }
-
-    /// The winner of a decisive result.
-    pub const fn winner(self) -> Option<Color> {
-        match self {
-            GameResult::WhiteWins => Some(Color::White),
-            GameResult::BlackWins => Some(Color::Black),
-            GameResult::Draw | GameResult::Unknown => None,
-        }
-    }
-
-    /// The result of one of the four markers exactly, or `None`.
-    pub fn from_ascii(text: &[u8]) -> Option<GameResult> {
-        match text {
-            b"1-0" => Some(GameResult::WhiteWins),
-            b"0-1" => Some(GameResult::BlackWins),
-            b"1/2-1/2" => Some(GameResult::Draw),
-            b"*" => Some(GameResult::Unknown),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for GameResult {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for GameResult {
-    type Err = InvalidResult;
-
-    fn from_str(s: &str) -> Result<GameResult, InvalidResult> {
-        GameResult::from_ascii(s.as_bytes()).ok_or(InvalidResult)
-    }
-}
-
-/// Text that is not a [`GameResult`].
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct InvalidResult;
-
-impl fmt::Display for InvalidResult {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("expected 1-0, 0-1, 1/2-1/2 or *")
-    }
-}
-
-impl std::error::Error for InvalidResult {}
+/// The PGN result markers live with [`Outcome`](chessbits_movegen::Outcome), which converts to
+/// them; re-exported here, where PGN reads and writes them.
+pub use chessbits_movegen::{GameResult, InvalidResult};
 
 /// Whether a `Variant` tag value names Chess960: `Chess960`, `chess 960`, `Fischerandom`,
 /// `Fischer Random`, `FRC` (in any case; spaces, `-` and `_` ignored).
