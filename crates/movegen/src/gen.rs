@@ -356,22 +356,23 @@ impl<'a> Gen<'a> {
                 return true;
             }
         }
-        let sliders = [
-            (Role::Bishop, board.bishops()),
-            (Role::Rook, board.rooks()),
-            (Role::Queen, board.queens()),
-        ];
-        for (role, pieces) in sliders {
-            for from in pieces & ours & from_mask {
-                let attacks = match role {
-                    Role::Bishop => t.bishop(from, occupied),
-                    Role::Rook => t.rook(from, occupied),
-                    _ => t.queen(from, occupied),
-                };
-                if piece(role, from, self.pin_limit(from, attacks & target), Bitboard::EMPTY) {
-                    return true;
+        // Sliders, one role at a time (so the role is known, never looked up): a pinned slider
+        // stays on the line through its king.
+        let mut sliders =
+            |role, pieces: Bitboard, attacks: fn(&Tables, Square, Bitboard) -> Bitboard| {
+                for from in pieces & ours & from_mask {
+                    let to = self.pin_limit(from, attacks(t, from, occupied) & target);
+                    if piece(role, from, to, Bitboard::EMPTY) {
+                        return true;
+                    }
                 }
-            }
+                false
+            };
+        if sliders(Role::Bishop, board.bishops(), Tables::bishop)
+            || sliders(Role::Rook, board.rooks(), Tables::rook)
+            || sliders(Role::Queen, board.queens(), Tables::queen)
+        {
+            return true;
         }
         for from in self.pos.our(Role::Pawn) & from_mask {
             let (to, ep) = self.pawn_targets(from, target, to_mask);
