@@ -4,7 +4,9 @@
 //! [`Position`]: the full legal move list, captures or quiets only, the
 //! moves of one piece or to one square, and a bulk per-piece callback ([`PieceMoves`]: an origin
 //! and a bitboard of targets) for counting without a list. [`perft`] and [`divide`] count the move
-//! tree. Lookup tables are built once, on first use, behind [`tables()`].
+//! tree. Lookup tables are built once, on first use, behind [`tables()`]. For a search,
+//! [`generate_split`] fills a tactical and a quiet list in one pass, and a [`MoveStack`] holds
+//! such lists for every ply, allocated once.
 //!
 //! ```
 //! use chessbits_bitboard::Square;

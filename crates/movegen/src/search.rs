@@ -6,29 +6,7 @@
 //! set of targets goes to the list its kind belongs to), which costs less than asking for
 //! captures and quiets separately (two generations). A [`MoveStack`] holds one `SplitMoves`
 //! per ply, allocated once; a recursive search takes the first for its own moves and hands the
-//! rest down with [`slice::split_first_mut`].
-//!
-//! ```
-//! use chessbits_movegen::{perft, MoveStack, SplitMoves};
-//! use chessbits_state::Position;
-//!
-//! /// Counts the move tree, tactical moves first at every node.
-//! fn count(pos: &mut Position, plies: &mut [SplitMoves]) -> u64 {
-//!     let Some((here, below)) = plies.split_first_mut() else { return 1 };
-//!     here.generate(pos);
-//!     let mut nodes = 0;
-//!     for m in here.iter() {
-//!         let undo = pos.play_unchecked(m);
-//!         nodes += count(pos, below);
-//!         pos.undo(undo);
-//!     }
-//!     nodes
-//! }
-//!
-//! let mut stack = MoveStack::new(3);
-//! let mut pos = Position::new();
-//! assert_eq!(count(&mut pos, &mut stack), perft(&pos, 3));
-//! ```
+//! rest down with [`slice::split_first_mut`] (the example at [`MoveStack`]).
 
 use core::ops::{Deref, DerefMut};
 
@@ -136,7 +114,29 @@ impl SplitMoves {
 
 /// Preallocated move lists for a search, one [`SplitMoves`] per ply, so generating at a node
 /// allocates nothing. It dereferences to the slice of plies: index it by ply, or walk down with
-/// [`slice::split_first_mut`] (see the [module example](self)).
+/// [`slice::split_first_mut`]:
+///
+/// ```
+/// use chessbits_movegen::{perft, MoveStack, SplitMoves};
+/// use chessbits_state::Position;
+///
+/// /// Counts the move tree, tactical moves first at every node.
+/// fn count(pos: &mut Position, plies: &mut [SplitMoves]) -> u64 {
+///     let Some((here, below)) = plies.split_first_mut() else { return 1 };
+///     here.generate(pos);
+///     let mut nodes = 0;
+///     for m in here.iter() {
+///         let undo = pos.play_unchecked(m);
+///         nodes += count(pos, below);
+///         pos.undo(undo);
+///     }
+///     nodes
+/// }
+///
+/// let mut stack = MoveStack::new(3);
+/// let mut pos = Position::new();
+/// assert_eq!(count(&mut pos, &mut stack), perft(&pos, 3));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveStack {
     plies: Box<[SplitMoves]>,

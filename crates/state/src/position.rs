@@ -852,6 +852,32 @@ mod tests {
         assert_eq!(NullMoveError.to_string(), "null move while in check");
     }
 
+    /// The debug-build contract check of `play_unchecked`, on the start position: moves that
+    /// fit the board pass, and each kind of misfit is named.
+    #[test]
+    fn a_move_that_does_not_fit_the_board_is_named() {
+        let pos = Position::new();
+        let mv = |from, to, kind| Move16::new(from, to, kind);
+        let no_piece = Some("no piece of the side to move on the origin");
+        let misfit = Some("the move's kind does not fit the board");
+        let cases = [
+            (mv(Square::E2, Square::E4, MoveKind::DoublePush), None),
+            (mv(Square::G1, Square::F3, MoveKind::Quiet), None),
+            (mv(Square::E7, Square::E5, MoveKind::DoublePush), no_piece),
+            (mv(Square::E3, Square::E4, MoveKind::Quiet), no_piece),
+            (mv(Square::E2, Square::E4, MoveKind::Capture), misfit),
+            (mv(Square::B1, Square::D2, MoveKind::Quiet), misfit),
+            (mv(Square::E2, Square::E3, MoveKind::EnPassant), misfit),
+            (mv(Square::E2, Square::E3, MoveKind::Promotion(Role::Queen)), misfit),
+            (mv(Square::G1, Square::H1, MoveKind::KingCastle), misfit),
+            (mv(Square::E1, Square::A1, MoveKind::KingCastle), misfit),
+            (Move16::from_bits(6 << 12 | 12 << 6 | 28), Some("an unused flag")),
+        ];
+        for (m, expected) in cases {
+            assert_eq!(pos.move_misfit(m), expected, "{m:?}");
+        }
+    }
+
     #[test]
     fn the_undo_record_answers_for_the_move() {
         let mut setup = Setup::empty();
