@@ -122,20 +122,27 @@ fn list(pending: &[PathBuf]) -> Result<usize, String> {
             }
             continue;
         }
-        // One JSON object per line: {"line": N, "new": {"snapshot": ...}, "old": {...}}.
+        // One JSON object per line: {"line": N, "new": {"snapshot": ...}, "old": {...}}. insta
+        // also records the inline assertions that passed (`"new": null`): those are not pending.
         let source = inline_source(path);
+        let mut changed = 0;
         for entry in text.lines().filter(|l| !l.trim().is_empty()) {
             let value: serde_json::Value =
                 serde_json::from_str(entry).map_err(|e| format!("{}: {e}", path.display()))?;
             let snapshot = |which: &str| value[which]["snapshot"].as_str().map(str::to_owned);
-            count += 1;
+            let Some(new) = snapshot("new") else { continue };
+            changed += 1;
             println!("== {}:{} (inline)", source.display(), value["line"]);
-            match (snapshot("old"), snapshot("new")) {
-                (Some(old), Some(new)) => println!("-- was:\n{old}\n-- now:\n{new}"),
-                (None, Some(new)) => println!("-- new snapshot:\n{new}"),
-                (_, None) => println!("-- the snapshot is no longer asserted"),
+            match snapshot("old") {
+                Some(old) => println!("-- was:\n{old}\n-- now:\n{new}"),
+                None => println!("-- new snapshot:\n{new}"),
             }
         }
+        if changed == 0 {
+            // Only passing assertions: nothing to review.
+            fs::remove_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        count += changed;
     }
     if count == 0 {
         println!("no pending snapshots");
