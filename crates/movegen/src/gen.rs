@@ -340,7 +340,7 @@ impl<'a> Gen<'a> {
         let board = self.pos.board();
         let (ours, occupied, king) = (self.ours, self.occupied, self.king);
         // Hands `visit` the moves of the piece on `from`, if it has any.
-        let mut piece = |role, from, to: Bitboard, ep_or_castling| {
+        let mut piece = |role, from, to: Bitboard, ep_or_castling: Bitboard| {
             let captures = to & self.theirs;
             to.any() && visit(PieceMoves { role, from, to, captures, ep_or_castling })
         };
@@ -356,22 +356,19 @@ impl<'a> Gen<'a> {
                 return true;
             }
         }
-        // Sliders, one role at a time (so the role is known, never looked up): a pinned slider
-        // stays on the line through its king.
-        let mut sliders =
-            |role, pieces: Bitboard, attacks: fn(&Tables, Square, Bitboard) -> Bitboard| {
-                for from in pieces & ours & from_mask {
-                    let to = self.pin_limit(from, attacks(t, from, occupied) & target);
-                    if piece(role, from, to, Bitboard::EMPTY) {
-                        return true;
-                    }
-                }
-                false
-            };
-        if sliders(Role::Bishop, board.bishops(), Tables::bishop)
-            || sliders(Role::Rook, board.rooks(), Tables::rook)
-            || sliders(Role::Queen, board.queens(), Tables::queen)
-        {
+        // Sliders, one role at a time, so the role is known and never looked up.
+        let sliders = ours & from_mask;
+        if self.visit_sliders(Role::Bishop, board.bishops() & sliders, target, &mut piece, |sq| {
+            t.bishop(sq, occupied)
+        }) || self.visit_sliders(Role::Rook, board.rooks() & sliders, target, &mut piece, |sq| {
+            t.rook(sq, occupied)
+        }) || self.visit_sliders(
+            Role::Queen,
+            board.queens() & sliders,
+            target,
+            &mut piece,
+            |sq| t.queen(sq, occupied),
+        ) {
             return true;
         }
         for from in self.pos.our(Role::Pawn) & from_mask {
@@ -382,6 +379,21 @@ impl<'a> Gen<'a> {
         }
         let rooks = if king_moves { self.castles(to_mask) } else { Bitboard::EMPTY };
         piece(Role::King, king, rooks, rooks)
+    }
+
+    /// Hands `piece` the moves of each slider of `role` on `from`: `attacks` on `target`, and
+    /// on the line through our king if pinned. Returns `true` when `piece` says stop.
+    #[inline(always)]
+    fn visit_sliders(
+        &self,
+        role: Role,
+        from: Bitboard,
+        target: Bitboard,
+        piece: &mut impl FnMut(Role, Square, Bitboard, Bitboard) -> bool,
+        attacks: impl Fn(Square) -> Bitboard,
+    ) -> bool {
+        from.squares()
+            .any(|sq| piece(role, sq, self.pin_limit(sq, attacks(sq) & target), Bitboard::EMPTY))
     }
 
     /// The targets of our pawn on `from` (en passant included) and the en passant target alone,
