@@ -4,7 +4,8 @@
 //!   suite; see `cargo xtask perft --help`.
 //! - `cargo xtask magics`: searches the magic multipliers (fixed seed) and prints them in the
 //!   form of `crates/movegen/src/magics.rs`.
-//! - `cargo xtask snapshots [--accept | --reject]`: reviews pending insta snapshots.
+//! - `cargo xtask snapshots [--accept | --reject]`: runs the snapshot tests and lists pending
+//!   insta snapshots; accepts or rejects them after review.
 //! - `cargo xtask compare`: times chessbits against other Rust chess crates.
 //! - `cargo xtask formats`: measures the bit-level encodings on games and positions, and checks
 //!   that every one round-trips.
@@ -31,7 +32,7 @@ const USAGE: &str = "usage: cargo xtask <task> [options]
 tasks:
   perft     count the legal move tree (see cargo xtask perft --help)
   magics    search magic multipliers and print them as Rust source
-  snapshots list pending insta snapshots; --accept or --reject them after review
+  snapshots run the snapshot tests, list pending snapshots (exit 1 if any); --accept or --reject them
   compare   time chessbits against other Rust chess crates (see cargo xtask compare --help)
   formats   measure and round-trip the bit-level encodings (see cargo xtask formats --help)
   fit-compact  fit the compact position model and measure it (see cargo xtask fit-compact --help)

@@ -58,83 +58,100 @@ impl Options {
     }
 }
 
+impl Options {
+    /// The options in `args`, or `None` for `--help`.
+    fn parse(args: &[String]) -> Result<Option<Options>, String> {
+        let mut o = Options {
+            fen: None,
+            depth: None,
+            moves: String::new(),
+            divide: false,
+            chess960: false,
+            make_unmake: false,
+            suite: None,
+            max_depth: None,
+            threads: 1,
+            hash_mb: None,
+            table: std::cell::OnceCell::new(),
+        };
+        let mut it = args.iter();
+        while let Some(arg) = it.next() {
+            let mut value = |name: &str| it.next().cloned().ok_or(format!("{name} needs a value"));
+            match arg.as_str() {
+                "-h" | "--help" => return Ok(None),
+                "--fen" => o.fen = Some(value("--fen")?),
+                "--depth" => o.depth = Some(number(&value("--depth")?)?),
+                "--moves" => o.moves = value("--moves")?,
+                "--divide" => o.divide = true,
+                "--chess960" => o.chess960 = true,
+                "--make-unmake" => o.make_unmake = true,
+                "--suite" => o.suite = Some(value("--suite")?),
+                "--max-depth" => o.max_depth = Some(number(&value("--max-depth")?)?),
+                "--threads" => o.threads = number(&value("--threads")?)?.max(1) as usize,
+                "--hash" => o.hash_mb = Some(number(&value("--hash")?)? as usize),
+                other => return Err(format!("unknown option {other:?}\n{HELP}")),
+            }
+        }
+        Ok(Some(o))
+    }
+
+    /// How the count runs, for the header line: ` (2 threads, 64 MiB hash)`, or nothing.
+    fn describe(&self) -> String {
+        let mut how = Vec::new();
+        if self.threads > 1 {
+            how.push(format!("{} threads", self.threads));
+        }
+        if let Some(mb) = self.hash_mb {
+            how.push(format!("{mb} MiB hash"));
+        }
+        if self.make_unmake {
+            how.push("make/unmake".to_owned());
+        }
+        if how.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", how.join(", "))
+        }
+    }
+}
+
 pub fn run(args: &[String]) -> Result<ExitCode, String> {
     if args.first().map(String::as_str) == Some("--perftree") {
         return perftree(&args[1..]);
     }
-    let mut o = Options {
-        fen: None,
-        depth: None,
-        moves: String::new(),
-        divide: false,
-        chess960: false,
-        make_unmake: false,
-        suite: None,
-        max_depth: None,
-        threads: 1,
-        hash_mb: None,
-        table: std::cell::OnceCell::new(),
+    let Some(o) = Options::parse(args)? else {
+        println!("{HELP}");
+        return Ok(ExitCode::SUCCESS);
     };
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |name: &str| it.next().cloned().ok_or(format!("{name} needs a value"));
-        match arg.as_str() {
-            "-h" | "--help" => {
-                println!("{HELP}");
-                return Ok(ExitCode::SUCCESS);
-            }
-            "--fen" => o.fen = Some(value("--fen")?),
-            "--depth" => o.depth = Some(number(&value("--depth")?)?),
-            "--moves" => o.moves = value("--moves")?,
-            "--divide" => o.divide = true,
-            "--chess960" => o.chess960 = true,
-            "--make-unmake" => o.make_unmake = true,
-            "--suite" => o.suite = Some(value("--suite")?),
-            "--max-depth" => o.max_depth = Some(number(&value("--max-depth")?)?),
-            "--threads" => o.threads = number(&value("--threads")?)?.max(1) as usize,
-            "--hash" => o.hash_mb = Some(number(&value("--hash")?)? as usize),
-            other => return Err(format!("unknown option {other:?}\n{HELP}")),
-        }
-    }
     if let Some(path) = &o.suite {
         return suite(path, &o);
     }
-
     let default_depth = if o.fen.is_some() { 5 } else { 6 };
     let depth = o.depth.unwrap_or(default_depth);
     let pos = position(o.fen.as_deref().unwrap_or("startpos"), &o.moves)?;
-    let mode = if o.chess960 { CastlingMode::Chess960 } else { pos.castling_mode() };
-
     if o.divide {
-        let start = Instant::now();
-        let split = divide(&pos, depth);
-        let total: u64 = split.iter().map(|&(_, n)| n).sum();
-        for (m, n) in &split {
-            println!("{}: {n}", m.to_uci(mode));
-        }
-        println!();
-        println!("Nodes searched: {total}");
-        eprintln!("{}", rate(total, start.elapsed().as_secs_f64()));
+        let mode = if o.chess960 { CastlingMode::Chess960 } else { pos.castling_mode() };
+        print_divide(&pos, depth, mode);
         return Ok(ExitCode::SUCCESS);
     }
-
-    let mut how = Vec::new();
-    if o.threads > 1 {
-        how.push(format!("{} threads", o.threads));
-    }
-    if let Some(mb) = o.hash_mb {
-        how.push(format!("{mb} MiB hash"));
-    }
-    if o.make_unmake {
-        how.push("make/unmake".to_owned());
-    }
-    let how = if how.is_empty() { String::new() } else { format!(" ({})", how.join(", ")) };
-    println!("perft depth {depth}{how} of {}", fen::fen_of(&pos, Default::default()));
+    println!("perft depth {depth}{} of {}", o.describe(), fen::fen_of(&pos, Default::default()));
     let start = Instant::now();
     let nodes = o.count(&pos, depth);
-    let secs = start.elapsed().as_secs_f64();
-    println!("nodes {nodes}  {}", rate(nodes, secs));
+    println!("nodes {nodes}  {}", rate(nodes, start.elapsed().as_secs_f64()));
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--divide`: each root move with its count, Stockfish style, and the rate on stderr.
+fn print_divide(pos: &Position, depth: u32, mode: CastlingMode) {
+    let start = Instant::now();
+    let split = divide(pos, depth);
+    let total: u64 = split.iter().map(|&(_, n)| n).sum();
+    for (m, n) in &split {
+        println!("{}: {n}", m.to_uci(mode));
+    }
+    println!();
+    println!("Nodes searched: {total}");
+    eprintln!("{}", rate(total, start.elapsed().as_secs_f64()));
 }
 
 fn rate(nodes: u64, secs: f64) -> String {

@@ -2,49 +2,30 @@
 
 use core::fmt;
 
+use crate::square::enum_table;
 use crate::Color;
 
-/// A kind of piece, without color: pawn to king.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[repr(u8)]
-pub enum Role {
-    /// Pawn.
-    Pawn = 0,
-    /// Knight.
-    Knight = 1,
-    /// Bishop.
-    Bishop = 2,
-    /// Rook.
-    Rook = 3,
-    /// Queen.
-    Queen = 4,
-    /// King.
-    King = 5,
+enum_table! {
+    /// A kind of piece, without color: pawn to king.
+    pub enum Role {
+        /// Pawn.
+        Pawn = 0,
+        /// Knight.
+        Knight = 1,
+        /// Bishop.
+        Bishop = 2,
+        /// Rook.
+        Rook = 3,
+        /// Queen.
+        Queen = 4,
+        /// King.
+        King = 5,
+    }
 }
 
 impl Role {
-    /// Every role, pawn first.
-    pub const ALL: [Role; 6] =
-        [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
-
     /// The roles a pawn may promote to, knight first.
     pub const PROMOTIONS: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
-
-    /// The role with this index (0 = pawn .. 5 = king), or `None`.
-    #[inline]
-    pub const fn from_index(index: u8) -> Option<Role> {
-        if index < 6 {
-            Some(Role::ALL[index as usize])
-        } else {
-            None
-        }
-    }
-
-    /// 0 for pawn .. 5 for king.
-    #[inline]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
 
     /// The lowercase letter: `p n b r q k`.
     #[inline]

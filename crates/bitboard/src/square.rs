@@ -33,7 +33,43 @@ macro_rules! enum_table {
             }
         }
     };
+    // A board coordinate (file or rank): eight values written as eight consecutive characters.
+    (coordinate $name:ident: $first:literal..=$last:literal, $what:literal, mirrored $mirror:literal) => {
+        impl $name {
+            /// The byte of the first value's character.
+            const FIRST: u8 = $first as u32 as u8;
+
+            #[doc = concat!("The ", $what, "'s character, `'", $first, "'`..`'", $last, "'`.")]
+            #[inline]
+            pub const fn char(self) -> char {
+                (Self::FIRST + self as u8) as char
+            }
+
+            #[doc = concat!("Parses a ", $what, " character `", $first, "`..`", $last, "`.")]
+            #[inline]
+            pub const fn from_ascii(c: u8) -> Option<$name> {
+                if c >= Self::FIRST && c <= $last as u32 as u8 {
+                    $name::from_index(c - Self::FIRST)
+                } else {
+                    None
+                }
+            }
+
+            #[doc = concat!("The ", $what, " with index `index & 7`: never fails.")]
+            #[inline]
+            pub const fn new(index: u32) -> $name {
+                $name::ALL[(index & 7) as usize]
+            }
+
+            #[doc = concat!("The ", $what, " mirrored ", $mirror, ".")]
+            #[inline]
+            pub const fn flip(self) -> $name {
+                $name::new(7 - self as u32)
+            }
+        }
+    };
 }
+pub(crate) use enum_table;
 
 enum_table! {
     /// A file (column) of the board, a to h.
@@ -97,35 +133,10 @@ mod squares {
 }
 pub use squares::Square;
 
+enum_table!(coordinate File: 'a'..='h', "file", mirrored "a<->h");
+enum_table!(coordinate Rank: '1'..='8', "rank", mirrored "1<->8");
+
 impl File {
-    /// The file's letter, `'a'`..`'h'`.
-    #[inline]
-    pub const fn char(self) -> char {
-        (b'a' + self as u8) as char
-    }
-
-    /// Parses a file letter `a`..`h`.
-    #[inline]
-    pub const fn from_ascii(c: u8) -> Option<File> {
-        if c >= b'a' && c <= b'h' {
-            File::from_index(c - b'a')
-        } else {
-            None
-        }
-    }
-
-    /// The file with index `index & 7`: never fails.
-    #[inline]
-    pub const fn new(index: u32) -> File {
-        File::ALL[(index & 7) as usize]
-    }
-
-    /// The file mirrored a<->h.
-    #[inline]
-    pub const fn flip(self) -> File {
-        File::new(7 - self as u32)
-    }
-
     /// The file `delta` steps away, if still on the board.
     #[inline]
     pub const fn offset(self, delta: i32) -> Option<File> {
@@ -138,34 +149,6 @@ impl File {
 }
 
 impl Rank {
-    /// The rank's digit, `'1'`..`'8'`.
-    #[inline]
-    pub const fn char(self) -> char {
-        (b'1' + self as u8) as char
-    }
-
-    /// Parses a rank digit `1`..`8`.
-    #[inline]
-    pub const fn from_ascii(c: u8) -> Option<Rank> {
-        if c >= b'1' && c <= b'8' {
-            Rank::from_index(c - b'1')
-        } else {
-            None
-        }
-    }
-
-    /// The rank with index `index & 7`: never fails.
-    #[inline]
-    pub const fn new(index: u32) -> Rank {
-        Rank::ALL[(index & 7) as usize]
-    }
-
-    /// The rank mirrored 1<->8.
-    #[inline]
-    pub const fn flip(self) -> Rank {
-        Rank::new(7 - self as u32)
-    }
-
     /// The rank as seen from `color`'s side: `Rank::First` is `color`'s back rank.
     #[inline]
     pub const fn relative_to(self, color: Color) -> Rank {

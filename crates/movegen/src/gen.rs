@@ -1,11 +1,28 @@
-//! Strictly legal move generation with check and pin masks.
+//! Strictly legal move generation with check and pin masks, in two shapes over the same facts.
 //!
-//! The generator hands out moves per piece as a [`PieceMoves`] (origin plus a bitboard of
-//! targets), so counting needs no move list: perft's last ply sums popcounts.
+//! [`Gen::new`] finds the per-position facts once: checkers and pinned pieces. Every move
+//! then follows the house rules: king moves avoid attacked squares (tested with the king lifted
+//! off the board), other moves land on the check mask `between(king, checker) | checker`
+//! ([`Gen::check_target`]), pinned pieces stay on `line(king, piece)` ([`Gen::pin_limit`]), en
+//! passant is verified on its own (the discovered-check rank case), and castling needs its
+//! stored empty path and no attacked square on the king's way ([`Gen::castles`]).
+//!
+//! Two generators hand the moves out:
+//!
+//! - [`Gen::generate_set_wise`] moves pawns all at once (one shift per direction) and hands
+//!   target *sets* to a [`Sink`]: a counter that adds popcounts (perft's bulk count) or a list
+//!   writer that fixes the flag nibble per set, into one list ([`Gen::push_moves`]: every list and
+//!   every perft walk) or into a tactical and a quiet list at once ([`Gen::push_split`]).
+//! - [`Gen::generate_per_piece`] hands out one [`PieceMoves`] per piece (origin plus a bitboard
+//!   of targets), until the visitor says stop: the public callback `visit_moves`, `divide`, and
+//!   the splitting of `perft_parallel`.
+//!
+//! A test compares the two generators' full move lists on every suite position and two plies
+//! below (`crates/chessbits/tests/perft_suites.rs`).
 
 use chessbits_bitboard::{Bitboard, Color, Rank, Role, Square};
 use chessbits_move::{Move16, MoveKind, MoveList};
-use chessbits_state::{CastlingSide, Position};
+use chessbits_state::{CastlingRights, CastlingSide, Position};
 
 use crate::tables::Tables;
 
@@ -13,7 +30,8 @@ use crate::tables::Tables;
 ///
 /// For a pawn on its seventh rank every target stands for four promotions; for a king, a target
 /// holding its own rook means castling with that rook; for a pawn, a target on the en passant
-/// square is an en passant capture. Iterating yields the [`Move16`]s.
+/// square is an en passant capture. Iterating yields the [`Move16`]s. The generator never hands
+/// out a `PieceMoves` without targets.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct PieceMoves {
     /// The role of the moving piece.
@@ -24,8 +42,9 @@ pub struct PieceMoves {
     pub to: Bitboard,
     /// The targets that capture an enemy piece (en passant excluded).
     captures: Bitboard,
-    /// En passant targets for pawns, castling rook squares for the king.
-    special: Bitboard,
+    /// The targets that are not plain moves: the en passant square for a pawn, the castling
+    /// rooks' squares for the king.
+    ep_or_castling: Bitboard,
 }
 
 impl PieceMoves {
@@ -37,6 +56,7 @@ impl PieceMoves {
 
     /// The number of moves, counting each promotion target four times.
     #[inline]
+    #[allow(clippy::len_without_is_empty, reason = "a generated PieceMoves is never empty")]
     pub fn len(&self) -> usize {
         let n = self.to.count() as usize;
         if self.is_promotion() {
@@ -46,7 +66,8 @@ impl PieceMoves {
         }
     }
 
-    /// `true` if there are no moves.
+    /// Always `false`: the generator hands out only pieces with at least one move.
+    #[deprecated(note = "always false: the generator never hands out a piece without moves")]
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.to.is_empty()
@@ -56,16 +77,11 @@ impl PieceMoves {
     /// promotion role means queen).
     #[inline]
     pub fn move_to(&self, to: Square, promotion: Option<Role>) -> Move16 {
-        let kind = if self.special.contains(to) {
+        let kind = if self.ep_or_castling.contains(to) {
             if self.role == Role::King {
-                if to > self.from {
-                    MoveKind::KingCastle
-                } else {
-                    MoveKind::QueenCastle
-                }
-            } else {
-                MoveKind::EnPassant
+                return castle(self.from, to);
             }
+            MoveKind::EnPassant
         } else if self.role == Role::Pawn && Bitboard::BACKRANKS.contains(to) {
             let role = promotion.unwrap_or(Role::Queen);
             if self.captures.contains(to) {
@@ -82,6 +98,17 @@ impl PieceMoves {
         };
         Move16::new(self.from, to, kind)
     }
+}
+
+/// The castling move of the king on `king` with the rook on `rook` (its side follows from the
+/// two squares).
+#[inline]
+fn castle(king: Square, rook: Square) -> Move16 {
+    let kind = match CastlingSide::from_king_rook(king, rook) {
+        CastlingSide::KingSide => MoveKind::KingCastle,
+        CastlingSide::QueenSide => MoveKind::QueenCastle,
+    };
+    Move16::new(king, rook, kind)
 }
 
 impl IntoIterator for PieceMoves {
@@ -179,15 +206,68 @@ impl<'a> Gen<'a> {
         Gen { t, pos, us, occupied, ours, theirs, king, checkers, pinned }
     }
 
+    /// The squares of `to_mask` our king may step to: not ours, not attacked once the king has
+    /// left its square. Few candidates are tested one by one; many against one attack map.
+    #[inline(always)]
+    fn king_targets(&self, to_mask: Bitboard) -> Bitboard {
+        let king = self.king;
+        let candidates = self.t.king(king) & (to_mask - self.ours);
+        if candidates.count() > KING_TESTS_BEFORE_MAP {
+            return candidates - self.danger();
+        }
+        let without_king = self.occupied - king;
+        let mut to = Bitboard::EMPTY;
+        for sq in candidates {
+            if !self.attacked(sq, without_king) {
+                to.add(sq);
+            }
+        }
+        to
+    }
+
+    /// Where a piece other than the king may move within `to_mask`: not onto our own pieces
+    /// and, in check, onto the check mask (block or capture the checker). `None` in double
+    /// check, when only the king may move.
+    #[inline(always)]
+    fn check_target(&self, to_mask: Bitboard) -> Option<Bitboard> {
+        let target = to_mask - self.ours;
+        match self.checkers.first() {
+            None => Some(target),
+            Some(_) if self.checkers.more_than_one() => None,
+            Some(checker) => Some((self.t.between(self.king, checker) | checker) & target),
+        }
+    }
+
+    /// `to` limited to the line through our king if the piece on `from` is pinned.
+    #[inline(always)]
+    fn pin_limit(&self, from: Square, to: Bitboard) -> Bitboard {
+        if self.pinned.contains(from) {
+            to & self.t.line(self.king, from)
+        } else {
+            to
+        }
+    }
+
+    /// The squares of the rooks in `to_mask` that our king may castle with now: rights, not in
+    /// check, empty paths ([`Gen::castle_candidates`]) and a safe way ([`Gen::castle_is_safe`]).
+    #[inline(always)]
+    fn castles(&self, to_mask: Bitboard) -> Bitboard {
+        let mut rooks = Bitboard::EMPTY;
+        for rook in self.castle_candidates() & to_mask {
+            if self.castle_is_safe(self.king, rook) {
+                rooks.add(rook);
+            }
+        }
+        rooks
+    }
+
     /// The rooks the side to move may castle with as far as rights, check and empty paths go:
     /// not in check, and the king's and rook's paths empty but for the two of them. Whether the
     /// king passes attacked squares is [`Gen::castle_is_safe`].
     #[inline(always)]
     fn castle_candidates(&self) -> Bitboard {
         let castles = self.pos.castles();
-        if self.checkers.any()
-            || !castles.rights().intersects(chessbits_state::CastlingRights::both(self.us))
-        {
+        if self.checkers.any() || !castles.rights().intersects(CastlingRights::both(self.us)) {
             return Bitboard::EMPTY;
         }
         let mut rooks = Bitboard::EMPTY;
@@ -245,16 +325,12 @@ impl<'a> Gen<'a> {
             || diagonal.any() && t.bishop(sq, occupied).intersects(diagonal)
     }
 
-    /// Generates the legal moves whose origin is in `from_mask` and target in `to_mask` (a
-    /// castling move's target is its rook's square; an en passant capture's the empty square
-    /// behind the pawn), calling `visit` per piece until it returns `true`. Returns whether
-    /// `visit` stopped the generation.
-    ///
-    /// This per-piece generator backs the public callback API (`visit_moves`). It is written
-    /// independently of the set-wise [`Gen::emit`] behind lists and counts, and a test compares
-    /// the two on every suite position and two plies below.
+    /// The per-piece generator: the legal moves whose origin is in `from_mask` and target in
+    /// `to_mask` (a castling move's target is its rook's square; an en passant capture's the
+    /// empty square behind the pawn), one [`PieceMoves`] per piece with moves, handed to
+    /// `visit` until it returns `true`. Returns whether `visit` stopped the generation.
     #[inline(always)]
-    pub(crate) fn generate<F: FnMut(PieceMoves) -> bool>(
+    pub(crate) fn generate_per_piece<F: FnMut(PieceMoves) -> bool>(
         &self,
         from_mask: Bitboard,
         to_mask: Bitboard,
@@ -262,123 +338,85 @@ impl<'a> Gen<'a> {
     ) -> bool {
         let t = self.t;
         let board = self.pos.board();
-        let (ours, theirs, occupied, king) = (self.ours, self.theirs, self.occupied, self.king);
-        let none = Bitboard::EMPTY;
-
-        // King moves (castling below).
-        if from_mask.contains(king) {
-            let without_king = occupied - king;
-            let mut to = Bitboard::EMPTY;
-            for target in t.king(king) & (to_mask - ours) {
-                if !self.attacked(target, without_king) {
-                    to.add(target);
-                }
-            }
-            let moves = PieceMoves {
-                role: Role::King,
-                from: king,
-                to,
-                captures: to & theirs,
-                special: none,
-            };
-            if to.any() && visit(moves) {
-                return true;
-            }
-        }
-        if self.checkers.more_than_one() {
-            return false;
-        }
-
-        let target = match self.checkers.first() {
-            Some(checker) => (t.between(king, checker) | checker) & (to_mask - ours),
-            None => to_mask - ours,
+        let (ours, occupied, king) = (self.ours, self.occupied, self.king);
+        // Hands `visit` the moves of the piece on `from`, if it has any.
+        let mut piece = |role, from, to: Bitboard, ep_or_castling: Bitboard| {
+            let captures = to & self.theirs;
+            to.any() && visit(PieceMoves { role, from, to, captures, ep_or_castling })
         };
 
-        // Knights: a pinned knight can never move.
+        let king_moves = from_mask.contains(king);
+        if king_moves && piece(Role::King, king, self.king_targets(to_mask), Bitboard::EMPTY) {
+            return true;
+        }
+        let Some(target) = self.check_target(to_mask) else { return false };
+        // A pinned knight can never move.
         for from in self.pos.our(Role::Knight) & (from_mask - self.pinned) {
-            let to = t.knight(from) & target;
-            if to.any()
-                && visit(PieceMoves {
-                    role: Role::Knight,
-                    from,
-                    to,
-                    captures: to & theirs,
-                    special: none,
-                })
-            {
+            if piece(Role::Knight, from, t.knight(from) & target, Bitboard::EMPTY) {
                 return true;
             }
         }
-
-        // Sliders: a pinned slider stays on the line through its king.
-        let sliders = (board.bishops() | board.rooks() | board.queens()) & ours & from_mask;
-        for from in sliders {
-            let role = board.role_at(from).unwrap_or(Role::Queen);
-            let attacks = match role {
-                Role::Bishop => t.bishop(from, occupied),
-                Role::Rook => t.rook(from, occupied),
-                _ => t.queen(from, occupied),
-            };
-            let mut to = attacks & target;
-            if self.pinned.contains(from) {
-                to &= t.line(king, from);
-            }
-            if to.any()
-                && visit(PieceMoves { role, from, to, captures: to & theirs, special: none })
-            {
-                return true;
-            }
+        // Sliders, one role at a time, so the role is known and never looked up.
+        let sliders = ours & from_mask;
+        if self.visit_sliders(Role::Bishop, board.bishops() & sliders, target, &mut piece, |sq| {
+            t.bishop(sq, occupied)
+        }) || self.visit_sliders(Role::Rook, board.rooks() & sliders, target, &mut piece, |sq| {
+            t.rook(sq, occupied)
+        }) || self.visit_sliders(
+            Role::Queen,
+            board.queens() & sliders,
+            target,
+            &mut piece,
+            |sq| t.queen(sq, occupied),
+        ) {
+            return true;
         }
-
-        // Pawns.
-        let us = self.us;
-        let ep = self.pos.ep_square();
         for from in self.pos.our(Role::Pawn) & from_mask {
-            let one = Bitboard::from_square(from).forward(us) - occupied;
-            let two =
-                (one & Bitboard::from_rank(Rank::Third.relative_to(us))).forward(us) - occupied;
-            let mut to = ((one | two) | t.pawn(us, from) & theirs) & target;
-            let mut special = none;
-            if let Some(ep) = ep {
-                if t.pawn(us, from).contains(ep)
-                    && to_mask.contains(ep)
-                    && self.ep_is_legal(from, ep)
-                {
-                    to.add(ep);
-                    special.add(ep);
-                }
-            }
-            if self.pinned.contains(from) {
-                to &= t.line(king, from);
-            }
-            if to.any()
-                && visit(PieceMoves { role: Role::Pawn, from, to, captures: to & theirs, special })
-            {
+            let (to, ep) = self.pawn_targets(from, target, to_mask);
+            if piece(Role::Pawn, from, to, ep) {
                 return true;
             }
         }
+        let rooks = if king_moves { self.castles(to_mask) } else { Bitboard::EMPTY };
+        piece(Role::King, king, rooks, rooks)
+    }
 
-        // Castling: see `castle_candidates` and `castle_is_safe`.
-        if from_mask.contains(king) {
-            let mut to = none;
-            for rook in self.castle_candidates() & to_mask {
-                if self.castle_is_safe(king, rook) {
-                    to.add(rook);
-                }
-            }
-            if to.any()
-                && visit(PieceMoves {
-                    role: Role::King,
-                    from: king,
-                    to,
-                    captures: none,
-                    special: to,
-                })
-            {
-                return true;
+    /// Hands `piece` the moves of each slider of `role` on `from`: `attacks` on `target`, and
+    /// on the line through our king if pinned. Returns `true` when `piece` says stop.
+    #[inline(always)]
+    fn visit_sliders(
+        &self,
+        role: Role,
+        from: Bitboard,
+        target: Bitboard,
+        piece: &mut impl FnMut(Role, Square, Bitboard, Bitboard) -> bool,
+        attacks: impl Fn(Square) -> Bitboard,
+    ) -> bool {
+        from.squares()
+            .any(|sq| piece(role, sq, self.pin_limit(sq, attacks(sq) & target), Bitboard::EMPTY))
+    }
+
+    /// The targets of our pawn on `from` (en passant included) and the en passant target alone,
+    /// for [`Gen::generate_per_piece`].
+    #[inline(always)]
+    fn pawn_targets(
+        &self,
+        from: Square,
+        target: Bitboard,
+        to_mask: Bitboard,
+    ) -> (Bitboard, Bitboard) {
+        let (t, us, occupied) = (self.t, self.us, self.occupied);
+        let one = Bitboard::from_square(from).forward(us) - occupied;
+        let two = (one & Bitboard::from_rank(Rank::Third.relative_to(us))).forward(us) - occupied;
+        let mut to = ((one | two) | t.pawn(us, from) & self.theirs) & target;
+        let mut ep_target = Bitboard::EMPTY;
+        if let Some(ep) = self.pos.ep_square() {
+            if t.pawn(us, from).contains(ep) && to_mask.contains(ep) && self.ep_is_legal(from, ep) {
+                to.add(ep);
+                ep_target.add(ep);
             }
         }
-        false
+        (self.pin_limit(from, to), ep_target)
     }
 
     /// The number of legal moves, counted without building moves: the bulk count at perft's
@@ -386,87 +424,63 @@ impl<'a> Gen<'a> {
     #[inline(always)]
     pub(crate) fn count(&self) -> u64 {
         let mut counter = Counter(0);
-        self.emit(Bitboard::FULL, Bitboard::FULL, &mut counter);
+        self.generate_set_wise(Bitboard::FULL, Bitboard::FULL, &mut counter);
         counter.0
     }
 
     /// Appends the legal moves whose origin is in `from_mask` and target in `to_mask` to `list`.
     #[inline(always)]
     pub(crate) fn push_moves(&self, from_mask: Bitboard, to_mask: Bitboard, list: &mut MoveList) {
-        self.emit(from_mask, to_mask, &mut ListSink(list));
+        self.generate_set_wise(from_mask, to_mask, &mut ListSink(OneList(list)));
     }
 
-    /// The legal moves whose origin is in `from_mask` and target in `to_mask`, handed to `sink`
-    /// in sets: one target set per non-pawn piece, and pawn moves set-wise (all pawns moving in
-    /// one direction at once, their origins one fixed step behind their targets). One body
-    /// serves counting and listing; each sink is compiled into its own copy.
+    /// Appends every legal move in one pass, captures (en passant included) and promotions to
+    /// `tactical` and the rest to `quiet`.
     #[inline(always)]
-    fn emit<S: Sink>(&self, from_mask: Bitboard, to_mask: Bitboard, sink: &mut S) {
+    pub(crate) fn push_split(&self, tactical: &mut MoveList, quiet: &mut MoveList) {
+        let lists = SplitLists { tactical, quiet };
+        self.generate_set_wise(Bitboard::FULL, Bitboard::FULL, &mut ListSink(lists));
+    }
+
+    /// The set-wise generator: the legal moves whose origin is in `from_mask` and target in
+    /// `to_mask`, handed to `sink` in sets: one target set per non-pawn piece, and pawn moves
+    /// set-wise (all pawns moving in one direction at once, their origins one fixed step behind
+    /// their targets). One body serves counting and listing; each sink is compiled into its own
+    /// copy.
+    #[inline(always)]
+    fn generate_set_wise<S: Sink>(&self, from_mask: Bitboard, to_mask: Bitboard, sink: &mut S) {
         let t = self.t;
         let board = self.pos.board();
-        let (ours, theirs, occupied, king, us) =
-            (self.ours, self.theirs, self.occupied, self.king, self.us);
+        let (ours, theirs, occupied, king) = (self.ours, self.theirs, self.occupied, self.king);
 
         if from_mask.contains(king) {
-            let candidates = t.king(king) & (to_mask - ours);
-            // Few candidate squares: test each. Many: one attack map over the enemy pieces.
-            let to = if candidates.count() <= KING_TESTS_BEFORE_MAP {
-                let without_king = occupied - king;
-                let mut to = Bitboard::EMPTY;
-                for sq in candidates {
-                    if !self.attacked(sq, without_king) {
-                        to.add(sq);
-                    }
-                }
-                to
-            } else {
-                candidates - self.danger()
-            };
-            sink.piece(king, to, theirs);
-            for rook in self.castle_candidates() & to_mask {
-                if self.castle_is_safe(king, rook) {
-                    let kind =
-                        if rook > king { MoveKind::KingCastle } else { MoveKind::QueenCastle };
-                    sink.single(Move16::new(king, rook, kind));
-                }
+            sink.piece(king, self.king_targets(to_mask), theirs);
+            for rook in self.castles(to_mask) {
+                sink.single(castle(king, rook));
             }
         }
-        if self.checkers.more_than_one() {
-            return;
-        }
-        let target = match self.checkers.first() {
-            Some(checker) => (t.between(king, checker) | checker) & (to_mask - ours),
-            None => to_mask - ours,
-        };
+        let Some(target) = self.check_target(to_mask) else { return };
         let pinned = self.pinned;
 
         for from in self.pos.our(Role::Knight) & (from_mask - pinned) {
             sink.piece(from, t.knight(from) & target, theirs);
         }
         for from in board.diagonal_sliders() & ours & from_mask {
-            let mut to = t.bishop(from, occupied) & target;
-            if pinned.contains(from) {
-                to &= t.line(king, from);
-            }
-            sink.piece(from, to, theirs);
+            sink.piece(from, self.pin_limit(from, t.bishop(from, occupied) & target), theirs);
         }
         for from in board.straight_sliders() & ours & from_mask {
-            let mut to = t.rook(from, occupied) & target;
-            if pinned.contains(from) {
-                to &= t.line(king, from);
-            }
-            sink.piece(from, to, theirs);
+            sink.piece(from, self.pin_limit(from, t.rook(from, occupied) & target), theirs);
         }
 
         // Pawns: unpinned ones all at once, pinned ones (rare) each along its pin line.
         let pawns = self.pos.our(Role::Pawn) & from_mask;
         self.pawn_moves(pawns - pinned, target, sink);
         for from in pawns & pinned {
-            self.pawn_moves(Bitboard::from_square(from), target & t.line(king, from), sink);
+            self.pawn_moves(Bitboard::from_square(from), self.pin_limit(from, target), sink);
         }
         if let Some(ep) = self.pos.ep_square() {
             if to_mask.contains(ep) {
-                for from in t.pawn(!us, ep) & pawns {
+                for from in t.pawn(!self.us, ep) & pawns {
                     if self.ep_is_legal(from, ep) {
                         sink.single(Move16::new(from, ep, MoveKind::EnPassant));
                     }
@@ -549,8 +563,8 @@ pub(crate) fn attackers(
         & board.by_color(color)
 }
 
-/// Where [`Gen::emit`] hands its moves: as sets, so a counter adds popcounts and a list writes
-/// moves with their flag nibble fixed per set.
+/// Where [`Gen::generate_set_wise`] hands its moves: as sets, so a counter adds popcounts and a
+/// list writes moves with their flag nibble fixed per set.
 trait Sink {
     /// Moves of the piece on `from` to each square of `to`; those on `theirs` capture.
     fn piece(&mut self, from: Square, to: Bitboard, theirs: Bitboard);
@@ -588,25 +602,73 @@ impl Sink for Counter {
     }
 }
 
-/// Appends moves to a list.
-struct ListSink<'a>(&'a mut MoveList);
+/// The lists a [`ListSink`] writes to: tactical moves (captures, en passant, promotions) and
+/// quiet ones, the same list or two.
+trait Lists {
+    /// The list for captures, en passant and promotions.
+    fn tactical(&mut self) -> &mut MoveList;
+    /// The list for the other moves.
+    fn quiet(&mut self) -> &mut MoveList;
+}
 
-impl Sink for ListSink<'_> {
+/// Every move into one list.
+struct OneList<'a>(&'a mut MoveList);
+
+impl Lists for OneList<'_> {
+    #[inline(always)]
+    fn tactical(&mut self) -> &mut MoveList {
+        self.0
+    }
+
+    #[inline(always)]
+    fn quiet(&mut self) -> &mut MoveList {
+        self.0
+    }
+}
+
+/// Tactical and quiet moves into two lists.
+struct SplitLists<'a> {
+    tactical: &'a mut MoveList,
+    quiet: &'a mut MoveList,
+}
+
+impl Lists for SplitLists<'_> {
+    #[inline(always)]
+    fn tactical(&mut self) -> &mut MoveList {
+        self.tactical
+    }
+
+    #[inline(always)]
+    fn quiet(&mut self) -> &mut MoveList {
+        self.quiet
+    }
+}
+
+/// Appends moves to lists.
+///
+/// A legal position has at most 218 moves, so the 256-move lists never fill up (positions come
+/// from `Position::from_setup`, which keeps within that bound, and from legal moves).
+struct ListSink<L>(L);
+
+impl<L: Lists> Sink for ListSink<L> {
     #[inline(always)]
     fn piece(&mut self, from: Square, to: Bitboard, theirs: Bitboard) {
-        let list = &mut *self.0;
-        list.extend((to & theirs).squares().map(|to| Move16::new(from, to, MoveKind::Capture)));
-        list.extend((to - theirs).squares().map(|to| Move16::new(from, to, MoveKind::Quiet)));
+        let captures = (to & theirs).squares().map(|to| Move16::new(from, to, MoveKind::Capture));
+        self.0.tactical().extend(captures);
+        let quiets = (to - theirs).squares().map(|to| Move16::new(from, to, MoveKind::Quiet));
+        self.0.quiet().extend(quiets);
     }
 
     #[inline(always)]
     fn pawns(&mut self, to: Bitboard, step: i32, kind: MoveKind) {
         let from = |to: Square| Square::new((to as i32 - step) as u32);
-        self.0.extend(to.squares().map(|to| Move16::new(from(to), to, kind)));
+        let list = if kind == MoveKind::Capture { self.0.tactical() } else { self.0.quiet() };
+        list.extend(to.squares().map(|to| Move16::new(from(to), to, kind)));
     }
 
     #[inline(always)]
     fn promotions(&mut self, to: Bitboard, step: i32, capture: bool) {
+        let list = self.0.tactical();
         for to in to {
             let from = Square::new((to as i32 - step) as u32);
             for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
@@ -615,13 +677,15 @@ impl Sink for ListSink<'_> {
                 } else {
                     MoveKind::Promotion(role)
                 };
-                self.0.push(Move16::new(from, to, kind));
+                list.push(Move16::new(from, to, kind));
             }
         }
     }
 
     #[inline(always)]
     fn single(&mut self, m: Move16) {
-        self.0.push(m);
+        // Castling is quiet, en passant a capture.
+        let list = if m.is_capture() { self.0.tactical() } else { self.0.quiet() };
+        list.push(m);
     }
 }

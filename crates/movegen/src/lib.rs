@@ -4,7 +4,9 @@
 //! [`Position`]: the full legal move list, captures or quiets only, the
 //! moves of one piece or to one square, and a bulk per-piece callback ([`PieceMoves`]: an origin
 //! and a bitboard of targets) for counting without a list. [`perft`] and [`divide`] count the move
-//! tree. Lookup tables are built once, on first use, behind [`tables()`].
+//! tree. Lookup tables are built once, on first use, behind [`tables()`]. For a search,
+//! [`generate_split`] fills a tactical and a quiet list in one pass, and a [`MoveStack`] holds
+//! such lists for every ply, allocated once.
 //!
 //! The types its signatures use ([`Position`], [`Setup`], [`Undo`], [`Move16`], [`Square`],
 //! ...) are re-exported, so this crate works on its own:
@@ -36,9 +38,11 @@
 pub mod attacks;
 mod game;
 mod gen;
+mod isa;
 mod magics;
 mod outcome;
 mod perft;
+mod search;
 mod single;
 mod tables;
 
@@ -52,6 +56,7 @@ pub use game::{repetition_key, Game};
 pub use gen::{PieceMoves, PieceMovesIter};
 pub use outcome::{GameResult, InvalidResult, Outcome, ParseOutcomeError, Termination};
 pub use perft::{divide, perft, perft_hashed, perft_make_unmake, perft_parallel, PerftTable};
+pub use search::{generate_split, MoveStack, SplitMoves};
 pub use tables::{tables, Tables};
 
 use gen::Gen;
@@ -152,19 +157,13 @@ pub trait MoveGen {
     fn play(&mut self, m: Move16) -> Result<Undo, IllegalMoveError>;
 }
 
+/// The legal moves from `from` to `to`, into a new list, in the fast-bits copy where the CPU
+/// has the features.
 fn collect(pos: &Position, from: Bitboard, to: Bitboard) -> MoveList {
-    let t = tables();
-    #[cfg(target_arch = "x86_64")]
-    if perft::isa::has_fast_bits() {
-        #[allow(unsafe_code, reason = "calls code compiled for CPU features; see Safety")]
-        // Safety: `has_fast_bits` checked at run time that this CPU has every feature
-        // `collect_fast_bits` is compiled for.
-        return unsafe { perft::isa::collect_fast_bits(t, pos, from, to) };
-    }
-    collect_with(t, pos, from, to)
+    isa::dispatch!(collect_fast_bits, collect_with, (tables(), pos, from, to))
 }
 
-/// The legal moves from `from` to `to`, into a new list (the body of [`collect`]).
+/// The body of [`collect`].
 #[inline(always)]
 fn collect_with(t: &'static Tables, pos: &Position, from: Bitboard, to: Bitboard) -> MoveList {
     let mut list = MoveList::new();
@@ -187,6 +186,16 @@ fn moves_of_kind(
     });
     list
 }
+
+isa::fast_bits_copy!(
+    /// [`collect_with`] compiled for the fast-bits features.
+    fn collect_fast_bits = collect_with(
+        t: &'static Tables,
+        pos: &Position,
+        from: Bitboard,
+        to: Bitboard,
+    ) -> MoveList
+);
 
 impl MoveGen for Position {
     fn legal_moves(&self) -> MoveList {
@@ -222,7 +231,7 @@ impl MoveGen for Position {
         to: Bitboard,
         visit: F,
     ) -> bool {
-        Gen::new(tables(), self).generate(from, to, visit)
+        Gen::new(tables(), self).generate_per_piece(from, to, visit)
     }
 
     fn count_legal_moves(&self) -> usize {

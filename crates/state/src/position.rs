@@ -3,10 +3,18 @@
 use core::fmt;
 
 use chessbits_bitboard::{attacks, Bitboard, Color, File, Piece, Rank, Role, Square};
-use chessbits_move::{CastlingMode, Move16, Move32, UciMove};
+use chessbits_move::{CastlingMode, Move16, Move32, MoveFlags, MoveKind, UciMove};
 
 use crate::board::{self, EMPTY};
 use crate::{zobrist, Board, Castles, CastlingRights, CastlingSide, Setup};
+
+/// The flag nibbles and flag bits [`Position::play_unchecked`] tests (see [`MoveKind`]).
+const DOUBLE_PUSH: u16 = MoveKind::DoublePush.nibble();
+const KING_CASTLE: u16 = MoveKind::KingCastle.nibble();
+const QUEEN_CASTLE: u16 = MoveKind::QueenCastle.nibble();
+const EN_PASSANT: u16 = MoveKind::EnPassant.nibble();
+const CAPTURE: u16 = MoveFlags::CAPTURE.bits();
+const PROMOTION: u16 = MoveFlags::PROMOTION.bits();
 
 /// A legal chess position: placement, side to move, castling rights (Chess960-capable), en passant
 /// square, the two clocks and the Polyglot Zobrist key, kept incrementally.
@@ -560,93 +568,42 @@ impl Position {
 
     /// Plays `m`, which must be legal in this position, and returns the record that undoes it.
     ///
-    /// The move is not checked in release builds: playing an illegal move leaves the position
-    /// in an unspecified but memory-safe state, and what follows from it is unspecified too (a
-    /// position without a king, or with more moves than a `MoveList` holds, can make later
-    /// calls panic). Use the movegen crate's `MoveGen::play`, `is_legal` or its move lists for
-    /// moves from outside.
-    ///
-    /// Debug builds assert what the board alone can tell: a piece of the side to move on the
-    /// origin, a capture taking an enemy piece other than the king, a non-capture landing on
-    /// an empty square (castling: on our own rook), and the incremental key.
+    /// # Contract
+    /// The move is not checked: it must be a legal move of this position (from the movegen
+    /// crate's lists or callbacks, or checked by its `is_legal`; `MoveGen::play` is the checked
+    /// form). An illegal move leaves a position that is memory-safe but no longer one
+    /// `Position::from_setup` would accept (a side in check with the other to move, a piece
+    /// moved without a piece to move, a promoted king...), on which later calls may give
+    /// meaningless answers or panic: generating moves in such a position can overflow a
+    /// 256-move `MoveList`. Debug builds assert the contract: the move must fit the board (our
+    /// piece on the origin, a target and flag that agree with the board, castling with a right,
+    /// en passant onto the en passant square) and must not leave our king attacked; release
+    /// builds pay nothing for it.
     #[inline(always)]
     pub fn play_unchecked(&mut self, m: Move16) -> Undo {
+        debug_assert_eq!(self.move_misfit(m), None, "play_unchecked({m:?}) in {self:?}");
         let us = self.turn;
         let (from, to, flag) = (m.from(), m.to(), m.nibble());
         let code = self.board.code_at(from);
-        debug_assert!(
-            code != EMPTY && code >> 3 == us as u8,
-            "no piece of the side to move on {from}: {m:?}"
-        );
         let pawn = (us as u8) << 3; // code of our pawn; +role for the others
-        let them_pawn = pawn ^ 8;
-        let mut key = self.key;
-
         let captured_code = match flag {
-            5 => them_pawn,
-            _ if flag & 4 != 0 => self.board.code_at(to),
+            EN_PASSANT => pawn ^ 8,
+            _ if flag & CAPTURE != 0 => self.board.code_at(to),
             _ => EMPTY,
         };
-        debug_assert!(
-            match flag {
-                2 | 3 => self.board.code_at(to) == pawn | Role::Rook as u8,
-                5 => self.board.code_at(to) == EMPTY,
-                _ if flag & 4 != 0 => {
-                    captured_code >> 3 != us as u8 && !matches!(captured_code & 7, 5 | 7)
-                }
-                _ => self.board.code_at(to) == EMPTY,
-            },
-            "{m:?} does not fit the board:\n{self:?}"
-        );
         let undo = self.undo_record(m, code, captured_code);
 
+        let mut key = self.key;
         if let Some(ep) = self.pseudo_ep_square() {
             key ^= zobrist::en_passant(ep.file());
         }
         self.ep_square = None;
         self.halfmoves = self.halfmoves.saturating_add(1);
-
-        if flag == 2 || flag == 3 {
-            // Castling, encoded king to rook.
-            let side = if flag == 2 { CastlingSide::KingSide } else { CastlingSide::QueenSide };
-            let rook = pawn | Role::Rook as u8;
-            let (king_to, rook_to) = (side.king_to(us), side.rook_to(us));
-            self.board.take_code(from, code);
-            self.board.take_code(to, rook);
-            self.board.put_code(king_to, code);
-            self.board.put_code(rook_to, rook);
-            key ^= zobrist::piece_code(code, from)
-                ^ zobrist::piece_code(code, king_to)
-                ^ zobrist::piece_code(rook, to)
-                ^ zobrist::piece_code(rook, rook_to);
+        key ^= if flag == KING_CASTLE || flag == QUEEN_CASTLE {
+            self.castle_pieces(from, to, flag, code)
         } else {
-            if captured_code != EMPTY {
-                let at = if flag == 5 { Square::from_coords(to.file(), from.rank()) } else { to };
-                self.board.take_code(at, captured_code);
-                key ^= zobrist::piece_code(captured_code, at);
-                self.halfmoves = 0;
-            }
-            if flag & 8 != 0 {
-                let promoted = pawn | (1 + (flag & 3)) as u8;
-                self.board.take_code(from, code);
-                self.board.put_code(to, promoted);
-                key ^= zobrist::piece_code(code, from) ^ zobrist::piece_code(promoted, to);
-            } else {
-                self.board.shift_code(from, to, code);
-                key ^= zobrist::piece_code(code, from) ^ zobrist::piece_code(code, to);
-            }
-            if code == pawn {
-                self.halfmoves = 0;
-                if flag == 1 {
-                    let ep = Square::new((from as u32 + to as u32) / 2);
-                    self.ep_square = Some(ep);
-                    if (attacks::pawn(us, ep) & self.board.by_piece(Role::Pawn.of(!us))).any() {
-                        key ^= zobrist::en_passant(ep.file());
-                    }
-                }
-            }
-        }
-
+            self.move_pieces(from, to, flag, code, captured_code)
+        };
         if self.castles.touch_mask().intersects(Bitboard::from_square(from) | to) {
             let before = self.castles.rights();
             if code & 7 == Role::King as u8 {
@@ -656,7 +613,6 @@ impl Position {
             self.castles.discard_rook(to);
             key ^= zobrist::castling(before) ^ zobrist::castling(self.castles.rights());
         }
-
         if us == Color::Black {
             self.fullmoves = self.fullmoves.saturating_add(1);
         }
@@ -664,7 +620,114 @@ impl Position {
         self.key = key ^ zobrist::white_to_move();
         debug_assert!(self.board.is_consistent());
         debug_assert_eq!(self.key, self.compute_key(), "incremental key after {m:?}");
+        debug_assert!(
+            self.attackers_slow(self.king_of(us), self.turn).is_empty(),
+            "play_unchecked({m:?}) left the king of the side that moved in check: {self:?}"
+        );
         undo
+    }
+
+    /// Castling for [`Position::play_unchecked`]: the king (`code`) on `from` and the rook on
+    /// `to` go to their destinations. Returns the key change.
+    #[inline(always)]
+    fn castle_pieces(&mut self, from: Square, to: Square, flag: u16, code: u8) -> u64 {
+        let us = self.turn;
+        let side =
+            if flag == KING_CASTLE { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+        let rook = (us as u8) << 3 | Role::Rook as u8;
+        let (king_to, rook_to) = (side.king_to(us), side.rook_to(us));
+        self.board.take_code(from, code);
+        self.board.take_code(to, rook);
+        self.board.put_code(king_to, code);
+        self.board.put_code(rook_to, rook);
+        zobrist::piece_code(code, from)
+            ^ zobrist::piece_code(code, king_to)
+            ^ zobrist::piece_code(rook, to)
+            ^ zobrist::piece_code(rook, rook_to)
+    }
+
+    /// Every move but castling, for [`Position::play_unchecked`]: takes the captured piece
+    /// (`captured_code`, on the square behind `to` for en passant), moves or promotes the
+    /// piece (`code`), resets the halfmove clock and records a double push's en passant square.
+    /// Returns the key change.
+    #[inline(always)]
+    fn move_pieces(
+        &mut self,
+        from: Square,
+        to: Square,
+        flag: u16,
+        code: u8,
+        captured_code: u8,
+    ) -> u64 {
+        let us = self.turn;
+        let pawn = (us as u8) << 3;
+        let mut key = 0;
+        if captured_code != EMPTY {
+            let at =
+                if flag == EN_PASSANT { Square::from_coords(to.file(), from.rank()) } else { to };
+            self.board.take_code(at, captured_code);
+            key ^= zobrist::piece_code(captured_code, at);
+            self.halfmoves = 0;
+        }
+        if flag & PROMOTION != 0 {
+            // The low two bits name the role: 0 knight .. 3 queen.
+            let promoted = pawn | (Role::Knight as u8 + (flag & 3) as u8);
+            self.board.take_code(from, code);
+            self.board.put_code(to, promoted);
+            key ^= zobrist::piece_code(code, from) ^ zobrist::piece_code(promoted, to);
+        } else {
+            self.board.shift_code(from, to, code);
+            key ^= zobrist::piece_code(code, from) ^ zobrist::piece_code(code, to);
+        }
+        if code == pawn {
+            self.halfmoves = 0;
+            if flag == DOUBLE_PUSH {
+                let ep = Square::new((from as u32 + to as u32) / 2);
+                self.ep_square = Some(ep);
+                if (attacks::pawn(us, ep) & self.board.by_piece(Role::Pawn.of(!us))).any() {
+                    key ^= zobrist::en_passant(ep.file());
+                }
+            }
+        }
+        key
+    }
+
+    /// What makes `m` impossible here as far as the board shows (checks aside), or `None` if
+    /// it fits: the debug-build test of [`Position::play_unchecked`]'s contract.
+    fn move_misfit(&self, m: Move16) -> Option<&'static str> {
+        let (from, to, flag) = (m.from(), m.to(), m.nibble());
+        let us = self.turn;
+        let Some(piece) = self.board.piece_at(from).filter(|p| p.color == us) else {
+            return Some("no piece of the side to move on the origin");
+        };
+        let target = self.board.piece_at(to);
+        let pawn = piece.role == Role::Pawn;
+        let last_rank = Bitboard::backrank(!us).contains(to);
+        let Some(kind) = MoveKind::from_nibble(flag) else { return Some("an unused flag") };
+        let fits = match kind {
+            MoveKind::KingCastle | MoveKind::QueenCastle => {
+                let side = if flag == KING_CASTLE {
+                    CastlingSide::KingSide
+                } else {
+                    CastlingSide::QueenSide
+                };
+                piece.role == Role::King
+                    && self.castles.rook(us, side) == Some(to)
+                    && (self.castles.path(us, side) & self.board.occupied()).is_empty()
+            }
+            MoveKind::EnPassant => pawn && self.ep_square == Some(to),
+            MoveKind::Promotion(_) => pawn && last_rank && target.is_none(),
+            MoveKind::CapturePromotion(_) => {
+                pawn && last_rank && target.is_some_and(|t| t.color != us && t.role != Role::King)
+            }
+            MoveKind::Capture => {
+                !(pawn && last_rank)
+                    && target.is_some_and(|t| t.color != us && t.role != Role::King)
+            }
+            MoveKind::DoublePush => pawn && target.is_none(),
+            MoveKind::Quiet => !(pawn && last_rank) && target.is_none(),
+        };
+        (!fits).then_some("the move's kind does not fit the board")
     }
 
     /// The record that takes `mv` back from the current state.
@@ -899,6 +962,32 @@ mod tests {
         pos.undo_null(undo);
         assert_eq!(pos, before);
         assert_eq!(NullMoveError.to_string(), "null move while in check");
+    }
+
+    /// The debug-build contract check of `play_unchecked`, on the start position: moves that
+    /// fit the board pass, and each kind of misfit is named.
+    #[test]
+    fn a_move_that_does_not_fit_the_board_is_named() {
+        let pos = Position::new();
+        let mv = |from, to, kind| Move16::new(from, to, kind);
+        let no_piece = Some("no piece of the side to move on the origin");
+        let misfit = Some("the move's kind does not fit the board");
+        let cases = [
+            (mv(Square::E2, Square::E4, MoveKind::DoublePush), None),
+            (mv(Square::G1, Square::F3, MoveKind::Quiet), None),
+            (mv(Square::E7, Square::E5, MoveKind::DoublePush), no_piece),
+            (mv(Square::E3, Square::E4, MoveKind::Quiet), no_piece),
+            (mv(Square::E2, Square::E4, MoveKind::Capture), misfit),
+            (mv(Square::B1, Square::D2, MoveKind::Quiet), misfit),
+            (mv(Square::E2, Square::E3, MoveKind::EnPassant), misfit),
+            (mv(Square::E2, Square::E3, MoveKind::Promotion(Role::Queen)), misfit),
+            (mv(Square::G1, Square::H1, MoveKind::KingCastle), misfit),
+            (mv(Square::E1, Square::A1, MoveKind::KingCastle), misfit),
+            (Move16::from_bits(6 << 12 | 12 << 6 | 28), Some("an unused flag")),
+        ];
+        for (m, expected) in cases {
+            assert_eq!(pos.move_misfit(m), expected, "{m:?}");
+        }
     }
 
     #[test]

@@ -1,0 +1,151 @@
+//! The make/unmake walks: one recursive body, compiled portably and for the fast-bits features
+//! (see [`crate::isa`]), and specialised by a [`Walk`] policy into the bulk-counting walk, the
+//! every-leaf walk and the hashed walk.
+
+use chessbits_bitboard::Bitboard;
+use chessbits_move::MoveList;
+use chessbits_state::Position;
+
+use super::table::{table_key, PerftTable};
+use crate::gen::Gen;
+use crate::isa;
+use crate::tables::Tables;
+
+/// What a walk does at its ends: the depth at which it counts instead of making moves, how it
+/// counts there, and whether it looks subtrees up in a table. Each policy is compiled into its
+/// own copy of the walk, so the ones without a table pay nothing for the option.
+pub(crate) trait Walk: Copy {
+    /// At this depth the walk makes each move and counts the child with [`Walk::leaf`]
+    /// instead of walking it; the walk needs `depth >= LAST`.
+    const LAST: u32;
+
+    /// The count of a child at the last ply.
+    fn leaf(t: &'static Tables, pos: &Position) -> u64;
+
+    /// The table key of `pos` and the count stored for it at `depth`, if any.
+    #[inline(always)]
+    fn probe(self, _pos: &Position, _depth: u32) -> (u64, Option<u64>) {
+        (0, None)
+    }
+
+    /// Stores the count of the subtree with `key` at `depth`.
+    #[inline(always)]
+    fn store(self, _key: u64, _depth: u32, _nodes: u64) {}
+}
+
+/// Bulk counting: the children of the last walked ply are counted, not made (`depth >= 2`).
+#[derive(Copy, Clone)]
+pub(crate) struct Bulk;
+
+impl Walk for Bulk {
+    const LAST: u32 = 2;
+
+    #[inline(always)]
+    fn leaf(t: &'static Tables, pos: &Position) -> u64 {
+        Gen::new(t, pos).count()
+    }
+}
+
+/// Every leaf made and counted one by one (`depth >= 1`), as an engine's search visits them.
+#[derive(Copy, Clone)]
+pub(crate) struct Leaves;
+
+impl Walk for Leaves {
+    const LAST: u32 = 1;
+
+    #[inline(always)]
+    fn leaf(_: &'static Tables, _: &Position) -> u64 {
+        1
+    }
+}
+
+/// Bulk counting with a transposition table (`depth >= 2`). A probe costs about one cache
+/// miss: less than walking two plies, more than counting one, so subtrees are looked up from
+/// depth 2.
+#[derive(Copy, Clone)]
+pub(crate) struct Hashed<'a>(pub(crate) &'a PerftTable);
+
+impl Walk for Hashed<'_> {
+    const LAST: u32 = 2;
+
+    #[inline(always)]
+    fn leaf(t: &'static Tables, pos: &Position) -> u64 {
+        Bulk::leaf(t, pos)
+    }
+
+    #[inline(always)]
+    fn probe(self, pos: &Position, depth: u32) -> (u64, Option<u64>) {
+        let key = table_key(pos);
+        (key, self.0.probe(key, depth))
+    }
+
+    #[inline(always)]
+    fn store(self, key: u64, depth: u32, nodes: u64) {
+        self.0.store(key, depth, nodes);
+    }
+}
+
+/// The body of a make/unmake walk, written once for the portable copy [`walk`] and the
+/// fast-bits copy `walk_fast_bits`; `$name` is the copy itself, which the body recurses into.
+/// The moves go into a stack list and are made and unmade on the one position (measured about
+/// 20% faster here than copy-make, which copies the whole position into every child).
+macro_rules! walk_body {
+    ($name:ident, $t:ident, $pos:ident, $depth:ident, $w:ident) => {{
+        let (key, known) = $w.probe($pos, $depth);
+        if let Some(nodes) = known {
+            return nodes;
+        }
+        let mut list = MoveList::new();
+        Gen::new($t, $pos).push_moves(Bitboard::FULL, Bitboard::FULL, &mut list);
+        let mut nodes = 0;
+        for m in list {
+            let undo = $pos.play_unchecked(m);
+            nodes +=
+                if $depth == W::LAST { W::leaf($t, $pos) } else { $name($t, $pos, $depth - 1, $w) };
+            $pos.undo(undo);
+        }
+        $w.store(key, $depth, nodes);
+        nodes
+    }};
+}
+
+/// The portable walk (`depth >= W::LAST`).
+fn walk<W: Walk>(t: &'static Tables, pos: &mut Position, depth: u32, w: W) -> u64 {
+    walk_body!(walk, t, pos, depth, w)
+}
+
+isa::fast_bits_fn! {
+    /// The walk compiled for the fast-bits features (`depth >= W::LAST`).
+    fn walk_fast_bits<W: Walk>(t: &'static Tables, pos: &mut Position, depth: u32, w: W) -> u64 {
+        walk_body!(walk_fast_bits, t, pos, depth, w)
+    }
+}
+
+/// Walks `pos` to `depth` (at least `W::LAST`) under the policy `w`, in the fast-bits copy
+/// where the CPU has the features. Leaves `pos` as it found it.
+#[inline]
+pub(crate) fn run<W: Walk>(t: &'static Tables, pos: &mut Position, depth: u32, w: W) -> u64 {
+    debug_assert!(depth >= W::LAST);
+    isa::dispatch!(walk_fast_bits, walk, (t, pos, depth, w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tables::tables;
+
+    /// On a CPU with the features, `run` takes the fast-bits walk; this checks the portable one
+    /// directly, under every policy, and the position afterwards.
+    #[test]
+    fn portable_walks_count_and_restore() {
+        let t = tables();
+        let mut pos = Position::new();
+        assert_eq!(walk(t, &mut pos, 4, Bulk), 197_281);
+        assert_eq!(walk(t, &mut pos, 4, Leaves), 197_281);
+        let table = PerftTable::new(1);
+        assert_eq!(walk(t, &mut pos, 4, Hashed(&table)), 197_281);
+        assert_eq!(walk(t, &mut pos, 4, Hashed(&table)), 197_281, "a warm table");
+        assert_eq!(run(t, &mut pos, 4, Bulk), 197_281);
+        assert_eq!(pos, Position::new(), "the walk leaves the position as it found it");
+    }
+}
