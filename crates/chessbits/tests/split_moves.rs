@@ -49,7 +49,8 @@ fn the_split_lists_partition_the_legal_moves_on_every_suite_position() {
             positions += 1;
             for m in pos.legal_moves() {
                 let what = format!("{name}: {fen_text} after {m}");
-                tactical_moves += check_split(&pos.played_unchecked(m), &mut tactical, &mut quiet, &what);
+                tactical_moves +=
+                    check_split(&pos.played_unchecked(m), &mut tactical, &mut quiet, &what);
                 positions += 1;
             }
         }

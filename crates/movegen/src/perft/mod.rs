@@ -76,7 +76,8 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move16, u64)> {
     }
     Gen::new(t, pos).generate_per_piece(Bitboard::FULL, Bitboard::FULL, |moves| {
         for m in moves {
-            let nodes = if depth == 1 { 1 } else { perft_with(t, &pos.played_unchecked(m), depth - 1) };
+            let nodes =
+                if depth == 1 { 1 } else { perft_with(t, &pos.played_unchecked(m), depth - 1) };
             out.push((m, nodes));
         }
         false
