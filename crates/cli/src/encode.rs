@@ -102,21 +102,13 @@ fn decode_line(format: Encoding, line: &str) -> Result<String, String> {
 
 fn run(
     input: impl BufRead,
-    mut output: impl Write,
+    output: impl Write,
     convert: impl Fn(&str) -> Result<String, String>,
 ) -> io::Result<u64> {
-    let mut failed = 0;
-    for line in input.lines() {
-        match convert(&line?) {
-            Ok(text) => writeln!(output, "{text}")?,
-            Err(message) => {
-                failed += 1;
-                writeln!(output, "error: {message}")?;
-            }
-        }
-    }
-    output.flush()?;
-    Ok(failed)
+    crate::lines::convert_lines(input, output, |line, text| {
+        *text = convert(line)?;
+        Ok(())
+    })
 }
 
 #[cfg(test)]

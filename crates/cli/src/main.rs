@@ -4,6 +4,7 @@
 //! success, 1 when some input was bad, 2 on usage errors.
 
 mod encode;
+mod lines;
 mod pack;
 mod pgn;
 mod progress;

@@ -39,21 +39,8 @@ pub fn convert_line(line: &str, out: &mut String) -> Result<(), String> {
 }
 
 /// Runs the command over `input`, writing to `output`. Returns how many lines failed.
-pub fn run(input: impl BufRead, mut output: impl Write) -> io::Result<u64> {
-    let mut failed = 0;
-    let mut text = String::new();
-    for line in input.lines() {
-        let line = line?;
-        match convert_line(&line, &mut text) {
-            Ok(()) => writeln!(output, "{text}")?,
-            Err(message) => {
-                failed += 1;
-                writeln!(output, "error: {message}")?;
-            }
-        }
-    }
-    output.flush()?;
-    Ok(failed)
+pub fn run(input: impl BufRead, output: impl Write) -> io::Result<u64> {
+    crate::lines::convert_lines(input, output, convert_line)
 }
 
 #[cfg(test)]

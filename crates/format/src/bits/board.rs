@@ -168,9 +168,7 @@ impl BoardFormat {
 
     /// `board` as a stream of its own.
     pub fn encode(self, board: &Board) -> Bits {
-        let mut w = BitWriter::with_capacity(self.len(board));
-        self.write(&mut w, board);
-        w.finish()
+        BitWriter::stream(self.len(board), |w| self.write(w, board))
     }
 
     /// Reads a board from `bytes`, which must hold nothing else (but the zero padding of the
@@ -179,10 +177,7 @@ impl BoardFormat {
     /// # Errors
     /// [`BoardError`] with the bit offset of the field at fault.
     pub fn decode(self, bytes: &[u8]) -> Result<Board, BoardError> {
-        let mut r = BitReader::new(bytes);
-        let board = self.read(&mut r)?;
-        r.finish()?;
-        Ok(board)
+        BitReader::whole(bytes, |r| self.read(r))
     }
 
     /// One line saying what the encoding is.

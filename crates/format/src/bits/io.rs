@@ -64,6 +64,14 @@ impl BitWriter {
         BitWriter { bytes: Vec::with_capacity(bits.div_ceil(8)), len: 0 }
     }
 
+    /// A stream of its own holding what `write` writes, with room for `bits` bits reserved:
+    /// the `encode` of every encoding that has a `write`.
+    pub fn stream(bits: usize, write: impl FnOnce(&mut BitWriter)) -> Bits {
+        let mut w = BitWriter::with_capacity(bits);
+        write(&mut w);
+        w.finish()
+    }
+
     /// Appends the low `n` bits of `value`, most significant first. Bits of `value` above `n`
     /// are ignored; `n` above 64 writes 64 bits.
     pub fn write(&mut self, value: u64, n: u32) {
@@ -260,6 +268,21 @@ impl<'a> BitReader<'a> {
     /// A reader over every bit of `bytes`.
     pub const fn new(bytes: &'a [u8]) -> BitReader<'a> {
         BitReader { bytes, pos: 0, len: bytes.len() * 8 }
+    }
+
+    /// Reads one value from `bytes` with `read`, then checks that nothing but the zero padding
+    /// of the last byte follows: the `decode` of every encoding that has a `read`.
+    ///
+    /// # Errors
+    /// What `read` returns, or [`TrailingBits`] (converted into `E`) for bits left over.
+    pub fn whole<T, E: From<TrailingBits>>(
+        bytes: &'a [u8],
+        read: impl FnOnce(&mut BitReader<'a>) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let mut r = BitReader::new(bytes);
+        let value = read(&mut r)?;
+        r.finish()?;
+        Ok(value)
     }
 
     /// A reader over the first `len` bits of `bytes` (all of them if `bytes` is shorter).

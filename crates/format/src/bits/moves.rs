@@ -276,10 +276,7 @@ impl MoveCode {
     /// # Errors
     /// As [`MoveCode::read`], and trailing bits that are not padding.
     pub fn decode(self, bytes: &[u8], pos: &Position) -> Result<Move16, MoveDecodeError> {
-        let mut r = BitReader::new(bytes);
-        let m = self.read(&mut r, pos)?;
-        r.finish()?;
-        Ok(m)
+        BitReader::whole(bytes, |r| self.read(r, pos))
     }
 
     /// One line saying what the code is.

@@ -77,9 +77,7 @@ pub fn read(r: &mut BitReader<'_>) -> Result<Board, BoardError> {
 
 /// `board` as a stream of its own (256 bits).
 pub fn encode(board: &Board) -> Bits {
-    let mut w = BitWriter::with_capacity(BITS);
-    write(&mut w, board);
-    w.finish()
+    BitWriter::stream(BITS, |w| write(w, board))
 }
 
 /// Reads a board from `bytes`, which must hold nothing else.
@@ -88,10 +86,7 @@ pub fn encode(board: &Board) -> Bits {
 /// As [`read`], and [`DecodeErrorKind::TrailingBits`](super::io::DecodeErrorKind::TrailingBits)
 /// if more than the board is there.
 pub fn decode(bytes: &[u8]) -> Result<Board, BoardError> {
-    let mut r = BitReader::new(bytes);
-    let board = read(&mut r)?;
-    r.finish()?;
-    Ok(board)
+    BitReader::whole(bytes, read)
 }
 
 #[cfg(test)]

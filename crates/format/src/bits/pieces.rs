@@ -91,9 +91,7 @@ pub fn read(r: &mut BitReader<'_>) -> Result<Board, BoardError> {
 
 /// `board` as a stream of its own.
 pub fn encode(board: &Board) -> Bits {
-    let mut w = BitWriter::with_capacity(len(board));
-    write(&mut w, board);
-    w.finish()
+    BitWriter::stream(len(board), |w| write(w, board))
 }
 
 /// Reads a board from `bytes`, which must hold nothing else.
@@ -101,10 +99,7 @@ pub fn encode(board: &Board) -> Bits {
 /// # Errors
 /// As [`read`], and trailing bits that are not padding.
 pub fn decode(bytes: &[u8]) -> Result<Board, BoardError> {
-    let mut r = BitReader::new(bytes);
-    let board = read(&mut r)?;
-    r.finish()?;
-    Ok(board)
+    BitReader::whole(bytes, read)
 }
 
 #[cfg(test)]

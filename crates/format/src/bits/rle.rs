@@ -202,9 +202,7 @@ pub fn read_auto(r: &mut BitReader<'_>) -> Result<Board, BoardError> {
 
 /// `board` in `rle:K` as a stream of its own.
 pub fn encode(board: &Board, k: RunWidth) -> Bits {
-    let mut w = BitWriter::with_capacity(len(board, k));
-    write(&mut w, board, k);
-    w.finish()
+    BitWriter::stream(len(board, k), |w| write(w, board, k))
 }
 
 /// `board` in `rle:auto` as a stream of its own.
@@ -219,10 +217,7 @@ pub fn encode_auto(board: &Board) -> Bits {
 /// # Errors
 /// As [`read`], and trailing bits that are not padding.
 pub fn decode(bytes: &[u8], k: RunWidth) -> Result<Board, BoardError> {
-    let mut r = BitReader::new(bytes);
-    let board = read(&mut r, k)?;
-    r.finish()?;
-    Ok(board)
+    BitReader::whole(bytes, |r| read(r, k))
 }
 
 /// Reads a board in `rle:auto` from `bytes`, which must hold nothing else.
@@ -230,10 +225,7 @@ pub fn decode(bytes: &[u8], k: RunWidth) -> Result<Board, BoardError> {
 /// # Errors
 /// As [`read_auto`], and trailing bits that are not padding.
 pub fn decode_auto(bytes: &[u8]) -> Result<Board, BoardError> {
-    let mut r = BitReader::new(bytes);
-    let board = read_auto(&mut r)?;
-    r.finish()?;
-    Ok(board)
+    BitReader::whole(bytes, read_auto)
 }
 
 #[cfg(test)]

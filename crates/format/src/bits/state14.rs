@@ -126,10 +126,7 @@ pub fn encode(pos: &Position) -> Result<Bits, StateEncodeError> {
 /// # Errors
 /// As [`read`], and trailing bits that are not padding.
 pub fn decode(bytes: &[u8]) -> Result<StateFields, StateError> {
-    let mut r = BitReader::new(bytes);
-    let fields = read(&mut r)?;
-    r.finish()?;
-    Ok(fields)
+    BitReader::whole(bytes, read)
 }
 
 #[cfg(test)]

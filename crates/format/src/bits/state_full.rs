@@ -147,9 +147,7 @@ pub fn read(r: &mut BitReader<'_>) -> Result<StateFields, StateError> {
 
 /// The state of `pos` as a stream of its own.
 pub fn encode(pos: &Position) -> Bits {
-    let mut w = BitWriter::with_capacity(len(pos));
-    write(&mut w, pos);
-    w.finish()
+    BitWriter::stream(len(pos), |w| write(w, pos))
 }
 
 /// Reads the fields from `bytes`, which must hold nothing else.
@@ -157,10 +155,7 @@ pub fn encode(pos: &Position) -> Bits {
 /// # Errors
 /// As [`read`], and trailing bits that are not padding.
 pub fn decode(bytes: &[u8]) -> Result<StateFields, StateError> {
-    let mut r = BitReader::new(bytes);
-    let fields = read(&mut r)?;
-    r.finish()?;
-    Ok(fields)
+    BitReader::whole(bytes, read)
 }
 
 #[cfg(test)]
