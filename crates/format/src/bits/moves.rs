@@ -346,24 +346,16 @@ pub enum MoveErrorKind {
 
 impl fmt::Display for MoveErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let role_name = |role: Role| match role {
-            Role::Pawn => "pawn",
-            Role::Knight => "knight",
-            Role::Bishop => "bishop",
-            Role::Rook => "rook",
-            Role::Queen => "queen",
-            Role::King => "king",
-        };
         match *self {
             MoveErrorKind::NoMove { to, from: Some(from), .. } => {
                 write!(f, "no legal move {from}{to}")
             }
             MoveErrorKind::NoMove { to, role: Some(role), .. } => {
-                write!(f, "no legal {} move to {to}", role_name(role))
+                write!(f, "no legal {role} move to {to}")
             }
             MoveErrorKind::NoMove { to, .. } => write!(f, "no legal move to {to}"),
             MoveErrorKind::Ambiguous { to, role: Some(role), origins } => {
-                write!(f, "ambiguous: {origins} {}s can move to {to}", role_name(role))
+                write!(f, "ambiguous: {origins} {role}s can move to {to}")
             }
             MoveErrorKind::Ambiguous { to, origins, .. } => {
                 write!(f, "ambiguous: {origins} pieces can move to {to}")
