@@ -25,6 +25,7 @@ mod history;
 mod polyglot_table;
 mod position;
 mod setup;
+mod tables;
 pub mod zobrist;
 
 pub use board::Board;
