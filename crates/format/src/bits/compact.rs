@@ -102,9 +102,9 @@ use core::fmt;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use chessbits_bitboard::{Bitboard, Color, File, Piece, Rank, Role, Square};
+use chessbits_bitboard::{Bitboard, ByColor, ByRole, Color, File, Rank, Role, Square};
 use chessbits_move::CastlingMode;
-use chessbits_state::{CastlingSide, Position, PositionError, Setup};
+use chessbits_state::{Board, CastlingSide, Position, PositionError, Setup};
 
 use super::packed::{self, PackedErrorKind};
 use super::range::{ByteBuf, Decoder, Encoder, RangeError, TOTAL, TOTAL_BITS};
@@ -720,13 +720,14 @@ impl Model {
             by_symbol[symbol as usize & 15] |= 1 << sq;
             scan.push(sq, symbol);
         }
-        for (code, &squares) in by_symbol.iter().enumerate().take(SYMBOLS).skip(1) {
-            if let Some(piece) = Piece::from_code(code as u8 - 1) {
-                for sq in Bitboard(squares) {
-                    setup.board.set_piece_at(sq, piece);
-                }
-            }
-        }
+        // Symbol 1 + role is white's piece, 7 + role black's; every square has one symbol, so
+        // the bitboards always agree.
+        let by_role =
+            ByRole(core::array::from_fn(|r| Bitboard(by_symbol[1 + r] | by_symbol[7 + r])));
+        let white = Bitboard(by_symbol[1..7].iter().fold(0, |acc, bb| acc | bb));
+        let black = Bitboard(by_symbol[7..13].iter().fold(0, |acc, bb| acc | bb));
+        setup.board =
+            Board::from_bitboards(by_role, ByColor { white, black }).unwrap_or_else(Board::empty);
         let board = setup.board;
         setup.turn = match dec.decode(&self.turn) {
             Some(0) => Color::White,
