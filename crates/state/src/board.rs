@@ -111,7 +111,7 @@ impl Board {
     /// clash.0[Role::Queen as usize].add(Square::E1); // the king's square
     /// assert_eq!(Board::from_bitboards(clash, start.colors()), None);
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn from_bitboards(by_role: ByRole<Bitboard>, by_color: ByColor<Bitboard>) -> Option<Board> {
         let mut board = Board::empty();
         let (mut occupied, mut overlap) = (0, 0);
