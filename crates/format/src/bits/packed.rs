@@ -397,34 +397,19 @@ fn read(bytes: &[u8], setup: &mut Setup) -> Result<(), PackedError> {
     }
 
     // One bitboard per code, in one pass over the occupied squares.
-    // The codes as little-endian words, 16 to a word (a whole board has up to 64 codes).
-    let mut words = [0u64; 4];
-    let mut rest = codes;
-    for word in &mut words {
-        if let Some((chunk, tail)) = rest.split_first_chunk::<8>() {
-            *word = u64::from_le_bytes(*chunk);
-            rest = tail;
-        } else {
-            *word = rest.iter().rev().fold(0, |acc, &b| acc << 8 | u64::from(b));
-            break;
-        }
-    }
+    // One bitboard per code: each byte holds the codes of the next two occupied squares, the
+    // first in the low nibble. After an odd count the last high nibble is the padding 0, and
+    // its square bit is 0: that update changes nothing.
     let mut by_code = [0u64; 16];
     let mut squares = occupied.0;
-    for word in words {
-        // Sixteen codes to a word, the first in the low nibble.
-        let mut word = word;
-        for _ in 0..16 {
-            let bit = squares & squares.wrapping_neg();
-            squares ^= bit;
-            by_code[(word & 15) as usize] |= bit;
-            word >>= 4;
-        }
-        if squares == 0 {
-            break;
-        }
+    for &byte in codes {
+        let first = squares & squares.wrapping_neg();
+        squares ^= first;
+        let second = squares & squares.wrapping_neg();
+        squares ^= second;
+        by_code[(byte & 15) as usize] |= first;
+        by_code[(byte >> 4) as usize] |= second;
     }
-    // Past the last piece `bit` was 0: the extra updates changed nothing.
     let bb = |code: u8| Bitboard(by_code[code as usize]);
     // The bit offset of the code of the piece on `sq`.
     let bit_of = |sq: Square| 64 + 4 * (occupied.0 & ((1 << sq as u32) - 1)).count_ones() as usize;
