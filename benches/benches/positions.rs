@@ -2,7 +2,8 @@
 //! (`testdata/positions/lichess-2021-10-sample.fen`): `packed` and `compact` encoding, and
 //! decoding into a `Setup` (the bytes read) and into a `Position` (validated, Zobrist key
 //! computed). One iteration walks the whole set, so the reported throughput is positions per
-//! second.
+//! second. `fen_parse` (FEN text to a `Position`) is the baseline to quote the others against:
+//! on a shared machine only ratios within one run compare.
 
 use std::hint::black_box;
 
@@ -21,6 +22,15 @@ fn positions(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("positions");
     group.throughput(Throughput::Elements(positions.len() as u64));
+    group.bench_function("fen_parse", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for fen in black_box(POSITIONS).lines() {
+                n += parse_position(fen).map_or(0, |p| p.key());
+            }
+            n
+        })
+    });
     group.bench_function("packed_encode", |b| {
         b.iter(|| {
             let mut n = 0;

@@ -7,10 +7,13 @@ use std::time::{Duration, Instant};
 
 use chessbits_format::bits::game::{read_moves, write_moves};
 use chessbits_format::bits::io::{BitReader, BitWriter};
+use chessbits_format::bits::move_codec::{self, MoveCodec};
 use chessbits_format::bits::{BoardFormat, MoveCode, PositionFormat, StateFormat};
 use chessbits_format::fen::parse_position;
+use chessbits_format::fen::Fen;
 use chessbits_format::pgn::{Replay, SliceReader};
 use chessbits_format::uci::UciPosition;
+use chessbits_format::{compact, packed};
 use chessbits_movegen::Game;
 use chessbits_state::{Position, Setup};
 
@@ -19,7 +22,9 @@ const HELP: &str =
 
 Encodes every position (and, for games, every move) in every bit-level encoding, decodes
 them back, checks the round trip, and prints per format the bits per position (mean, min,
-max) or per move, and the encode/decode speed.
+max) or per move, and the encode/decode speed. The byte formats (`packed`, `compact`) and
+the move codecs (`model`, `index`) get tables of their own with a baseline timed in the same
+run (FEN text; the 12-bit move code), so their speeds read as ratios.
 
 inputs:
   --pgn FILE        a PGN file: the mainline of every game (a game that does not replay is
@@ -80,9 +85,13 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         corpus.positions.len(),
     );
     let mut failures = positions_table(&corpus.positions);
+    println!();
+    failures += byte_formats_table(&corpus.positions);
     if !corpus.games.is_empty() {
         println!();
         failures += moves_table(&corpus.games);
+        println!();
+        failures += move_codecs_table(&corpus.games);
         if per_game {
             println!();
             per_game_table(&corpus.games);
@@ -363,4 +372,182 @@ fn per_game_table(games: &[Game]) {
         });
         println!("| {} | {} | {} |", i + 1, game.moves().len(), bits.join(" | "));
     }
+}
+
+/// `packed` and `compact`, without and with the clocks, against FEN text timed in the same run:
+/// bytes per position and positions per second, decoding into a validated `Position`. Returns
+/// the number of failed round trips.
+fn byte_formats_table(positions: &[Position]) -> u64 {
+    use std::fmt::Write as _;
+
+    println!("| format | positions | bytes mean | min | max | encode pos/s | decode pos/s | encode / FEN | decode / FEN |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let n = positions.len();
+    let mut failures = 0;
+    // Equal fields and key (`Position`'s own equality also compares the rook squares of
+    // rights lost, which no format keeps); without the clocks, they come back as 0 1. FEN
+    // says the castling mode only through its castling letters (Shredder letters for
+    // Chess960): without rights it comes back standard.
+    let mut check = |pos: &Position, back: Option<Position>, clocks: bool, mode: bool| {
+        let mut expected = pos.to_setup();
+        if !clocks {
+            (expected.halfmoves, expected.fullmoves) = (0, 1);
+        }
+        if !mode && pos.castles().is_empty() {
+            expected.castling_mode = chessbits_move::CastlingMode::Standard;
+        }
+        let ok = back.is_some_and(|b| b.to_setup() == expected && b.key() == pos.key());
+        failures += u64::from(!ok);
+    };
+
+    // The baseline: FEN text, written with `Display` into one reused buffer, parsed back.
+    let mut fens: Vec<String> = Vec::with_capacity(n);
+    let mut buf = String::new();
+    let fen_encode = time_pass(|| {
+        for pos in positions {
+            buf.clear();
+            let _ = write!(buf, "{}", Fen::from_position(pos));
+        }
+    });
+    fens.extend(positions.iter().map(|pos| Fen::from_position(pos).to_string()));
+    let mut decoded = Vec::with_capacity(n);
+    let fen_decode = time_pass(|| {
+        decoded.clear();
+        decoded.extend(fens.iter().map(|fen| parse_position(fen).ok()));
+    });
+    let mut sizes = Sizes::default();
+    for ((pos, fen), back) in positions.iter().zip(&fens).zip(&decoded) {
+        sizes.add(fen.len() as u64);
+        check(pos, *back, true, false);
+    }
+    let ratio = |baseline: Duration, time: Duration| {
+        format!("{:.2}", baseline.as_secs_f64() / time.as_secs_f64().max(1e-12))
+    };
+    let byte_row = |name: &str, sizes: &Sizes, encode: Duration, decode: Duration| {
+        println!(
+            "| {name} | {n} | {:.2} | {} | {} | {} | {} | {} | {} |",
+            sizes.mean(),
+            sizes.min,
+            sizes.max,
+            per_second(n, encode),
+            per_second(n, decode),
+            ratio(fen_encode, encode),
+            ratio(fen_decode, decode),
+        );
+    };
+    byte_row("FEN (baseline)", &sizes, fen_encode, fen_decode);
+
+    for clocks in [false, true] {
+        let suffix = if clocks { " + clocks" } else { "" };
+        let (sizes, encode, decode, decoded) = time_codec(
+            positions,
+            |pos| packed::encode(pos, clocks),
+            |bytes| bytes.len(),
+            |bytes| packed::decode(bytes.as_bytes()).ok(),
+        );
+        positions.iter().zip(decoded).for_each(|(pos, back)| check(pos, back, clocks, true));
+        byte_row(&format!("packed{suffix}"), &sizes, encode, decode);
+        let (sizes, encode, decode, decoded) = time_codec(
+            positions,
+            |pos| compact::encode(pos, clocks),
+            |bytes| bytes.len(),
+            |bytes| compact::decode(bytes.as_bytes()).ok(),
+        );
+        positions.iter().zip(decoded).for_each(|(pos, back)| check(pos, back, clocks, true));
+        byte_row(&format!("compact{suffix}"), &sizes, encode, decode);
+    }
+    failures
+}
+
+/// Times `encode` over `positions` and `decode` over what it wrote: the sizes (by `len`), the
+/// two times of a pass, and the decoded positions.
+fn time_codec<C>(
+    positions: &[Position],
+    encode: impl Fn(&Position) -> C,
+    len: impl Fn(&C) -> usize,
+    decode: impl Fn(&C) -> Option<Position>,
+) -> (Sizes, Duration, Duration, Vec<Option<Position>>) {
+    let mut coded = Vec::with_capacity(positions.len());
+    let encode_time = time_pass(|| {
+        coded.clear();
+        coded.extend(positions.iter().map(&encode));
+    });
+    let mut decoded = Vec::with_capacity(positions.len());
+    let decode_time = time_pass(|| {
+        decoded.clear();
+        decoded.extend(coded.iter().map(&decode));
+    });
+    let mut sizes = Sizes::default();
+    for c in &coded {
+        sizes.add(len(c) as u64);
+    }
+    (sizes, encode_time, decode_time, decoded)
+}
+
+/// The move codecs `model` and `index` of `move_codec`, against the 12-bit move code timed in
+/// the same run: bits per move (each game's bytes, so rounding up to a whole byte is counted)
+/// and plies per second. Returns the number of failed round trips.
+fn move_codecs_table(games: &[Game]) -> u64 {
+    let plies: usize = games.iter().map(|g| g.moves().len()).sum();
+    println!("| move codec | plies | bits per move | encode plies/s | decode plies/s | encode / `12` | decode / `12` |");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    let mut failures = 0;
+
+    // The baseline: 12 bits a move, decoding plays each move into a `Game`.
+    let mut w = BitWriter::with_capacity(plies * 12);
+    let base_encode = time_pass(|| {
+        w.clear();
+        for game in games {
+            let _ = write_moves(&mut w, game, MoveCode::FromTo);
+        }
+    });
+    let base_decode = time_pass(|| {
+        let mut r = BitReader::with_len(w.as_bytes(), w.len());
+        for game in games {
+            let mut back = Game::new(*game.start());
+            let _ = read_moves(&mut r, &mut back, game.moves().len() as u32, MoveCode::FromTo);
+        }
+    });
+    let ratio = |baseline: Duration, time: Duration| {
+        format!("{:.2}", baseline.as_secs_f64() / time.as_secs_f64().max(1e-12))
+    };
+    println!(
+        "| {} (baseline) | {plies} | {:.2} | {} | {} | 1.00 | 1.00 |",
+        MoveCode::FromTo,
+        w.len() as f64 / plies.max(1) as f64,
+        per_second(plies, base_encode),
+        per_second(plies, base_decode),
+    );
+
+    for codec in [MoveCodec::Model, MoveCodec::Index] {
+        let mut coded: Vec<Vec<u8>> = vec![Vec::new(); games.len()];
+        let encode = time_pass(|| {
+            for (game, out) in games.iter().zip(&mut coded) {
+                out.clear();
+                if move_codec::encode(codec, game.start(), game.moves(), out).is_err() {
+                    out.clear();
+                }
+            }
+        });
+        let mut moves = Vec::new();
+        let mut ok = vec![false; games.len()];
+        let decode = time_pass(|| {
+            for ((game, bytes), ok) in games.iter().zip(&coded).zip(&mut ok) {
+                let n = game.moves().len();
+                *ok = move_codec::decode(codec, game.start(), n, bytes, &mut moves).is_ok()
+                    && moves == game.moves();
+            }
+        });
+        failures += ok.iter().filter(|&&ok| !ok).count() as u64;
+        let bytes: usize = coded.iter().map(Vec::len).sum();
+        println!(
+            "| {codec} | {plies} | {:.3} | {} | {} | {} | {} |",
+            bytes as f64 * 8.0 / plies.max(1) as f64,
+            per_second(plies, encode),
+            per_second(plies, decode),
+            ratio(base_encode, encode),
+            ratio(base_decode, decode),
+        );
+    }
+    failures
 }

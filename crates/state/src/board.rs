@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use chessbits_bitboard::{Bitboard, ByColor, Color, File, Piece, Rank, Role, Square};
+use chessbits_bitboard::{Bitboard, ByColor, ByRole, Color, File, Piece, Rank, Role, Square};
 
 /// A piece as the square-to-piece array stores it: `color << 3 | role`, so both halves come out
 /// with one bit operation. White pawn 0 .. white king 5, black pawn 8 .. black king 13.
@@ -91,6 +91,50 @@ impl Board {
             by_color: [Bitboard::EMPTY; 2],
             mailbox: [EMPTY; 64],
         }
+    }
+
+    /// The board with these pieces: one bitboard per role and one per color, as decoders of
+    /// bit-level formats produce them. Builds the square-to-piece array in one pass over the
+    /// pieces, which is much faster than placing them one by one.
+    ///
+    /// Returns `None` if the bitboards do not describe one placement: two roles or the two
+    /// colors share a square, or a square has a role but no color or the other way round.
+    ///
+    /// ```
+    /// use chessbits_bitboard::{Bitboard, ByColor, ByRole, Color, Piece, Role, Square};
+    /// use chessbits_state::Board;
+    ///
+    /// let start = Board::new();
+    /// let roles = ByRole(Role::ALL.map(|role| start.by_role(role)));
+    /// assert_eq!(Board::from_bitboards(roles, start.colors()), Some(start));
+    /// let mut clash = roles;
+    /// clash.0[Role::Queen as usize].add(Square::E1); // the king's square
+    /// assert_eq!(Board::from_bitboards(clash, start.colors()), None);
+    /// ```
+    #[inline(always)]
+    pub fn from_bitboards(by_role: ByRole<Bitboard>, by_color: ByColor<Bitboard>) -> Option<Board> {
+        let mut board = Board::empty();
+        let (mut occupied, mut overlap) = (0, 0);
+        for (slot, bb) in board.by_role.iter_mut().zip(by_role.0) {
+            *slot = bb;
+            overlap |= occupied & bb.0;
+            occupied |= bb.0;
+        }
+        let (white, black) = (by_color.white.0, by_color.black.0);
+        if overlap != 0 || white & black != 0 || white | black != occupied {
+            return None;
+        }
+        board.by_color = [by_color.white, by_color.black];
+        for (role, bb) in by_role.0.into_iter().enumerate() {
+            // One fixed code per piece bitboard: a store per square.
+            for (color, code) in [(white, role as u8), (black, 8 | role as u8)] {
+                for sq in Bitboard(bb.0 & color) {
+                    board.mailbox[sq as usize] = code;
+                }
+            }
+        }
+        debug_assert!(board.is_consistent());
+        Some(board)
     }
 
     /// All occupied squares.
@@ -338,6 +382,36 @@ mod tests {
         assert_eq!(b.king_of(Color::Black), Some(Square::E8));
         assert_eq!(b.by_color(Color::White), Bitboard::RANK_1 | Bitboard::RANK_2);
         insta::assert_snapshot!(b.to_string());
+    }
+
+    /// `Board::from_bitboards` against placing the pieces one by one, and its refusals.
+    #[test]
+    fn from_bitboards_builds_the_same_board() {
+        let check = |board: &Board| {
+            let roles = ByRole(Role::ALL.map(|role| board.by_role(role)));
+            assert_eq!(Board::from_bitboards(roles, board.colors()).as_ref(), Some(board));
+        };
+        let mut board = Board::new();
+        check(&board);
+        check(&Board::empty());
+        for (sq, code) in Square::ALL.into_iter().zip((0..14).cycle().filter(|c| c & 7 < 6)) {
+            board.set_piece_at(sq, piece_of(code).unwrap_or(Piece::new(Color::White, Role::Pawn)));
+            check(&board);
+        }
+        let roles = ByRole(Role::ALL.map(|role| board.by_role(role)));
+        let colors = board.colors();
+        let e4 = Bitboard::from_square(Square::E4);
+        let mut two_roles = roles;
+        two_roles.0[Role::Knight as usize] ^= e4;
+        two_roles.0[Role::Bishop as usize] ^= e4;
+        let no_role = ByRole(roles.0.map(|bb| bb - e4));
+        let two_colors = ByColor { white: colors.white | e4, black: colors.black | e4 };
+        let no_color = ByColor { white: colors.white - e4, black: colors.black - e4 };
+        for (roles, colors) in
+            [(two_roles, colors), (no_role, colors), (roles, two_colors), (roles, no_color)]
+        {
+            assert_eq!(Board::from_bitboards(roles, colors), None);
+        }
     }
 
     #[test]

@@ -32,6 +32,7 @@ mod history;
 mod polyglot_table;
 mod position;
 mod setup;
+mod tables;
 pub mod zobrist;
 
 /// The board and move vocabulary of this crate's signatures, re-exported so that it can be used

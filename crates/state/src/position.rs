@@ -234,7 +234,8 @@ impl Position {
     /// # Errors
     /// [`PositionError`] naming the first problem found.
     pub fn from_setup(setup: &Setup) -> Result<Position, PositionError> {
-        let board = setup.board;
+        // A reference, not a copy: the board is copied once, into the position.
+        let board = &setup.board;
         let mut kings = [None; 2];
         for color in Color::ALL {
             let ours = board.by_color(color);
@@ -298,8 +299,8 @@ impl Position {
 
         let mode =
             if castles.is_chess960(kings) { CastlingMode::Chess960 } else { setup.castling_mode };
-        let pos = Position {
-            board,
+        let mut pos = Position {
+            board: setup.board,
             castles,
             key: 0,
             turn,
@@ -316,7 +317,8 @@ impl Position {
         if pos.attackers_slow(our_king, !turn).count() > 2 {
             return Err(PositionError::TooManyCheckers);
         }
-        Ok(Position { key: pos.compute_key(), ..pos })
+        pos.key = pos.compute_key();
+        Ok(pos)
     }
 
     /// The fields of this position as an unvalidated [`Setup`].
@@ -332,17 +334,12 @@ impl Position {
         }
     }
 
-    /// Attackers of `sq` of `color`, with slow reference attacks (validation only).
+    /// Attackers of `sq` of `color` (validation and the null-move check), from the state
+    /// crate's own lookup tables: a few table reads, no ray walking. The name is kept from when
+    /// it walked rays; movegen's magic tables remain the fast path for move generation.
+    #[inline]
     fn attackers_slow(&self, sq: Square, color: Color) -> Bitboard {
-        let b = &self.board;
-        let occ = b.occupied();
-        let them = b.by_color(color);
-        (attacks::knight(sq) & b.knights()
-            | attacks::king(sq) & b.kings()
-            | attacks::pawn(!color, sq) & b.pawns()
-            | attacks::rook(sq, occ) & b.straight_sliders()
-            | attacks::bishop(sq, occ) & b.diagonal_sliders())
-            & them
+        crate::tables::attackers(&self.board, sq, color)
     }
 
     /// The placement.
@@ -494,9 +491,14 @@ impl Position {
     /// The key computed from scratch.
     pub fn compute_key(&self) -> u64 {
         let mut key = 0;
-        for sq in self.board.occupied() {
-            if let Some(piece) = self.board.piece_at(sq) {
-                key ^= zobrist::piece(piece, sq);
+        // One table row per piece bitboard.
+        for color in Color::ALL {
+            let ours = self.board.by_color(color);
+            for role in Role::ALL {
+                let code = (color as u8) << 3 | role as u8;
+                for sq in self.board.by_role(role) & ours {
+                    key ^= zobrist::piece_code(code, sq);
+                }
             }
         }
         key ^= zobrist::castling(self.castles.rights());

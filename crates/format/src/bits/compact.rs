@@ -102,9 +102,9 @@ use core::fmt;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use chessbits_bitboard::{Bitboard, Color, File, Piece, Rank, Role, Square};
+use chessbits_bitboard::{Bitboard, ByColor, ByRole, Color, File, Rank, Role, Square};
 use chessbits_move::CastlingMode;
-use chessbits_state::{CastlingSide, Position, PositionError, Setup};
+use chessbits_state::{Board, CastlingSide, Position, PositionError, Setup};
 
 use super::packed::{self, PackedErrorKind};
 use super::range::{ByteBuf, Decoder, Encoder, RangeError, TOTAL, TOTAL_BITS};
@@ -360,7 +360,10 @@ const fn tagged(level: usize, key: u32) -> u32 {
 /// What the board scan knows before each square.
 #[derive(Clone)]
 struct Scan {
-    symbols: [u8; 64],
+    /// The symbol coded on each square, 8 places on: `symbols[sq + 8]` holds square `sq`'s,
+    /// and the first 8 say [`OFF_BOARD`], so the square south of `sq` is `symbols[sq]` (128
+    /// places, so that a mask keeps every index in bounds).
+    symbols: [u8; 128],
     /// Bit 0: the white king was coded; bit 1: the black king.
     kings: u8,
     /// Pieces coded so far.
@@ -369,19 +372,55 @@ struct Scan {
     file_pawns: [u8; 8],
 }
 
+/// Per symbol (and [`OFF_BOARD`], and the padding up to 16): what [`Scan::push`] adds, as
+/// `king bits << 4 | pawn bits << 1 | is a piece`. Table lookups instead of comparisons: the
+/// symbols are data, so branches on them would be mispredicted and comparisons cost more.
+const SCAN_STEP: [u8; 16] = {
+    let mut table = [0u8; 16];
+    let mut symbol = 1;
+    while symbol < SYMBOLS {
+        let pawns = (symbol == 1) as u8 | ((symbol == 7) as u8) << 1;
+        let kings = (symbol == 6) as u8 | ((symbol == 12) as u8) << 1;
+        table[symbol] = kings << 4 | pawns << 1 | 1;
+        symbol += 1;
+    }
+    table
+};
+
+/// `(placed / 4).min(7) * 4`, the count part of the fine context, by pieces placed (0..=64,
+/// and up to 127 so that a mask keeps every index in bounds).
+const COUNT_CONTEXT: [u8; 128] = {
+    let mut table = [0u8; 128];
+    let mut placed = 0;
+    while placed < 128 {
+        let quarter = if placed / 4 < 7 { placed / 4 } else { 7 };
+        table[placed] = (quarter * 4) as u8;
+        placed += 1;
+    }
+    table
+};
+
 impl Scan {
     fn new() -> Scan {
-        Scan { symbols: [0; 64], kings: 0, placed: 0, file_pawns: [0; 8] }
+        let mut symbols = [0; 128];
+        let mut i = 0;
+        while i < 8 {
+            symbols[i] = OFF_BOARD;
+            i += 1;
+        }
+        Scan { symbols, kings: 0, placed: 0, file_pawns: [0; 8] }
     }
 
     /// The coarse context `(sq, w, s, k)` of `sq` and its refinement `(cnt, fp)`.
     #[inline]
     fn context(&self, sq: usize) -> (usize, usize) {
         let file = sq & 7;
-        let w = if file == 0 { OFF_BOARD } else { self.symbols[sq.wrapping_sub(1) & 63] };
-        let s = if sq < 8 { OFF_BOARD } else { self.symbols[sq.wrapping_sub(8) & 63] };
+        // West: the square before, 8 places on (`sq + 7`); south: `sq` itself.
+        let w = if file == 0 { OFF_BOARD } else { self.symbols[(sq + 7) & 127] };
+        let s = self.symbols[sq & 127];
         let coarse = ((sq * 14 + w as usize) * 14 + s as usize) * 4 + self.kings as usize;
-        let fine = (self.placed as usize / 4).min(7) * 4 + self.file_pawns[file] as usize;
+        let fine =
+            COUNT_CONTEXT[self.placed as usize & 127] as usize + self.file_pawns[file] as usize;
         (coarse, fine)
     }
 
@@ -398,10 +437,11 @@ impl Scan {
     /// are mispredicted).
     #[inline]
     fn push(&mut self, sq: usize, symbol: u8) {
-        self.symbols[sq & 63] = symbol;
-        self.placed += u8::from(symbol != 0);
-        self.file_pawns[sq & 7] |= u8::from(symbol == 1) | u8::from(symbol == 7) << 1;
-        self.kings |= u8::from(symbol == 6) | u8::from(symbol == 12) << 1;
+        self.symbols[(sq + 8) & 127] = symbol;
+        let step = SCAN_STEP[symbol as usize & 15];
+        self.placed += step & 1;
+        self.file_pawns[sq & 7] |= step >> 1 & 3;
+        self.kings |= step >> 4;
     }
 }
 
@@ -676,17 +716,18 @@ impl Model {
         for sq in 0..64 {
             let table = self.table(&scan, sq);
             let place = dec.decode(&table.cum).ok_or_else(|| invalid(&dec))?;
-            let symbol = table.symbol[place % SYMBOLS];
+            let symbol = table.symbol.get(place).copied().unwrap_or(0);
             by_symbol[symbol as usize & 15] |= 1 << sq;
             scan.push(sq, symbol);
         }
-        for (code, &squares) in by_symbol.iter().enumerate().take(SYMBOLS).skip(1) {
-            if let Some(piece) = Piece::from_code(code as u8 - 1) {
-                for sq in Bitboard(squares) {
-                    setup.board.set_piece_at(sq, piece);
-                }
-            }
-        }
+        // Symbol 1 + role is white's piece, 7 + role black's; every square has one symbol, so
+        // the bitboards always agree.
+        let by_role =
+            ByRole(core::array::from_fn(|r| Bitboard(by_symbol[1 + r] | by_symbol[7 + r])));
+        let white = Bitboard(by_symbol[1..7].iter().fold(0, |acc, bb| acc | bb));
+        let black = Bitboard(by_symbol[7..13].iter().fold(0, |acc, bb| acc | bb));
+        setup.board =
+            Board::from_bitboards(by_role, ByColor { white, black }).unwrap_or_else(Board::empty);
         let board = setup.board;
         setup.turn = match dec.decode(&self.turn) {
             Some(0) => Color::White,

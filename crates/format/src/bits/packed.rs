@@ -105,9 +105,9 @@
 
 use core::fmt;
 
-use chessbits_bitboard::{Bitboard, Color, Piece, Rank, Role, Square};
+use chessbits_bitboard::{Bitboard, ByColor, ByRole, Color, Piece, Rank, Role, Square};
 use chessbits_move::CastlingMode;
-use chessbits_state::{Position, PositionError, Setup};
+use chessbits_state::{Board, Position, PositionError, Setup};
 
 /// The most bytes [`encode`] writes: 24 for the board and 11 for the clocks and the variant.
 pub const MAX_LEN: usize = 35;
@@ -361,7 +361,8 @@ impl std::error::Error for PackedError {}
 /// # Errors
 /// [`PackedError`] if the bytes are not a packed position or describe no legal position.
 pub fn decode(bytes: &[u8]) -> Result<Position, PackedError> {
-    let setup = decode_setup(bytes)?;
+    let mut setup = Setup::empty();
+    read(bytes, &mut setup)?;
     Position::from_setup(&setup)
         .map_err(|err| PackedError { bit: 0, kind: PackedErrorKind::Position(err) })
 }
@@ -372,6 +373,15 @@ pub fn decode(bytes: &[u8]) -> Result<Position, PackedError> {
 /// # Errors
 /// [`PackedError`] if the bytes are not a packed position.
 pub fn decode_setup(bytes: &[u8]) -> Result<Setup, PackedError> {
+    let mut setup = Setup::empty();
+    read(bytes, &mut setup)?;
+    Ok(setup)
+}
+
+/// Reads a packed position into `setup`, which starts empty (filled in place: a `Setup` is
+/// large enough that moving it around costs as much as reading it).
+#[inline]
+fn read(bytes: &[u8], setup: &mut Setup) -> Result<(), PackedError> {
     let error = |bit: usize, kind| Err(PackedError { bit, kind });
     let Some((occupancy, rest)) = bytes.split_first_chunk::<8>() else {
         return error(bytes.len() * 8, PackedErrorKind::Truncated);
@@ -386,75 +396,78 @@ pub fn decode_setup(bytes: &[u8]) -> Result<Setup, PackedError> {
         return error((8 + board_len) * 8 - 4, PackedErrorKind::Padding);
     }
 
-    let mut setup = Setup::empty();
-    let mut turn = Color::White;
-    // The king squares and codes, for the Chess960 flag.
-    let mut kings = [(Square::A1, 0u8); 2];
-    let mut king_count = 0;
-    for (i, sq) in occupied.into_iter().enumerate() {
-        let byte = codes.get(i / 2).copied().unwrap_or(0);
-        let code = if i % 2 == 0 { byte & 0xf } else { byte >> 4 };
-        let bit = 64 + 4 * i;
-        let piece = match code {
-            0..=11 => {
-                let color = Color::from_white(code % 2 == 0);
-                let role = Role::ALL[code as usize / 2];
-                if role == Role::King {
-                    if let Some(slot) = kings.get_mut(king_count) {
-                        *slot = (sq, code);
-                    }
-                    king_count += 1;
-                }
-                Piece::new(color, role)
-            }
-            EP_PAWN => {
-                let color = match sq.rank() {
-                    Rank::Fourth => Color::White,
-                    Rank::Fifth => Color::Black,
-                    _ => return error(bit, PackedErrorKind::EnPassantRank),
-                };
-                if setup.ep_square.is_some() {
-                    return error(bit, PackedErrorKind::SecondEnPassant);
-                }
-                setup.ep_square = Some(Square::new(match color {
-                    Color::White => sq as u32 - 8,
-                    Color::Black => sq as u32 + 8,
-                }));
-                Piece::new(color, Role::Pawn)
-            }
-            WHITE_CASTLING_ROOK | BLACK_CASTLING_ROOK => {
-                setup.castling_rooks.add(sq);
-                Piece::new(Color::from_white(code == WHITE_CASTLING_ROOK), Role::Rook)
-            }
-            _ => {
-                turn = Color::Black;
-                if let Some(slot) = kings.get_mut(king_count) {
-                    *slot = (sq, code);
-                }
-                king_count += 1;
-                Piece::new(Color::Black, Role::King)
-            }
-        };
-        setup.board.set_piece_at(sq, piece);
+    // One bitboard per code, in one pass over the occupied squares.
+    // One bitboard per code: each byte holds the codes of the next two occupied squares, the
+    // first in the low nibble. After an odd count the last high nibble is the padding 0, and
+    // its square bit is 0: that update changes nothing.
+    let mut by_code = [0u64; 16];
+    let mut squares = occupied.0;
+    for &byte in codes {
+        let first = squares & squares.wrapping_neg();
+        squares ^= first;
+        let second = squares & squares.wrapping_neg();
+        squares ^= second;
+        by_code[(byte & 15) as usize] |= first;
+        by_code[(byte >> 4) as usize] |= second;
     }
+    let bb = |code: u8| Bitboard(by_code[code as usize]);
+    // The bit offset of the code of the piece on `sq`.
+    let bit_of = |sq: Square| 64 + 4 * (occupied.0 & ((1 << sq as u32) - 1)).count_ones() as usize;
 
+    let ep_pawns = bb(EP_PAWN);
+    for (k, sq) in ep_pawns.into_iter().enumerate() {
+        let ep = match sq.rank() {
+            Rank::Fourth => sq as u32 - 8,
+            Rank::Fifth => sq as u32 + 8,
+            _ => return error(bit_of(sq), PackedErrorKind::EnPassantRank),
+        };
+        if k > 0 {
+            return error(bit_of(sq), PackedErrorKind::SecondEnPassant);
+        }
+        setup.ep_square = Some(Square::new(ep));
+    }
+    setup.castling_rooks = bb(WHITE_CASTLING_ROOK) | bb(BLACK_CASTLING_ROOK);
+    let mut turn = if bb(BLACK_KING_TO_MOVE).any() { Color::Black } else { Color::White };
+    let pair = |role: Role| bb(2 * role as u8) | bb(2 * role as u8 + 1);
+    let kings = pair(Role::King) | bb(BLACK_KING_TO_MOVE);
+    let by_role = ByRole([
+        pair(Role::Pawn) | ep_pawns,
+        pair(Role::Knight),
+        pair(Role::Bishop),
+        pair(Role::Rook) | setup.castling_rooks,
+        pair(Role::Queen),
+        kings,
+    ]);
+    let mut black = (0..6).fold(Bitboard::EMPTY, |acc, role: u8| acc | bb(2 * role + 1))
+        | bb(BLACK_CASTLING_ROOK)
+        | bb(BLACK_KING_TO_MOVE)
+        | ep_pawns & Bitboard::RANK_5;
+
+    // The Chess960 flag: exactly two king codes forming one of the flagged pairs.
     let mut chess960 = false;
-    if king_count == 2 {
-        let [(first, a), (second, b)] = kings;
-        let flagged = match (a, b) {
+    if let (2, Some(first), Some(second)) = (kings.count(), kings.first(), kings.last()) {
+        let code_at = |sq: Square| {
+            [WHITE_KING, BLACK_KING, BLACK_KING_TO_MOVE]
+                .into_iter()
+                .find(|&code| bb(code).contains(sq))
+                .unwrap_or(WHITE_KING)
+        };
+        let flagged = match (code_at(first), code_at(second)) {
             (WHITE_KING, WHITE_KING) => Some((first, second, Color::White)),
             (BLACK_KING, BLACK_KING) => Some((second, first, Color::White)),
             (BLACK_KING_TO_MOVE, BLACK_KING_TO_MOVE) => Some((second, first, Color::Black)),
             (BLACK_KING_TO_MOVE, BLACK_KING) => Some((first, second, Color::Black)),
             _ => None,
         };
-        if let Some((white, black, side)) = flagged {
-            setup.board.set_piece_at(white, Piece::new(Color::White, Role::King));
-            setup.board.set_piece_at(black, Piece::new(Color::Black, Role::King));
+        if let Some((white_king, black_king, side)) = flagged {
+            black = black.without(white_king).with(black_king);
             turn = side;
             chess960 = true;
         }
     }
+    let by_color = ByColor { white: occupied & !black, black };
+    // Every occupied square has exactly one code, so the bitboards always agree.
+    setup.board = Board::from_bitboards(by_role, by_color).unwrap_or_else(Board::empty);
 
     // The trailing fields.
     let mut at = 8 + board_len;
@@ -512,7 +525,7 @@ pub fn decode_setup(bytes: &[u8]) -> Result<Setup, PackedError> {
     setup.halfmoves = halfmoves;
     setup.fullmoves = (ply / 2 + 1) as u32;
     setup.castling_mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
-    Ok(setup)
+    Ok(())
 }
 
 #[cfg(test)]
