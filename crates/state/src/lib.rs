@@ -3,7 +3,8 @@
 //! unmaking moves ([`Position::play_unchecked`], [`Position::undo`]).
 //!
 //! Parsers produce an unvalidated [`Setup`]; [`Position::from_setup`] checks it and returns a
-//! typed [`PositionError`]. Legal move generation is in `chessbits-movegen`.
+//! typed [`PositionError`]
+//! listing every problem as a [`Status`] ([`validate`] has the catalogue). Legal move generation is in `chessbits-movegen`.
 //!
 //! ```
 //! use chessbits_bitboard::Square;
@@ -25,6 +26,7 @@ mod history;
 mod polyglot_table;
 mod position;
 mod setup;
+pub mod validate;
 pub mod zobrist;
 
 pub use board::Board;
@@ -32,3 +34,4 @@ pub use castling::{Castles, CastlingRights, CastlingSide};
 pub use history::History;
 pub use position::{CastlingModeError, NullMoveError, Position, PositionError, Undo};
 pub use setup::Setup;
+pub use validate::Status;

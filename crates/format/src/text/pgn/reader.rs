@@ -1941,7 +1941,7 @@ mod tests {
         insta::assert_snapshot!(message("1. e4 )", t()), @r#"game 1, line 1, column 7 (byte 6): ')' without a variation to close"#);
         insta::assert_snapshot!(message(&"(".repeat(MAX_VARIATION_DEPTH + 1), t()), @r#"game 1, line 1, column 65 (byte 64): variations nested deeper than 64 levels"#);
         insta::assert_snapshot!(message("[FEN \"8/8/8 w - - 0 1\"]", Replay::default()), @r#"game 1, line 1, column 1 (byte 0): invalid FEN tag: placement (byte 5): only 3 ranks, expected 8"#);
-        insta::assert_snapshot!(message("[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]", Replay::default()), @r#"game 1, line 1, column 1 (byte 0): invalid FEN tag: white has no king"#);
+        insta::assert_snapshot!(message("[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]", Replay::default()), @r#"game 1, line 1, column 1 (byte 0): invalid FEN tag: white has no king, black has no king"#);
         insta::assert_snapshot!(message("1. e4 e5 2. Ke3", Replay::default()), @r#"game 1, line 1, column 13 (byte 12): ply 3 (Ke3): illegal move Ke3"#);
         insta::assert_snapshot!(message("[FEN \"4k3/8/8/8/8/8/8/1N3N1K w - - 0 1\"] 1. Nd2", Replay::default()), @r#"game 1, line 1, column 45 (byte 44): ply 1 (Nd2): ambiguous move Nd2: Nb1d2 or Nf1d2"#);
         insta::assert_snapshot!(message("1. e4 --", Replay::default()), @r#"game 1, line 1, column 7 (byte 6): ply 2: a null move in the mainline"#);
