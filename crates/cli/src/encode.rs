@@ -172,7 +172,7 @@ not a fen
         insta::assert_snapshot!(decode("state-full", &encode("state-full", INPUT)), @r#"
             w KQkq - 0 1
             b KQkq #0 0 1
-            error: hex (byte 1): expected an even number of hex digits
+            error: hex (byte 61): expected an even number of hex digits
             w - - 150 120
             error: hex (byte 99): expected an even number of hex digits
         "#);
