@@ -1,9 +1,10 @@
 //! `cargo xtask fuzz [--seconds N] [TARGET...]`: runs the cargo-fuzz targets in `fuzz/` one at
-//! a time, each for N seconds (default 60), optimised with debug assertions on, and prints per target the executions, coverage
-//! and corpus size libFuzzer reports. Needs a nightly toolchain and cargo-fuzz
+//! a time, each for N seconds (default 60), optimised with debug assertions on, and prints
+//! per target the executions, coverage and corpus size libFuzzer reports. Needs a nightly toolchain and cargo-fuzz
 //! (`rustup toolchain install nightly && cargo install cargo-fuzz`); without them it says so
-//! and fails. A crash stops the run: libFuzzer writes the input under `fuzz/artifacts/TARGET/`,
-//! which goes into `fuzz/regressions/TARGET/` once fixed, so `cargo test` replays it.
+//! and fails. A crash ends that target's run (the others still run) and the task fails:
+//! libFuzzer writes the input under `fuzz/artifacts/TARGET/`, which goes into
+//! `fuzz/regressions/TARGET/` once fixed, so `cargo test` replays it.
 
 use std::process::{Command, ExitCode, Stdio};
 
@@ -51,6 +52,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
             .into());
     }
     println!("{:<16} {:>12} {:>8} {:>8} {:>7}", "target", "executions", "cov", "ft", "corpus");
+    let mut failed = Vec::new();
     for target in &targets {
         eprintln!("fuzzing {target} for {seconds} s");
         let output = Command::new("cargo")
@@ -63,9 +65,16 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
             .map_err(|e| format!("cannot run cargo fuzz: {e}"))?;
         let log = String::from_utf8_lossy(&output.stderr);
         if !output.status.success() {
-            let tail: Vec<&str> = log.lines().rev().take(40).collect();
-            let tail: Vec<&str> = tail.into_iter().rev().collect();
-            return Err(format!("{target} failed:\n{}", tail.join("\n")));
+            let report: Vec<&str> = log
+                .lines()
+                .filter(|l| {
+                    l.contains("panicked") || l.contains("artifacts/") || l.contains("ERROR")
+                })
+                .collect();
+            eprintln!("{target} failed:\n{}", report.join("\n"));
+            println!("{target:<16} FAILED (see fuzz/artifacts/{target}/)");
+            failed.push(target.as_str());
+            continue;
         }
         let stat = |name: &str| {
             log.lines()
@@ -83,6 +92,9 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
             field("ft:"),
             field("corp:"),
         );
+    }
+    if !failed.is_empty() {
+        return Err(format!("crashes in {}", failed.join(", ")));
     }
     Ok(ExitCode::SUCCESS)
 }
