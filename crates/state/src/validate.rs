@@ -301,6 +301,9 @@ pub(crate) fn attackers(board: &Board, sq: Square, color: Color) -> Bitboard {
 /// The check flags for the side to move, its king on `king`.
 fn check_status(board: &Board, turn: Color, king: Square, ep_square: Option<Square>) -> Status {
     let checkers = attackers(board, king, !turn);
+    if checkers.is_empty() {
+        return Status::empty();
+    }
     if checkers.count() > 2 {
         return Status::TOO_MANY_CHECKERS;
     }
