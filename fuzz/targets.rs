@@ -88,7 +88,8 @@ fn walk_start(data: &[u8]) -> Position {
     walk(&data[..data.len().min(1)]).0
 }
 
-/// FEN: parse, print, parse again to the same setup; a legal position prints back to itself.
+/// FEN: parse, print, parse again to the same setup; a position built with every tolerable
+/// problem tolerated prints back to itself, and its moves play and undo soundly.
 pub fn fen(data: &[u8]) {
     let Ok(fen) = Fen::from_ascii(data) else { return };
     let text = fen.to_string();
@@ -107,7 +108,16 @@ pub fn fen(data: &[u8]) {
                 back.set_castling_mode(pos.castling_mode()).expect("no rights to object");
             }
             assert_eq!(back, pos, "{printed}");
-            let _ = pos.legal_moves();
+            // Tolerated problems leave a position movegen and make/unmake handle.
+            let mut pos = pos;
+            for m in pos.legal_moves() {
+                let before = pos;
+                let undo = pos.play_unchecked(m);
+                assert_eq!(pos.key(), pos.compute_key(), "{text} {m:?}");
+                let _ = pos.legal_moves();
+                pos.undo(undo);
+                assert_eq!(pos, before, "{text} {m:?}");
+            }
         }
         Err(e) => assert_eq!(e.rejected(), status & Status::ALWAYS_REJECTED),
     }
