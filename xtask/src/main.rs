@@ -14,12 +14,14 @@
 //! - `cargo xtask fit-moves [--eval]`: fits the move model on the lichess training games and
 //!   writes its table (or only measures the shipped one).
 //! - `cargo xtask cbg-check [FILE...]`: the `.cbg` round trip over every corpus PGN file.
+//! - `cargo xtask fuzz [--seconds N] [TARGET...]`: runs the cargo-fuzz targets in `fuzz/`.
 
 mod cbg_check;
 mod compare;
 mod fit_compact;
 mod fit_moves;
 mod formats;
+mod fuzz;
 mod magics;
 mod perft;
 mod snapshots;
@@ -37,7 +39,8 @@ tasks:
   formats   measure and round-trip the bit-level encodings (see cargo xtask formats --help)
   fit-compact  fit the compact position model and measure it (see cargo xtask fit-compact --help)
   fit-moves fit the move model's table on ../shared/corpus/train (--eval: measure it only)
-  cbg-check pack and unpack every corpus PGN file as .cbg and compare every game";
+  cbg-check pack and unpack every corpus PGN file as .cbg and compare every game
+  fuzz      run the cargo-fuzz targets (nightly; see cargo xtask fuzz --help)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -53,6 +56,7 @@ fn main() -> ExitCode {
         "fit-moves" => fit_moves::run(rest),
         "cbg-check" => cbg_check::run(rest),
         "snapshots" => snapshots::run(rest),
+        "fuzz" => fuzz::run(rest),
         "fit-compact" => fit_compact::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");

@@ -141,14 +141,14 @@ not a fen
         insta::assert_snapshot!(encode("grouped+state14", INPUT), @r#"
             290	1e41251661a71e44118c842a1007501b011fe18e59e9aedbc1e7e93d7b478fec7783c7f000
             290	1e41251669c7b844118c842a1007501b011fe18e59e9aedbc1e7e93d7b478fec7783cf8000
-            error: illegal position: white has no king
+            error: illegal position: white has no king, black has no king
             error: halfmove clock 150 does not fit in 6 bits (at most 63)
             error: fen: placement (byte 1): invalid character 'o', expected a piece letter, a digit 1..8 or '/'
         "#);
         insta::assert_snapshot!(decode("grouped+state14", &encode("grouped+state14", INPUT)), @r#"
             rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
             rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1
-            error: hex (byte 1): expected an even number of hex digits
+            error: hex (byte 61): expected an even number of hex digits
             error: hex (byte 61): expected an even number of hex digits
             error: hex (byte 99): expected an even number of hex digits
         "#);
@@ -164,7 +164,7 @@ not a fen
         insta::assert_snapshot!(decode("state-full", &encode("state-full", INPUT)), @r#"
             w KQkq - 0 1
             b KQkq #0 0 1
-            error: hex (byte 1): expected an even number of hex digits
+            error: hex (byte 61): expected an even number of hex digits
             w - - 150 120
             error: hex (byte 99): expected an even number of hex digits
         "#);

@@ -3,7 +3,8 @@
 //! unmaking moves ([`Position::play_unchecked`], [`Position::undo`]).
 //!
 //! Parsers produce an unvalidated [`Setup`]; [`Position::from_setup`] checks it and returns a
-//! typed [`PositionError`]. Legal move generation is in `chessbits-movegen`.
+//! typed [`PositionError`]
+//! listing every problem as a [`Status`] ([`validate`] has the catalogue). Legal move generation is in `chessbits-movegen`.
 //!
 //! The board and move types its signatures use ([`Square`], [`Piece`], [`Move16`], ...) are
 //! re-exported, so the crate works on its own:
@@ -33,6 +34,7 @@ mod polyglot_table;
 mod position;
 mod setup;
 mod tables;
+pub mod validate;
 pub mod zobrist;
 
 /// The board and move vocabulary of this crate's signatures, re-exported so that it can be used
@@ -46,3 +48,4 @@ pub use display::{BoardFen, CastlingFen};
 pub use history::History;
 pub use position::{CastlingModeError, NullMoveError, Position, PositionError, Undo};
 pub use setup::Setup;
+pub use validate::Status;

@@ -2,11 +2,12 @@
 
 use core::fmt;
 
-use chessbits_bitboard::{attacks, Bitboard, Color, File, Piece, Rank, Role, Square};
+use chessbits_bitboard::{attacks, Bitboard, Color, File, Piece, Role, Square};
 use chessbits_move::{CastlingMode, Move16, Move32, MoveFlags, MoveKind, UciMove};
 
 use crate::board::{self, EMPTY};
-use crate::{zobrist, Board, Castles, CastlingRights, CastlingSide, Setup};
+use crate::validate::{self, Checked};
+use crate::{tables, zobrist, Board, Castles, CastlingRights, CastlingSide, Setup, Status};
 
 /// The flag nibbles and flag bits [`Position::play_unchecked`] tests (see [`MoveKind`]).
 const DOUBLE_PUSH: u16 = MoveKind::DoublePush.nibble();
@@ -133,57 +134,32 @@ impl Undo {
     }
 }
 
-/// Why a [`Setup`] is not a legal position.
+/// Why a [`Setup`] is not a legal position: every problem found (see [`Status`]), of which
+/// at least one was not tolerated.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum PositionError {
-    /// `color` has no king.
-    MissingKing(Color),
-    /// `color` has more than one king.
-    TooManyKings(Color),
-    /// A pawn stands on the first or eighth rank (this square).
-    PawnOnBackrank(Square),
-    /// `color` has more than 16 pieces or more than 8 pawns.
-    TooManyPieces(Color),
-    /// `color` has more material than promotions can explain: its pawns plus its queens beyond
-    /// one and its rooks, bishops and knights beyond two come to more than 8. (No such position
-    /// can arise in a game; ruling them out keeps every position within the known maximum of 218
-    /// legal moves, so a move list of 256 always holds them all.)
-    TooMuchMaterial(Color),
-    /// The rook square named for castling has no rook that can castle (no rook of the back
-    /// rank's color there, its king not on the same back rank, or two rights on one side).
-    InvalidCastlingRights(Square),
-    /// The en passant square cannot be real: wrong rank, occupied, no pawn that just double
-    /// pushed past it, or the pawn's start square occupied.
-    InvalidEnPassant(Square),
-    /// The side that is not to move is in check.
-    OppositeCheck,
-    /// The side to move is in check by more than two pieces, which no move can produce.
-    TooManyCheckers,
+pub struct PositionError {
+    status: Status,
+    rejected: Status,
+}
+
+impl PositionError {
+    /// Every problem of the setup, tolerated or not.
+    #[inline]
+    pub const fn status(&self) -> Status {
+        self.status
+    }
+
+    /// The problems that were not tolerated (never empty).
+    #[inline]
+    pub const fn rejected(&self) -> Status {
+        self.rejected
+    }
 }
 
 impl fmt::Display for PositionError {
+    /// The problems that were not tolerated, as [`Status`] writes them.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            PositionError::MissingKing(c) => write!(f, "{c} has no king"),
-            PositionError::TooManyKings(c) => write!(f, "{c} has more than one king"),
-            PositionError::PawnOnBackrank(sq) => write!(f, "pawn on back rank square {sq}"),
-            PositionError::TooManyPieces(c) => {
-                write!(f, "{c} has more than 16 pieces or more than 8 pawns")
-            }
-            PositionError::TooMuchMaterial(c) => {
-                write!(f, "{c} has more promoted pieces than missing pawns")
-            }
-            PositionError::InvalidCastlingRights(sq) => {
-                write!(f, "castling right with rook square {sq} cannot be real")
-            }
-            PositionError::InvalidEnPassant(sq) => {
-                write!(f, "en passant square {sq} cannot be real")
-            }
-            PositionError::OppositeCheck => f.write_str("the side not to move is in check"),
-            PositionError::TooManyCheckers => {
-                f.write_str("the side to move is in check by more than two pieces")
-            }
-        }
+        self.rejected.fmt(f)
     }
 }
 
@@ -229,96 +205,69 @@ impl Position {
         }
     }
 
-    /// Validates `setup` into a position.
+    /// Validates `setup` into a position, tolerating only
+    /// [`Status::TOLERATED_BY_DEFAULT`] (impossible checks).
     ///
     /// # Errors
-    /// [`PositionError`] naming the first problem found.
+    /// [`PositionError`] with every problem found (see [`Setup::status`]).
+    #[inline]
     pub fn from_setup(setup: &Setup) -> Result<Position, PositionError> {
-        // A reference, not a copy: the board is copied once, into the position.
-        let board = &setup.board;
-        let mut kings = [None; 2];
-        for color in Color::ALL {
-            let ours = board.by_color(color);
-            let k = board.kings() & ours;
-            if k.is_empty() {
-                return Err(PositionError::MissingKing(color));
-            }
-            if k.more_than_one() {
-                return Err(PositionError::TooManyKings(color));
-            }
-            kings[color as usize] = k.first();
-            if ours.count() > 16 || (board.pawns() & ours).count() > 8 {
-                return Err(PositionError::TooManyPieces(color));
-            }
-            let count = |role: Role| (board.by_role(role) & ours).count();
-            let promoted = count(Role::Queen).saturating_sub(1)
-                + count(Role::Rook).saturating_sub(2)
-                + count(Role::Bishop).saturating_sub(2)
-                + count(Role::Knight).saturating_sub(2);
-            if count(Role::Pawn) + promoted > 8 {
-                return Err(PositionError::TooMuchMaterial(color));
-            }
-        }
-        if let Some(sq) = (board.pawns() & Bitboard::BACKRANKS).first() {
-            return Err(PositionError::PawnOnBackrank(sq));
-        }
+        Position::from_setup_with(setup, Status::TOLERATED_BY_DEFAULT)
+    }
 
-        let mut castles = Castles::none();
-        for rook in setup.castling_rooks {
-            let color = match rook.rank() {
-                Rank::First => Color::White,
-                Rank::Eighth => Color::Black,
-                _ => return Err(PositionError::InvalidCastlingRights(rook)),
-            };
-            let king = match kings[color as usize] {
-                Some(k) if k.rank() == rook.rank() => k,
-                _ => return Err(PositionError::InvalidCastlingRights(rook)),
-            };
-            if board.piece_at(rook) != Some(Role::Rook.of(color)) {
-                return Err(PositionError::InvalidCastlingRights(rook));
-            }
-            let side = CastlingSide::from_king_rook(king, rook);
-            if castles.has(color, side) {
-                return Err(PositionError::InvalidCastlingRights(rook));
-            }
-            castles.add(color, side, king, rook);
+    /// Validates `setup` into a position, tolerating the problems in `tolerate`: the escape
+    /// hatch for loading odd positions on purpose.
+    ///
+    /// [`Status::ALWAYS_REJECTED`] is refused whatever `tolerate` says. What a tolerated problem
+    /// leaves behind:
+    /// - `BAD_CASTLING_RIGHTS`: the rights that cannot be real are dropped, the others kept.
+    /// - `BAD_EN_PASSANT`: the en passant square is dropped.
+    /// - `PAWN_ON_BACK_RANK`: the pawn stays; a pawn on its own first rank moves one square at
+    ///   a time, one on its last rank never moves.
+    /// - `TOO_MANY_CHECKERS`, `IMPOSSIBLE_CHECK`: kept as they are; only king moves answer
+    ///   two or more checkers.
+    ///
+    /// Every position built this way keeps what movegen relies on: one king per side, the side
+    /// not to move not in check, rights and en passant square backed by their pieces, at most
+    /// 218 legal moves. Move generation, `play`/`undo` and the key stay sound (no panic, no
+    /// overflow); the position may be unreachable from the start, so encoders that assume a
+    /// reachable position may refuse it.
+    ///
+    /// ```
+    /// use chessbits_bitboard::Square;
+    /// use chessbits_state::{Position, Setup, Status};
+    ///
+    /// let mut setup = Setup::default();
+    /// setup.ep_square = Some(Square::E3);
+    /// let err = Position::from_setup(&setup).unwrap_err();
+    /// assert_eq!(err.status(), Status::BAD_EN_PASSANT);
+    /// let pos = Position::from_setup_with(&setup, Status::BAD_EN_PASSANT)?;
+    /// assert_eq!(pos.ep_square(), None);
+    /// # Ok::<_, chessbits_state::PositionError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PositionError`] if a problem outside `tolerate` (or in [`Status::ALWAYS_REJECTED`])
+    /// was found.
+    pub fn from_setup_with(setup: &Setup, tolerate: Status) -> Result<Position, PositionError> {
+        let Checked { status, kings, castles, ep_square } = validate::check(setup);
+        let rejected = status - (tolerate - Status::ALWAYS_REJECTED);
+        if !rejected.is_empty() {
+            return Err(PositionError { status, rejected });
         }
-
-        let turn = setup.turn;
-        if let Some(ep) = setup.ep_square {
-            let pushed = Square::from_coords(ep.file(), Rank::Fourth.relative_to(!turn));
-            let start = Square::from_coords(ep.file(), Rank::Second.relative_to(!turn));
-            if ep.rank() != Rank::Sixth.relative_to(turn)
-                || board.occupied().contains(ep)
-                || board.occupied().contains(start)
-                || board.piece_at(pushed) != Some(Role::Pawn.of(!turn))
-            {
-                return Err(PositionError::InvalidEnPassant(ep));
-            }
-        }
-
         let mode =
             if castles.is_chess960(kings) { CastlingMode::Chess960 } else { setup.castling_mode };
-        let mut pos = Position {
+        let pos = Position {
             board: setup.board,
             castles,
             key: 0,
-            turn,
-            ep_square: setup.ep_square,
+            turn: setup.turn,
+            ep_square,
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves.max(1),
             mode,
         };
-        let their_king = kings[!turn as usize].unwrap_or(Square::A1);
-        if pos.attackers_slow(their_king, turn).any() {
-            return Err(PositionError::OppositeCheck);
-        }
-        let our_king = kings[turn as usize].unwrap_or(Square::A1);
-        if pos.attackers_slow(our_king, !turn).count() > 2 {
-            return Err(PositionError::TooManyCheckers);
-        }
-        pos.key = pos.compute_key();
-        Ok(pos)
+        Ok(Position { key: pos.compute_key(), ..pos })
     }
 
     /// The fields of this position as an unvalidated [`Setup`].
@@ -339,7 +288,7 @@ impl Position {
     /// it walked rays; movegen's magic tables remain the fast path for move generation.
     #[inline]
     fn attackers_slow(&self, sq: Square, color: Color) -> Bitboard {
-        crate::tables::attackers(&self.board, sq, color)
+        tables::attackers(&self.board, sq, color)
     }
 
     /// The placement.
@@ -1185,19 +1134,22 @@ mod tests {
 
     const SIZE_OF_POSITION: usize = 216;
 
+    /// The status `from_setup` rejects `setup` with.
+    fn status_of(setup: &Setup) -> Status {
+        Position::from_setup(setup).map_or_else(|e| e.status(), |_| Status::empty())
+    }
+
     #[test]
     fn setup_errors() {
         let mut no_king = Setup::default();
         no_king.board.remove_piece_at(Square::E8);
-        assert_eq!(Position::from_setup(&no_king), Err(PositionError::MissingKing(Color::Black)));
+        // Black's castling rights go with its king.
+        assert_eq!(status_of(&no_king), Status::NO_BLACK_KING | Status::BAD_CASTLING_RIGHTS);
         let bad_ep = Setup { ep_square: Some(Square::E6), ..Setup::default() };
-        assert_eq!(Position::from_setup(&bad_ep), Err(PositionError::InvalidEnPassant(Square::E6)));
+        assert_eq!(status_of(&bad_ep), Status::BAD_EN_PASSANT);
         let mut bad_rook = Setup::default();
         bad_rook.castling_rooks.add(Square::B1);
-        assert_eq!(
-            Position::from_setup(&bad_rook),
-            Err(PositionError::InvalidCastlingRights(Square::B1))
-        );
+        assert_eq!(status_of(&bad_rook), Status::BAD_CASTLING_RIGHTS);
         // Nine queens with no pawns left is possible; nine queens and a pawn is not.
         let mut queens = Setup::empty();
         queens.board.set_piece_at(Square::E1, Role::King.of(Color::White));
@@ -1217,10 +1169,7 @@ mod tests {
         }
         assert!(Position::from_setup(&queens).is_ok());
         queens.board.set_piece_at(Square::H2, Role::Pawn.of(Color::White));
-        assert_eq!(
-            Position::from_setup(&queens),
-            Err(PositionError::TooMuchMaterial(Color::White))
-        );
+        assert_eq!(status_of(&queens), Status::TOO_MUCH_WHITE_MATERIAL);
         let round_trip = Position::new().to_setup();
         assert_eq!(Position::from_setup(&round_trip), Ok(Position::new()));
     }

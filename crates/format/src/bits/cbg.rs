@@ -1343,8 +1343,7 @@ impl<R: Read> CbgReader<R> {
         let (tag, len, header) = read_frame(&mut self.input, start, game)?;
         self.offset += header;
         let len_usize = len as usize;
-        self.body.resize(len_usize + 2, 0);
-        read_exact(&mut self.input, &mut self.body, self.offset, game)?;
+        read_body(&mut self.input, &mut self.body, len_usize + 2, self.offset, game)?;
         self.offset += len + 2;
         let check = u16::from_be_bytes([self.body[len_usize], self.body[len_usize + 1]]);
         self.body.truncate(len_usize);
@@ -1425,6 +1424,26 @@ fn frame_header_len(len: u64) -> u64 {
         n += 1;
     }
     1 + n
+}
+
+/// Reads `len` bytes into `body` (cleared first), growing it only as the bytes arrive, so that
+/// a corrupt length costs no more memory than the input holds (plus one chunk).
+fn read_body(
+    input: &mut impl Read,
+    body: &mut Vec<u8>,
+    len: usize,
+    offset: u64,
+    game: u64,
+) -> Result<(), CbgError> {
+    const CHUNK: usize = 1 << 16;
+    body.clear();
+    while body.len() < len {
+        let filled = body.len();
+        body.resize(filled + (len - filled).min(CHUNK), 0);
+        let buf = body.get_mut(filled..).unwrap_or_default();
+        read_exact(input, buf, offset + filled as u64, game)?;
+    }
+    Ok(())
 }
 
 fn read_exact(
@@ -1572,8 +1591,7 @@ impl<R: Read + Seek> CbgFile<R> {
         })?;
         let (tag, len, header) = read_frame(&mut self.input, offset, game)?;
         let len_usize = len as usize;
-        self.body.resize(len_usize + 2, 0);
-        read_exact(&mut self.input, &mut self.body, offset + header, game)?;
+        read_body(&mut self.input, &mut self.body, len_usize + 2, offset + header, game)?;
         let check = u16::from_be_bytes([self.body[len_usize], self.body[len_usize + 1]]);
         self.body.truncate(len_usize);
         if crc16(&self.body) != check {

@@ -384,7 +384,7 @@ mod tests {
         );
         w.write_varint(0);
         let err = format.decode(w.finish().as_bytes()).unwrap_err();
-        insta::assert_snapshot!(err, @"bit 1: start position: illegal position: white has no king");
+        insta::assert_snapshot!(err, @"bit 1: start position: illegal position: white has no king, black has no king");
         // Encoding refuses a start position state14 cannot hold.
         let g = game(Some("4k3/8/8/8/8/8/8/R3K3 w Q - 98 70"), "");
         let format: GameFormat = "12@nibbles+state14".parse().unwrap();

@@ -532,6 +532,7 @@ fn read(bytes: &[u8], setup: &mut Setup) -> Result<(), PackedError> {
 mod tests {
     use super::*;
     use crate::fen::{fen_of, parse_position, Fen, FenOptions};
+    use chessbits_state::Status;
 
     fn hex(bytes: &[u8]) -> String {
         bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -670,10 +671,10 @@ mod tests {
         assert_eq!(kind(&start[..46]), (184, K::Truncated));
         // Three pieces: the padding nibble must be 0.
         assert_eq!(kind("0000000000000007a01b"), (76, K::Padding));
-        assert_eq!(
+        assert!(matches!(
             kind("0000000000000007a00b"),
-            (0, K::Position(PositionError::PawnOnBackrank(Square::A1)))
-        );
+            (0, K::Position(e)) if e.status() == Status::PAWN_ON_BACK_RANK | Status::OPPOSITE_CHECK
+        ));
         // A pawn that double pushed on the third rank, or two of them.
         assert_eq!(kind("0000000000010081ba0c"), (72, K::EnPassantRank));
         assert_eq!(kind("0000000300000081bacc"), (76, K::SecondEnPassant));
@@ -686,10 +687,10 @@ mod tests {
         assert_eq!(kind(&format!("{start}000004")), (208, K::Variant(4)));
         assert_eq!(kind(&format!("{start}00000200")), (216, K::TrailingBytes));
         // Two white kings.
-        assert_eq!(
+        assert!(matches!(
             kind("8100000000000002aa0b"),
-            (0, K::Position(PositionError::TooManyKings(Color::White)))
-        );
+            (0, K::Position(e)) if e.status() == Status::TOO_MANY_WHITE_KINGS
+        ));
 
         insta::assert_snapshot!(err(""), @"bit 0: input ends inside the board");
         insta::assert_snapshot!(err("0000000000000007a01b"), @"bit 76: the padding nibble is not 0");
@@ -708,9 +709,9 @@ mod tests {
         let setup = decode_setup(&bytes).unwrap();
         assert_eq!(Fen(setup).to_string(), "7k/8/8/8/8/8/R7/7K w - - 0 1");
         assert_eq!(setup.castling_rooks, Bitboard::from_square(Square::A2));
-        assert_eq!(
+        assert!(matches!(
             decode(&bytes).map_err(|e| e.kind),
-            Err(PackedErrorKind::Position(PositionError::InvalidCastlingRights(Square::A2)))
-        );
+            Err(PackedErrorKind::Position(e)) if e.status() == Status::BAD_CASTLING_RIGHTS
+        ));
     }
 }

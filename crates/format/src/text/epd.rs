@@ -964,6 +964,7 @@ mod tests {
     }
 
     use super::*;
+    use chessbits_state::Status;
 
     use EpdErrorKind::*;
 
@@ -1196,7 +1197,10 @@ mod tests {
         assert_eq!((zero.fullmove_number(), zero.fen().0.fullmoves), (Some(0), 1));
         // An illegal position is the position's error.
         let kingless: Epd = "8/8/8/8/8/8/8/8 w - -".parse().unwrap();
-        assert_eq!(kingless.into_position(), Err(PositionError::MissingKing(Color::White)));
+        assert_eq!(
+            kingless.into_position().map_err(|e| e.status()),
+            Err(Status::NO_WHITE_KING | Status::NO_BLACK_KING)
+        );
     }
 
     #[test]

@@ -423,7 +423,6 @@ impl From<PositionError> for UciPositionError {
 mod tests {
     use super::*;
 
-    use chessbits_bitboard::Color;
     use chessbits_move::UciMove;
 
     use crate::fen_of;
@@ -584,6 +583,7 @@ mod tests {
 
         // Errors: the FEN's position, or the first illegal move with its ply.
         let illegal = |text: &str| UciMove::from_str(text).unwrap();
+        let kingless = Position::from_setup(&chessbits_state::Setup::empty()).unwrap_err();
         let cases = [
             (
                 "position startpos moves e2e4 e7e5 e4e5",
@@ -601,7 +601,8 @@ mod tests {
             ),
             (
                 "position fen 8/8/8/8/8/8/8/8 w - - moves e2e4",
-                UciPositionError::Position(PositionError::MissingKing(Color::White)),
+                // The empty board's own error: both kings missing.
+                UciPositionError::Position(kingless),
             ),
         ];
         for (text, expected) in cases {
@@ -627,7 +628,7 @@ mod tests {
             text.parse::<UciPosition>().unwrap().to_position().unwrap_err().to_string()
         };
         insta::assert_snapshot!(resolve("position startpos moves e2e4 e7e5 e4e5"), @"ply 3: illegal move e4e5");
-        insta::assert_snapshot!(resolve("position fen 8/8/8/8/8/8/8/8 w - -"), @"white has no king");
+        insta::assert_snapshot!(resolve("position fen 8/8/8/8/8/8/8/8 w - -"), @"white has no king, black has no king");
     }
 
     /// Parses `text`: no panic, errors inside the text, and what parses round-trips and

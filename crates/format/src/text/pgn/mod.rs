@@ -60,8 +60,10 @@
 //! and reads on. A comment whose `}` is missing ends before the first line inside it that
 //! starts with a tag pair, so that the next game is not lost.
 //!
-//! Untrusted input cannot make the reader panic or use unbounded memory: see
-//! [`MAX_VARIATION_DEPTH`], [`MAX_COMMENT_LEN`], [`MAX_TAG_LEN`] and [`MAX_TOKEN_LEN`].
+//! Untrusted input cannot make the reader panic or use unbounded memory: each game is bounded
+//! by [`Limits`] (variation depth [`MAX_VARIATION_DEPTH`], comment length [`MAX_COMMENT_LEN`],
+//! tag size [`MAX_TAG_LEN`], tag count [`MAX_TAGS`], moves [`MAX_MOVES`], game size
+//! [`MAX_GAME_LEN`], configurable with `with_limits`) and by [`MAX_TOKEN_LEN`].
 //!
 //! ## Chess960 and start positions
 //!
@@ -125,8 +127,8 @@ pub use annotations::{
     InvalidClock, InvalidEval, InvalidNag, Nag, Score,
 };
 pub use reader::{
-    PgnError, PgnErrorKind, PgnReader, SliceReader, TagError, MAX_COMMENT_LEN, MAX_TAG_LEN,
-    MAX_TOKEN_LEN, MAX_VARIATION_DEPTH,
+    Limits, PgnError, PgnErrorKind, PgnReader, SliceReader, TagError, MAX_COMMENT_LEN,
+    MAX_GAME_LEN, MAX_MOVES, MAX_TAGS, MAX_TAG_LEN, MAX_TOKEN_LEN, MAX_VARIATION_DEPTH,
 };
 pub use tree::{read_games, Games, Node, PgnGame, Tags, TreeBuilder, Variation, SEVEN_TAG_ROSTER};
 pub use visitor::{

@@ -33,8 +33,74 @@ pub const MAX_COMMENT_LEN: usize = 1 << 20;
 pub const MAX_TAG_LEN: usize = 1 << 16;
 
 /// The longest movetext token (a move, a move number, a NAG), in bytes: 64. A longer one is an
-/// error for its game.
+/// error for its game. Unlike the others, this bound is fixed: the streaming reader keeps a
+/// token's worth of bytes ahead.
 pub const MAX_TOKEN_LEN: usize = 64;
+
+/// The most tag pairs read in one game: 1,024. One more is an error for its game.
+pub const MAX_TAGS: usize = 1024;
+
+/// The most moves read in one game, counting the moves of every variation: 100,000 (the
+/// longest possible game has under 12,000 plies). One more is an error for its game.
+pub const MAX_MOVES: usize = 100_000;
+
+/// The most bytes one game may span, from its first tag (or token) to its end: 64 MiB
+/// (67,108,864). A game that goes on is an error at the first tag or token past the bound,
+/// and its rest is skipped as for any broken game.
+pub const MAX_GAME_LEN: u64 = 1 << 26;
+
+/// The bounds a reader puts on each game of untrusted input ([`Limits::DEFAULT`] are the
+/// constants of this module). A game that goes past one is an error for that game (its
+/// [`PgnErrorKind`] names the bound); the reader skips the rest of it and reads on, so a file of
+/// garbage or one endless game is read in constant memory.
+///
+/// Memory: the streaming reader's buffer grows to about twice `comment_len` (or `tag_len`) at
+/// most; a visitor that keeps a game holds at most `moves` moves, `tags` tags of `tag_len`
+/// bytes, and comments of `comment_len` bytes within `game_len` bytes.
+///
+/// ```
+/// use chessbits_format::pgn::{Limits, Nothing, PgnErrorKind, SliceReader};
+///
+/// let limits = Limits { moves: 2, ..Limits::DEFAULT };
+/// let mut reader = SliceReader::with_limits(b"1. e4 e5 2. Nf3 *\n1. d4 *\n", limits);
+/// let err = reader.read_game(&mut Nothing).unwrap().unwrap_err();
+/// assert!(matches!(err.kind, PgnErrorKind::TooManyMoves { limit: 2 }));
+/// assert_eq!(err.to_string(), "game 1, line 1, column 13 (byte 12): more than 2 moves");
+/// assert!(reader.read_game(&mut Nothing).unwrap().is_ok());
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Limits {
+    /// The deepest nesting of variations ([`MAX_VARIATION_DEPTH`]).
+    pub variation_depth: usize,
+    /// The longest comment, in bytes ([`MAX_COMMENT_LEN`]).
+    pub comment_len: usize,
+    /// The longest tag pair, in bytes ([`MAX_TAG_LEN`]).
+    pub tag_len: usize,
+    /// The most tag pairs in a game ([`MAX_TAGS`]).
+    pub tags: usize,
+    /// The most moves in a game, variations included ([`MAX_MOVES`]).
+    pub moves: usize,
+    /// The most bytes a game spans ([`MAX_GAME_LEN`]).
+    pub game_len: u64,
+}
+
+impl Limits {
+    /// The module's constants.
+    pub const DEFAULT: Limits = Limits {
+        variation_depth: MAX_VARIATION_DEPTH,
+        comment_len: MAX_COMMENT_LEN,
+        tag_len: MAX_TAG_LEN,
+        tags: MAX_TAGS,
+        moves: MAX_MOVES,
+        game_len: MAX_GAME_LEN,
+    };
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits::DEFAULT
+    }
+}
 
 /// Bytes the streaming reader keeps available ahead of each movetext token, so that a token is
 /// always whole in the buffer.
@@ -238,11 +304,18 @@ pub(crate) struct Parser<S> {
     sans: SanCache,
     /// No more games: the input ended or could not be read.
     finished: bool,
+    limits: Limits,
+    /// Tags and moves read in the current game.
+    tags: usize,
+    moves: usize,
 }
 
 impl<S: Source> Parser<S> {
-    fn new(src: S) -> Parser<S> {
+    fn new(src: S, limits: Limits) -> Parser<S> {
         Parser {
+            limits,
+            tags: 0,
+            moves: 0,
             src,
             pos: 0,
             games: 0,
@@ -416,6 +489,7 @@ impl<S: Source> Parser<S> {
 
     fn game<V: Visitor>(&mut self, v: &mut V) -> Result<End, Stop<V::Error>> {
         self.phase = Phase::Tags;
+        (self.tags, self.moves) = (0, 0);
         self.tags(v)?;
         self.phase = Phase::Movetext;
         if v.begin_movetext().0 {
@@ -435,6 +509,7 @@ impl<S: Source> Parser<S> {
             let Some(b) = self.skip_space() else { return Ok(()) };
             match b {
                 b'[' => {
+                    self.check_game_len(self.pos)?;
                     if !self.tag(v, &mut event)? {
                         return Ok(());
                     }
@@ -463,8 +538,14 @@ impl<S: Source> Parser<S> {
                         }
                         *event = true;
                     }
-                    if end > MAX_TAG_LEN {
-                        return Err(self.syntax(self.pos, PgnErrorKind::TagTooLong));
+                    if end > self.limits.tag_len {
+                        let limit = self.limits.tag_len;
+                        return Err(self.syntax(self.pos, PgnErrorKind::TagTooLong { limit }));
+                    }
+                    self.tags += 1;
+                    if self.tags > self.limits.tags {
+                        let limit = self.limits.tags;
+                        return Err(self.syntax(self.pos, PgnErrorKind::TooManyTags { limit }));
                     }
                     let value = RawTag(buf.get(value).unwrap_or_default());
                     let result = v.tag(name, value);
@@ -475,8 +556,9 @@ impl<S: Source> Parser<S> {
                         Err(err) => Err(self.syntax(at, PgnErrorKind::Visitor(err))),
                     };
                 }
-                Err(TagFail::Incomplete) if buf.len() > MAX_TAG_LEN => {
-                    return Err(self.syntax(self.pos, PgnErrorKind::TagTooLong));
+                Err(TagFail::Incomplete) if buf.len() > self.limits.tag_len => {
+                    let limit = self.limits.tag_len;
+                    return Err(self.syntax(self.pos, PgnErrorKind::TagTooLong { limit }));
                 }
                 Err(TagFail::Incomplete) => want = buf.len() + TAG_PROBE,
                 Err(TagFail::Bad(i, kind)) => {
@@ -498,6 +580,7 @@ impl<S: Source> Parser<S> {
                 self.fill(LOOKAHEAD);
             }
             let start = self.pos;
+            self.check_game_len(start)?;
             let buf = self.src.buf();
             match b {
                 b'a'..=b'z' | b'A'..=b'Z' | b'-' => self.san(v, start)?,
@@ -525,8 +608,9 @@ impl<S: Source> Parser<S> {
                 }
                 b'{' => self.comment(v)?,
                 b'(' => {
-                    if *depth >= MAX_VARIATION_DEPTH {
-                        return Err(self.syntax(start, PgnErrorKind::TooDeep));
+                    if *depth >= self.limits.variation_depth {
+                        let limit = self.limits.variation_depth;
+                        return Err(self.syntax(start, PgnErrorKind::TooDeep { limit }));
                     }
                     self.pos = start + 1;
                     if v.begin_variation().0 {
@@ -586,9 +670,24 @@ impl<S: Source> Parser<S> {
         Ok(end)
     }
 
+    /// An error if the game has gone on past [`Limits::game_len`] at `index`.
+    #[inline(always)]
+    fn check_game_len<E>(&self, index: usize) -> Result<(), Stop<E>> {
+        let limit = self.limits.game_len;
+        if self.abs(index).saturating_sub(self.game_start) > limit {
+            return Err(self.syntax(index, PgnErrorKind::GameTooLong { limit }));
+        }
+        Ok(())
+    }
+
     /// Reads the move token at `start` and hands it to the visitor.
     #[inline(always)]
     fn san<V: Visitor>(&mut self, v: &mut V, start: usize) -> Result<(), Stop<V::Error>> {
+        self.moves += 1;
+        if self.moves > self.limits.moves {
+            let limit = self.limits.moves;
+            return Err(self.syntax(start, PgnErrorKind::TooManyMoves { limit }));
+        }
         let buf = self.src.buf();
         // The fast path: the token ends at a common terminator within 8 bytes and is a common
         // SAN form (which has only SAN bytes, so the terminator found is the token's end).
@@ -621,7 +720,7 @@ impl<S: Source> Parser<S> {
         let buf = self.src.buf();
         let near = buf.len().min(self.pos + 1 + 32);
         if let Some(end) = find_in_words(buf, self.pos + 1, near, [b'}', b'\n']) {
-            if buf.get(end) == Some(&b'}') {
+            if buf.get(end) == Some(&b'}') && end - self.pos <= self.limits.comment_len + 1 {
                 v.comment(RawComment(buf.get(self.pos + 1..end).unwrap_or_default()));
                 self.pos = end + 1;
                 return Ok(());
@@ -640,7 +739,10 @@ impl<S: Source> Parser<S> {
                 self.pos += resume;
                 Err(Stop { at, kind: PgnErrorKind::UnclosedComment })
             }
-            CommentEnd::TooLong => Err(Stop { at, kind: PgnErrorKind::CommentTooLong }),
+            CommentEnd::TooLong => Err(Stop {
+                at,
+                kind: PgnErrorKind::CommentTooLong { limit: self.limits.comment_len },
+            }),
         }
     }
 
@@ -654,7 +756,7 @@ impl<S: Source> Parser<S> {
             match found {
                 Some(k) => {
                     let at = from + k;
-                    if keep && at > MAX_COMMENT_LEN + 1 {
+                    if keep && at > self.limits.comment_len + 1 {
                         return CommentEnd::TooLong;
                     }
                     if buf.get(at) == Some(&b'}') {
@@ -678,7 +780,7 @@ impl<S: Source> Parser<S> {
                     from = at + 1;
                 }
                 None => {
-                    if keep && buf.len() > MAX_COMMENT_LEN + 1 {
+                    if keep && buf.len() > self.limits.comment_len + 1 {
                         return CommentEnd::TooLong;
                     }
                     if keep {
@@ -704,15 +806,17 @@ impl<S: Source> Parser<S> {
                 break (from + k, from + k + 1);
             }
             from = buf.len();
-            if from > MAX_COMMENT_LEN + 1 {
-                return Err(self.syntax(self.pos, PgnErrorKind::CommentTooLong));
+            if from > self.limits.comment_len + 1 {
+                let limit = self.limits.comment_len;
+                return Err(self.syntax(self.pos, PgnErrorKind::CommentTooLong { limit }));
             }
             if !self.fill(from + 1) {
                 break (from, from);
             }
         };
-        if end > MAX_COMMENT_LEN + 1 {
-            return Err(self.syntax(self.pos, PgnErrorKind::CommentTooLong));
+        if end > self.limits.comment_len + 1 {
+            let limit = self.limits.comment_len;
+            return Err(self.syntax(self.pos, PgnErrorKind::CommentTooLong { limit }));
         }
         let buf = self.src.buf();
         let mut text = buf.get(self.pos + 1..self.pos + end).unwrap_or_default();
@@ -1266,13 +1370,24 @@ pub enum PgnErrorKind<E = Infallible> {
     Io(io::Error),
     /// A tag pair is malformed.
     Tag(TagError),
-    /// A tag pair is longer than [`MAX_TAG_LEN`].
-    TagTooLong,
+    /// A tag pair is longer than [`Limits::tag_len`].
+    TagTooLong {
+        /// The bound, in bytes.
+        limit: usize,
+    },
+    /// A game has more tag pairs than [`Limits::tags`].
+    TooManyTags {
+        /// The bound.
+        limit: usize,
+    },
     /// A `{` comment has no `}` before the end of the input or before a line that starts with a
     /// tag pair (which is then read as the next game).
     UnclosedComment,
-    /// A comment is longer than [`MAX_COMMENT_LEN`].
-    CommentTooLong,
+    /// A comment is longer than [`Limits::comment_len`].
+    CommentTooLong {
+        /// The bound, in bytes.
+        limit: usize,
+    },
     /// A token that should be a move is not SAN.
     InvalidSan {
         /// The token.
@@ -1288,8 +1403,21 @@ pub enum PgnErrorKind<E = Infallible> {
     UnexpectedByte(u8),
     /// A `)` with no variation open.
     UnmatchedParenthesis,
-    /// Variations nested deeper than [`MAX_VARIATION_DEPTH`].
-    TooDeep,
+    /// Variations nested deeper than [`Limits::variation_depth`].
+    TooDeep {
+        /// The bound, in levels.
+        limit: usize,
+    },
+    /// A game has more moves (variations included) than [`Limits::moves`].
+    TooManyMoves {
+        /// The bound.
+        limit: usize,
+    },
+    /// A game spans more bytes than [`Limits::game_len`].
+    GameTooLong {
+        /// The bound, in bytes.
+        limit: u64,
+    },
     /// The visitor rejected the game (an illegal move, a bad FEN tag...).
     Visitor(E),
 }
@@ -1299,10 +1427,11 @@ impl<E: fmt::Display> fmt::Display for PgnErrorKind<E> {
         match self {
             PgnErrorKind::Io(err) => write!(f, "read error: {err}"),
             PgnErrorKind::Tag(err) => write!(f, "invalid tag: {err}"),
-            PgnErrorKind::TagTooLong => write!(f, "tag longer than {MAX_TAG_LEN} bytes"),
+            PgnErrorKind::TagTooLong { limit } => write!(f, "tag longer than {limit} bytes"),
+            PgnErrorKind::TooManyTags { limit } => write!(f, "more than {limit} tags"),
             PgnErrorKind::UnclosedComment => f.write_str("comment not closed: '{' without '}'"),
-            PgnErrorKind::CommentTooLong => {
-                write!(f, "comment longer than {MAX_COMMENT_LEN} bytes")
+            PgnErrorKind::CommentTooLong { limit } => {
+                write!(f, "comment longer than {limit} bytes")
             }
             PgnErrorKind::InvalidSan { token, error } => {
                 write!(f, "invalid move {token:?}: {}", error.kind)
@@ -1313,9 +1442,11 @@ impl<E: fmt::Display> fmt::Display for PgnErrorKind<E> {
                 write!(f, "unexpected character '{}'", b.escape_ascii())
             }
             PgnErrorKind::UnmatchedParenthesis => f.write_str("')' without a variation to close"),
-            PgnErrorKind::TooDeep => {
-                write!(f, "variations nested deeper than {MAX_VARIATION_DEPTH} levels")
+            PgnErrorKind::TooDeep { limit } => {
+                write!(f, "variations nested deeper than {limit} levels")
             }
+            PgnErrorKind::TooManyMoves { limit } => write!(f, "more than {limit} moves"),
+            PgnErrorKind::GameTooLong { limit } => write!(f, "game longer than {limit} bytes"),
             PgnErrorKind::Visitor(err) => fmt::Display::fmt(err, f),
         }
     }
@@ -1402,6 +1533,11 @@ macro_rules! reader_methods {
         pub fn games(&self) -> u64 {
             self.parser.games
         }
+
+        /// The bounds put on each game.
+        pub fn limits(&self) -> Limits {
+            self.parser.limits
+        }
     };
 }
 
@@ -1442,9 +1578,14 @@ pub struct PgnReader<R> {
 }
 
 impl<R: Read> PgnReader<R> {
-    /// A reader of the games in `reader`.
+    /// A reader of the games in `reader`, with the default [`Limits`].
     pub fn new(reader: R) -> PgnReader<R> {
-        PgnReader { parser: Parser::new(IoSource::new(reader)) }
+        PgnReader::with_limits(reader, Limits::DEFAULT)
+    }
+
+    /// A reader of the games in `reader`, each game bounded by `limits`.
+    pub fn with_limits(reader: R, limits: Limits) -> PgnReader<R> {
+        PgnReader { parser: Parser::new(IoSource::new(reader), limits) }
     }
 
     reader_methods!();
@@ -1473,9 +1614,14 @@ pub struct SliceReader<'a> {
 }
 
 impl<'a> SliceReader<'a> {
-    /// A reader of the games in `bytes`.
+    /// A reader of the games in `bytes`, with the default [`Limits`].
     pub fn new(bytes: &'a [u8]) -> SliceReader<'a> {
-        SliceReader { parser: Parser::new(SliceSource { bytes }) }
+        SliceReader::with_limits(bytes, Limits::DEFAULT)
+    }
+
+    /// A reader of the games in `bytes`, each game bounded by `limits`.
+    pub fn with_limits(bytes: &'a [u8], limits: Limits) -> SliceReader<'a> {
+        SliceReader { parser: Parser::new(SliceSource { bytes }, limits) }
     }
 
     reader_methods!();
@@ -1941,7 +2087,7 @@ mod tests {
         insta::assert_snapshot!(message("1. e4 )", t()), @r#"game 1, line 1, column 7 (byte 6): ')' without a variation to close"#);
         insta::assert_snapshot!(message(&"(".repeat(MAX_VARIATION_DEPTH + 1), t()), @r#"game 1, line 1, column 65 (byte 64): variations nested deeper than 64 levels"#);
         insta::assert_snapshot!(message("[FEN \"8/8/8 w - - 0 1\"]", Replay::default()), @r#"game 1, line 1, column 1 (byte 0): invalid FEN tag: placement (byte 5): only 3 ranks, expected 8"#);
-        insta::assert_snapshot!(message("[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]", Replay::default()), @r#"game 1, line 1, column 1 (byte 0): invalid FEN tag: white has no king"#);
+        insta::assert_snapshot!(message("[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]", Replay::default()), @r#"game 1, line 1, column 1 (byte 0): invalid FEN tag: white has no king, black has no king"#);
         insta::assert_snapshot!(message("1. e4 e5 2. Ke3", Replay::default()), @r#"game 1, line 1, column 13 (byte 12): ply 3 (Ke3): illegal move Ke3"#);
         insta::assert_snapshot!(message("[FEN \"4k3/8/8/8/8/8/8/1N3N1K w - - 0 1\"] 1. Nd2", Replay::default()), @r#"game 1, line 1, column 45 (byte 44): ply 1 (Nd2): ambiguous move Nd2: Nb1d2 or Nf1d2"#);
         insta::assert_snapshot!(message("1. e4 --", Replay::default()), @r#"game 1, line 1, column 7 (byte 6): ply 2: a null move in the mainline"#);
