@@ -257,7 +257,8 @@ impl Position {
         }
         let mode =
             if castles.is_chess960(kings) { CastlingMode::Chess960 } else { setup.castling_mode };
-        let pos = Position {
+        // Built once, in place: the key is filled in afterwards, not by a second copy.
+        let mut pos = Position {
             board: setup.board,
             castles,
             key: 0,
@@ -267,7 +268,8 @@ impl Position {
             fullmoves: setup.fullmoves.max(1),
             mode,
         };
-        Ok(Position { key: pos.compute_key(), ..pos })
+        pos.key = pos.compute_key();
+        Ok(pos)
     }
 
     /// The fields of this position as an unvalidated [`Setup`].

@@ -98,6 +98,7 @@
 //! like any minimal code, `compact` has no room for a check, and a stream that needs one should
 //! add it.
 
+use super::inline_bytes::inline_bytes;
 use core::fmt;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -144,55 +145,17 @@ const HALFMOVE_DIRECT: usize = 64;
 /// Contexts of the fullmove number's bit length: pieces / 4.
 const FULLMOVE_CONTEXTS: usize = 9;
 
+inline_bytes! {
 /// A position in the `compact` format: up to [`MAX_LEN`] bytes, held inline.
-#[derive(Copy, Clone, PartialEq, Eq, Hash)]
-pub struct Compact {
-    bytes: [u8; MAX_LEN],
-    len: u8,
+pub struct Compact[MAX_LEN];
 }
 
 impl Compact {
-    /// The encoded bytes.
-    #[inline]
-    pub fn as_bytes(&self) -> &[u8] {
-        self.bytes.get(..self.len as usize).unwrap_or(&self.bytes)
-    }
-
-    /// How many bytes.
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.len as usize
-    }
-
-    /// `true` for no bytes (the range coder writes nothing for a message whose interval starts
-    /// at 0, which a legal position is unlikely to be).
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// `true` if the position did not fit the model and was written as an escape and a
     /// packed position.
     #[inline]
     pub fn is_escape(&self) -> bool {
         self.as_bytes().first() == Some(&ESCAPE)
-    }
-}
-
-impl AsRef<[u8]> for Compact {
-    fn as_ref(&self) -> &[u8] {
-        self.as_bytes()
-    }
-}
-
-/// Hex, as `Compact(3a07…)`.
-impl fmt::Debug for Compact {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Compact(")?;
-        for byte in self.as_bytes() {
-            write!(f, "{byte:02x}")?;
-        }
-        f.write_str(")")
     }
 }
 

@@ -28,6 +28,7 @@ pub mod compact;
 pub mod encoding;
 pub mod game;
 pub mod grouped;
+mod inline_bytes;
 pub mod io;
 pub mod move_codec;
 pub mod move_model;

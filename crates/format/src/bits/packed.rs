@@ -103,6 +103,7 @@
 //! Decoding never panics. A [`PackedError`] gives the bit offset in the input where the problem
 //! lies (byte × 8, plus 4 for a high nibble) and a [`PackedErrorKind`].
 
+use super::inline_bytes::inline_bytes;
 use core::fmt;
 
 use chessbits_bitboard::{Bitboard, ByColor, ByRole, Color, Piece, Rank, Role, Square};
@@ -134,6 +135,7 @@ const BLACK_KING: u8 = 11;
 /// The variant byte of Chess960.
 const VARIANT_CHESS960: u8 = 2;
 
+inline_bytes! {
 /// A position in the `packed` layout: up to [`MAX_LEN`] bytes, held inline.
 ///
 /// ```
@@ -145,31 +147,10 @@ const VARIANT_CHESS960: u8 = 2;
 /// assert_eq!(format!("{bytes:?}"), "Packed(0000000000000c026a0f074f)");
 /// # Ok::<_, chessbits_format::FenError>(())
 /// ```
-#[derive(Copy, Clone, PartialEq, Eq, Hash)]
-pub struct Packed {
-    bytes: [u8; MAX_LEN],
-    len: u8,
+pub struct Packed[MAX_LEN];
 }
 
 impl Packed {
-    /// The encoded bytes.
-    #[inline]
-    pub fn as_bytes(&self) -> &[u8] {
-        self.bytes.get(..self.len as usize).unwrap_or(&self.bytes)
-    }
-
-    /// How many bytes.
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.len as usize
-    }
-
-    /// Always `false`: the occupancy alone is 8 bytes.
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     #[inline]
     fn push(&mut self, byte: u8) {
         if let Some(slot) = self.bytes.get_mut(self.len as usize) {
@@ -184,23 +165,6 @@ impl Packed {
             value >>= 7;
         }
         self.push(value as u8);
-    }
-}
-
-impl AsRef<[u8]> for Packed {
-    fn as_ref(&self) -> &[u8] {
-        self.as_bytes()
-    }
-}
-
-/// Hex, as `Packed(ffff00…)`.
-impl fmt::Debug for Packed {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Packed(")?;
-        for byte in self.as_bytes() {
-            write!(f, "{byte:02x}")?;
-        }
-        f.write_str(")")
     }
 }
 
