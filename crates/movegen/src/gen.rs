@@ -605,6 +605,8 @@ impl Sink for Counter {
 /// The lists a [`ListSink`] writes to: tactical moves (captures, en passant, promotions) and
 /// quiet ones, the same list or two.
 trait Lists {
+    /// `true` if both kinds go to one list, so a piece's moves are written in one pass.
+    const ONE: bool;
     /// The list for captures, en passant and promotions.
     fn tactical(&mut self) -> &mut MoveList;
     /// The list for the other moves.
@@ -615,6 +617,8 @@ trait Lists {
 struct OneList<'a>(&'a mut MoveList);
 
 impl Lists for OneList<'_> {
+    const ONE: bool = true;
+
     #[inline(always)]
     fn tactical(&mut self) -> &mut MoveList {
         self.0
@@ -633,6 +637,8 @@ struct SplitLists<'a> {
 }
 
 impl Lists for SplitLists<'_> {
+    const ONE: bool = false;
+
     #[inline(always)]
     fn tactical(&mut self) -> &mut MoveList {
         self.tactical
@@ -653,6 +659,17 @@ struct ListSink<L>(L);
 impl<L: Lists> Sink for ListSink<L> {
     #[inline(always)]
     fn piece(&mut self, from: Square, to: Bitboard, theirs: Bitboard) {
+        if L::ONE {
+            // One pass in square order; the capture bit of the flag nibble read off `theirs`.
+            let quiet = (from as u16) << 6 | MoveKind::Quiet.nibble() << 12;
+            let capture_bit = MoveKind::Capture.nibble() << 12;
+            let moves = to.squares().map(|to| {
+                let capture = if theirs.contains(to) { capture_bit } else { 0 };
+                Move16::from_bits(quiet | to as u16 | capture)
+            });
+            self.0.quiet().extend(moves);
+            return;
+        }
         let captures = (to & theirs).squares().map(|to| Move16::new(from, to, MoveKind::Capture));
         self.0.tactical().extend(captures);
         let quiets = (to - theirs).squares().map(|to| Move16::new(from, to, MoveKind::Quiet));
