@@ -465,11 +465,25 @@ impl<'a> Gen<'a> {
         for from in self.pos.our(Role::Knight) & (from_mask - pinned) {
             sink.piece(from, t.knight(from) & target, theirs);
         }
-        for from in board.diagonal_sliders() & ours & from_mask {
-            sink.piece(from, self.pin_limit(from, t.bishop(from, occupied) & target), theirs);
+        // Sliders: unpinned ones with no pin test, pinned ones (rare) along their pin lines.
+        let (diagonal, straight) =
+            (board.diagonal_sliders() & ours, board.straight_sliders() & ours);
+        for from in diagonal & (from_mask - pinned) {
+            sink.piece(from, t.bishop(from, occupied) & target, theirs);
         }
-        for from in board.straight_sliders() & ours & from_mask {
-            sink.piece(from, self.pin_limit(from, t.rook(from, occupied) & target), theirs);
+        for from in straight & (from_mask - pinned) {
+            sink.piece(from, t.rook(from, occupied) & target, theirs);
+        }
+        for from in (diagonal | straight) & from_mask & pinned {
+            let line = t.line(king, from) & target;
+            let mut to = Bitboard::EMPTY;
+            if diagonal.contains(from) {
+                to |= t.bishop(from, occupied);
+            }
+            if straight.contains(from) {
+                to |= t.rook(from, occupied);
+            }
+            sink.piece(from, to & line, theirs);
         }
 
         // Pawns: unpinned ones all at once, pinned ones (rare) each along its pin line.
