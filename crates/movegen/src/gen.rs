@@ -538,7 +538,7 @@ impl<'a> Gen<'a> {
     /// the king's destination, and once the rook has moved it no longer does. (Lifting the rook
     /// can only add attacks along the back rank toward the destination, which the destination's
     /// own test already decides; lifting the king adds none, since we are not in check.)
-    #[inline]
+    #[inline(always)]
     fn castle_is_safe(&self, king: Square, rook: Square) -> bool {
         let side = CastlingSide::from_king_rook(king, rook);
         let king_to = side.king_to(self.us);
