@@ -465,11 +465,25 @@ impl<'a> Gen<'a> {
         for from in self.pos.our(Role::Knight) & (from_mask - pinned) {
             sink.piece(from, t.knight(from) & target, theirs);
         }
-        for from in board.diagonal_sliders() & ours & from_mask {
-            sink.piece(from, self.pin_limit(from, t.bishop(from, occupied) & target), theirs);
+        // Sliders: unpinned ones with no pin test, pinned ones (rare) along their pin lines.
+        let (diagonal, straight) =
+            (board.diagonal_sliders() & ours, board.straight_sliders() & ours);
+        for from in diagonal & (from_mask - pinned) {
+            sink.piece(from, t.bishop(from, occupied) & target, theirs);
         }
-        for from in board.straight_sliders() & ours & from_mask {
-            sink.piece(from, self.pin_limit(from, t.rook(from, occupied) & target), theirs);
+        for from in straight & (from_mask - pinned) {
+            sink.piece(from, t.rook(from, occupied) & target, theirs);
+        }
+        for from in (diagonal | straight) & from_mask & pinned {
+            let line = t.line(king, from) & target;
+            let mut to = Bitboard::EMPTY;
+            if diagonal.contains(from) {
+                to |= t.bishop(from, occupied);
+            }
+            if straight.contains(from) {
+                to |= t.rook(from, occupied);
+            }
+            sink.piece(from, to & line, theirs);
         }
 
         // Pawns: unpinned ones all at once, pinned ones (rare) each along its pin line.
@@ -524,7 +538,7 @@ impl<'a> Gen<'a> {
     /// the king's destination, and once the rook has moved it no longer does. (Lifting the rook
     /// can only add attacks along the back rank toward the destination, which the destination's
     /// own test already decides; lifting the king adds none, since we are not in check.)
-    #[inline]
+    #[inline(always)]
     fn castle_is_safe(&self, king: Square, rook: Square) -> bool {
         let side = CastlingSide::from_king_rook(king, rook);
         let king_to = side.king_to(self.us);
@@ -605,6 +619,8 @@ impl Sink for Counter {
 /// The lists a [`ListSink`] writes to: tactical moves (captures, en passant, promotions) and
 /// quiet ones, the same list or two.
 trait Lists {
+    /// `true` if both kinds go to one list, so a piece's moves are written in one pass.
+    const ONE: bool;
     /// The list for captures, en passant and promotions.
     fn tactical(&mut self) -> &mut MoveList;
     /// The list for the other moves.
@@ -615,6 +631,8 @@ trait Lists {
 struct OneList<'a>(&'a mut MoveList);
 
 impl Lists for OneList<'_> {
+    const ONE: bool = true;
+
     #[inline(always)]
     fn tactical(&mut self) -> &mut MoveList {
         self.0
@@ -633,6 +651,8 @@ struct SplitLists<'a> {
 }
 
 impl Lists for SplitLists<'_> {
+    const ONE: bool = false;
+
     #[inline(always)]
     fn tactical(&mut self) -> &mut MoveList {
         self.tactical
@@ -653,6 +673,17 @@ struct ListSink<L>(L);
 impl<L: Lists> Sink for ListSink<L> {
     #[inline(always)]
     fn piece(&mut self, from: Square, to: Bitboard, theirs: Bitboard) {
+        if L::ONE {
+            // One pass in square order; the capture bit of the flag nibble read off `theirs`.
+            let quiet = (from as u16) << 6 | MoveKind::Quiet.nibble() << 12;
+            let capture_bit = MoveKind::Capture.nibble() << 12;
+            let moves = to.squares().map(|to| {
+                let capture = if theirs.contains(to) { capture_bit } else { 0 };
+                Move16::from_bits(quiet | to as u16 | capture)
+            });
+            self.0.quiet().extend(moves);
+            return;
+        }
         let captures = (to & theirs).squares().map(|to| Move16::new(from, to, MoveKind::Capture));
         self.0.tactical().extend(captures);
         let quiets = (to - theirs).squares().map(|to| Move16::new(from, to, MoveKind::Quiet));

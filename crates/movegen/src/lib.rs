@@ -158,17 +158,26 @@ pub trait MoveGen {
 }
 
 /// The legal moves from `from` to `to`, into a new list, in the fast-bits copy where the CPU
-/// has the features.
+/// has the features. The generator writes into the list through a reference, so the list is
+/// built in place (returning it from the fast-bits copy cost a copy of the whole 516-byte list
+/// per call: 7% of `legal_moves()`).
+#[inline(always)]
 fn collect(pos: &Position, from: Bitboard, to: Bitboard) -> MoveList {
-    isa::dispatch!(collect_fast_bits, collect_with, (tables(), pos, from, to))
+    let mut list = MoveList::new();
+    isa::dispatch!(collect_fast_bits, collect_with, (tables(), pos, from, to, &mut list));
+    list
 }
 
 /// The body of [`collect`].
 #[inline(always)]
-fn collect_with(t: &'static Tables, pos: &Position, from: Bitboard, to: Bitboard) -> MoveList {
-    let mut list = MoveList::new();
-    Gen::new(t, pos).push_moves(from, to, &mut list);
-    list
+fn collect_with(
+    t: &'static Tables,
+    pos: &Position,
+    from: Bitboard,
+    to: Bitboard,
+    list: &mut MoveList,
+) {
+    Gen::new(t, pos).push_moves(from, to, list);
 }
 
 /// The legal moves from `from` to `to` that `keep` accepts, through the bulk callback (rare
@@ -194,7 +203,8 @@ isa::fast_bits_copy!(
         pos: &Position,
         from: Bitboard,
         to: Bitboard,
-    ) -> MoveList
+        list: &mut MoveList,
+    )
 );
 
 impl MoveGen for Position {

@@ -3,7 +3,7 @@
 //! every-leaf walk and the hashed walk.
 
 use chessbits_bitboard::Bitboard;
-use chessbits_move::MoveList;
+use chessbits_move::{Move16, MoveList};
 use chessbits_state::Position;
 
 use super::table::{table_key, PerftTable};
@@ -98,15 +98,33 @@ macro_rules! walk_body {
         let mut list = MoveList::new();
         Gen::new($t, $pos).push_moves(Bitboard::FULL, Bitboard::FULL, &mut list);
         let mut nodes = 0;
-        for m in list {
-            let undo = $pos.play_unchecked(m);
-            nodes +=
-                if $depth == W::LAST { W::leaf($t, $pos) } else { $name($t, $pos, $depth - 1, $w) };
-            $pos.undo(undo);
+        // The list is iterated by reference (by value, its whole buffer was copied into the
+        // iterator at every node), and the last ply has a loop of its own: the loop around one
+        // make and unmake alone keeps its values in registers (measured 12% fewer instructions
+        // in the every-leaf walk).
+        if $depth == W::LAST {
+            for &m in &list {
+                nodes += last_ply::<W>($t, $pos, m);
+            }
+        } else {
+            for &m in &list {
+                let undo = $pos.play_unchecked(m);
+                nodes += $name($t, $pos, $depth - 1, $w);
+                $pos.undo(undo);
+            }
         }
         $w.store(key, $depth, nodes);
         nodes
     }};
+}
+
+/// Makes `m`, counts the child with [`Walk::leaf`] and unmakes it: one move of the last ply.
+#[inline(always)]
+fn last_ply<W: Walk>(t: &'static Tables, pos: &mut Position, m: Move16) -> u64 {
+    let undo = pos.play_unchecked(m);
+    let nodes = W::leaf(t, pos);
+    pos.undo(undo);
+    nodes
 }
 
 /// The portable walk (`depth >= W::LAST`).
