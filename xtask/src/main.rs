@@ -21,6 +21,7 @@ mod fit_compact;
 mod fit_moves;
 mod formats;
 mod magics;
+mod parquet_check;
 mod perft;
 mod snapshots;
 
@@ -37,7 +38,8 @@ tasks:
   formats   measure and round-trip the bit-level encodings (see cargo xtask formats --help)
   fit-compact  fit the compact position model and measure it (see cargo xtask fit-compact --help)
   fit-moves fit the move model's table on ../shared/corpus/train (--eval: measure it only)
-  cbg-check pack and unpack every corpus PGN file as .cbg and compare every game";
+  cbg-check pack and unpack every corpus PGN file as .cbg and compare every game
+  parquet-check  export a PGN file to Parquet and read it with pyarrow and DuckDB (skipped if absent)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -52,6 +54,7 @@ fn main() -> ExitCode {
         "formats" => formats::run(rest),
         "fit-moves" => fit_moves::run(rest),
         "cbg-check" => cbg_check::run(rest),
+        "parquet-check" => parquet_check::run(rest),
         "snapshots" => snapshots::run(rest),
         "fit-compact" => fit_compact::run(rest),
         "-h" | "--help" | "help" => {
