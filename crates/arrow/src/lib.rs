@@ -281,7 +281,9 @@ pub struct BatchBuilder {
     evals: ListBuilder<Int32Builder>,
     positions: ListBuilder<Int64Builder>,
     encoder: MoveEncoder,
+    /// The current game's coded moves and keys, kept between games to reuse their memory.
     bytes: Vec<u8>,
+    keys_buf: Vec<i64>,
     len: usize,
 }
 
@@ -315,6 +317,7 @@ impl BatchBuilder {
                 .with_field(list_item(DataType::Int64, false)),
             encoder: MoveEncoder::new(MoveCodec::Model, &Position::new()),
             bytes: Vec::new(),
+            keys_buf: Vec::new(),
             len: 0,
         }
     }
@@ -338,7 +341,8 @@ impl BatchBuilder {
         // The moves first: the only step that can fail, before any column grows.
         self.encoder.reset(MoveCodec::Model, &game.start);
         let limit = usize::try_from(self.keys.limit()).unwrap_or(usize::MAX);
-        let mut keys = Vec::with_capacity(game.moves.len().min(limit));
+        let keys = &mut self.keys_buf;
+        keys.clear();
         for &m in &game.moves {
             self.encoder
                 .push(m)
@@ -417,7 +421,7 @@ impl BatchBuilder {
         } else {
             self.evals.append_null();
         }
-        self.positions.values().append_slice(&keys);
+        self.positions.values().append_slice(&self.keys_buf);
         self.positions.append(true);
         self.len += 1;
         Ok(())
@@ -589,6 +593,26 @@ mod tests {
             (Score::Mate(i32::MAX), 90_001),
         ] {
             assert_eq!(eval_value(score), expected, "{score:?}");
+        }
+    }
+
+    #[test]
+    fn a_game_that_does_not_code_leaves_the_batch_as_it_was() {
+        use chessbits_movegen::MoveGen;
+        let mut start = Position::new();
+        let e4 = start.resolve_uci("e2e4".parse().unwrap()).unwrap();
+        let good = GameRecord { number: 1, moves: vec![e4], ..GameRecord::default() };
+        start.play(e4).unwrap();
+        // e2e4 again, with Black to move.
+        let bad = GameRecord { number: 2, start, moves: vec![e4], ..GameRecord::default() };
+        let mut batch = BatchBuilder::new(&ExportOptions::default());
+        let error = batch.push(&bad).unwrap_err();
+        assert!(matches!(error, ExportError::Moves { game: 2, .. }), "{error}");
+        batch.push(&good).unwrap();
+        let rows = batch.finish().unwrap();
+        assert_eq!(rows.num_rows(), 1);
+        for column in rows.columns() {
+            assert_eq!(column.len(), 1);
         }
     }
 }
