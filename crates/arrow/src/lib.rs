@@ -21,7 +21,7 @@
 //! | `WhiteElo`, `BlackElo` | Int32 | null when absent or not a number |
 //! | `tags` | Map&lt;Utf8, Utf8&gt; | every other tag, in input order, and typed tags whose value did not parse |
 //! | `plies` | Int32 | the number of moves in the mainline |
-//! | `start_fen` | Utf8 | the start position as X-FEN, null for the standard start |
+//! | `start_fen` | Utf8 | the start position as X-FEN, null for the standard start of standard chess (not of Chess960) |
 //! | `moves` | Binary | the mainline coded by [`MoveCodec::Model`] from the start position |
 //! | `clocks` | List&lt;Int32&gt; | centiseconds left after each ply (null items where none); null when the game has no clock |
 //! | `evals` | List&lt;Int32&gt; | centipawns after each ply, White's view, mates as `±(`[`MATE`]` − n)`; null when the game has none |
@@ -614,5 +614,20 @@ mod tests {
         for column in rows.columns() {
             assert_eq!(column.len(), 1);
         }
+    }
+
+    #[test]
+    fn chess960_from_the_standard_array_keeps_its_start_fen() {
+        use arrow_array::cast::AsArray;
+        use arrow_array::Array;
+        let mut start = Position::new();
+        start.set_castling_mode(chessbits_move::CastlingMode::Chess960).unwrap();
+        let mut batch = BatchBuilder::new(&ExportOptions::default());
+        batch.push(&GameRecord::default()).unwrap();
+        batch.push(&GameRecord { start, ..GameRecord::default() }).unwrap();
+        let rows = batch.finish().unwrap();
+        let fen = rows.column_by_name("start_fen").unwrap().as_string::<i32>();
+        assert!(fen.is_null(0));
+        assert_eq!(fen.value(1), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
     }
 }
