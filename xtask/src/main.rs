@@ -23,6 +23,7 @@ mod fit_moves;
 mod formats;
 mod fuzz;
 mod magics;
+mod parquet_check;
 mod perft;
 mod snapshots;
 
@@ -40,7 +41,8 @@ tasks:
   fit-compact  fit the compact position model and measure it (see cargo xtask fit-compact --help)
   fit-moves fit the move model's table on ../shared/corpus/train (--eval: measure it only)
   cbg-check pack and unpack every corpus PGN file as .cbg and compare every game
-  fuzz      run the cargo-fuzz targets (nightly; see cargo xtask fuzz --help)";
+  fuzz      run the cargo-fuzz targets (nightly; see cargo xtask fuzz --help)
+  parquet-check  export a PGN file to Parquet and read it with pyarrow and DuckDB (skipped if absent)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -55,6 +57,7 @@ fn main() -> ExitCode {
         "formats" => formats::run(rest),
         "fit-moves" => fit_moves::run(rest),
         "cbg-check" => cbg_check::run(rest),
+        "parquet-check" => parquet_check::run(rest),
         "snapshots" => snapshots::run(rest),
         "fuzz" => fuzz::run(rest),
         "fit-compact" => fit_compact::run(rest),

@@ -4,6 +4,8 @@
 //! success, 1 when some input was bad, 2 on usage errors.
 
 mod encode;
+#[cfg(feature = "arrow")]
+mod export;
 mod lines;
 mod pack;
 mod pgn;
@@ -30,6 +32,7 @@ Examples:
   chessbits pgn a.pgn b.pgn --to pgn      the games again, in the PGN export format
   chessbits pack games.pgn -o games.cbg   the games in a .cbg game file
   chessbits unpack games.cbg --to uci     and back
+  chessbits export games.pgn -o games.parquet  the games as a Parquet table for SQL engines
   echo 'startpos;e2e4 e7e5 g1f3' | chessbits san
   echo startpos | chessbits encode --format grouped+state14
   chessbits pgn games.pgn --to moves:san-like  per game: number, plies, bits, hex of the moves
@@ -109,6 +112,18 @@ enum Command {
         #[arg(long, value_name = "N")]
         game: Option<u64>,
     },
+    /// Exports PGN or `.cbg` files to one Parquet file, one row a game (schema in
+    /// docs/formats.md): typed tags, plies, start FEN, coded mainline, clocks, evaluations
+    /// and position keys, for DuckDB, DataFusion, Spark or pyarrow.
+    ///
+    /// An input that starts with the `.cbg` magic is read as `.cbg`, any other as PGN. Broken
+    /// games are reported on stderr and make the exit status 1. `--stats` prints one JSON
+    /// object to stdout: games, plies, move_bytes, total_bytes, failed_games.
+    #[cfg(feature = "arrow")]
+    #[command(
+        after_help = "Examples:\n  chessbits export games.pgn -o games.parquet --stats\n  chessbits export a.cbg b.pgn -o ab.parquet --keys all"
+    )]
+    Export(export::ExportArgs),
     /// Encodes FENs (one per line, `startpos` allowed) at the bit level: `<bits>\t<hex>` per line.
     #[command(
         after_help = "Examples:\n  $ echo startpos | chessbits encode --format rle:3\n  154\t...\n  chessbits encode --list\n  chessbits encode --format grouped+state-full < positions.fen > positions.hex"
@@ -141,6 +156,11 @@ fn main() -> ExitCode {
         Command::Unpack { file, to, game } => {
             let mut stdout = BufWriter::new(io::stdout().lock());
             pack::unpack(&file, to, game, &mut stdout, &mut io::stderr().lock())
+        }
+        #[cfg(feature = "arrow")]
+        Command::Export(args) => {
+            let mut stdout = BufWriter::new(io::stdout().lock());
+            export::run(&args, &mut stdout, &mut io::stderr().lock())
         }
         Command::Encode(args) => encode::run_encode(&args, io::stdin().lock(), io::stdout().lock()),
         Command::Decode(args) => encode::run_decode(&args, io::stdin().lock(), io::stdout().lock()),

@@ -43,9 +43,9 @@ pub enum Codec {
 }
 
 /// A writer that counts what it writes.
-struct Counting<W> {
-    inner: W,
-    bytes: u64,
+pub(crate) struct Counting<W> {
+    pub(crate) inner: W,
+    pub(crate) bytes: u64,
 }
 
 impl<W: Write> Write for Counting<W> {

@@ -259,3 +259,23 @@ fn unpack_reports_files_that_are_not_cbg_or_are_damaged() {
     assert_eq!(out.status.code(), Some(1));
     insta::assert_snapshot!(text(&out.stdout), @"9	error	no game 9");
 }
+
+#[cfg(feature = "arrow")]
+#[test]
+fn export_reads_pgn_and_cbg_and_reports_broken_games() {
+    let cbg = temp("export-mixed.cbg");
+    run(&["pack", &data("mixed.pgn"), "-o", &cbg], "");
+    let parquet = temp("export-mixed.parquet");
+    let out = run(&["export", &data("mixed.pgn"), &cbg, "-o", &parquet, "--stats"], "");
+    assert_eq!(out.status.code(), Some(1), "a broken game makes the exit status 1");
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("game 2, line") && stderr.contains("Ke3"), "{stderr}");
+    let stats = text(&out.stdout);
+    let size = std::fs::metadata(&parquet).expect("written").len();
+    assert!(stats.contains(&format!("\"total_bytes\":{size},")), "{stats}");
+    // The four good games twice: once from the PGN, once from the .cbg.
+    let stats = stats.replace(&size.to_string(), "SIZE");
+    insta::assert_snapshot!(stats, @r#"{"games":8,"plies":42,"move_bytes":14,"total_bytes":SIZE,"failed_games":1}"#);
+    let help = run(&["export", "--help"], "");
+    assert!(text(&help.stdout).contains("Example"));
+}

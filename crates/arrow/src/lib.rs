@@ -1,0 +1,633 @@
+//! Chess games as [Apache Arrow](https://arrow.apache.org) record batches and Parquet files,
+//! so that SQL engines (DataFusion, DuckDB, Spark, pyarrow) can query any number of games.
+//!
+//! Games come in as [`GameRecord`]s: from PGN through
+//! [`GameBuilder`](chessbits_format::cbg::GameBuilder), or from a `.cbg` file through
+//! [`CbgReader`](chessbits_format::cbg::CbgReader). A [`BatchBuilder`] turns them into one
+//! [`RecordBatch`] of the [`schema`]; a [`ParquetExporter`] streams them to a Parquet file in
+//! constant memory: a batch of [`ExportOptions::batch_games`] games at a time, written into
+//! row groups of [`ExportOptions::row_group_rows`] rows (zstd-compressed).
+//!
+//! # Schema
+//!
+//! One row a game. Names are the PGN tag names where a column is a tag.
+//!
+//! | column | type | |
+//! |---|---|---|
+//! | `game` | Int64 | the game's number in its input (from 1, broken games counted) |
+//! | `Event`, `Site`, `White`, `Black`, `Result` | Utf8 | the tags; `Result` falls back to the movetext's marker |
+//! | `UTCDate` | Date32 | `YYYY.MM.DD`; null when absent or not a whole valid date |
+//! | `UTCTime`, `ECO`, `Opening`, `TimeControl`, `Termination` | Utf8 | the tags |
+//! | `WhiteElo`, `BlackElo` | Int32 | null when absent or not a number |
+//! | `tags` | Map&lt;Utf8, Utf8&gt; | every other tag, in input order, and typed tags whose value did not parse |
+//! | `plies` | Int32 | the number of moves in the mainline |
+//! | `start_fen` | Utf8 | the start position as X-FEN, null for the standard start of standard chess (not of Chess960) |
+//! | `moves` | Binary | the mainline coded by [`MoveCodec::Model`] from the start position |
+//! | `clocks` | List&lt;Int32&gt; | centiseconds left after each ply (null items where none); null when the game has no clock |
+//! | `evals` | List&lt;Int32&gt; | centipawns after each ply, White's view, mates as `±(`[`MATE`]` − n)`; null when the game has none |
+//! | `keys` | List&lt;Int64&gt; | the Polyglot Zobrist key of the position after each ply (first [`Keys`] plies), as signed 64-bit |
+//!
+//! Tag values are decoded as UTF-8, or as Latin-1 when they are not UTF-8. The file's
+//! key-value metadata names the move codec (`chessbits.moves` = `model`) and the schema
+//! version (`chessbits.schema` = `1`). Changing the schema is a breaking change for the
+//! programs that query the files: it bumps `chessbits.schema`.
+//!
+//! Evaluations: `[%eval 0.17]` is 17; centipawns are clamped to ±[`MAX_CENTIPAWNS`]; mate in
+//! `n` for White (`#n`) is `MATE − n`, for Black (`#-n`) is `−(MATE − n)`, `n` capped at
+//! 9,999, so `abs(v) > MAX_CENTIPAWNS` means a mate in `MATE − abs(v)` moves. The depth is
+//! not kept.
+//!
+//! # Example
+//!
+//! ```
+//! use chessbits_arrow::{BatchBuilder, ExportOptions};
+//! use chessbits_format::cbg::GameBuilder;
+//! use chessbits_format::pgn::SliceReader;
+//!
+//! let pgn = b"[White \"Anna\"]\n[WhiteElo \"1500\"]\n[UTCDate \"2024.01.31\"]\n\n1. e4 { [%clk 0:03:00] } e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+//! let mut reader = SliceReader::new(pgn);
+//! let mut games = GameBuilder::default();
+//! let mut batch = BatchBuilder::new(&ExportOptions::default());
+//! while let Some(game) = reader.read_game(&mut games) {
+//!     batch.push(&game?)?;
+//! }
+//! let batch = batch.finish()?;
+//! assert_eq!(batch.num_rows(), 1);
+//! let plies = batch.column_by_name("plies").unwrap();
+//! assert_eq!(plies.as_any().downcast_ref::<arrow_array::Int32Array>().unwrap().value(0), 7);
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+
+use core::fmt;
+use std::io::Write;
+use std::sync::Arc;
+
+use arrow_array::builder::{
+    BinaryBuilder, Date32Builder, Int32Builder, Int64Builder, ListBuilder, MapBuilder,
+    MapFieldNames, StringBuilder,
+};
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{ArrowError, DataType, Field, Fields, Schema, SchemaRef};
+use chessbits_format::cbg::GameRecord;
+use chessbits_format::fen::{fen_of, CastlingNotation, EnPassantMode, FenOptions};
+use chessbits_format::move_codec::{MoveCodec, MoveEncodeError, MoveEncoder};
+use chessbits_format::pgn::{decode_lossy, Score};
+use chessbits_state::Position;
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::errors::ParquetError;
+use parquet::file::metadata::KeyValue;
+use parquet::file::properties::WriterProperties;
+
+/// Games a [`ParquetExporter`] gathers into one batch by default.
+pub const DEFAULT_BATCH_GAMES: usize = 8_192;
+
+/// Rows in a Parquet row group by default: large enough for scans to read long runs of a
+/// column, small enough to hold while writing (an export of lichess games stays under 60 MB
+/// resident, measured in docs/formats.md).
+pub const DEFAULT_ROW_GROUP_ROWS: usize = 65_536;
+
+/// Plies of a game whose position keys the `keys` column holds by default (see [`Keys`]):
+/// past ply 40 under 1% of positions are shared by two games even among masters, while
+/// their keys would double the column (measured in docs/formats.md).
+pub const DEFAULT_KEY_PLIES: u32 = 40;
+
+/// The base of mate scores in `evals`: mate in `n` is `±(MATE − n)`.
+pub const MATE: i32 = 100_000;
+
+/// Centipawn evaluations are clamped to `±MAX_CENTIPAWNS`; anything beyond is a mate.
+pub const MAX_CENTIPAWNS: i32 = 90_000;
+
+/// The tags with a column of their own, in schema order.
+pub const TYPED_TAGS: [&str; TYPED] = [
+    "Event",
+    "Site",
+    "White",
+    "Black",
+    "Result",
+    "UTCDate",
+    "UTCTime",
+    "WhiteElo",
+    "BlackElo",
+    "ECO",
+    "Opening",
+    "TimeControl",
+    "Termination",
+];
+
+/// The number of typed tag columns.
+const TYPED: usize = 13;
+const RESULT: usize = 4;
+const UTC_DATE: usize = 5;
+const WHITE_ELO: usize = 7;
+const BLACK_ELO: usize = 8;
+
+/// Which positions' keys the `keys` column holds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Keys {
+    /// Every position of the mainline (after each ply).
+    All,
+    /// The positions after the first `n` plies only (opening search).
+    First(u32),
+}
+
+impl Keys {
+    fn limit(self) -> u32 {
+        match self {
+            Keys::All => u32::MAX,
+            Keys::First(n) => n,
+        }
+    }
+}
+
+/// How games are exported.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ExportOptions {
+    /// Games a [`ParquetExporter`] gathers before handing a batch to the Parquet writer.
+    pub batch_games: usize,
+    /// Rows of a Parquet row group.
+    pub row_group_rows: usize,
+    /// The positions the `keys` column holds.
+    pub keys: Keys,
+}
+
+impl Default for ExportOptions {
+    fn default() -> Self {
+        ExportOptions {
+            batch_games: DEFAULT_BATCH_GAMES,
+            row_group_rows: DEFAULT_ROW_GROUP_ROWS,
+            keys: Keys::First(DEFAULT_KEY_PLIES),
+        }
+    }
+}
+
+/// Why a game or a file could not be exported.
+#[derive(Debug)]
+pub enum ExportError {
+    /// A game's mainline did not code: its number in its input, and why.
+    Moves {
+        /// The game's number.
+        game: u64,
+        /// The move that failed.
+        error: MoveEncodeError,
+    },
+    /// Arrow refused a batch.
+    Arrow(ArrowError),
+    /// Writing Parquet failed (I/O included).
+    Parquet(ParquetError),
+}
+
+impl fmt::Display for ExportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExportError::Moves { game, error } => write!(f, "game {game}: {error}"),
+            ExportError::Arrow(e) => write!(f, "arrow: {e}"),
+            ExportError::Parquet(e) => write!(f, "parquet: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ExportError {}
+
+impl From<ArrowError> for ExportError {
+    fn from(e: ArrowError) -> Self {
+        ExportError::Arrow(e)
+    }
+}
+
+impl From<ParquetError> for ExportError {
+    fn from(e: ParquetError) -> Self {
+        ExportError::Parquet(e)
+    }
+}
+
+fn list_item(data_type: DataType, nullable: bool) -> Arc<Field> {
+    Arc::new(Field::new("item", data_type, nullable))
+}
+
+fn map_entries() -> Arc<Field> {
+    let fields = Fields::from(vec![
+        Field::new("keys", DataType::Utf8, false),
+        Field::new("values", DataType::Utf8, true),
+    ]);
+    Arc::new(Field::new("entries", DataType::Struct(fields), false))
+}
+
+/// The Arrow schema of exported games (see the [crate docs](crate)).
+pub fn schema() -> SchemaRef {
+    let mut fields = vec![Field::new("game", DataType::Int64, false)];
+    for (i, name) in TYPED_TAGS.iter().enumerate() {
+        let data_type = match i {
+            UTC_DATE => DataType::Date32,
+            WHITE_ELO | BLACK_ELO => DataType::Int32,
+            _ => DataType::Utf8,
+        };
+        fields.push(Field::new(*name, data_type, true));
+    }
+    fields.extend([
+        Field::new("tags", DataType::Map(map_entries(), false), false),
+        Field::new("plies", DataType::Int32, false),
+        Field::new("start_fen", DataType::Utf8, true),
+        Field::new("moves", DataType::Binary, false),
+        Field::new("clocks", DataType::List(list_item(DataType::Int32, true)), true),
+        Field::new("evals", DataType::List(list_item(DataType::Int32, true)), true),
+        Field::new("keys", DataType::List(list_item(DataType::Int64, false)), false),
+    ]);
+    Arc::new(Schema::new(fields))
+}
+
+/// `YYYY.MM.DD` as days since 1970-01-01, if it is a whole valid date (years 1 to 9999).
+pub fn parse_date(text: &[u8]) -> Option<i32> {
+    let [y0, y1, y2, y3, b'.', m0, m1, b'.', d0, d1] = *text else { return None };
+    let number = |digits: &[u8]| {
+        digits.iter().try_fold(0i32, |n, &d| d.is_ascii_digit().then(|| n * 10 + (d - b'0') as i32))
+    };
+    let (year, month, day) = (number(&[y0, y1, y2, y3])?, number(&[m0, m1])?, number(&[d0, d1])?);
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    const BEFORE: [i32; 12] = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334];
+    const LENGTH: [i32; 12] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let m = usize::try_from(month).ok()?.checked_sub(1)?;
+    let length = *LENGTH.get(m)? + i32::from(leap && m == 1);
+    if year == 0 || day == 0 || day > length {
+        return None;
+    }
+    let leaps_before = |y: i32| (y - 1) / 4 - (y - 1) / 100 + (y - 1) / 400;
+    let day_of_year = BEFORE.get(m)? + i32::from(leap && m > 1) + day - 1;
+    Some(365 * (year - 1970) + leaps_before(year) - leaps_before(1970) + day_of_year)
+}
+
+/// An evaluation as the `evals` column stores it (see the [crate docs](crate)).
+pub fn eval_value(score: Score) -> i32 {
+    match score {
+        Score::Centipawns(cp) => cp.clamp(-MAX_CENTIPAWNS, MAX_CENTIPAWNS),
+        Score::Mate(n) if n < 0 => -(MATE - n.saturating_neg().min(9_999)),
+        Score::Mate(n) => MATE - n.min(9_999),
+    }
+}
+
+/// Builds one [`RecordBatch`] of the [`schema`] from games.
+pub struct BatchBuilder {
+    schema: SchemaRef,
+    keys: Keys,
+    game: Int64Builder,
+    text: [StringBuilder; TYPED],
+    date: Date32Builder,
+    elo: [Int32Builder; 2],
+    tags: MapBuilder<StringBuilder, StringBuilder>,
+    plies: Int32Builder,
+    start_fen: StringBuilder,
+    moves: BinaryBuilder,
+    clocks: ListBuilder<Int32Builder>,
+    evals: ListBuilder<Int32Builder>,
+    positions: ListBuilder<Int64Builder>,
+    encoder: MoveEncoder,
+    /// The current game's coded moves and keys, kept between games to reuse their memory.
+    bytes: Vec<u8>,
+    keys_buf: Vec<i64>,
+    len: usize,
+}
+
+impl fmt::Debug for BatchBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BatchBuilder").field("len", &self.len).finish_non_exhaustive()
+    }
+}
+
+impl BatchBuilder {
+    /// An empty batch.
+    pub fn new(options: &ExportOptions) -> BatchBuilder {
+        let names =
+            MapFieldNames { entry: "entries".into(), key: "keys".into(), value: "values".into() };
+        BatchBuilder {
+            schema: schema(),
+            keys: options.keys,
+            game: Int64Builder::new(),
+            text: core::array::from_fn(|_| StringBuilder::new()),
+            date: Date32Builder::new(),
+            elo: [Int32Builder::new(), Int32Builder::new()],
+            tags: MapBuilder::new(Some(names), StringBuilder::new(), StringBuilder::new()),
+            plies: Int32Builder::new(),
+            start_fen: StringBuilder::new(),
+            moves: BinaryBuilder::new(),
+            clocks: ListBuilder::new(Int32Builder::new())
+                .with_field(list_item(DataType::Int32, true)),
+            evals: ListBuilder::new(Int32Builder::new())
+                .with_field(list_item(DataType::Int32, true)),
+            positions: ListBuilder::new(Int64Builder::new())
+                .with_field(list_item(DataType::Int64, false)),
+            encoder: MoveEncoder::new(MoveCodec::Model, &Position::new()),
+            bytes: Vec::new(),
+            keys_buf: Vec::new(),
+            len: 0,
+        }
+    }
+
+    /// The number of games pushed since the last [`finish`](Self::finish).
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no game was pushed since the last [`finish`](Self::finish).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Adds one game as a row.
+    ///
+    /// # Errors
+    /// [`ExportError::Moves`] if the mainline is not legal from the start position (a
+    /// [`GameRecord`] read by the library always is); the batch is then left as it was.
+    pub fn push(&mut self, game: &GameRecord) -> Result<(), ExportError> {
+        // The moves first: the only step that can fail, before any column grows.
+        self.encoder.reset(MoveCodec::Model, &game.start);
+        let limit = usize::try_from(self.keys.limit()).unwrap_or(usize::MAX);
+        let keys = &mut self.keys_buf;
+        keys.clear();
+        for &m in &game.moves {
+            self.encoder
+                .push(m)
+                .map_err(|error| ExportError::Moves { game: game.number, error })?;
+            if keys.len() < limit {
+                // Signed: Spark and Parquet readers without unsigned types read it unchanged.
+                keys.push(self.encoder.position().key() as i64);
+            }
+        }
+        self.bytes.clear();
+        self.encoder.finish(&mut self.bytes);
+
+        self.game.append_value(i64::try_from(game.number).unwrap_or(i64::MAX));
+        let mut typed: [Option<&[u8]>; TYPED] = [None; TYPED];
+        let mut date = None;
+        let mut elo = [None; 2];
+        for (name, value) in &game.tags {
+            let slot = TYPED_TAGS.iter().position(|t| t.as_bytes() == name.as_slice());
+            let parsed = match slot {
+                Some(i) if typed.get(i).is_some_and(Option::is_none) => match i {
+                    UTC_DATE => parse_date(value).map(|d| date = Some(d)),
+                    WHITE_ELO | BLACK_ELO => core::str::from_utf8(value)
+                        .ok()
+                        .and_then(|v| v.parse::<i32>().ok())
+                        .map(|v| {
+                            if let Some(e) = elo.get_mut(i - WHITE_ELO) {
+                                *e = Some(v);
+                            }
+                        }),
+                    _ => Some(()),
+                }
+                .map(|()| {
+                    if let Some(t) = typed.get_mut(i) {
+                        *t = Some(value);
+                    }
+                }),
+                _ => None,
+            };
+            if parsed.is_none() {
+                self.tags.keys().append_value(decode_lossy(name));
+                self.tags.values().append_value(decode_lossy(value));
+            }
+        }
+        self.tags.append(true)?;
+        let marker = game.result.map(|r| r.as_str().as_bytes());
+        for (i, (builder, value)) in self.text.iter_mut().zip(typed).enumerate() {
+            match (i, value) {
+                (UTC_DATE | WHITE_ELO | BLACK_ELO, _) => builder.append_null(),
+                (RESULT, None) => builder.append_option(marker.map(decode_lossy)),
+                (_, value) => builder.append_option(value.map(decode_lossy)),
+            }
+        }
+        self.date.append_option(date);
+        for (builder, value) in self.elo.iter_mut().zip(elo) {
+            builder.append_option(value);
+        }
+        self.plies.append_value(i32::try_from(game.moves.len()).unwrap_or(i32::MAX));
+        if game.start == Position::new() {
+            self.start_fen.append_null();
+        } else {
+            let options =
+                FenOptions { castling: CastlingNotation::XFen, en_passant: EnPassantMode::Legal };
+            self.start_fen.append_value(fen_of(&game.start, options));
+        }
+        self.moves.append_value(&self.bytes);
+        if game.clocks.iter().any(Option::is_some) {
+            let centis = |c: chessbits_format::pgn::Clock| {
+                i32::try_from(c.millis() / 10).unwrap_or(i32::MAX)
+            };
+            self.clocks.append_value(game.clocks.iter().map(|c| c.map(centis)));
+        } else {
+            self.clocks.append_null();
+        }
+        if game.evals.iter().any(Option::is_some) {
+            self.evals.append_value(game.evals.iter().map(|e| e.map(|e| eval_value(e.score))));
+        } else {
+            self.evals.append_null();
+        }
+        self.positions.values().append_slice(&self.keys_buf);
+        self.positions.append(true);
+        self.len += 1;
+        Ok(())
+    }
+
+    /// The games pushed so far as a batch; the builder is empty again.
+    ///
+    /// # Errors
+    /// [`ExportError::Arrow`] if the columns do not fit the schema (a bug).
+    pub fn finish(&mut self) -> Result<RecordBatch, ExportError> {
+        let mut columns: Vec<ArrayRef> = vec![Arc::new(self.game.finish())];
+        for (i, builder) in self.text.iter_mut().enumerate() {
+            let column: ArrayRef = match i {
+                UTC_DATE => Arc::new(self.date.finish()),
+                WHITE_ELO => Arc::new(self.elo[0].finish()),
+                BLACK_ELO => Arc::new(self.elo[1].finish()),
+                _ => Arc::new(builder.finish()),
+            };
+            // The string builders of the typed columns got nulls: drop them.
+            if matches!(i, UTC_DATE | WHITE_ELO | BLACK_ELO) {
+                let _ = builder.finish();
+            }
+            columns.push(column);
+        }
+        columns.push(Arc::new(self.tags.finish()));
+        columns.push(Arc::new(self.plies.finish()));
+        columns.push(Arc::new(self.start_fen.finish()));
+        columns.push(Arc::new(self.moves.finish()));
+        columns.push(Arc::new(self.clocks.finish()));
+        columns.push(Arc::new(self.evals.finish()));
+        columns.push(Arc::new(self.positions.finish()));
+        self.len = 0;
+        Ok(RecordBatch::try_new(self.schema.clone(), columns)?)
+    }
+}
+
+/// What a [`ParquetExporter`] wrote.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExportStats {
+    /// Games written.
+    pub games: u64,
+    /// Their plies.
+    pub plies: u64,
+    /// Bytes of their coded mainlines.
+    pub move_bytes: u64,
+    /// Row groups written.
+    pub row_groups: u64,
+}
+
+/// Streams games into a Parquet file: one batch of games in memory at a time, plus the row
+/// group the Parquet writer is filling.
+pub struct ParquetExporter<W: Write + Send> {
+    writer: ArrowWriter<W>,
+    batch: BatchBuilder,
+    batch_games: usize,
+    stats: ExportStats,
+}
+
+impl<W: Write + Send> fmt::Debug for ParquetExporter<W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ParquetExporter").field("stats", &self.stats).finish_non_exhaustive()
+    }
+}
+
+impl<W: Write + Send> ParquetExporter<W> {
+    /// Starts a Parquet file on `out`.
+    ///
+    /// # Errors
+    /// [`ExportError::Parquet`] if the header cannot be written.
+    pub fn new(out: W, options: &ExportOptions) -> Result<ParquetExporter<W>, ExportError> {
+        let properties = WriterProperties::builder()
+            .set_max_row_group_row_count(Some(options.row_group_rows.max(1)))
+            .set_compression(Compression::ZSTD(ZstdLevel::default()))
+            .set_key_value_metadata(Some(vec![
+                KeyValue::new("chessbits.moves".into(), MoveCodec::Model.to_string()),
+                KeyValue::new("chessbits.schema".into(), "1".to_string()),
+            ]))
+            .build();
+        let batch = BatchBuilder::new(options);
+        let writer = ArrowWriter::try_new(out, batch.schema.clone(), Some(properties))?;
+        Ok(ParquetExporter {
+            writer,
+            batch,
+            batch_games: options.batch_games.max(1),
+            stats: ExportStats::default(),
+        })
+    }
+
+    /// Adds one game.
+    ///
+    /// # Errors
+    /// [`ExportError::Moves`] for a game whose mainline does not code (it is skipped, the
+    /// file stays good); [`ExportError::Parquet`] when writing fails.
+    pub fn write_game(&mut self, game: &GameRecord) -> Result<(), ExportError> {
+        self.batch.push(game)?;
+        self.stats.games += 1;
+        self.stats.plies += game.moves.len() as u64;
+        self.stats.move_bytes += self.batch.bytes.len() as u64;
+        if self.batch.len() >= self.batch_games {
+            self.flush_batch()?;
+        }
+        Ok(())
+    }
+
+    fn flush_batch(&mut self) -> Result<(), ExportError> {
+        if !self.batch.is_empty() {
+            let batch = self.batch.finish()?;
+            self.writer.write(&batch)?;
+        }
+        Ok(())
+    }
+
+    /// What was written so far.
+    pub fn stats(&self) -> ExportStats {
+        self.stats
+    }
+
+    /// Writes the last games and the footer, and returns the output.
+    ///
+    /// # Errors
+    /// [`ExportError::Parquet`] when writing fails.
+    pub fn finish(mut self) -> Result<(W, ExportStats), ExportError> {
+        self.flush_batch()?;
+        self.writer.flush()?;
+        self.stats.row_groups = self.writer.flushed_row_groups().len() as u64;
+        let out = self.writer.into_inner()?;
+        Ok((out, self.stats))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_date(text: &str, expected: Option<i32>) {
+        assert_eq!(parse_date(text.as_bytes()), expected, "{text}");
+    }
+
+    #[test]
+    fn dates() {
+        // Days since 1970-01-01, counted independently: 2000-03-01 is 30 years (7 leap
+        // days: 72, 76, 80, 84, 88, 92, 96) plus January, February (leap) of 2000.
+        check_date("1970.01.01", Some(0));
+        check_date("1970.12.31", Some(364));
+        check_date("1969.12.31", Some(-1));
+        check_date("2000.03.01", Some(30 * 365 + 7 + 31 + 29));
+        check_date("2021.10.01", Some(18_901));
+        check_date("1900.02.29", None);
+        check_date("2000.02.29", Some(11_016));
+        check_date("2021.02.30", None);
+        check_date("2021.13.01", None);
+        check_date("2021.00.10", None);
+        check_date("0000.01.01", None);
+        check_date("????.??.??", None);
+        check_date("2021.10.0", None);
+        check_date("2021-10-01", None);
+    }
+
+    #[test]
+    fn evals() {
+        for (score, expected) in [
+            (Score::Centipawns(17), 17),
+            (Score::Centipawns(-150), -150),
+            (Score::Centipawns(1_000_000), MAX_CENTIPAWNS),
+            (Score::Centipawns(i32::MIN), -MAX_CENTIPAWNS),
+            (Score::Mate(3), 99_997),
+            (Score::Mate(-3), -99_997),
+            (Score::Mate(i32::MIN), -90_001),
+            (Score::Mate(i32::MAX), 90_001),
+        ] {
+            assert_eq!(eval_value(score), expected, "{score:?}");
+        }
+    }
+
+    #[test]
+    fn a_game_that_does_not_code_leaves_the_batch_as_it_was() {
+        use chessbits_movegen::MoveGen;
+        let mut start = Position::new();
+        let e4 = start.resolve_uci("e2e4".parse().unwrap()).unwrap();
+        let good = GameRecord { number: 1, moves: vec![e4], ..GameRecord::default() };
+        start.play(e4).unwrap();
+        // e2e4 again, with Black to move.
+        let bad = GameRecord { number: 2, start, moves: vec![e4], ..GameRecord::default() };
+        let mut batch = BatchBuilder::new(&ExportOptions::default());
+        let error = batch.push(&bad).unwrap_err();
+        assert!(matches!(error, ExportError::Moves { game: 2, .. }), "{error}");
+        batch.push(&good).unwrap();
+        let rows = batch.finish().unwrap();
+        assert_eq!(rows.num_rows(), 1);
+        for column in rows.columns() {
+            assert_eq!(column.len(), 1);
+        }
+    }
+
+    #[test]
+    fn chess960_from_the_standard_array_keeps_its_start_fen() {
+        use arrow_array::cast::AsArray;
+        use arrow_array::Array;
+        let mut start = Position::new();
+        start.set_castling_mode(chessbits_move::CastlingMode::Chess960).unwrap();
+        let mut batch = BatchBuilder::new(&ExportOptions::default());
+        batch.push(&GameRecord::default()).unwrap();
+        batch.push(&GameRecord { start, ..GameRecord::default() }).unwrap();
+        let rows = batch.finish().unwrap();
+        let fen = rows.column_by_name("start_fen").unwrap().as_string::<i32>();
+        assert!(fen.is_null(0));
+        assert_eq!(fen.value(1), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    }
+}

@@ -1,0 +1,183 @@
+//! `chessbits export FILE.pgn|FILE.cbg... -o OUT.parquet [--stats]`: games to one Parquet file
+//! in the schema of `chessbits_arrow` (docs/formats.md). An input whose first bytes are the
+//! `.cbg` magic is read as a `.cbg` file, any other as PGN. Games that do not read are
+//! reported on stderr as `chessbits pgn` and `chessbits unpack` report them, and make the exit
+//! status 1; the others are written. `--stats` prints one JSON object to stdout:
+//! `{"games":G,"plies":P,"move_bytes":M,"total_bytes":T,"failed_games":F}`, `total_bytes`
+//! the size of the Parquet file.
+
+use std::cell::Cell;
+use std::fs::File;
+use std::io::{self, BufRead, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use chessbits_arrow::{ExportError, ExportOptions, Keys, ParquetExporter};
+use chessbits_format::cbg::{CbgReader, GameBuilder, GameRecord, MAGIC};
+use chessbits_format::pgn::PgnReader;
+
+use crate::pack::Counting;
+use crate::pgn::{open, total_size};
+use crate::progress::Progress;
+
+/// The options of `export`.
+#[derive(clap::Args)]
+pub struct ExportArgs {
+    /// PGN or `.cbg` files to read, in order; `-` reads standard input.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// The Parquet file to write.
+    #[arg(short, long, value_name = "OUT.parquet")]
+    output: PathBuf,
+    /// Rows (games) per Parquet row group.
+    #[arg(long, value_name = "N", default_value_t = chessbits_arrow::DEFAULT_ROW_GROUP_ROWS)]
+    row_group: usize,
+    /// Plies whose position keys the `keys` column holds; `all` for every position.
+    #[arg(long, value_name = "N|all", default_value = "40", value_parser = parse_keys)]
+    keys: Keys,
+    /// Print counts and sizes as one JSON object on stdout.
+    #[arg(long)]
+    stats: bool,
+}
+
+fn parse_keys(text: &str) -> Result<Keys, String> {
+    match text {
+        "all" => Ok(Keys::All),
+        n => n.parse().map(Keys::First).map_err(|_| format!("not a number or `all`: {n}")),
+    }
+}
+
+/// A reader that counts the bytes read, for the progress bar.
+struct Counted<R> {
+    inner: R,
+    bytes: Rc<Cell<u64>>,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bytes.set(self.bytes.get() + n as u64);
+        Ok(n)
+    }
+}
+
+fn to_io(e: ExportError) -> io::Error {
+    io::Error::other(e.to_string())
+}
+
+/// Runs `export`: returns the number of failures.
+pub fn run(args: &ExportArgs, out: &mut impl Write, err: &mut impl Write) -> io::Result<u64> {
+    let options = ExportOptions {
+        row_group_rows: args.row_group,
+        keys: args.keys,
+        ..ExportOptions::default()
+    };
+    let output = &args.output;
+    let file = File::create(output)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", output.display())))?;
+    let mut exporter =
+        ParquetExporter::new(Counting { inner: BufWriter::new(file), bytes: 0 }, &options)
+            .map_err(to_io)?;
+    let mut failed = 0u64;
+    let mut progress = Progress::new(total_size(&args.files));
+    for path in &args.files {
+        match open(path) {
+            Ok(input) => failed += export_file(path, input, &mut exporter, &mut progress, err)?,
+            Err(e) => {
+                writeln!(err, "chessbits: {}: {e}", path.display())?;
+                failed += 1;
+            }
+        }
+    }
+    progress.finish();
+    let (counting, stats) = exporter.finish().map_err(to_io)?;
+    if args.stats {
+        writeln!(
+            out,
+            "{{\"games\":{},\"plies\":{},\"move_bytes\":{},\"total_bytes\":{},\"failed_games\":{failed}}}",
+            stats.games, stats.plies, stats.move_bytes, counting.bytes
+        )?;
+    }
+    out.flush()?;
+    Ok(failed)
+}
+
+/// Exports one input: returns its failures.
+fn export_file<W: Write + Send>(
+    path: &Path,
+    mut input: Box<dyn BufRead>,
+    exporter: &mut ParquetExporter<W>,
+    progress: &mut Progress,
+    err: &mut impl Write,
+) -> io::Result<u64> {
+    let mut failed = 0;
+    let mut number = 0u64;
+    if input.fill_buf()?.starts_with(&MAGIC) {
+        let bytes = Rc::new(Cell::new(0));
+        let counted = Counted { inner: input, bytes: bytes.clone() };
+        let reader = match CbgReader::new(counted) {
+            Ok(reader) => reader,
+            Err(e) => {
+                writeln!(err, "chessbits: {}: {e}", path.display())?;
+                return Ok(1);
+            }
+        };
+        let mut last = 0;
+        for result in reader {
+            number += 1;
+            progress.advance(bytes.get() - last, number);
+            last = bytes.get();
+            match result {
+                Ok(game) => failed += write(path, exporter, &game, err)?,
+                Err(e) => {
+                    failed += 1;
+                    writeln!(err, "chessbits: {}: {e}", path.display())?;
+                }
+            }
+        }
+    } else {
+        let mut reader = PgnReader::new(input);
+        let mut builder = GameBuilder::default();
+        let mut last = 0;
+        while let Some(result) = reader.read_game(&mut builder) {
+            number += 1;
+            progress.advance(reader.game_start().saturating_sub(last), number);
+            last = reader.game_start();
+            match result {
+                Ok(mut game) => {
+                    game.number = number;
+                    failed += write(path, exporter, &game, err)?;
+                }
+                Err(e) => {
+                    failed += 1;
+                    writeln!(
+                        err,
+                        "chessbits: {}: game {number}, line {}, column {}: {}",
+                        path.display(),
+                        e.line,
+                        e.column,
+                        e.kind
+                    )?;
+                }
+            }
+        }
+    }
+    Ok(failed)
+}
+
+/// Writes one game: returns 1 if it failed (reported on `err`), 0 if not.
+fn write<W: Write + Send>(
+    path: &Path,
+    exporter: &mut ParquetExporter<W>,
+    game: &GameRecord,
+    err: &mut impl Write,
+) -> io::Result<u64> {
+    match exporter.write_game(game) {
+        Ok(()) => Ok(0),
+        Err(e @ ExportError::Moves { .. }) => {
+            writeln!(err, "chessbits: {}: {e}", path.display())?;
+            Ok(1)
+        }
+        Err(e) => Err(to_io(e)),
+    }
+}
