@@ -106,7 +106,7 @@
 use super::inline_bytes::inline_bytes;
 use core::fmt;
 
-use chessbits_bitboard::{Bitboard, ByColor, ByRole, Color, Piece, Rank, Role, Square};
+use chessbits_bitboard::{Bitboard, ByColor, ByRole, Color, Rank, Role, Square};
 use chessbits_move::CastlingMode;
 use chessbits_state::{Board, Position, PositionError, Setup};
 
@@ -193,7 +193,11 @@ pub fn encode(pos: &Position, clocks: bool) -> Packed {
 
     let mut at = 8;
     for (i, sq) in occupied.into_iter().enumerate() {
-        let piece = board.piece_at(sq).unwrap_or(Piece::new(Color::White, Role::Pawn));
+        // `occupied` is the union of the piece sets, so every square of it holds a piece.
+        let Some(piece) = board.piece_at(sq) else {
+            debug_assert!(false, "occupied square {sq} holds no piece");
+            continue;
+        };
         let mut code = CODE_OF_PIECE[piece.code() as usize % 12];
         if specials.contains(sq) {
             code = if ep_pawn.contains(sq) {
