@@ -285,11 +285,11 @@ impl Position {
         }
     }
 
-    /// Attackers of `sq` of `color` (validation and the null-move check), from the state
-    /// crate's own lookup tables: a few table reads, no ray walking. The name is kept from when
-    /// it walked rays; movegen's magic tables remain the fast path for move generation.
+    /// Attackers of `sq` of `color` (the null-move check and debug-build contract checks), from
+    /// the state crate's own lookup tables: a few table reads, no ray walking. Movegen's magic
+    /// tables remain the fast path for move generation.
     #[inline]
-    fn attackers_slow(&self, sq: Square, color: Color) -> Bitboard {
+    fn attackers(&self, sq: Square, color: Color) -> Bitboard {
         tables::attackers(&self.board, sq, color)
     }
 
@@ -574,7 +574,7 @@ impl Position {
         debug_assert!(self.board.is_consistent());
         debug_assert_eq!(self.key, self.compute_key(), "incremental key after {m:?}");
         debug_assert!(
-            self.attackers_slow(self.king_of(us), self.turn).is_empty(),
+            self.attackers(self.king_of(us), self.turn).is_empty(),
             "play_unchecked({m:?}) left the king of the side that moved in check: {self:?}"
         );
         undo
@@ -766,7 +766,7 @@ impl Position {
     #[doc(alias = "swap_turn")]
     #[doc(alias = "null_move")]
     pub fn play_null(&mut self) -> Result<Undo, NullMoveError> {
-        if self.attackers_slow(self.our_king(), !self.turn).any() {
+        if self.attackers(self.our_king(), !self.turn).any() {
             return Err(NullMoveError);
         }
         Ok(self.play_null_unchecked())
@@ -778,7 +778,7 @@ impl Position {
     /// builds assert the contract.
     pub fn play_null_unchecked(&mut self) -> Undo {
         debug_assert!(
-            self.attackers_slow(self.our_king(), !self.turn).is_empty(),
+            self.attackers(self.our_king(), !self.turn).is_empty(),
             "play_null_unchecked in check"
         );
         let undo = self.undo_record(Move16::NULL, EMPTY, EMPTY);
