@@ -106,7 +106,7 @@
 use super::inline_bytes::inline_bytes;
 use core::fmt;
 
-use chessbits_bitboard::{Bitboard, ByRole, Color, Rank, Role, Square};
+use chessbits_bitboard::{Bitboard, ByRole, Color, Piece, Rank, Role, Square};
 use chessbits_move::CastlingMode;
 use chessbits_state::{BitboardSetup, Position, PositionError, Setup};
 
@@ -183,50 +183,56 @@ pub fn encode(pos: &Position, clocks: bool) -> Packed {
         Bitboard::from_square(ep).forward(!pos.turn()) & board.pawns()
     });
     let rooks = pos.castles().rook_squares();
-    let black_king = board.kings() & board.by_color(Color::Black);
-    let specials = ep_pawn | rooks | black_king;
+    // The black king's code says that black is to move; with white to move it is the plain one.
+    let black_king = match pos.turn() {
+        Color::White => Bitboard::EMPTY,
+        Color::Black => board.kings() & board.by_color(Color::Black),
+    };
     // The Chess960 flag in the king codes: (first king's square, its code, the other's code).
     let flag = (!clocks
         && pos.castling_mode() == CastlingMode::Chess960
         && !pos.castles().is_chess960([board.king_of(Color::White), board.king_of(Color::Black)]))
     .then(|| flagged_kings(board.kings(), board.king_of(Color::White), pos.turn()));
+    let specials =
+        ep_pawn | rooks | black_king | if flag.is_some() { board.kings() } else { Bitboard::EMPTY };
 
-    let mut at = 8;
-    for (i, sq) in occupied.into_iter().enumerate() {
-        // `occupied` is the union of the piece sets, so every square of it holds a piece.
-        let Some(piece) = board.piece_at(sq) else {
-            debug_assert!(false, "occupied square {sq} holds no piece");
-            continue;
-        };
-        let mut code = CODE_OF_PIECE[piece.code() as usize % 12];
-        if specials.contains(sq) {
-            code = if ep_pawn.contains(sq) {
-                EP_PAWN
-            } else if rooks.contains(sq) {
-                if piece.color.is_white() {
+    // The code of every occupied square: the plain codes per piece set, then the few special
+    // ones over them.
+    let mut codes = [0u8; 64];
+    for piece in Piece::ALL {
+        let code = CODE_OF_PIECE[piece.code() as usize % 12];
+        for sq in board.by_piece(piece) {
+            codes[sq as usize] = code;
+        }
+    }
+    for sq in specials {
+        codes[sq as usize] = match (flag, board.role_at(sq)) {
+            (Some((first, a, _)), Some(Role::King)) if Some(sq) == first => a,
+            (Some((_, _, b)), Some(Role::King)) => b,
+            _ if ep_pawn.contains(sq) => EP_PAWN,
+            _ if rooks.contains(sq) => {
+                if board.by_color(Color::White).contains(sq) {
                     WHITE_CASTLING_ROOK
                 } else {
                     BLACK_CASTLING_ROOK
                 }
-            } else if pos.turn() == Color::Black {
-                BLACK_KING_TO_MOVE
-            } else {
-                BLACK_KING
-            };
-        }
-        if let (Some((first, a, b)), Role::King) = (flag, piece.role) {
-            code = if Some(sq) == first { a } else { b };
-        }
-        if let Some(slot) = out.bytes.get_mut(at) {
-            if i % 2 == 0 {
-                *slot = code;
-            } else {
-                *slot |= code << 4;
-                at += 1;
             }
-        }
+            _ => BLACK_KING_TO_MOVE,
+        };
     }
-    out.len = 8 + occupied.count().div_ceil(2) as u8;
+    let code_at = |sq: Square| codes[sq as usize];
+    // Two squares to a byte, the first in the low nibble; after an odd count the last high
+    // nibble is 0.
+    let mut squares = occupied.into_iter();
+    let mut at = 8;
+    while let Some(first) = squares.next() {
+        let byte = code_at(first) | squares.next().map_or(0, code_at) << 4;
+        if let Some(slot) = out.bytes.get_mut(at) {
+            *slot = byte;
+        }
+        at += 1;
+    }
+    out.len = at.min(MAX_LEN) as u8;
 
     if clocks {
         let ply = 2 * (u64::from(pos.fullmoves()) - 1) + (pos.turn() == Color::Black) as u64;
