@@ -259,7 +259,10 @@ pub(crate) fn check_parts(
         if tables::attackers(board, theirs, turn).any() {
             status |= Status::OPPOSITE_CHECK;
         }
-        status |= check_status(board, turn, ours, ep_square);
+        let checkers = tables::attackers(board, ours, !turn);
+        if checkers.any() {
+            status |= check_status(board, turn, ours, checkers, ep_square);
+        }
     }
     Checked { status, kings, castles, ep_square }
 }
@@ -294,7 +297,7 @@ fn castling_right(
         _ => return None,
     };
     let king = kings[color as usize].filter(|k| k.rank() == rook.rank())?;
-    if board.piece_at(rook) != Some(Role::Rook.of(color)) {
+    if !board.by_piece(Role::Rook.of(color)).contains(rook) {
         return None;
     }
     let side = CastlingSide::from_king_rook(king, rook);
@@ -319,12 +322,16 @@ fn double_push(ep: Square, turn: Color) -> (Square, Square) {
     )
 }
 
-/// The check flags for the side to move, its king on `king`.
-fn check_status(board: &Board, turn: Color, king: Square, ep_square: Option<Square>) -> Status {
-    let checkers = tables::attackers(board, king, !turn);
-    if checkers.is_empty() {
-        return Status::empty();
-    }
+/// The check flags for the side to move, its king on `king` attacked by `checkers` (not
+/// empty).
+#[inline(never)]
+fn check_status(
+    board: &Board,
+    turn: Color,
+    king: Square,
+    checkers: Bitboard,
+    ep_square: Option<Square>,
+) -> Status {
     if checkers.count() > 2 {
         return Status::TOO_MANY_CHECKERS;
     }

@@ -418,8 +418,9 @@ fn read(bytes: &[u8]) -> Result<BitboardSetup, PackedError> {
     let mut chess960 = false;
     // Every flagged pair has zero or two white kings (10): one is the common case, skipped.
     let one_white_king = bb(WHITE_KING).any() && !bb(WHITE_KING).more_than_one();
-    if let (false, 2, Some(first), Some(second)) =
-        (one_white_king, kings.count(), kings.first(), kings.last())
+    let two_kings = || kings.count() == 2;
+    if let (false, true, Some(first), Some(second)) =
+        (one_white_king, !one_white_king && two_kings(), kings.first(), kings.last())
     {
         let code_at = |sq: Square| {
             [WHITE_KING, BLACK_KING, BLACK_KING_TO_MOVE]
