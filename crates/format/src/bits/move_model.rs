@@ -498,7 +498,7 @@ impl<'a> MoveModel<'a> {
 
     /// Analyses `pos`, given what `history` remembers of the game: its movable pieces in
     /// canonical order and what their features need.
-    #[inline]
+    #[inline(always)]
     pub fn analyse<'p>(&'p self, pos: &'p Position, history: &History) -> Analysis<'p> {
         let t = tables();
         let ctx = Context::new(t, pos, history, &self.book);
@@ -697,8 +697,16 @@ impl Analysis<'_> {
     /// Hands the movable pieces with their features to `sink`, in canonical order.
     #[inline]
     pub fn pieces<S: Sink>(&self, sink: &mut S) {
+        let (ctx, t, pieces) = (&self.ctx, self.t, &self.pieces);
         for entry in self.pieces.entries() {
-            let features = self.ctx.piece_features(self.t, &self.pieces, &entry);
+            let features = match entry.moves.role {
+                Role::Pawn => ctx.piece_features::<0>(t, pieces, &entry),
+                Role::Knight => ctx.piece_features::<1>(t, pieces, &entry),
+                Role::Bishop => ctx.piece_features::<2>(t, pieces, &entry),
+                Role::Rook => ctx.piece_features::<3>(t, pieces, &entry),
+                Role::Queen => ctx.piece_features::<4>(t, pieces, &entry),
+                Role::King => ctx.piece_features::<5>(t, pieces, &entry),
+            };
             sink.push(Move16::NONE, &features);
         }
     }
@@ -1075,15 +1083,23 @@ impl<'a> Context<'a> {
         q.max(r).max(m).max(p)
     }
 
-    /// The features of a movable piece.
-    #[inline]
-    fn piece_features(&self, t: &Tables, pieces: &Pieces, entry: &Entry) -> [u16; SLOTS] {
-        let role = entry.moves.role;
-        let r = role as usize;
+    /// The features of a movable piece of role `ROLE` (compiled once per role, so that what
+    /// depends on the role alone is folded away).
+    #[inline(always)]
+    fn piece_features<const ROLE: usize>(
+        &self,
+        t: &Tables,
+        pieces: &Pieces,
+        entry: &Entry,
+    ) -> [u16; SLOTS] {
+        let role = Role::ALL[ROLE];
+        let r = ROLE;
         let class = CLASS[r];
         let from = entry.moves.from;
         let from_rel = from as usize ^ self.flip;
-        let targets = Pieces::targets(entry);
+        // Only a king can be a castling-only entry.
+        let king = ROLE == Role::King as usize;
+        let targets = if king { Pieces::targets(entry) } else { entry.moves.to };
         let pawn = role == Role::Pawn;
         // Safe targets: not unsafe for this piece (a pawn's push is defended once).
         let below = self.their_below[class];
@@ -1107,14 +1123,16 @@ impl<'a> Context<'a> {
                 || (self.discoverers.contains(from)
                     && (targets - t.line(self.their_king, from)).any())
         } as usize;
-        let mobility = match pieces.len(entry) {
-            0 | 1 => 0,
-            2 => 1,
-            3 => 2,
-            4 | 5 => 3,
-            6..=8 => 4,
-            _ => 5,
+        let move_count = if king {
+            pieces.len(entry)
+        } else if pawn && (targets & Bitboard::BACKRANKS).any() {
+            4 * targets.count() as usize
+        } else {
+            targets.count() as usize
         };
+        // Number of moves 0-1, 2, 3, 4-5, 6-8, 9 or more: a table read, not a branch chain.
+        const MOBILITY: [u8; 10] = [0, 0, 1, 2, 3, 3, 4, 4, 4, 5];
+        let mobility = MOBILITY[move_count.min(9)] as usize;
         let book = if self.book_moves.is_empty() {
             0
         } else {
