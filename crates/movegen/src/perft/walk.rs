@@ -7,7 +7,7 @@ use chessbits_move::{Move16, MoveList};
 use chessbits_state::Position;
 
 use super::table::{table_key, PerftTable};
-use crate::gen::Gen;
+use crate::gen::{Child, Gen};
 use crate::isa;
 use crate::tables::Tables;
 
@@ -21,6 +21,13 @@ pub(crate) trait Walk: Copy {
 
     /// The count of a child at the last ply.
     fn leaf(t: &'static Tables, pos: &Position) -> u64;
+
+    /// The count of the child after `m`, one move of the last ply: by default the move is made,
+    /// the child counted with [`Walk::leaf`] and the move unmade.
+    #[inline(always)]
+    fn last_ply(t: &'static Tables, pos: &mut Position, m: Move16) -> u64 {
+        made::<Self>(t, pos, m)
+    }
 
     /// The table key of `pos` and the count stored for it at `depth`, if any.
     #[inline(always)]
@@ -43,6 +50,17 @@ impl Walk for Bulk {
     #[inline(always)]
     fn leaf(t: &'static Tables, pos: &Position) -> u64 {
         Gen::new(t, pos).count()
+    }
+
+    /// Counts the child from the piece sets after the move ([`Child`]), without making
+    /// it: no board, key, clock or undo record is written. Castling, en passant and moves that
+    /// may cost a castling right are made as usual.
+    #[inline(always)]
+    fn last_ply(t: &'static Tables, pos: &mut Position, m: Move16) -> u64 {
+        if !Child::handles(pos, m) {
+            return made::<Self>(t, pos, m);
+        }
+        Gen::of(t, &Child::after(pos, m)).count()
     }
 }
 
@@ -71,6 +89,11 @@ impl Walk for Hashed<'_> {
     #[inline(always)]
     fn leaf(t: &'static Tables, pos: &Position) -> u64 {
         Bulk::leaf(t, pos)
+    }
+
+    #[inline(always)]
+    fn last_ply(t: &'static Tables, pos: &mut Position, m: Move16) -> u64 {
+        Bulk::last_ply(t, pos, m)
     }
 
     #[inline(always)]
@@ -104,7 +127,7 @@ macro_rules! walk_body {
         // in the every-leaf walk).
         if $depth == W::LAST {
             for &m in &list {
-                nodes += last_ply::<W>($t, $pos, m);
+                nodes += W::last_ply($t, $pos, m);
             }
         } else {
             for &m in &list {
@@ -118,9 +141,9 @@ macro_rules! walk_body {
     }};
 }
 
-/// Makes `m`, counts the child with [`Walk::leaf`] and unmakes it: one move of the last ply.
+/// Makes `m`, counts the child with [`Walk::leaf`] and unmakes it.
 #[inline(always)]
-fn last_ply<W: Walk>(t: &'static Tables, pos: &mut Position, m: Move16) -> u64 {
+fn made<W: Walk>(t: &'static Tables, pos: &mut Position, m: Move16) -> u64 {
     let undo = pos.play_unchecked(m);
     let nodes = W::leaf(t, pos);
     pos.undo(undo);
