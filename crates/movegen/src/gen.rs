@@ -834,7 +834,7 @@ impl Source for Position {
 /// The position after a move, as far as a [`Gen`] reads it, built from the position before
 /// the move without making it: bulk perft counts the children of its last walked ply this way.
 /// It holds the piece sets, the side to move and the en passant square; the castling rights are
-/// the parent's, so only moves that keep them qualify ([`Child::handles`]).
+/// the parent's, so only moves that keep the child's side's rights qualify ([`Child::handles`]).
 pub(crate) struct Child<'a> {
     by_role: [Bitboard; 6],
     by_color: [Bitboard; 2],
@@ -872,11 +872,12 @@ impl Source for Child<'_> {
 
 impl<'a> Child<'a> {
     /// `true` if [`Child::after`] handles `m` in `pos`: not castling, not en passant, and not
-    /// to or from a square whose change may cost a castling right.
+    /// onto a square whose change may cost a castling right. (A move from such a square may
+    /// cost the mover a right, but the child generates for the other side, whose rights only a
+    /// capture on its rook's square can change.)
     #[inline(always)]
     pub(crate) fn handles(pos: &Position, m: Move16) -> bool {
-        let touched = Bitboard::from_square(m.from()) | m.to();
-        !(m.is_castling() || m.is_en_passant() || pos.castles().touch_mask().intersects(touched))
+        !(m.is_castling() || m.is_en_passant() || pos.castles().touch_mask().contains(m.to()))
     }
 
     /// The position after the legal move `m` of `pos`, one [`Child::handles`].
