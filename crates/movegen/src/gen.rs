@@ -561,12 +561,9 @@ impl<'a, P: Source> Gen<'a, P> {
     /// `true` if capturing en passant from `from` onto `ep` leaves our king safe. Handled on its
     /// own because it removes two pieces from one rank (the discovered-check case) and may
     /// capture a checking pawn that is not on the target square.
-    #[cold]
+    #[inline(always)]
     fn ep_is_legal(&self, from: Square, ep: Square) -> bool {
-        let captured = Square::from_coords(ep.file(), from.rank());
-        let occupied = (self.occupied - from - captured) | ep;
-        let attackers = attackers_in(self.t, self.pos, self.king, !self.us, occupied) - captured;
-        attackers.is_empty()
+        ep_is_legal(self.t, self.pos, self.king, self.occupied, from, ep)
     }
 }
 
@@ -741,6 +738,25 @@ impl<L: Lists> Sink for ListSink<L> {
         let list = if m.is_capture() { self.0.tactical() } else { self.0.quiet() };
         list.push(m);
     }
+}
+
+/// `true` if our pawn on `from` may capture en passant onto `ep`: our king on `king` is not
+/// attacked once both pawns have left their squares ([`Gen::ep_is_legal`]). Out of line and
+/// given plain values, so the generator's own state need not be stored for the rare call.
+#[cold]
+#[inline(never)]
+fn ep_is_legal<P: Source>(
+    t: &Tables,
+    pos: &P,
+    king: Square,
+    occupied: Bitboard,
+    from: Square,
+    ep: Square,
+) -> bool {
+    let captured = Square::from_coords(ep.file(), from.rank());
+    let occupied = (occupied - from - captured) | ep;
+    let attackers = attackers_in(t, pos, king, !pos.turn(), occupied) - captured;
+    attackers.is_empty()
 }
 
 /// What a [`Gen`] reads: the pieces, the side to move, the castling rights and the en passant
