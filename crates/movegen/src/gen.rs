@@ -887,7 +887,7 @@ impl Source for Child<'_> {
 }
 
 impl<'a> Child<'a> {
-    /// `true` if [`Child::after`] handles `m` in `pos`: not castling, not en passant, and not
+    /// `true` if [`Child::play`] handles `m` in `pos`: not castling, not en passant, and not
     /// onto a square whose change may cost a castling right. (A move from such a square may
     /// cost the mover a right, but the child generates for the other side, whose rights only a
     /// capture on its rook's square can change.)
@@ -896,28 +896,35 @@ impl<'a> Child<'a> {
         !(m.is_castling() || m.is_en_passant() || pos.castles().touch_mask().contains(m.to()))
     }
 
-    /// The position after the legal move `m` of `pos`, one [`Child::handles`].
+    /// The position `pos`, to play one move on with [`Child::play`].
     #[inline(always)]
-    pub(crate) fn after(pos: &'a Position, m: Move16) -> Child<'a> {
+    pub(crate) fn of(pos: &'a Position) -> Child<'a> {
         let board = pos.board();
-        let us = pos.turn();
-        let mut child = Child {
+        Child {
             by_role: Role::ALL.map(|r| board.by_role(r)),
             by_color: [board.by_color(Color::White), board.by_color(Color::Black)],
-            turn: !us,
-            ep_square: (m.nibble() == MoveKind::DoublePush.nibble())
-                .then(|| Square::new((m.from() as u32 + m.to() as u32) / 2)),
+            turn: pos.turn(),
+            ep_square: None,
             castles: pos.castles(),
-        };
+        }
+    }
+
+    /// Plays the legal move `m` of `pos` (the position this child was made [`Child::of`]),
+    /// one [`Child::handles`].
+    #[inline(always)]
+    pub(crate) fn play(&mut self, pos: &Position, m: Move16) {
+        let (board, us) = (pos.board(), pos.turn());
         let (from, to) = (Bitboard::from_square(m.from()), Bitboard::from_square(m.to()));
         if let Some(captured) = board.role_at(m.to()) {
-            child.by_role[captured as usize] ^= to;
-            child.by_color[!us as usize] ^= to;
+            self.by_role[captured as usize] ^= to;
+            self.by_color[!us as usize] ^= to;
         }
         let role = board.role_at(m.from()).unwrap_or(Role::Pawn);
-        child.by_role[role as usize] ^= from;
-        child.by_role[m.promotion().unwrap_or(role) as usize] ^= to;
-        child.by_color[us as usize] ^= from | to;
-        child
+        self.by_role[role as usize] ^= from;
+        self.by_role[m.promotion().unwrap_or(role) as usize] ^= to;
+        self.by_color[us as usize] ^= from | to;
+        self.turn = !us;
+        self.ep_square = (m.nibble() == MoveKind::DoublePush.nibble())
+            .then(|| Square::new((m.from() as u32 + m.to() as u32) / 2));
     }
 }

@@ -60,7 +60,9 @@ impl Walk for Bulk {
         if !Child::handles(pos, m) {
             return made::<Self>(t, pos, m);
         }
-        Gen::of(t, &Child::after(pos, m)).count()
+        let mut child = Child::of(pos);
+        child.play(pos, m);
+        Gen::of(t, &child).count()
     }
 }
 
