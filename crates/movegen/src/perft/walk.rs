@@ -15,8 +15,8 @@ use crate::tables::Tables;
 /// counts there, and whether it looks subtrees up in a table. Each policy is compiled into its
 /// own copy of the walk, so the ones without a table pay nothing for the option.
 pub(crate) trait Walk: Copy {
-    /// At this depth the walk makes each move and counts the child with [`Walk::leaf`]
-    /// instead of walking it; the walk needs `depth >= LAST`.
+    /// At this depth the walk counts each move's child with [`Walk::last_ply`] instead of
+    /// walking it; the walk needs `depth >= LAST`.
     const LAST: u32;
 
     /// The count of a child at the last ply.
@@ -40,7 +40,9 @@ pub(crate) trait Walk: Copy {
     fn store(self, _key: u64, _depth: u32, _nodes: u64) {}
 }
 
-/// Bulk counting: the children of the last walked ply are counted, not made (`depth >= 2`).
+/// Bulk counting (`depth >= 2`): the last two plies are counted without making a move, as far
+/// as [`Child`] goes: the last ply's moves are counted, not made, and the children of the ply
+/// before it are read from piece sets built from the move, without making it.
 #[derive(Copy, Clone)]
 pub(crate) struct Bulk;
 
