@@ -94,6 +94,7 @@ fn suites_round_trip() {
     assert_eq!(positions.len(), 7 + 127 + 300 + 200 + 200, "every suite line is read");
     for (at, pos) in &positions {
         check_all(pos, at);
+        check_decoder(packed::encode(pos, true).as_bytes(), at);
     }
 }
 
@@ -178,12 +179,17 @@ fn packed_decoder_survives_mutations() {
         }
     }
     // Random strings of every length up to the longest encoding.
+    let mut illegal = 0;
     for _ in 0..100_000 {
         let len = rng.below(packed::MAX_LEN + 2);
         let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
         decoded += check_decoder(&bytes, "random");
+        let error = packed::decode(&bytes).err().map(|e| e.kind);
+        illegal += matches!(error, Some(packed::PackedErrorKind::Position(_))) as usize;
     }
     assert!(decoded > 1000, "some mutations decode: {decoded}");
+    // Impossible boards, whose errors `check_decoder` compared with `Position::from_setup`'s.
+    assert!(illegal > 500, "some random boards are impossible: {illegal}");
 }
 
 #[test]
@@ -251,7 +257,17 @@ fn check_compact_decoder(bytes: &[u8], at: &str) -> usize {
 }
 
 /// Decodes `bytes`; whatever decodes encodes back to bytes that decode to the same position.
+/// Decoding straight to a position (the placement handed over as bitboards) gives exactly what
+/// decoding to a `Setup` and validating it with `Position::from_setup` gives: the same
+/// position, or the same error (the same `Status` for the same impossible board).
 fn check_decoder(bytes: &[u8], at: &str) -> usize {
+    let through_setup = packed::decode_setup(bytes).and_then(|setup| {
+        Position::from_setup(&setup).map_err(|err| packed::PackedError {
+            bit: 0,
+            kind: packed::PackedErrorKind::Position(err),
+        })
+    });
+    assert_eq!(packed::decode(bytes), through_setup, "{at}: {bytes:02x?}");
     match packed::decode(bytes) {
         Ok(pos) => {
             let again = packed::encode(&pos, true);

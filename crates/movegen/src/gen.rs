@@ -19,10 +19,13 @@
 //!
 //! A test compares the two generators' full move lists on every suite position and two plies
 //! below (`crates/chessbits/tests/perft_suites.rs`).
+//!
+//! A generator reads a [`Source`]: a [`Position`], or a [`Child`], the piece sets after a move
+//! built without making it, which bulk perft counts at its last-but-one ply.
 
 use chessbits_bitboard::{Bitboard, Color, Rank, Role, Square};
 use chessbits_move::{Move16, MoveKind, MoveList};
-use chessbits_state::{CastlingRights, CastlingSide, Position};
+use chessbits_state::{Castles, CastlingRights, CastlingSide, Position};
 
 use crate::tables::Tables;
 
@@ -162,9 +165,12 @@ impl ExactSizeIterator for PieceMovesIter {}
 const KING_TESTS_BEFORE_MAP: u32 = 2;
 
 /// The per-position facts every generation needs, computed once.
-pub(crate) struct Gen<'a> {
+///
+/// It reads a [`Source`]: a [`Position`], or a [`Child`], the position one move ahead that bulk
+/// perft counts without making the move.
+pub(crate) struct Gen<'a, P: Source = Position> {
     pub(crate) t: &'static Tables,
-    pub(crate) pos: &'a Position,
+    pos: &'a P,
     us: Color,
     occupied: Bitboard,
     ours: Bitboard,
@@ -177,12 +183,20 @@ pub(crate) struct Gen<'a> {
 impl<'a> Gen<'a> {
     #[inline(always)]
     pub(crate) fn new(t: &'static Tables, pos: &'a Position) -> Gen<'a> {
+        Gen::of(t, pos)
+    }
+}
+
+impl<'a, P: Source> Gen<'a, P> {
+    /// The generator of `pos`.
+    #[inline(always)]
+    pub(crate) fn of(t: &'static Tables, pos: &'a P) -> Gen<'a, P> {
         let us = pos.turn();
-        let board = pos.board();
+        let board = pos;
         let occupied = board.occupied();
-        let ours = pos.us();
-        let theirs = pos.them();
-        let king = pos.our_king();
+        let ours = board.by_color(us);
+        let theirs = board.by_color(!us);
+        let king = Square::new((board.kings() & ours).0.trailing_zeros());
 
         // Checkers and pins in one pass, without a magic lookup: leapers from their tables, and
         // every enemy slider on one of the king's lines (an empty-board ray) by what stands
@@ -202,7 +216,7 @@ impl<'a> Gen<'a> {
                 pinned |= between & ours;
             }
         }
-        debug_assert_eq!(checkers, attackers(t, pos, king, !us, occupied));
+        debug_assert_eq!(checkers, attackers_in(t, board, king, !us, occupied));
         Gen { t, pos, us, occupied, ours, theirs, king, checkers, pinned }
     }
 
@@ -286,12 +300,12 @@ impl<'a> Gen<'a> {
     #[inline(always)]
     fn danger(&self) -> Bitboard {
         let t = self.t;
-        let board = self.pos.board();
+        let board = self.pos;
         let them = !self.us;
         let theirs = self.theirs;
         let occupied = self.occupied - self.king;
         let mut danger = chessbits_bitboard::attacks::pawns(them, board.pawns() & theirs)
-            | t.king(self.pos.king_of(them));
+            | t.king(Square::new((board.kings() & theirs).0.trailing_zeros()));
         for sq in board.knights() & theirs {
             danger |= t.knight(sq);
         }
@@ -308,7 +322,7 @@ impl<'a> Gen<'a> {
     #[inline(always)]
     fn attacked(&self, sq: Square, occupied: Bitboard) -> bool {
         let t = self.t;
-        let board = self.pos.board();
+        let board = self.pos;
         let theirs = self.theirs;
         if ((t.knight(sq) & board.knights()
             | t.king(sq) & board.kings()
@@ -337,7 +351,7 @@ impl<'a> Gen<'a> {
         mut visit: F,
     ) -> bool {
         let t = self.t;
-        let board = self.pos.board();
+        let board = self.pos;
         let (ours, occupied, king) = (self.ours, self.occupied, self.king);
         // Hands `visit` the moves of the piece on `from`, if it has any.
         let mut piece = |role, from, to: Bitboard, ep_or_castling: Bitboard| {
@@ -351,7 +365,7 @@ impl<'a> Gen<'a> {
         }
         let Some(target) = self.check_target(to_mask) else { return false };
         // A pinned knight can never move.
-        for from in self.pos.our(Role::Knight) & (from_mask - self.pinned) {
+        for from in board.knights() & ours & (from_mask - self.pinned) {
             if piece(Role::Knight, from, t.knight(from) & target, Bitboard::EMPTY) {
                 return true;
             }
@@ -371,7 +385,7 @@ impl<'a> Gen<'a> {
         ) {
             return true;
         }
-        for from in self.pos.our(Role::Pawn) & from_mask {
+        for from in board.pawns() & ours & from_mask {
             let (to, ep) = self.pawn_targets(from, target, to_mask);
             if piece(Role::Pawn, from, to, ep) {
                 return true;
@@ -450,7 +464,7 @@ impl<'a> Gen<'a> {
     #[inline(always)]
     fn generate_set_wise<S: Sink>(&self, from_mask: Bitboard, to_mask: Bitboard, sink: &mut S) {
         let t = self.t;
-        let board = self.pos.board();
+        let board = self.pos;
         let (ours, theirs, occupied, king) = (self.ours, self.theirs, self.occupied, self.king);
 
         if from_mask.contains(king) {
@@ -462,7 +476,7 @@ impl<'a> Gen<'a> {
         let Some(target) = self.check_target(to_mask) else { return };
         let pinned = self.pinned;
 
-        for from in self.pos.our(Role::Knight) & (from_mask - pinned) {
+        for from in board.knights() & ours & (from_mask - pinned) {
             sink.piece(from, t.knight(from) & target, theirs);
         }
         // Sliders: unpinned ones with no pin test, pinned ones (rare) along their pin lines.
@@ -487,7 +501,7 @@ impl<'a> Gen<'a> {
         }
 
         // Pawns: unpinned ones all at once, pinned ones (rare) each along its pin line.
-        let pawns = self.pos.our(Role::Pawn) & from_mask;
+        let pawns = board.pawns() & ours & from_mask;
         self.pawn_moves(pawns - pinned, target, sink);
         for from in pawns & pinned {
             self.pawn_moves(Bitboard::from_square(from), self.pin_limit(from, target), sink);
@@ -550,12 +564,9 @@ impl<'a> Gen<'a> {
     /// `true` if capturing en passant from `from` onto `ep` leaves our king safe. Handled on its
     /// own because it removes two pieces from one rank (the discovered-check case) and may
     /// capture a checking pawn that is not on the target square.
-    #[cold]
+    #[inline(always)]
     fn ep_is_legal(&self, from: Square, ep: Square) -> bool {
-        let captured = Square::from_coords(ep.file(), from.rank());
-        let occupied = (self.occupied - from - captured) | ep;
-        let attackers = attackers(self.t, self.pos, self.king, !self.us, occupied) - captured;
-        attackers.is_empty()
+        ep_is_legal(self.t, self.pos, self.king, self.occupied, from, ep)
     }
 }
 
@@ -568,7 +579,18 @@ pub(crate) fn attackers(
     color: Color,
     occupied: Bitboard,
 ) -> Bitboard {
-    let board = pos.board();
+    attackers_in(t, pos, sq, color, occupied)
+}
+
+/// The pieces of `color` in `board` that attack `sq`, given `occupied`.
+#[inline(always)]
+pub(crate) fn attackers_in<P: Source>(
+    t: &Tables,
+    board: &P,
+    sq: Square,
+    color: Color,
+    occupied: Bitboard,
+) -> Bitboard {
     (t.knight(sq) & board.knights()
         | t.king(sq) & board.kings()
         | t.pawn(!color, sq) & board.pawns()
@@ -718,5 +740,246 @@ impl<L: Lists> Sink for ListSink<L> {
         // Castling is quiet, en passant a capture.
         let list = if m.is_capture() { self.0.tactical() } else { self.0.quiet() };
         list.push(m);
+    }
+}
+
+/// `true` if our pawn on `from` may capture en passant onto `ep`: our king on `king` is not
+/// attacked once both pawns have left their squares ([`Gen::ep_is_legal`]). Out of line and
+/// given plain values, so the generator's own state need not be stored for the rare call.
+#[cold]
+#[inline(never)]
+fn ep_is_legal<P: Source>(
+    t: &Tables,
+    pos: &P,
+    king: Square,
+    occupied: Bitboard,
+    from: Square,
+    ep: Square,
+) -> bool {
+    let captured = Square::from_coords(ep.file(), from.rank());
+    let occupied = (occupied - from - captured) | ep;
+    let attackers = attackers_in(t, pos, king, !pos.turn(), occupied) - captured;
+    attackers.is_empty()
+}
+
+/// What a [`Gen`] reads: the pieces, the side to move, the castling rights and the en passant
+/// square of a [`Position`] or of a [`Child`].
+pub(crate) trait Source {
+    /// The pieces of `role`, both colors.
+    fn by_role(&self, role: Role) -> Bitboard;
+    /// The pieces of `color`.
+    fn by_color(&self, color: Color) -> Bitboard;
+    /// The side to move.
+    fn turn(&self) -> Color;
+    /// The castling rights, with their rooks and paths.
+    fn castles(&self) -> &Castles;
+    /// The en passant square (recorded after every double push).
+    fn ep_square(&self) -> Option<Square>;
+
+    /// Every piece.
+    #[inline(always)]
+    fn occupied(&self) -> Bitboard {
+        self.by_color(Color::White) | self.by_color(Color::Black)
+    }
+    /// The pawns.
+    #[inline(always)]
+    fn pawns(&self) -> Bitboard {
+        self.by_role(Role::Pawn)
+    }
+    /// The knights.
+    #[inline(always)]
+    fn knights(&self) -> Bitboard {
+        self.by_role(Role::Knight)
+    }
+    /// The bishops.
+    #[inline(always)]
+    fn bishops(&self) -> Bitboard {
+        self.by_role(Role::Bishop)
+    }
+    /// The rooks.
+    #[inline(always)]
+    fn rooks(&self) -> Bitboard {
+        self.by_role(Role::Rook)
+    }
+    /// The queens.
+    #[inline(always)]
+    fn queens(&self) -> Bitboard {
+        self.by_role(Role::Queen)
+    }
+    /// The kings.
+    #[inline(always)]
+    fn kings(&self) -> Bitboard {
+        self.by_role(Role::King)
+    }
+    /// Bishops and queens.
+    #[inline(always)]
+    fn diagonal_sliders(&self) -> Bitboard {
+        self.bishops() | self.queens()
+    }
+    /// Rooks and queens.
+    #[inline(always)]
+    fn straight_sliders(&self) -> Bitboard {
+        self.rooks() | self.queens()
+    }
+}
+
+impl Source for Position {
+    #[inline(always)]
+    fn by_role(&self, role: Role) -> Bitboard {
+        self.board().by_role(role)
+    }
+
+    #[inline(always)]
+    fn by_color(&self, color: Color) -> Bitboard {
+        self.board().by_color(color)
+    }
+
+    #[inline(always)]
+    fn turn(&self) -> Color {
+        Position::turn(self)
+    }
+
+    #[inline(always)]
+    fn castles(&self) -> &Castles {
+        Position::castles(self)
+    }
+
+    #[inline(always)]
+    fn ep_square(&self) -> Option<Square> {
+        Position::ep_square(self)
+    }
+}
+
+/// The position after a move, as far as a [`Gen`] reads it, built from the position before
+/// the move without making it: bulk perft counts the children of its last walked ply this way
+/// (no board, key, clock or undo record written, nothing to take back). It is built in place
+/// ([`Child::of`], then [`Child::play`]): building it whole and moving it cost a copy whose
+/// 16-byte reloads over the 8-byte updates stalled store forwarding (12-20% slower).
+/// It holds the piece sets, the side to move and the en passant square; the castling rights are
+/// the parent's, so only moves that keep the child's side's rights qualify ([`Child::handles`]).
+pub(crate) struct Child<'a> {
+    by_role: [Bitboard; 6],
+    by_color: [Bitboard; 2],
+    turn: Color,
+    ep_square: Option<Square>,
+    castles: &'a Castles,
+}
+
+impl Source for Child<'_> {
+    #[inline(always)]
+    fn by_role(&self, role: Role) -> Bitboard {
+        self.by_role[role as usize]
+    }
+
+    #[inline(always)]
+    fn by_color(&self, color: Color) -> Bitboard {
+        self.by_color[color as usize]
+    }
+
+    #[inline(always)]
+    fn turn(&self) -> Color {
+        self.turn
+    }
+
+    #[inline(always)]
+    fn castles(&self) -> &Castles {
+        self.castles
+    }
+
+    #[inline(always)]
+    fn ep_square(&self) -> Option<Square> {
+        self.ep_square
+    }
+}
+
+impl<'a> Child<'a> {
+    /// `true` if [`Child::play`] handles `m` in `pos`: not castling, not en passant, and not
+    /// onto a square whose change may cost a castling right. (A move from such a square may
+    /// cost the mover a right, but the child generates for the other side, whose rights only a
+    /// capture on its rook's square can change.)
+    #[inline(always)]
+    pub(crate) fn handles(pos: &Position, m: Move16) -> bool {
+        !(m.is_castling() || m.is_en_passant() || pos.castles().touch_mask().contains(m.to()))
+    }
+
+    /// The position `pos`, to play one move on with [`Child::play`].
+    #[inline(always)]
+    pub(crate) fn of(pos: &'a Position) -> Child<'a> {
+        let board = pos.board();
+        Child {
+            by_role: Role::ALL.map(|r| board.by_role(r)),
+            by_color: [board.by_color(Color::White), board.by_color(Color::Black)],
+            turn: pos.turn(),
+            ep_square: None,
+            castles: pos.castles(),
+        }
+    }
+
+    /// Plays the legal move `m` of `pos` (the position this child was made [`Child::of`]),
+    /// one [`Child::handles`].
+    #[inline(always)]
+    pub(crate) fn play(&mut self, pos: &Position, m: Move16) {
+        let (board, us) = (pos.board(), pos.turn());
+        let (from, to) = (Bitboard::from_square(m.from()), Bitboard::from_square(m.to()));
+        if let Some(captured) = board.role_at(m.to()) {
+            self.by_role[captured as usize] ^= to;
+            self.by_color[!us as usize] ^= to;
+        }
+        let role = board.role_at(m.from()).unwrap_or(Role::Pawn);
+        self.by_role[role as usize] ^= from;
+        self.by_role[m.promotion().unwrap_or(role) as usize] ^= to;
+        self.by_color[us as usize] ^= from | to;
+        self.turn = !us;
+        self.ep_square = (m.nibble() == MoveKind::DoublePush.nibble())
+            .then(|| Square::new((m.from() as u32 + m.to() as u32) / 2));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tables::tables;
+
+    /// The generator reads the same position from a [`Child`] as from the made move: the same
+    /// moves in the same order, the same checkers, for every move [`Child::handles`] in every
+    /// position three plies from the start (captures, checks, double pushes with their en
+    /// passant squares, king and rook moves that cost the mover a right).
+    #[test]
+    fn child_reads_as_the_made_move() {
+        fn check(pos: &Position, checked: &mut usize) {
+            let t = tables();
+            for m in Gen::new(t, pos).list() {
+                let made = pos.played_unchecked(m);
+                if Child::handles(pos, m) {
+                    let mut child = Child::of(pos);
+                    child.play(pos, m);
+                    let (from_child, from_made) = (Gen::of(t, &child), Gen::new(t, &made));
+                    assert_eq!(from_child.list(), from_made.list(), "{pos:?} then {m:?}");
+                    assert_eq!(from_child.checkers, from_made.checkers, "{pos:?} then {m:?}");
+                    assert_eq!(from_child.count(), from_made.count());
+                    *checked += 1;
+                }
+            }
+        }
+        fn walk(pos: &Position, depth: u32, checked: &mut usize) {
+            check(pos, checked);
+            if depth > 0 {
+                for m in Gen::new(tables(), pos).list() {
+                    walk(&pos.played_unchecked(m), depth - 1, checked);
+                }
+            }
+        }
+        let mut checked = 0;
+        walk(&Position::new(), 2, &mut checked);
+        assert!(checked > 8_000, "only {checked} moves checked");
+    }
+
+    impl<P: Source> Gen<'_, P> {
+        /// Every legal move, in generation order.
+        fn list(&self) -> MoveList {
+            let mut list = MoveList::new();
+            self.push_moves(Bitboard::FULL, Bitboard::FULL, &mut list);
+            list
+        }
     }
 }

@@ -137,6 +137,41 @@ impl Board {
         Some(board)
     }
 
+    /// Sets this board from one bitboard per role and the set of black pieces (whatever it
+    /// held before), and returns the Zobrist key of the pieces (the [`zobrist`](crate::zobrist) piece
+    /// terms): one pass per piece bitboard fills the bitboards, the square-to-piece array and
+    /// the key, for [`Position::from_bitboard_setup`](crate::Position::from_bitboard_setup).
+    ///
+    /// Overlaps are resolved, never trusted: a square in several role sets holds the highest
+    /// role (king first), and it is black when it is in `black`, white otherwise; `black`
+    /// squares in no role set are ignored.
+    #[inline(always)]
+    pub(crate) fn fill_keyed(&mut self, by_role: &ByRole<Bitboard>, black: Bitboard) -> u64 {
+        // The highest role wins a square.
+        let mut roles = [0u64; 8];
+        let mut occupied = 0;
+        for role in (0..6).rev() {
+            roles[role] = by_role.0[role].0 & !occupied;
+            occupied |= roles[role];
+        }
+        // Every field is overwritten whole before any piece is placed, so the caller's
+        // initial board is dead and costs nothing (no copy of a whole board).
+        self.by_role = roles.map(Bitboard);
+        self.by_color = [Bitboard(occupied & !black.0), Bitboard(occupied & black.0)];
+        self.mailbox = [EMPTY; 64];
+        let mut key = 0;
+        for (role, bb) in roles.into_iter().take(6).enumerate() {
+            for (pieces, code) in [(bb & !black.0, role as u8), (bb & black.0, 8 | role as u8)] {
+                for sq in Bitboard(pieces) {
+                    self.mailbox[sq as usize] = code;
+                    key ^= crate::zobrist::piece_code(code, sq);
+                }
+            }
+        }
+        debug_assert!(self.is_consistent());
+        key
+    }
+
     /// All occupied squares.
     #[inline]
     pub const fn occupied(&self) -> Bitboard {

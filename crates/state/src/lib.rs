@@ -39,7 +39,7 @@ pub mod zobrist;
 
 /// The board and move vocabulary of this crate's signatures, re-exported so that it can be used
 /// on its own.
-pub use chessbits_bitboard::{Bitboard, Color, File, Piece, Rank, Role, Square};
+pub use chessbits_bitboard::{Bitboard, ByColor, ByRole, Color, File, Piece, Rank, Role, Square};
 pub use chessbits_move::{CastlingMode, Move16, Move32, MoveKind, UciMove};
 
 pub use board::Board;
@@ -47,5 +47,5 @@ pub use castling::{Castles, CastlingRights, CastlingSide};
 pub use display::{BoardFen, CastlingFen};
 pub use history::History;
 pub use position::{CastlingModeError, NullMoveError, Position, PositionError, Undo};
-pub use setup::Setup;
+pub use setup::{BitboardSetup, Setup};
 pub use validate::Status;

@@ -7,7 +7,9 @@ use chessbits_move::{CastlingMode, Move16, Move32, MoveFlags, MoveKind, UciMove}
 
 use crate::board::{self, EMPTY};
 use crate::validate::{self, Checked};
-use crate::{tables, zobrist, Board, Castles, CastlingRights, CastlingSide, Setup, Status};
+use crate::{
+    tables, zobrist, BitboardSetup, Board, Castles, CastlingRights, CastlingSide, Setup, Status,
+};
 
 /// The flag nibbles and flag bits [`Position::play_unchecked`] tests (see [`MoveKind`]).
 const DOUBLE_PUSH: u16 = MoveKind::DoublePush.nibble();
@@ -272,6 +274,43 @@ impl Position {
         Ok(pos)
     }
 
+    /// Validates a setup whose placement is given as bitboards, as bit-level decoders read
+    /// it: the same position, and the same [`PositionError`] for the same problems, as
+    /// [`Position::from_setup`] gives for [`BitboardSetup::to_setup`], without building a
+    /// [`Board`] first. The board, its square-to-piece array and the piece part of the key
+    /// are built together, in place.
+    ///
+    /// # Errors
+    /// [`PositionError`] with every problem found, as [`Position::from_setup`].
+    #[inline]
+    pub fn from_bitboard_setup(setup: &BitboardSetup) -> Result<Position, PositionError> {
+        let mut pos = Position {
+            board: Board::empty(),
+            castles: Castles::none(),
+            key: 0,
+            turn: setup.turn,
+            ep_square: None,
+            halfmoves: setup.halfmoves,
+            fullmoves: setup.fullmoves.max(1),
+            mode: setup.castling_mode,
+        };
+        let pieces_key = pos.board.fill_keyed(&setup.by_role, setup.black);
+        let Checked { status, kings, castles, ep_square } =
+            validate::check_parts(&pos.board, setup.turn, setup.castling_rooks, setup.ep_square);
+        let rejected = status - Status::TOLERATED_BY_DEFAULT;
+        if !rejected.is_empty() {
+            return Err(PositionError { status, rejected });
+        }
+        if castles.is_chess960(kings) {
+            pos.mode = CastlingMode::Chess960;
+        }
+        pos.castles = castles;
+        pos.ep_square = ep_square;
+        pos.key = pieces_key ^ pos.state_key();
+        debug_assert_eq!(pos.key, pos.compute_key());
+        Ok(pos)
+    }
+
     /// The fields of this position as an unvalidated [`Setup`].
     pub fn to_setup(&self) -> Setup {
         Setup {
@@ -452,7 +491,13 @@ impl Position {
                 }
             }
         }
-        key ^= zobrist::castling(self.castles.rights());
+        key ^ self.state_key()
+    }
+
+    /// The key's terms besides the pieces: castling rights, en passant file, side to move.
+    #[inline]
+    fn state_key(&self) -> u64 {
+        let mut key = zobrist::castling(self.castles.rights());
         if let Some(ep) = self.pseudo_ep_square() {
             key ^= zobrist::en_passant(ep.file());
         }

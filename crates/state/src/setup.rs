@@ -1,6 +1,6 @@
 //! [`Setup`]: the fields of a position before validation, as a parser produces them.
 
-use chessbits_bitboard::{Bitboard, Color, Square};
+use chessbits_bitboard::{Bitboard, ByColor, ByRole, Color, Role, Square};
 use chessbits_move::CastlingMode;
 
 use crate::Board;
@@ -60,5 +60,170 @@ impl Setup {
             fullmoves: 1,
             castling_mode: CastlingMode::Standard,
         }
+    }
+}
+
+/// A [`Setup`] whose placement is one bitboard per role and the set of black pieces, as the
+/// decoders of bit-level formats read it: [`Position::from_bitboard_setup`] builds the board,
+/// its square-to-piece array and the Zobrist key in one pass and validates exactly as
+/// [`Position::from_setup`] does [`BitboardSetup::to_setup`].
+///
+/// Overlapping bitboards are resolved, never trusted: a square in several role sets holds the
+/// highest role (king first); a square is black when it is in `black`, white otherwise;
+/// `black` squares in no role set are ignored.
+///
+/// ```
+/// use chessbits_state::{Bitboard, BitboardSetup, ByRole, Position, Role, Setup};
+///
+/// let start = Setup::default();
+/// let setup = BitboardSetup {
+///     by_role: ByRole(Role::ALL.map(|role| start.board.by_role(role))),
+///     black: Bitboard(0xffff << 48),
+///     ..BitboardSetup::from(Setup::empty())
+/// };
+/// assert_eq!(setup.to_setup().board, start.board);
+/// let mut rights = setup;
+/// rights.castling_rooks = Bitboard::CORNERS;
+/// assert_eq!(Position::from_bitboard_setup(&rights)?, Position::new());
+/// # Ok::<_, chessbits_state::PositionError>(())
+/// ```
+///
+/// [`Position::from_bitboard_setup`]: crate::Position::from_bitboard_setup
+/// [`Position::from_setup`]: crate::Position::from_setup
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BitboardSetup {
+    /// The squares of each role's pieces, both colors.
+    pub by_role: ByRole<Bitboard>,
+    /// The squares of black's pieces.
+    pub black: Bitboard,
+    /// The side to move.
+    pub turn: Color,
+    /// The squares of the rooks that keep a castling right (as [`Setup::castling_rooks`]).
+    pub castling_rooks: Bitboard,
+    /// The en passant square, as written.
+    pub ep_square: Option<Square>,
+    /// Halfmoves since the last capture or pawn move.
+    pub halfmoves: u32,
+    /// The move number, starting at 1.
+    pub fullmoves: u32,
+    /// How the game writes castling in UCI (as [`Setup::castling_mode`]).
+    pub castling_mode: CastlingMode,
+}
+
+impl BitboardSetup {
+    /// The same setup with its placement as a [`Board`] (overlaps resolved as the
+    /// [type docs](BitboardSetup) say).
+    pub fn to_setup(&self) -> Setup {
+        let mut board = Board::empty();
+        board.fill_keyed(&self.by_role, self.black);
+        Setup {
+            board,
+            turn: self.turn,
+            castling_rooks: self.castling_rooks,
+            ep_square: self.ep_square,
+            halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
+            castling_mode: self.castling_mode,
+        }
+    }
+}
+
+impl From<Setup> for BitboardSetup {
+    /// The placement of `setup` as bitboards, its other fields as they are.
+    fn from(setup: Setup) -> BitboardSetup {
+        let ByColor { black, .. } = setup.board.colors();
+        BitboardSetup {
+            by_role: ByRole(Role::ALL.map(|role| setup.board.by_role(role))),
+            black,
+            turn: setup.turn,
+            castling_rooks: setup.castling_rooks,
+            ep_square: setup.ep_square,
+            halfmoves: setup.halfmoves,
+            fullmoves: setup.fullmoves,
+            castling_mode: setup.castling_mode,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Position;
+
+    /// `from_bitboard_setup` against `from_setup` of `to_setup`: the same position or the same
+    /// error, and a board that agrees with the bitboards as resolved.
+    fn check(setup: &BitboardSetup) -> bool {
+        let board_setup = setup.to_setup();
+        assert!(board_setup.board.is_consistent());
+        let fast = Position::from_bitboard_setup(setup);
+        assert_eq!(fast, Position::from_setup(&board_setup), "{setup:?}");
+        if let Ok(pos) = fast {
+            assert_eq!(pos.key(), pos.compute_key());
+        }
+        fast.is_ok()
+    }
+
+    #[test]
+    fn bitboard_setups_validate_as_setups() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut legal, mut illegal) = (0, 0);
+        for i in 0..20_000 {
+            // Sparse random sets per role (overlapping now and then), pawns off the back
+            // ranks and one king of each color most of the time, random rights and en passant
+            // squares near where they can be.
+            let mut sparse = || next() & next() & next() & next() & next();
+            let mut by_role = ByRole(Role::ALL.map(|_| Bitboard(sparse())));
+            let mut black = Bitboard(next());
+            if i % 8 != 0 {
+                by_role.0[Role::Pawn as usize] -= Bitboard::BACKRANKS;
+                let (white_king, black_king) = (next() % 64, next() % 64);
+                by_role.0[Role::King as usize] = Bitboard(1 << white_king | 1 << black_king);
+                black.0 = black.0 & !(1 << white_king) | 1 << black_king;
+            }
+            let setup = BitboardSetup {
+                by_role,
+                black,
+                turn: Color::from_white(next() % 2 == 0),
+                castling_rooks: match next() % 4 {
+                    0 => Bitboard(next() & (0xff << 56 | 0xff)),
+                    1 => Bitboard(next() & Bitboard::CORNERS.0),
+                    _ => Bitboard::EMPTY,
+                },
+                ep_square: (next() % 16 == 0).then(|| Square::new(16 + (next() % 32) as u32)),
+                halfmoves: (next() % 100) as u32,
+                fullmoves: (next() % 100) as u32,
+                castling_mode: if next() % 2 == 0 {
+                    CastlingMode::Standard
+                } else {
+                    CastlingMode::Chess960
+                },
+            };
+            if check(&setup) {
+                legal += 1;
+            } else {
+                illegal += 1;
+            }
+            // The same placement as a board gives the same bitboards back.
+            assert_eq!(BitboardSetup::from(setup.to_setup()).to_setup(), setup.to_setup());
+        }
+        assert!(legal > 2000 && illegal > 2000, "{legal} legal, {illegal} illegal");
+    }
+
+    #[test]
+    fn start_position_from_bitboards() {
+        let mut setup = BitboardSetup::from(Setup::default());
+        assert_eq!(Position::from_bitboard_setup(&setup), Ok(Position::new()));
+        // A queen added on the king's square loses to the king; a black square without a piece
+        // is ignored.
+        setup.by_role.0[Role::Queen as usize].add(Square::E1);
+        setup.black.add(Square::E4);
+        assert_eq!(setup.to_setup(), Setup::default());
+        assert!(check(&setup));
     }
 }

@@ -498,7 +498,7 @@ impl<'a> MoveModel<'a> {
 
     /// Analyses `pos`, given what `history` remembers of the game: its movable pieces in
     /// canonical order and what their features need.
-    #[inline]
+    #[inline(always)]
     pub fn analyse<'p>(&'p self, pos: &'p Position, history: &History) -> Analysis<'p> {
         let t = tables();
         let ctx = Context::new(t, pos, history, &self.book);
@@ -530,45 +530,97 @@ struct Entry {
 }
 
 /// The movable pieces of a position in canonical order, and the king's castling moves.
+///
+/// The pieces stay where the generator put them (`generated`, in generation order); `order`
+/// lists them by origin square. Nothing is copied into a second list.
 #[derive(Clone, Debug)]
 struct Pieces {
-    entries: ArrayVec<Entry, 16>,
+    generated: ArrayVec<PieceMoves, 17>,
+    /// Indices into `generated`, by origin square.
+    order: ArrayVec<u8, 17>,
+    /// The index in `generated` of a king that can only castle (its castling moves), if any.
+    castling_only: Option<u8>,
     castling: Option<PieceMoves>,
 }
 
 impl Pieces {
+    /// No pieces.
+    #[inline(always)]
+    fn new() -> Pieces {
+        Pieces {
+            generated: ArrayVec::new(),
+            order: ArrayVec::new(),
+            castling_only: None,
+            castling: None,
+        }
+    }
+
     /// The movable pieces of `pos` in canonical order.
     #[inline(always)]
     fn of(pos: &Position) -> Pieces {
+        let mut pieces = Pieces::new();
+        pieces.fill(pos);
+        pieces
+    }
+
+    /// Fills these empty lists with the movable pieces of `pos` in canonical order.
+    #[inline(always)]
+    fn fill(&mut self, pos: &Position) {
         // Per piece in generation order, then sorted by origin square.
-        let mut generated = ArrayVec::<PieceMoves, 16>::new();
-        let mut castling = None;
+        let pieces = self;
         let mut slot_of = [u8::MAX; 64];
         let mut origins = Bitboard::EMPTY;
         let ours = pos.us();
         pos.visit_moves(Bitboard::FULL, Bitboard::FULL, |moves| {
             if moves.role == Role::King && (moves.to & ours).any() {
-                castling = Some(moves);
+                pieces.castling = Some(moves);
                 origins.add(moves.from);
-            } else if generated.try_push(moves).is_ok() {
+            } else if pieces.generated.try_push(moves).is_ok() {
                 if let Some(s) = slot_of.get_mut(moves.from as usize) {
-                    *s = (generated.len() - 1) as u8;
+                    *s = (pieces.generated.len() - 1) as u8;
                 }
                 origins.add(moves.from);
             }
             false
         });
-        let mut entries = ArrayVec::new();
         for from in origins {
-            let index = slot_of.get(from as usize).copied().unwrap_or(u8::MAX);
-            let entry = match (generated.get(index as usize), castling) {
-                (Some(&moves), _) => Entry { moves, castling_only: false },
-                (None, Some(moves)) => Entry { moves, castling_only: true },
-                (None, None) => continue,
-            };
-            let _ = entries.try_push(entry);
+            let mut index = slot_of.get(from as usize).copied().unwrap_or(u8::MAX);
+            if index == u8::MAX {
+                // The king, with castling moves only.
+                let Some(castling) = pieces.castling else { continue };
+                if pieces.generated.try_push(castling).is_err() {
+                    continue;
+                }
+                index = (pieces.generated.len() - 1) as u8;
+                pieces.castling_only = Some(index);
+            }
+            let _ = pieces.order.try_push(index);
         }
-        Pieces { entries, castling }
+    }
+
+    /// The number of movable pieces.
+    #[inline(always)]
+    fn count(&self) -> usize {
+        self.order.len()
+    }
+
+    /// The movable piece at `i` in canonical order.
+    #[inline(always)]
+    fn get(&self, i: usize) -> Option<Entry> {
+        self.entry(*self.order.get(i)?)
+    }
+
+    /// The movable pieces in canonical order.
+    #[inline(always)]
+    fn entries(&self) -> impl Iterator<Item = Entry> + '_ {
+        self.order.iter().filter_map(|&index| self.entry(index))
+    }
+
+    /// The piece at `index` in generation order.
+    #[inline(always)]
+    fn entry(&self, index: u8) -> Option<Entry> {
+        let moves = *self.generated.get(index as usize)?;
+        Some(Entry { moves, castling_only: self.castling_only == Some(index) })
     }
 
     /// The castling moves of the piece at `entry`, if it is the king and can castle.
@@ -633,20 +685,28 @@ impl Analysis<'_> {
     /// The number of pieces with a legal move (0 if the game is over).
     #[inline]
     pub fn piece_count(&self) -> usize {
-        self.pieces.entries.len()
+        self.pieces.count()
     }
 
     /// The number of legal moves of the piece at `piece` (0 if there is no such piece).
     #[inline]
     pub fn move_count(&self, piece: usize) -> usize {
-        self.pieces.entries.get(piece).map_or(0, |e| self.pieces.len(e))
+        self.pieces.get(piece).map_or(0, |e| self.pieces.len(&e))
     }
 
     /// Hands the movable pieces with their features to `sink`, in canonical order.
     #[inline]
     pub fn pieces<S: Sink>(&self, sink: &mut S) {
-        for entry in &self.pieces.entries {
-            let features = self.ctx.piece_features(self.t, &self.pieces, entry);
+        let (ctx, t, pieces) = (&self.ctx, self.t, &self.pieces);
+        for entry in self.pieces.entries() {
+            let features = match entry.moves.role {
+                Role::Pawn => ctx.piece_features::<0>(t, pieces, &entry),
+                Role::Knight => ctx.piece_features::<1>(t, pieces, &entry),
+                Role::Bishop => ctx.piece_features::<2>(t, pieces, &entry),
+                Role::Rook => ctx.piece_features::<3>(t, pieces, &entry),
+                Role::Queen => ctx.piece_features::<4>(t, pieces, &entry),
+                Role::King => ctx.piece_features::<5>(t, pieces, &entry),
+            };
             sink.push(Move16::NONE, &features);
         }
     }
@@ -655,7 +715,7 @@ impl Analysis<'_> {
     /// their features to `sink`, in canonical order; nothing if there is no such piece.
     #[inline]
     pub fn moves<S: Sink>(&self, piece: usize, sink: &mut S) {
-        let Some(entry) = self.pieces.entries.get(piece) else { return };
+        let Some(entry) = self.pieces.get(piece) else { return };
         if !entry.castling_only {
             let moves = &entry.moves;
             let (ctx, t, pos) = (&self.ctx, self.t, self.pos);
@@ -668,7 +728,7 @@ impl Analysis<'_> {
                 Role::King => ctx.moves::<S, 5>(t, pos, moves, sink),
             }
         }
-        if let Some(castles) = self.pieces.castles(entry) {
+        if let Some(castles) = self.pieces.castles(&entry) {
             self.ctx.castling(&castles, sink);
         }
     }
@@ -676,16 +736,16 @@ impl Analysis<'_> {
     /// The index of the piece on `from` among the movable pieces, if it can move.
     #[inline]
     pub fn piece_on(&self, from: Square) -> Option<usize> {
-        self.pieces.entries.iter().position(|e| e.moves.from == from)
+        self.pieces.entries().position(|e| e.moves.from == from)
     }
 
     /// Where `m` is: the index of its piece and its index among that piece's moves; `None`
     /// if it is not a legal move.
     pub fn locate(&self, m: Move16) -> Option<(usize, usize)> {
-        let piece = self.pieces.entries.iter().position(|e| e.moves.from == m.from())?;
-        let entry = self.pieces.entries.get(piece)?;
+        let piece = self.pieces.entries().position(|e| e.moves.from == m.from())?;
+        let entry = self.pieces.get(piece)?;
         let (mut index, mut found) = (0, None);
-        self.pieces.for_each_move(entry, |c| {
+        self.pieces.for_each_move(&entry, |c| {
             if c == m && found.is_none() {
                 found = Some(index);
             }
@@ -696,9 +756,9 @@ impl Analysis<'_> {
 
     /// The move at `index` among the moves of the piece at `piece`.
     pub fn move_at(&self, piece: usize, index: usize) -> Option<Move16> {
-        let entry = self.pieces.entries.get(piece)?;
+        let entry = self.pieces.get(piece)?;
         let (mut i, mut found) = (0, None);
-        self.pieces.for_each_move(entry, |c| {
+        self.pieces.for_each_move(&entry, |c| {
             if i == index {
                 found = Some(c);
             }
@@ -713,10 +773,10 @@ impl Analysis<'_> {
 pub(crate) fn canonical_index(pos: &Position, m: Move16) -> (Option<usize>, usize) {
     let pieces = Pieces::of(pos);
     let (mut n, mut found) = (0, None);
-    for entry in &pieces.entries {
+    for entry in pieces.entries() {
         if entry.moves.from == m.from() {
             let mut i = n;
-            pieces.for_each_move(entry, |c| {
+            pieces.for_each_move(&entry, |c| {
                 if c == m {
                     found = Some(i);
                 }
@@ -724,7 +784,7 @@ pub(crate) fn canonical_index(pos: &Position, m: Move16) -> (Option<usize>, usiz
             });
             n = i;
         } else {
-            n += pieces.len(entry);
+            n += pieces.len(&entry);
         }
     }
     (found, n)
@@ -734,13 +794,13 @@ pub(crate) fn canonical_index(pos: &Position, m: Move16) -> (Option<usize>, usiz
 /// canonical order.
 pub(crate) fn canonical_count(pos: &Position) -> (usize, impl Fn(usize) -> Option<Move16>) {
     let pieces = Pieces::of(pos);
-    let n = pieces.entries.iter().map(|e| pieces.len(e)).sum();
+    let n = pieces.entries().map(|e| pieces.len(&e)).sum();
     let at = move |mut index: usize| {
-        for entry in &pieces.entries {
-            let len = pieces.len(entry);
+        for entry in pieces.entries() {
+            let len = pieces.len(&entry);
             if index < len {
                 let (mut i, mut found) = (0, None);
-                pieces.for_each_move(entry, |c| {
+                pieces.for_each_move(&entry, |c| {
                     if i == index {
                         found = Some(c);
                     }
@@ -759,8 +819,8 @@ pub(crate) fn canonical_count(pos: &Position) -> (usize, impl Fn(usize) -> Optio
 pub fn canonical_moves(pos: &Position, out: &mut MoveList) {
     out.clear();
     let pieces = Pieces::of(pos);
-    for entry in &pieces.entries {
-        pieces.for_each_move(entry, |m| {
+    for entry in pieces.entries() {
+        pieces.for_each_move(&entry, |m| {
             let _ = out.try_push(m);
         });
     }
@@ -1023,15 +1083,23 @@ impl<'a> Context<'a> {
         q.max(r).max(m).max(p)
     }
 
-    /// The features of a movable piece.
-    #[inline]
-    fn piece_features(&self, t: &Tables, pieces: &Pieces, entry: &Entry) -> [u16; SLOTS] {
-        let role = entry.moves.role;
-        let r = role as usize;
+    /// The features of a movable piece of role `ROLE` (compiled once per role, so that what
+    /// depends on the role alone is folded away).
+    #[inline(always)]
+    fn piece_features<const ROLE: usize>(
+        &self,
+        t: &Tables,
+        pieces: &Pieces,
+        entry: &Entry,
+    ) -> [u16; SLOTS] {
+        let role = Role::ALL[ROLE];
+        let r = ROLE;
         let class = CLASS[r];
         let from = entry.moves.from;
         let from_rel = from as usize ^ self.flip;
-        let targets = Pieces::targets(entry);
+        // Only a king can be a castling-only entry.
+        let king = ROLE == Role::King as usize;
+        let targets = if king { Pieces::targets(entry) } else { entry.moves.to };
         let pawn = role == Role::Pawn;
         // Safe targets: not unsafe for this piece (a pawn's push is defended once).
         let below = self.their_below[class];
@@ -1055,14 +1123,16 @@ impl<'a> Context<'a> {
                 || (self.discoverers.contains(from)
                     && (targets - t.line(self.their_king, from)).any())
         } as usize;
-        let mobility = match pieces.len(entry) {
-            0 | 1 => 0,
-            2 => 1,
-            3 => 2,
-            4 | 5 => 3,
-            6..=8 => 4,
-            _ => 5,
+        let move_count = if king {
+            pieces.len(entry)
+        } else if pawn && (targets & Bitboard::BACKRANKS).any() {
+            4 * targets.count() as usize
+        } else {
+            targets.count() as usize
         };
+        // Number of moves 0-1, 2, 3, 4-5, 6-8, 9 or more: a table read, not a branch chain.
+        const MOBILITY: [u8; 10] = [0, 0, 1, 2, 3, 3, 4, 4, 4, 5];
+        let mobility = MOBILITY[move_count.min(9)] as usize;
         let book = if self.book_moves.is_empty() {
             0
         } else {

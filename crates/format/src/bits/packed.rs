@@ -106,9 +106,9 @@
 use super::inline_bytes::inline_bytes;
 use core::fmt;
 
-use chessbits_bitboard::{Bitboard, ByColor, ByRole, Color, Rank, Role, Square};
+use chessbits_bitboard::{Bitboard, ByRole, Color, Piece, Rank, Role, Square};
 use chessbits_move::CastlingMode;
-use chessbits_state::{Board, Position, PositionError, Setup};
+use chessbits_state::{BitboardSetup, Position, PositionError, Setup};
 
 /// The most bytes [`encode`] writes: 24 for the board and 11 for the clocks and the variant.
 pub const MAX_LEN: usize = 35;
@@ -183,50 +183,56 @@ pub fn encode(pos: &Position, clocks: bool) -> Packed {
         Bitboard::from_square(ep).forward(!pos.turn()) & board.pawns()
     });
     let rooks = pos.castles().rook_squares();
-    let black_king = board.kings() & board.by_color(Color::Black);
-    let specials = ep_pawn | rooks | black_king;
+    // The black king's code says that black is to move; with white to move it is the plain one.
+    let black_king = match pos.turn() {
+        Color::White => Bitboard::EMPTY,
+        Color::Black => board.kings() & board.by_color(Color::Black),
+    };
     // The Chess960 flag in the king codes: (first king's square, its code, the other's code).
     let flag = (!clocks
         && pos.castling_mode() == CastlingMode::Chess960
         && !pos.castles().is_chess960([board.king_of(Color::White), board.king_of(Color::Black)]))
     .then(|| flagged_kings(board.kings(), board.king_of(Color::White), pos.turn()));
+    let specials =
+        ep_pawn | rooks | black_king | if flag.is_some() { board.kings() } else { Bitboard::EMPTY };
 
-    let mut at = 8;
-    for (i, sq) in occupied.into_iter().enumerate() {
-        // `occupied` is the union of the piece sets, so every square of it holds a piece.
-        let Some(piece) = board.piece_at(sq) else {
-            debug_assert!(false, "occupied square {sq} holds no piece");
-            continue;
-        };
-        let mut code = CODE_OF_PIECE[piece.code() as usize % 12];
-        if specials.contains(sq) {
-            code = if ep_pawn.contains(sq) {
-                EP_PAWN
-            } else if rooks.contains(sq) {
-                if piece.color.is_white() {
+    // The code of every occupied square: the plain codes per piece set, then the few special
+    // ones over them.
+    let mut codes = [0u8; 64];
+    for piece in Piece::ALL {
+        let code = CODE_OF_PIECE[piece.code() as usize % 12];
+        for sq in board.by_piece(piece) {
+            codes[sq as usize] = code;
+        }
+    }
+    for sq in specials {
+        codes[sq as usize] = match (flag, board.role_at(sq)) {
+            (Some((first, a, _)), Some(Role::King)) if Some(sq) == first => a,
+            (Some((_, _, b)), Some(Role::King)) => b,
+            _ if ep_pawn.contains(sq) => EP_PAWN,
+            _ if rooks.contains(sq) => {
+                if board.by_color(Color::White).contains(sq) {
                     WHITE_CASTLING_ROOK
                 } else {
                     BLACK_CASTLING_ROOK
                 }
-            } else if pos.turn() == Color::Black {
-                BLACK_KING_TO_MOVE
-            } else {
-                BLACK_KING
-            };
-        }
-        if let (Some((first, a, b)), Role::King) = (flag, piece.role) {
-            code = if Some(sq) == first { a } else { b };
-        }
-        if let Some(slot) = out.bytes.get_mut(at) {
-            if i % 2 == 0 {
-                *slot = code;
-            } else {
-                *slot |= code << 4;
-                at += 1;
             }
-        }
+            _ => BLACK_KING_TO_MOVE,
+        };
     }
-    out.len = 8 + occupied.count().div_ceil(2) as u8;
+    let code_at = |sq: Square| codes[sq as usize];
+    // Two squares to a byte, the first in the low nibble; after an odd count the last high
+    // nibble is 0.
+    let mut squares = occupied.into_iter();
+    let mut at = 8;
+    while let Some(first) = squares.next() {
+        let byte = code_at(first) | squares.next().map_or(0, code_at) << 4;
+        if let Some(slot) = out.bytes.get_mut(at) {
+            *slot = byte;
+        }
+        at += 1;
+    }
+    out.len = at.min(MAX_LEN) as u8;
 
     if clocks {
         let ply = 2 * (u64::from(pos.fullmoves()) - 1) + (pos.turn() == Color::Black) as u64;
@@ -329,9 +335,8 @@ impl std::error::Error for PackedError {}
 /// # Errors
 /// [`PackedError`] if the bytes are not a packed position or describe no legal position.
 pub fn decode(bytes: &[u8]) -> Result<Position, PackedError> {
-    let mut setup = Setup::empty();
-    read(bytes, &mut setup)?;
-    Position::from_setup(&setup)
+    // The placement goes to the position as bitboards: no `Board` is built twice.
+    Position::from_bitboard_setup(&read(bytes)?)
         .map_err(|err| PackedError { bit: 0, kind: PackedErrorKind::Position(err) })
 }
 
@@ -341,15 +346,12 @@ pub fn decode(bytes: &[u8]) -> Result<Position, PackedError> {
 /// # Errors
 /// [`PackedError`] if the bytes are not a packed position.
 pub fn decode_setup(bytes: &[u8]) -> Result<Setup, PackedError> {
-    let mut setup = Setup::empty();
-    read(bytes, &mut setup)?;
-    Ok(setup)
+    read(bytes).map(|setup| setup.to_setup())
 }
 
-/// Reads a packed position into `setup`, which starts empty (filled in place: a `Setup` is
-/// large enough that moving it around costs as much as reading it).
-#[inline]
-fn read(bytes: &[u8], setup: &mut Setup) -> Result<(), PackedError> {
+/// Reads a packed position: the placement as bitboards, the other fields as written.
+#[inline(always)]
+fn read(bytes: &[u8]) -> Result<BitboardSetup, PackedError> {
     let error = |bit: usize, kind| Err(PackedError { bit, kind });
     let Some((occupancy, rest)) = bytes.split_first_chunk::<8>() else {
         return error(bytes.len() * 8, PackedErrorKind::Truncated);
@@ -383,6 +385,7 @@ fn read(bytes: &[u8], setup: &mut Setup) -> Result<(), PackedError> {
     let bit_of = |sq: Square| 64 + 4 * (occupied.0 & ((1 << sq as u32) - 1)).count_ones() as usize;
 
     let ep_pawns = bb(EP_PAWN);
+    let mut ep_square = None;
     for (k, sq) in ep_pawns.into_iter().enumerate() {
         let ep = match sq.rank() {
             Rank::Fourth => sq as u32 - 8,
@@ -392,9 +395,9 @@ fn read(bytes: &[u8], setup: &mut Setup) -> Result<(), PackedError> {
         if k > 0 {
             return error(bit_of(sq), PackedErrorKind::SecondEnPassant);
         }
-        setup.ep_square = Some(Square::new(ep));
+        ep_square = Some(Square::new(ep));
     }
-    setup.castling_rooks = bb(WHITE_CASTLING_ROOK) | bb(BLACK_CASTLING_ROOK);
+    let castling_rooks = bb(WHITE_CASTLING_ROOK) | bb(BLACK_CASTLING_ROOK);
     let mut turn = if bb(BLACK_KING_TO_MOVE).any() { Color::Black } else { Color::White };
     let pair = |role: Role| bb(2 * role as u8) | bb(2 * role as u8 + 1);
     let kings = pair(Role::King) | bb(BLACK_KING_TO_MOVE);
@@ -402,7 +405,7 @@ fn read(bytes: &[u8], setup: &mut Setup) -> Result<(), PackedError> {
         pair(Role::Pawn) | ep_pawns,
         pair(Role::Knight),
         pair(Role::Bishop),
-        pair(Role::Rook) | setup.castling_rooks,
+        pair(Role::Rook) | castling_rooks,
         pair(Role::Queen),
         kings,
     ]);
@@ -413,7 +416,12 @@ fn read(bytes: &[u8], setup: &mut Setup) -> Result<(), PackedError> {
 
     // The Chess960 flag: exactly two king codes forming one of the flagged pairs.
     let mut chess960 = false;
-    if let (2, Some(first), Some(second)) = (kings.count(), kings.first(), kings.last()) {
+    // Every flagged pair has zero or two white kings (10): one is the common case, skipped.
+    let one_white_king = bb(WHITE_KING).any() && !bb(WHITE_KING).more_than_one();
+    let two_kings = || kings.count() == 2;
+    if let (false, true, Some(first), Some(second)) =
+        (one_white_king, !one_white_king && two_kings(), kings.first(), kings.last())
+    {
         let code_at = |sq: Square| {
             [WHITE_KING, BLACK_KING, BLACK_KING_TO_MOVE]
                 .into_iter()
@@ -433,9 +441,6 @@ fn read(bytes: &[u8], setup: &mut Setup) -> Result<(), PackedError> {
             chess960 = true;
         }
     }
-    let by_color = ByColor { white: occupied & !black, black };
-    // Every occupied square has exactly one code, so the bitboards always agree.
-    setup.board = Board::from_bitboards(by_role, by_color).unwrap_or_else(Board::empty);
 
     // The trailing fields.
     let mut at = 8 + board_len;
@@ -489,11 +494,17 @@ fn read(bytes: &[u8], setup: &mut Setup) -> Result<(), PackedError> {
     if ply % 2 == 1 {
         turn = Color::Black;
     }
-    setup.turn = turn;
-    setup.halfmoves = halfmoves;
-    setup.fullmoves = (ply / 2 + 1) as u32;
-    setup.castling_mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
-    Ok(())
+    // Every occupied square has exactly one code, so the bitboards never overlap.
+    Ok(BitboardSetup {
+        by_role,
+        black,
+        turn,
+        castling_rooks,
+        ep_square,
+        halfmoves,
+        fullmoves: (ply / 2 + 1) as u32,
+        castling_mode: if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard },
+    })
 }
 
 #[cfg(test)]

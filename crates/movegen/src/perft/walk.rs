@@ -7,7 +7,7 @@ use chessbits_move::{Move16, MoveList};
 use chessbits_state::Position;
 
 use super::table::{table_key, PerftTable};
-use crate::gen::Gen;
+use crate::gen::{Child, Gen};
 use crate::isa;
 use crate::tables::Tables;
 
@@ -15,12 +15,19 @@ use crate::tables::Tables;
 /// counts there, and whether it looks subtrees up in a table. Each policy is compiled into its
 /// own copy of the walk, so the ones without a table pay nothing for the option.
 pub(crate) trait Walk: Copy {
-    /// At this depth the walk makes each move and counts the child with [`Walk::leaf`]
-    /// instead of walking it; the walk needs `depth >= LAST`.
+    /// At this depth the walk counts each move's child with [`Walk::last_ply`] instead of
+    /// walking it; the walk needs `depth >= LAST`.
     const LAST: u32;
 
     /// The count of a child at the last ply.
     fn leaf(t: &'static Tables, pos: &Position) -> u64;
+
+    /// The count of the child after `m`, one move of the last ply: by default the move is made,
+    /// the child counted with [`Walk::leaf`] and the move unmade.
+    #[inline(always)]
+    fn last_ply(t: &'static Tables, pos: &mut Position, m: Move16) -> u64 {
+        made::<Self>(t, pos, m)
+    }
 
     /// The table key of `pos` and the count stored for it at `depth`, if any.
     #[inline(always)]
@@ -33,7 +40,9 @@ pub(crate) trait Walk: Copy {
     fn store(self, _key: u64, _depth: u32, _nodes: u64) {}
 }
 
-/// Bulk counting: the children of the last walked ply are counted, not made (`depth >= 2`).
+/// Bulk counting (`depth >= 2`): the last two plies are counted without making a move, as far
+/// as [`Child`] goes: the last ply's moves are counted, not made, and the children of the ply
+/// before it are read from piece sets built from the move, without making it.
 #[derive(Copy, Clone)]
 pub(crate) struct Bulk;
 
@@ -43,6 +52,19 @@ impl Walk for Bulk {
     #[inline(always)]
     fn leaf(t: &'static Tables, pos: &Position) -> u64 {
         Gen::new(t, pos).count()
+    }
+
+    /// Counts the child from the piece sets after the move ([`Child`]), without making
+    /// it: no board, key, clock or undo record is written. Castling, en passant and moves that
+    /// may cost a castling right are made as usual.
+    #[inline(always)]
+    fn last_ply(t: &'static Tables, pos: &mut Position, m: Move16) -> u64 {
+        if !Child::handles(pos, m) {
+            return made::<Self>(t, pos, m);
+        }
+        let mut child = Child::of(pos);
+        child.play(pos, m);
+        Gen::of(t, &child).count()
     }
 }
 
@@ -71,6 +93,11 @@ impl Walk for Hashed<'_> {
     #[inline(always)]
     fn leaf(t: &'static Tables, pos: &Position) -> u64 {
         Bulk::leaf(t, pos)
+    }
+
+    #[inline(always)]
+    fn last_ply(t: &'static Tables, pos: &mut Position, m: Move16) -> u64 {
+        Bulk::last_ply(t, pos, m)
     }
 
     #[inline(always)]
@@ -104,7 +131,7 @@ macro_rules! walk_body {
         // in the every-leaf walk).
         if $depth == W::LAST {
             for &m in &list {
-                nodes += last_ply::<W>($t, $pos, m);
+                nodes += W::last_ply($t, $pos, m);
             }
         } else {
             for &m in &list {
@@ -118,9 +145,9 @@ macro_rules! walk_body {
     }};
 }
 
-/// Makes `m`, counts the child with [`Walk::leaf`] and unmakes it: one move of the last ply.
+/// Makes `m`, counts the child with [`Walk::leaf`] and unmakes it.
 #[inline(always)]
-fn last_ply<W: Walk>(t: &'static Tables, pos: &mut Position, m: Move16) -> u64 {
+fn made<W: Walk>(t: &'static Tables, pos: &mut Position, m: Move16) -> u64 {
     let undo = pos.play_unchecked(m);
     let nodes = W::leaf(t, pos);
     pos.undo(undo);
