@@ -228,6 +228,10 @@ mod tests {
             .iter()
             .map(|bad| bad.parse::<Table>().unwrap_err().to_string())
             .collect();
-        insta::assert_snapshot!(errors.join("\n"), @"");
+        insta::assert_snapshot!(errors.join("\n"), @r#"
+        expected NAME=PATH, got "games"
+        expected NAME=PATH, got "=a.parquet"
+        expected NAME=PATH, got "games="
+        "#);
     }
 }

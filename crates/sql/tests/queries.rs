@@ -258,21 +258,33 @@ fn one_thread_gives_the_answers_of_two() {
 
 #[test]
 fn mistakes_are_errors_naming_the_spot() {
-    // One ply more than coded: the decoder runs out of moves.
+    // Fewer plies than coded: bytes are left over. (More plies than coded are not an error:
+    // the coder drops trailing zero bytes, so the same bytes also code the game continued by
+    // the moves of the zero continuation. The ply count frames the game.)
     insta::assert_snapshot!(query_error(
-        "SELECT chess_uci(moves, plies + 1, start_fen) FROM games WHERE game = 1"
-    ), @"");
+        "SELECT chess_uci(moves, plies - 3, start_fen) FROM games WHERE game = 1"
+    ), @"Execution error: chess_uci: row 0 of the batch: moves: ply 62 (byte 28): bytes follow the last move");
+    insta::assert_snapshot!(query_error(
+        "SELECT chess_uci(moves, -1, start_fen) FROM games WHERE game = 1"
+    ), @"Execution error: chess_uci: row 0 of the batch: plies: -1 is not a number of plies");
     insta::assert_snapshot!(query_error(
         "SELECT chess_san(moves, plies, 'not a fen') FROM games WHERE game = 1"
-    ), @"");
+    ), @"Execution error: chess_san: row 0 of the batch: start_fen: placement (byte 1): invalid character 'o', expected a piece letter, a digit 1..8 or '/'");
     insta::assert_snapshot!(query_error(
         "SELECT chess_reaches(moves, plies, start_fen, '8/8/8/8/8/8/8/8 w - - 0 1') FROM games"
-    ), @"");
-    insta::assert_snapshot!(query_error("SELECT chess_uci(moves) FROM games"), @"");
-    insta::assert_snapshot!(query_error("SELECT chess_fen_at(moves, plies, start_fen, 'x') FROM games"), @"");
+    ), @"Execution error: chess_reaches: row 0 of the batch: fen: white has no king, black has no king");
+    // Planning errors: DataFusion wraps ours in its own words; ours must be inside.
+    let planning = [
+        ("SELECT chess_uci(moves) FROM games", "chess_uci takes 3 arguments, got 1: call it as chess_uci(moves, plies, start_fen)"),
+        ("SELECT chess_fen_at(moves, plies, start_fen, 'x') FROM games", "chess_fen_at: argument 4 (ply) cannot be Utf8: call it as chess_fen_at(moves, plies, start_fen, ply)"),
+    ];
+    for (sql, ours) in planning {
+        let error = query_error(sql);
+        assert!(error.contains(ours), "{sql}: {error}");
+    }
     insta::assert_snapshot!(query_error(
         "SELECT chess_uci(CAST('abc' AS BYTEA), 3, NULL)"
-    ), @"");
+    ), @"Execution error: chess_uci: row 0 of the batch: moves: ply 3 (byte 1): bytes follow the last move");
 }
 
 #[test]
