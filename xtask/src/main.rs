@@ -15,9 +15,14 @@
 //!   writes its table (or only measures the shipped one).
 //! - `cargo xtask cbg-check [FILE...]`: the `.cbg` round trip over every corpus PGN file.
 //! - `cargo xtask fuzz [--seconds N] [TARGET...]`: runs the cargo-fuzz targets in `fuzz/`.
+//! - `cargo xtask sql-bench [--repeats A,B] [--threads A,B]`: times the SQL questions against a
+//!   scan of the PGN with the library, on the training games repeated (docs/sql.md).
+//! - `cargo xtask distributed [FILE.pgn...]`: the SQL functions on a local Ballista cluster,
+//!   compared with local DataFusion (docs/sql.md).
 
 mod cbg_check;
 mod compare;
+mod distributed;
 mod fit_compact;
 mod fit_moves;
 mod formats;
@@ -26,6 +31,7 @@ mod magics;
 mod parquet_check;
 mod perft;
 mod snapshots;
+mod sql_bench;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -42,7 +48,9 @@ tasks:
   fit-moves fit the move model's table on ../shared/corpus/train (--eval: measure it only)
   cbg-check pack and unpack every corpus PGN file as .cbg and compare every game
   fuzz      run the cargo-fuzz targets (nightly; see cargo xtask fuzz --help)
-  parquet-check  export a PGN file to Parquet and read it with pyarrow and DuckDB (skipped if absent)";
+  parquet-check  export a PGN file to Parquet and read it with pyarrow and DuckDB (skipped if absent)
+  sql-bench time the SQL questions on 120k and 1M games against a PGN scan (docs/sql.md)
+  distributed  the SQL functions on a local Ballista scheduler and two executors, against local DataFusion";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -58,6 +66,8 @@ fn main() -> ExitCode {
         "fit-moves" => fit_moves::run(rest),
         "cbg-check" => cbg_check::run(rest),
         "parquet-check" => parquet_check::run(rest),
+        "distributed" => distributed::run(rest),
+        "sql-bench" => sql_bench::run(rest),
         "snapshots" => snapshots::run(rest),
         "fuzz" => fuzz::run(rest),
         "fit-compact" => fit_compact::run(rest),

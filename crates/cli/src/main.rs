@@ -10,6 +10,8 @@ mod lines;
 mod pack;
 mod pgn;
 mod progress;
+#[cfg(feature = "query")]
+mod query;
 mod san;
 
 use std::io::{self, BufWriter, Write};
@@ -33,11 +35,19 @@ Examples:
   chessbits pack games.pgn -o games.cbg   the games in a .cbg game file
   chessbits unpack games.cbg --to uci     and back
   chessbits export games.pgn -o games.parquet  the games as a Parquet table for SQL engines
+  chessbits query 'SELECT \"Result\", count(*) FROM g GROUP BY 1' --table g=games.parquet
   echo 'startpos;e2e4 e7e5 g1f3' | chessbits san
   echo startpos | chessbits encode --format grouped+state14
   chessbits pgn games.pgn --to moves:san-like  per game: number, plies, bits, hex of the moves
 
 Run `chessbits <command> --help` for the details of each command.";
+
+#[cfg(feature = "query")]
+const QUERY_EXAMPLES: &str = "\
+Examples:
+  chessbits query 'SELECT \"Result\", count(*) AS games FROM games GROUP BY 1 ORDER BY 2 DESC' --table games=games.parquet
+  chessbits query \"SELECT chess_uci(moves, plies, start_fen) FROM g WHERE \\\"White\\\" = 'Anna'\" --table g=dir/
+  chessbits query \"SELECT chess_next_move(moves, plies, start_fen, 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2') AS reply, count(*) AS n FROM games GROUP BY 1 ORDER BY 2 DESC LIMIT 5\" --table games=games.parquet --format table";
 
 #[derive(Subcommand)]
 enum Command {
@@ -124,6 +134,16 @@ enum Command {
         after_help = "Examples:\n  chessbits export games.pgn -o games.parquet --stats\n  chessbits export a.cbg b.pgn -o ab.parquet --keys all"
     )]
     Export(export::ExportArgs),
+    /// Runs SQL over exported games (Parquet files) on DataFusion, with the chess functions
+    /// (`chess_uci`, `chess_san`, `chess_fen_at`, `chess_move_at`, `chess_reaches`,
+    /// `chess_next_move`, `chess_outcome`, `chess_key`; docs/sql.md) registered.
+    ///
+    /// Prints the answer as CSV with a header row (`--format table`: a table for people). A
+    /// game is passed to the functions as its three columns `moves, plies, start_fen`. A
+    /// query that fails prints DataFusion's message on stderr and exits with 1.
+    #[cfg(feature = "query")]
+    #[command(after_help = QUERY_EXAMPLES)]
+    Query(query::QueryArgs),
     /// Encodes FENs (one per line, `startpos` allowed) at the bit level: `<bits>\t<hex>` per line.
     #[command(
         after_help = "Examples:\n  $ echo startpos | chessbits encode --format rle:3\n  154\t...\n  chessbits encode --list\n  chessbits encode --format grouped+state-full < positions.fen > positions.hex"
@@ -162,6 +182,8 @@ fn main() -> ExitCode {
             let mut stdout = BufWriter::new(io::stdout().lock());
             export::run(&args, &mut stdout, &mut io::stderr().lock())
         }
+        #[cfg(feature = "query")]
+        Command::Query(args) => query::run(&args, &mut BufWriter::new(io::stdout().lock())),
         Command::Encode(args) => encode::run_encode(&args, io::stdin().lock(), io::stdout().lock()),
         Command::Decode(args) => encode::run_decode(&args, io::stdin().lock(), io::stdout().lock()),
     };
