@@ -168,12 +168,14 @@ fn corpus() -> Result<Vec<u8>, String> {
     Ok(pgn)
 }
 
-/// Runs `cmd`, failing with its stderr; returns its stdout and the wall time in seconds.
-fn timed(cmd: &mut Command) -> Result<(String, f64), String> {
+/// Runs `cmd`, failing with its stderr unless it exits with 0 (or 1 when `games_may_fail`:
+/// `export` exits with 1 when some games do not read, as 7 of the corpus do not); returns its
+/// stdout and the wall time in seconds.
+fn timed(cmd: &mut Command, games_may_fail: bool) -> Result<(String, f64), String> {
     let start = Instant::now();
     let out = cmd.output().map_err(|e| format!("{cmd:?}: {e}"))?;
     let seconds = start.elapsed().as_secs_f64();
-    if !out.status.success() {
+    if !(out.status.success() || games_may_fail && out.status.code() == Some(1)) {
         return Err(format!("{cmd:?}: {}", String::from_utf8_lossy(&out.stderr)));
     }
     Ok((String::from_utf8_lossy(&out.stdout).into_owned(), seconds))
@@ -224,7 +226,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         fs::write(&pgn_path, &pgn).map_err(|e| format!("{}: {e}", pgn_path.display()))?;
         let games = corpus_games * u64::from(r);
         let (_, export) =
-            timed(Command::new(&bin).arg("export").arg(&pgn_path).arg("-o").arg(&parquet))?;
+            timed(Command::new(&bin).arg("export").arg(&pgn_path).arg("-o").arg(&parquet), true)?;
         println!(
             "\nset x{r}: {games} games; PGN {} B/game, Parquet {} B/game; export {export:.2} s ({:.0} games/s)",
             pgn.len() as u64 / games,
@@ -247,6 +249,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
                     Command::new(&bin)
                         .args(["query", &q.sql, "--threads", &t.to_string(), "--table"])
                         .arg(format!("games={}", parquet.display())),
+                    false,
                 )?;
                 same &= csv == expected;
                 let _ = write!(line, "\t{seconds:.2}");
