@@ -24,6 +24,7 @@ extern crate std;
 pub mod attacks;
 mod bitboard;
 mod color;
+pub mod isa;
 mod piece;
 #[cfg(feature = "serde")]
 mod serde_text;

@@ -12,37 +12,10 @@
 //! [`has_fast_bits`] makes any of them safe to call: that is the whole Safety argument, written
 //! once in [`dispatch!`].
 
-/// [`has_fast_bits`]'s answer once known: [`UNKNOWN`], or 0 or 1.
+/// `true` if this CPU has every feature [`fast_bits_fn!`] compiles for: the one detection of
+/// the workspace, kept in one byte by the bitboard crate (a call is one load and one test).
 #[cfg(target_arch = "x86_64")]
-static FAST_BITS: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(UNKNOWN);
-
-/// [`FAST_BITS`] before the first detection.
-#[cfg(target_arch = "x86_64")]
-const UNKNOWN: u8 = 2;
-
-/// `true` if this CPU has every feature [`fast_bits_fn!`] compiles for. The answer is kept in
-/// one byte, so a call is one load and one test (asking the standard library for the four
-/// features took four loads and tests per call, 2% of a `legal_moves()` call).
-#[cfg(target_arch = "x86_64")]
-#[inline]
-pub(crate) fn has_fast_bits() -> bool {
-    match FAST_BITS.load(std::sync::atomic::Ordering::Relaxed) {
-        UNKNOWN => detect_fast_bits(),
-        known => known == 1,
-    }
-}
-
-/// Detects the features, records the answer in [`FAST_BITS`] and returns it.
-#[cfg(target_arch = "x86_64")]
-#[cold]
-fn detect_fast_bits() -> bool {
-    let fast = std::is_x86_feature_detected!("popcnt")
-        && std::is_x86_feature_detected!("lzcnt")
-        && std::is_x86_feature_detected!("bmi1")
-        && std::is_x86_feature_detected!("bmi2");
-    FAST_BITS.store(u8::from(fast), std::sync::atomic::Ordering::Relaxed);
-    fast
-}
+pub(crate) use chessbits_bitboard::isa::has_fast_bits;
 
 /// Compiles the function item it wraps for the fast-bits features, on x86-64 only (elsewhere
 /// the item is left out). Call it only through [`dispatch!`], or from another fast-bits copy.
@@ -50,6 +23,7 @@ macro_rules! fast_bits_fn {
     ($(#[$attr:meta])* $vis:vis fn $($rest:tt)*) => {
         $(#[$attr])*
         #[cfg(target_arch = "x86_64")]
+        // Exactly `chessbits_bitboard::isa::FAST_BITS_FEATURES`, which `has_fast_bits` detects.
         #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
         $vis fn $($rest)*
     };
@@ -93,21 +67,3 @@ macro_rules! dispatch {
 }
 
 pub(crate) use {dispatch, fast_bits_copy, fast_bits_fn};
-
-#[cfg(all(test, target_arch = "x86_64"))]
-mod tests {
-    use super::*;
-
-    /// The kept answer is the detected one, before and after it is kept (the `Safety` argument
-    /// of every [`dispatch!`] rests on it).
-    #[test]
-    fn kept_answer_is_the_detected_one() {
-        let detected = std::is_x86_feature_detected!("popcnt")
-            && std::is_x86_feature_detected!("lzcnt")
-            && std::is_x86_feature_detected!("bmi1")
-            && std::is_x86_feature_detected!("bmi2");
-        assert_eq!(has_fast_bits(), detected, "first call");
-        assert_eq!(has_fast_bits(), detected, "kept answer");
-        assert_eq!(detect_fast_bits(), detected, "detection again");
-    }
-}

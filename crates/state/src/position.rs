@@ -282,7 +282,10 @@ impl Position {
     ///
     /// # Errors
     /// [`PositionError`] with every problem found, as [`Position::from_setup`].
-    #[inline]
+    ///
+    /// Always inlined: decoders compile it into their fast-bits copies
+    /// (`chessbits_bitboard::isa`), where counting pieces takes one instruction.
+    #[inline(always)]
     pub fn from_bitboard_setup(setup: &BitboardSetup) -> Result<Position, PositionError> {
         let mut pos = Position {
             board: Board::empty(),

@@ -335,9 +335,23 @@ impl std::error::Error for PackedError {}
 /// # Errors
 /// [`PackedError`] if the bytes are not a packed position or describe no legal position.
 pub fn decode(bytes: &[u8]) -> Result<Position, PackedError> {
-    // The placement goes to the position as bitboards: no `Board` is built twice.
-    Position::from_bitboard_setup(&read(bytes)?)
-        .map_err(|err| PackedError { bit: 0, kind: PackedErrorKind::Position(err) })
+    // Counting pieces and walking bitboards is much of decoding: with POPCNT and BMI1 where
+    // the CPU has them.
+    chessbits_bitboard::isa::run(Decode(bytes))
+}
+
+/// [`decode`] as a [`Kernel`](chessbits_bitboard::isa::Kernel), compiled twice.
+struct Decode<'a>(&'a [u8]);
+
+impl chessbits_bitboard::isa::Kernel for Decode<'_> {
+    type Output = Result<Position, PackedError>;
+
+    #[inline(always)]
+    fn run(self) -> Self::Output {
+        // The placement goes to the position as bitboards: no `Board` is built twice.
+        Position::from_bitboard_setup(&read(self.0)?)
+            .map_err(|err| PackedError { bit: 0, kind: PackedErrorKind::Position(err) })
+    }
 }
 
 /// Reads a packed position into an unvalidated [`Setup`] (castling rooks, en passant square and
