@@ -14,6 +14,9 @@
 //! named queries of [`queries`] on the cluster and locally on DataFusion, and prints
 //! `<name>\t<rows>\tequal` (or `differs`) per query; it exits with 1 if any differs. Table
 //! paths are read by the executors: on a cluster, a path every executor sees.
+//!
+//! Ballista's messages (through the `log` crate) go to standard error, warnings and errors by
+//! default; `CHESSBITS_LOG=info` (or `debug`, `trace`, `off`) changes the level.
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -177,6 +180,12 @@ async fn scheduler(args: &Args) -> Result<(), String> {
 async fn executor(args: &Args) -> Result<(), String> {
     let (scheduler_host, scheduler_port) = args.scheduler()?;
     let mut registry = BallistaFunctionRegistry::default();
+    // Ballista's default registry has DataFusion's default functions but not the nested
+    // ones (`array_has`, ...), which a local session has and the `keys` queries use: without
+    // them an executor rejects the plan ("task could not be prepared").
+    for udf in chessbits_sql::datafusion::functions_nested::all_default_nested_functions() {
+        registry.scalar_functions.insert(udf.name().to_owned(), udf);
+    }
     for udf in chessbits_sql::functions() {
         registry.scalar_functions.insert(udf.name().to_owned(), Arc::new(udf));
     }
@@ -261,7 +270,37 @@ async fn sql(args: &Args) -> Result<(), String> {
     Ok(())
 }
 
+/// Writes Ballista's log records to standard error: without a logger, an executor that
+/// rejects a task says nothing about why.
+struct StderrLog;
+
+impl log::Log for StderrLog {
+    fn enabled(&self, metadata: &log::Metadata<'_>) -> bool {
+        metadata.level() <= log::max_level()
+    }
+
+    fn log(&self, record: &log::Record<'_>) {
+        if self.enabled(record.metadata()) {
+            eprintln!("{} {}: {}", record.level(), record.target(), record.args());
+        }
+    }
+
+    fn flush(&self) {}
+}
+
+/// Installs [`StderrLog`] at the level `CHESSBITS_LOG` names (warnings by default).
+fn init_log() {
+    let level = std::env::var("CHESSBITS_LOG")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(log::LevelFilter::Warn);
+    if log::set_logger(&StderrLog).is_ok() {
+        log::set_max_level(level);
+    }
+}
+
 fn main() -> ExitCode {
+    init_log();
     let result = Args::parse().and_then(|args| {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
