@@ -62,6 +62,7 @@
 use core::fmt;
 use core::str::FromStr;
 
+use chessbits_bitboard::isa;
 use chessbits_move::Move16;
 use chessbits_state::Position;
 
@@ -237,6 +238,14 @@ impl MoveEncoder {
     /// [`MoveEncodeError`] if `m` is not legal; nothing is coded then.
     #[inline]
     pub fn push(&mut self, m: Move16) -> Result<(), MoveEncodeError> {
+        // Features and move generation count and walk many bitboards: with POPCNT and BMI1
+        // where the CPU has them (`isa::run` compiles the kernel twice).
+        isa::run(Push(self, m))
+    }
+
+    /// [`MoveEncoder::push`]'s body, inlined into both copies of [`Push`].
+    #[inline(always)]
+    fn push_portable(&mut self, m: Move16) -> Result<(), MoveEncodeError> {
         let illegal = MoveEncodeError { ply: self.history.ply() + 1, m };
         match self.codec {
             MoveCodec::Model => {
@@ -344,6 +353,13 @@ impl<'a> MoveDecoder<'a> {
     /// [`MoveDecodeError`] if the bytes name no legal move (or there is none).
     #[inline]
     pub fn next_move(&mut self) -> Result<Move16, MoveDecodeError> {
+        // As in [`MoveEncoder::push`]: compiled twice, with and without the fast-bits features.
+        isa::run(NextMove(self))
+    }
+
+    /// [`MoveDecoder::next_move`]'s body, inlined into both copies of [`NextMove`].
+    #[inline(always)]
+    fn next_move_portable(&mut self) -> Result<Move16, MoveDecodeError> {
         let m = match self.codec {
             MoveCodec::Model => {
                 let analysis = self.model.analyse(&self.pos, &self.history);
@@ -422,8 +438,32 @@ impl<'a> MoveDecoder<'a> {
     }
 }
 
+/// [`MoveEncoder::push`] as an [`isa::Kernel`].
+struct Push<'e>(&'e mut MoveEncoder, Move16);
+
+impl isa::Kernel for Push<'_> {
+    type Output = Result<(), MoveEncodeError>;
+
+    #[inline(always)]
+    fn run(self) -> Self::Output {
+        self.0.push_portable(self.1)
+    }
+}
+
+/// [`MoveDecoder::next_move`] as an [`isa::Kernel`].
+struct NextMove<'d, 'a>(&'d mut MoveDecoder<'a>);
+
+impl isa::Kernel for NextMove<'_, '_> {
+    type Output = Result<Move16, MoveDecodeError>;
+
+    #[inline(always)]
+    fn run(self) -> Self::Output {
+        self.0.next_move_portable()
+    }
+}
+
 /// Decodes the index of a candidate of `scored`; `None` if the code names none.
-#[inline]
+#[inline(always)]
 fn decode_choice(range: &mut range::Decoder<'_>, scored: &Scored<'_>) -> Option<usize> {
     let d = scored.distribution()?;
     let target = range.target();

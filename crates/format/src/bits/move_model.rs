@@ -640,7 +640,7 @@ impl Pieces {
     }
 
     /// The number of moves of the piece at `entry`.
-    #[inline]
+    #[inline(always)]
     fn len(&self, entry: &Entry) -> usize {
         if entry.castling_only {
             entry.moves.len()
@@ -650,7 +650,7 @@ impl Pieces {
     }
 
     /// Calls `f` with each move of the piece at `entry`, in canonical order.
-    #[inline]
+    #[inline(always)]
     fn for_each_move(&self, entry: &Entry, mut f: impl FnMut(Move16)) {
         if !entry.castling_only {
             let moves = &entry.moves;
@@ -683,19 +683,19 @@ pub struct Analysis<'a> {
 
 impl Analysis<'_> {
     /// The number of pieces with a legal move (0 if the game is over).
-    #[inline]
+    #[inline(always)]
     pub fn piece_count(&self) -> usize {
         self.pieces.count()
     }
 
     /// The number of legal moves of the piece at `piece` (0 if there is no such piece).
-    #[inline]
+    #[inline(always)]
     pub fn move_count(&self, piece: usize) -> usize {
         self.pieces.get(piece).map_or(0, |e| self.pieces.len(&e))
     }
 
     /// Hands the movable pieces with their features to `sink`, in canonical order.
-    #[inline]
+    #[inline(always)]
     pub fn pieces<S: Sink>(&self, sink: &mut S) {
         let (ctx, t, pieces) = (&self.ctx, self.t, &self.pieces);
         for entry in self.pieces.entries() {
@@ -713,7 +713,7 @@ impl Analysis<'_> {
 
     /// Hands the moves of the piece at `piece` (an index among [`Analysis::pieces`]) with
     /// their features to `sink`, in canonical order; nothing if there is no such piece.
-    #[inline]
+    #[inline(always)]
     pub fn moves<S: Sink>(&self, piece: usize, sink: &mut S) {
         let Some(entry) = self.pieces.get(piece) else { return };
         if !entry.castling_only {
@@ -734,7 +734,7 @@ impl Analysis<'_> {
     }
 
     /// The index of the piece on `from` among the movable pieces, if it can move.
-    #[inline]
+    #[inline(always)]
     pub fn piece_on(&self, from: Square) -> Option<usize> {
         self.pieces.entries().position(|e| e.moves.from == from)
     }
@@ -770,6 +770,7 @@ impl Analysis<'_> {
 
 /// The index of `m` among the legal moves of `pos` in canonical order (`None` if it is not
 /// legal), and the number of legal moves.
+#[inline(always)]
 pub(crate) fn canonical_index(pos: &Position, m: Move16) -> (Option<usize>, usize) {
     let pieces = Pieces::of(pos);
     let (mut n, mut found) = (0, None);
@@ -792,6 +793,7 @@ pub(crate) fn canonical_index(pos: &Position, m: Move16) -> (Option<usize>, usiz
 
 /// The number of legal moves of `pos`, and a function giving the move at an index in
 /// canonical order.
+#[inline(always)]
 pub(crate) fn canonical_count(pos: &Position) -> (usize, impl Fn(usize) -> Option<Move16>) {
     let pieces = Pieces::of(pos);
     let n = pieces.entries().map(|e| pieces.len(&e)).sum();
@@ -1155,6 +1157,7 @@ impl<'a> Context<'a> {
         ]
     }
 
+    #[inline(always)]
     fn moves<S: Sink, const ROLE: usize>(
         &self,
         t: &Tables,
