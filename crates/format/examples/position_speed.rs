@@ -4,7 +4,8 @@
 //! `cargo run --release -p chessbits-format --example position_speed [--repeat N] [--only
 //! WHAT] [FILE]` prints encoding and decoding speed in positions per second for both formats,
 //! beside FEN parsing, after checking that every position decodes to its Zobrist key. `--only` runs one
-//! of `packed-encode`, `packed-decode`, `compact-encode`, `compact-decode`: run under
+//! of `packed-encode`, `packed-decode`, `packed-setup` (decoding to an unvalidated
+//! `Setup`), `compact-encode`, `compact-decode`: run under
 //! `valgrind --tool=callgrind` with two repeat counts, the difference of the two instruction
 //! totals divided by the difference in positions is the cost of one position, whatever else
 //! the machine is doing.
@@ -68,6 +69,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     });
     run("packed-decode", &|| {
         packed.iter().map(|b| packed::decode(black_box(b.as_bytes())).map_or(0, |p| p.key())).sum()
+    });
+    run("packed-setup", &|| {
+        packed
+            .iter()
+            .map(|b| {
+                packed::decode_setup(black_box(b.as_bytes())).map_or(0, |s| s.board.occupied().0)
+            })
+            .sum()
     });
     run("compact-encode", &|| {
         positions.iter().map(|p| compact::encode(black_box(p), false).len() as u64).sum()
