@@ -105,7 +105,7 @@ use std::sync::OnceLock;
 
 use chessbits_bitboard::{Bitboard, ByColor, ByRole, Color, File, Rank, Role, Square};
 use chessbits_move::CastlingMode;
-use chessbits_state::{Board, CastlingSide, Position, PositionError, Setup};
+use chessbits_state::{BitboardSetup, Board, CastlingSide, Position, PositionError, Setup};
 
 use super::packed::{self, PackedErrorKind};
 use super::range::{ByteBuf, Decoder, Encoder, RangeError, TOTAL, TOTAL_BITS};
@@ -414,18 +414,44 @@ fn symbol_at(pos: &Position, sq: Square) -> u8 {
     pos.board().piece_at(sq).map_or(0, |p| p.code() + 1)
 }
 
+/// The placement as bitboards: what the castling, en passant and clock contexts read. The
+/// decoder has it without building a [`Board`]; the encoder and the fitter take it from one.
+#[derive(Copy, Clone, Debug)]
+struct Placement {
+    by_role: ByRole<Bitboard>,
+    by_color: ByColor<Bitboard>,
+}
+
+impl Placement {
+    fn of(board: &Board) -> Placement {
+        Placement { by_role: ByRole(Role::ALL.map(|r| board.by_role(r))), by_color: board.colors() }
+    }
+
+    #[inline]
+    fn occupied(&self) -> Bitboard {
+        self.by_color.white | self.by_color.black
+    }
+
+    #[inline]
+    fn by_piece(&self, role: Role, color: Color) -> Bitboard {
+        self.by_role[role] & self.by_color[color]
+    }
+
+    /// The king of `color`, if it has exactly one.
+    #[inline]
+    fn king_of(&self, color: Color) -> Option<Square> {
+        self.by_piece(Role::King, color).single()
+    }
+}
+
 /// The rooks of `color` on its back rank beyond its king on `side`, corner first; empty if the
 /// king is not on the back rank.
-fn castling_candidates(
-    board: &chessbits_state::Board,
-    color: Color,
-    side: CastlingSide,
-) -> Bitboard {
+fn castling_candidates(board: &Placement, color: Color, side: CastlingSide) -> Bitboard {
     let back = Bitboard::backrank(color);
     let Some(king) = board.king_of(color).filter(|k| back.contains(*k)) else {
         return Bitboard::EMPTY;
     };
-    let rooks = board.by_piece(Role::Rook.of(color)) & back;
+    let rooks = board.by_piece(Role::Rook, color) & back;
     let beyond = match side {
         CastlingSide::KingSide => Bitboard(!(2u64 << king as u32).wrapping_sub(1)),
         CastlingSide::QueenSide => Bitboard((1u64 << king as u32).wrapping_sub(1)),
@@ -448,7 +474,7 @@ fn corner_first(candidates: Bitboard, side: CastlingSide) -> impl Iterator<Item 
 
 /// The context of a castling right: 0 for a king on e with a rook in the corner among the
 /// candidates, 1 otherwise.
-fn castle_context(board: &chessbits_state::Board, color: Color, candidates: Bitboard) -> usize {
+fn castle_context(board: &Placement, color: Color, candidates: Bitboard) -> usize {
     let back = Rank::First.relative_to(color);
     let e = Square::from_coords(File::E, back);
     let corners = Bitboard::CORNERS & Bitboard::from_rank(back);
@@ -456,10 +482,10 @@ fn castle_context(board: &chessbits_state::Board, color: Color, candidates: Bitb
 }
 
 /// The pawns of `!turn` that may just have double pushed: the squares they skipped.
-fn ep_candidates(board: &chessbits_state::Board, turn: Color) -> Bitboard {
+fn ep_candidates(board: &Placement, turn: Color) -> Bitboard {
     let them = !turn;
     let pushed =
-        board.by_piece(Role::Pawn.of(them)) & Bitboard::from_rank(Rank::Fourth.relative_to(them));
+        board.by_piece(Role::Pawn, them) & Bitboard::from_rank(Rank::Fourth.relative_to(them));
     let skipped = pushed.forward(turn);
     let free = !board.occupied();
     // The skipped square and the start square behind it, both empty.
@@ -467,7 +493,7 @@ fn ep_candidates(board: &chessbits_state::Board, turn: Color) -> Bitboard {
 }
 
 /// The fullmove context: pieces / 4.
-fn fullmove_context(board: &chessbits_state::Board) -> usize {
+fn fullmove_context(board: &Placement) -> usize {
     (board.occupied().count() as usize / 4).min(FULLMOVE_CONTEXTS - 1)
 }
 
@@ -567,7 +593,7 @@ impl Model {
             enc.encode(u32::from(lo), u32::from(hi - lo));
             scan.push(sq as usize, symbol);
         }
-        let board = pos.board();
+        let board = &Placement::of(pos.board());
         enc.encode_symbol(&self.turn, pos.turn() as usize);
 
         // Castling.
@@ -646,8 +672,8 @@ impl Model {
     /// # Errors
     /// [`CompactError`] if the bytes are not a compact position or describe no legal position.
     pub fn decode(&self, bytes: &[u8]) -> Result<Position, CompactError> {
-        let setup = self.decode_setup(bytes)?;
-        Position::from_setup(&setup)
+        // The placement goes to the position as bitboards: no `Board` is built twice.
+        Position::from_bitboard_setup(&self.read(bytes)?)
             .map_err(|err| CompactError { bit: 0, kind: CompactErrorKind::Position(err) })
     }
 
@@ -656,10 +682,15 @@ impl Model {
     /// # Errors
     /// [`CompactError`] if the bytes are not a compact position.
     pub fn decode_setup(&self, bytes: &[u8]) -> Result<Setup, CompactError> {
+        self.read(bytes).map(|setup| setup.to_setup())
+    }
+
+    /// Reads a compact position: the placement as bitboards, the other fields as coded.
+    #[inline(always)]
+    fn read(&self, bytes: &[u8]) -> Result<BitboardSetup, CompactError> {
         if let Some((&ESCAPE, rest)) = bytes.split_first() {
-            return packed::decode_setup(rest).map_err(|err| CompactError {
-                bit: err.bit + 8,
-                kind: CompactErrorKind::Packed(err.kind),
+            return packed::decode_setup(rest).map(BitboardSetup::from).map_err(|err| {
+                CompactError { bit: err.bit + 8, kind: CompactErrorKind::Packed(err.kind) }
             });
         }
         let mut dec = Decoder::new(bytes);
@@ -672,9 +703,8 @@ impl Model {
             Some(1) => true,
             _ => return Err(invalid(&dec)),
         };
-        let mut setup = Setup::empty();
         let mut scan = Scan::new();
-        // The squares of each symbol, gathered without branches, then put on the board.
+        // The squares of each symbol, gathered without branches.
         let mut by_symbol = [0u64; 16];
         for sq in 0..64 {
             let table = self.table(&scan, sq);
@@ -684,18 +714,26 @@ impl Model {
             scan.push(sq, symbol);
         }
         // Symbol 1 + role is white's piece, 7 + role black's; every square has one symbol, so
-        // the bitboards always agree.
+        // the bitboards never overlap.
         let by_role =
             ByRole(core::array::from_fn(|r| Bitboard(by_symbol[1 + r] | by_symbol[7 + r])));
         let white = Bitboard(by_symbol[1..7].iter().fold(0, |acc, bb| acc | bb));
         let black = Bitboard(by_symbol[7..13].iter().fold(0, |acc, bb| acc | bb));
-        setup.board =
-            Board::from_bitboards(by_role, ByColor { white, black }).unwrap_or_else(Board::empty);
-        let board = setup.board;
-        setup.turn = match dec.decode(&self.turn) {
+        let board = Placement { by_role, by_color: ByColor { white, black } };
+        let turn = match dec.decode(&self.turn) {
             Some(0) => Color::White,
             Some(_) => Color::Black,
             None => return Err(invalid(&dec)),
+        };
+        let mut setup = BitboardSetup {
+            by_role,
+            black,
+            turn,
+            castling_rooks: Bitboard::EMPTY,
+            ep_square: None,
+            halfmoves: 0,
+            fullmoves: 1,
+            castling_mode: CastlingMode::Standard,
         };
 
         for color in Color::ALL {
@@ -901,7 +939,7 @@ impl Fitter {
             }
             scan.push(sq as usize, symbol);
         }
-        let board = pos.board();
+        let board = &Placement::of(pos.board());
         self.turn[pos.turn() as usize] += 1;
         let castles = pos.castles();
         for color in Color::ALL {
