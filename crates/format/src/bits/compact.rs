@@ -357,6 +357,8 @@ struct Scan {
     kings: u8,
     /// Pieces coded so far.
     placed: u8,
+    /// `cnt × 4`, the count part of the refinement: [`COUNT_CONTEXT`] of `placed`.
+    count: u8,
     /// Per file: bit 0, a white pawn was coded on it; bit 1, a black pawn.
     file_pawns: [u8; 8],
 }
@@ -396,6 +398,7 @@ impl Scan {
             south: [OFF_BOARD as u16 * 4; 8],
             kings: 0,
             placed: 0,
+            count: 0,
             file_pawns: [0; 8],
         }
     }
@@ -410,7 +413,7 @@ impl Scan {
     /// The refinement `(cnt, fp)` of the context of `sq`: `cnt × 4 + fp`.
     #[inline]
     fn fine(&self, sq: usize) -> usize {
-        COUNT_CONTEXT[self.placed as usize & 127] as usize + self.file_pawns[sq & 7] as usize
+        self.count as usize + self.file_pawns[sq & 7] as usize
     }
 
     /// The context keys of `sq`, most specific first, tagged with their level.
@@ -448,6 +451,7 @@ impl Scan {
         self.west = if file == 7 { OFF_BOARD as u16 * 56 } else { u16::from(symbol) * 56 };
         let step = SCAN_STEP[symbol as usize & 15];
         self.placed += step & 1;
+        self.count = COUNT_CONTEXT[self.placed as usize & 127];
         self.file_pawns[file] |= step >> 1 & 3;
         self.kings |= step >> 4;
     }
