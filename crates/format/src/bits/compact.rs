@@ -541,6 +541,19 @@ fn ep_candidates(board: &Placement, turn: Color) -> Bitboard {
     skipped & free & free.forward(them)
 }
 
+/// `true` if the castling rights held with `rooks` (each beyond its king on its back rank)
+/// say Chess960 by themselves: a rook off the corner or a king off the e-file
+/// ([`chessbits_state::Castles::is_chess960`] for these rights).
+fn rights_say_chess960(board: &Placement, rooks: Bitboard) -> bool {
+    let off_corner = !(rooks - Bitboard::CORNERS).is_empty();
+    let king_off_e = |color: Color| {
+        let back = Rank::First.relative_to(color);
+        rooks.intersects(Bitboard::from_rank(back))
+            && board.king_of(color) != Some(Square::from_coords(File::E, back))
+    };
+    off_corner || king_off_e(Color::White) || king_off_e(Color::Black)
+}
+
 /// The fullmove context: pieces / 4.
 fn fullmove_context(board: &Placement) -> usize {
     (board.occupied().count() as usize / 4).min(FULLMOVE_CONTEXTS - 1)
@@ -601,7 +614,7 @@ impl Model {
 
     /// The board table for `sq` after what `scan` has seen: the frequency of an empty square
     /// and the number of its piece table.
-    #[inline]
+    #[inline(always)]
     fn entry(&self, scan: &Scan, sq: usize) -> (u32, usize) {
         let mut entry = self.coarse.get(scan.coarse(sq)).copied().unwrap_or(0);
         if entry & REFINED != 0 {
@@ -609,6 +622,29 @@ impl Model {
             entry = row.and_then(|r| r.get(scan.fine(sq))).copied().unwrap_or(0);
         }
         (entry & 0xffff, (entry >> 16) as usize)
+    }
+
+    /// Decodes square `sq`: its symbol goes into `by_symbol` (the empty squares' too, as
+    /// nothing) and `scan`. `None` for garbage.
+    #[inline(always)]
+    fn decode_square(
+        &self,
+        dec: &mut Decoder<'_>,
+        scan: &mut Scan,
+        by_symbol: &mut [u64; 16],
+        sq: usize,
+    ) -> Option<()> {
+        let (p0, id) = self.entry(scan, sq);
+        if dec.decode_binary(p0) {
+            let table = self.pieces(id);
+            let place = dec.decode(&table.cum)?;
+            let symbol = table.symbol.get(place).copied().unwrap_or(0);
+            by_symbol[symbol as usize & 15] |= 1 << sq;
+            scan.push_piece(sq, symbol);
+        } else {
+            scan.push_empty(sq);
+        }
+        Some(())
     }
 
     /// Piece table `id`.
@@ -687,8 +723,12 @@ impl Model {
                 }
             }
         }
-        let kings = [board.king_of(Color::White), board.king_of(Color::Black)];
-        if !castles.is_chess960(kings) {
+        let rooks = Color::ALL
+            .into_iter()
+            .flat_map(|color| CastlingSide::ALL.map(|side| castles.rook(color, side)))
+            .flatten()
+            .fold(Bitboard::EMPTY, |rooks, rook| rooks | Bitboard::from(rook));
+        if !rights_say_chess960(board, rooks) {
             let chess960 = pos.castling_mode() == CastlingMode::Chess960;
             enc.encode_symbol(
                 &[0, (TOTAL as u16).wrapping_sub(CHESS960_FREQ), 1 << TOTAL_BITS],
@@ -772,17 +812,24 @@ impl Model {
         let mut scan = Scan::new();
         // The squares of each symbol, gathered without branches.
         let mut by_symbol = [0u64; 16];
-        for sq in 0..64 {
-            let (p0, id) = self.entry(&scan, sq);
-            if dec.decode_binary(p0) {
-                let table = self.pieces(id);
-                let place = dec.decode(&table.cum).ok_or_else(|| invalid(&dec))?;
-                let symbol = table.symbol.get(place).copied().unwrap_or(0);
-                by_symbol[symbol as usize & 15] |= 1 << sq;
-                scan.push_piece(sq, symbol);
-            } else {
-                scan.push_empty(sq);
+        for rank in 0..8 {
+            // The files one by one: each square's file is a constant, which its context and
+            // its updates use.
+            let first = rank << 3;
+            macro_rules! square {
+                ($file:literal) => {
+                    self.decode_square(&mut dec, &mut scan, &mut by_symbol, first + $file)
+                        .ok_or_else(|| invalid(&dec))?
+                };
             }
+            square!(0);
+            square!(1);
+            square!(2);
+            square!(3);
+            square!(4);
+            square!(5);
+            square!(6);
+            square!(7);
         }
         // Symbol 1 + role is white's piece, 7 + role black's; every square has one symbol, so
         // the bitboards never overlap.
@@ -826,15 +873,7 @@ impl Model {
                 }
             }
         }
-        let mut castles = chessbits_state::Castles::none();
-        let kings = [board.king_of(Color::White), board.king_of(Color::Black)];
-        for rook in setup.castling_rooks {
-            let color = if rook.rank() == Rank::First { Color::White } else { Color::Black };
-            if let Some(king) = kings[color as usize] {
-                castles.add(color, CastlingSide::from_king_rook(king, rook), king, rook);
-            }
-        }
-        if !castles.is_chess960(kings) {
+        if !rights_say_chess960(&board, setup.castling_rooks) {
             let table = [0, (TOTAL as u16).wrapping_sub(CHESS960_FREQ), 1 << TOTAL_BITS];
             if dec.decode(&table).ok_or_else(|| invalid(&dec))? == 1 {
                 setup.castling_mode = CastlingMode::Chess960;
