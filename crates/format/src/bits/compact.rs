@@ -329,10 +329,10 @@ pub struct Model {
     pieces: Vec<PieceTable>,
     /// Per context `(sq, w, s, k)`: the board table to use (the most specific of that context,
     /// `(sq, w, s)` and `(sq)` that the model has) as an [`entry`], or with [`REFINED`] set, a
-    /// row of `refined` in the bits above 16.
+    /// row of `refined`: the offset of its first entry in the bits below.
     coarse: Vec<u32>,
     /// Rows of 32 entries, one per `(cnt, fp)`, for the coarse contexts that have finer ones.
-    refined: Vec<[u32; 32]>,
+    refined: Vec<u32>,
     turn: [u16; 3],
     castle: [[u16; 3]; 2],
     castle_rook: [u16; 9],
@@ -594,8 +594,8 @@ impl Model {
             *slot = if row.iter().all(|&t| t == base) {
                 base
             } else {
-                refined.push(row);
-                ((refined.len() - 1) as u32) << 16 | REFINED
+                refined.extend_from_slice(&row);
+                (refined.len() - 32) as u32 | REFINED
             };
         }
         Model {
@@ -618,8 +618,8 @@ impl Model {
     fn entry(&self, scan: &Scan, sq: usize) -> (u32, usize) {
         let mut entry = self.coarse.get(scan.coarse(sq)).copied().unwrap_or(0);
         if entry & REFINED != 0 {
-            let row = self.refined.get(((entry & !REFINED) >> 16) as usize);
-            entry = row.and_then(|r| r.get(scan.fine(sq))).copied().unwrap_or(0);
+            let at = (entry & !REFINED) as usize + scan.fine(sq);
+            entry = self.refined.get(at).copied().unwrap_or(0);
         }
         (entry & 0xffff, (entry >> 16) as usize)
     }
@@ -812,14 +812,17 @@ impl Model {
         let mut scan = Scan::new();
         // The squares of each symbol, gathered without branches.
         let mut by_symbol = [0u64; 16];
+        // A copy of the decoder whose address is never taken (the one below is lent to
+        // functions that are not inlined), so that its state stays in registers.
+        let mut board_dec = dec.clone();
         for rank in 0..8 {
             // The files one by one: each square's file is a constant, which its context and
             // its updates use.
             let first = rank << 3;
             macro_rules! square {
                 ($file:literal) => {
-                    self.decode_square(&mut dec, &mut scan, &mut by_symbol, first + $file)
-                        .ok_or_else(|| invalid(&dec))?
+                    self.decode_square(&mut board_dec, &mut scan, &mut by_symbol, first + $file)
+                        .ok_or_else(|| invalid(&board_dec))?
                 };
             }
             square!(0);
@@ -831,6 +834,7 @@ impl Model {
             square!(6);
             square!(7);
         }
+        dec = board_dec;
         // Symbol 1 + role is white's piece, 7 + role black's; every square has one symbol, so
         // the bitboards never overlap.
         let by_role =
