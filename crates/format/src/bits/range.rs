@@ -19,7 +19,7 @@
 //! ```
 //!
 //! A binary decision with frequency `p0` for `false` ([`Encoder::encode_binary`]) gives the
-//! top outcome the rounding remainder too, and decodes without a branch:
+//! top outcome the rounding remainder too, and decodes with one comparison:
 //!
 //! ```text
 //! bound  = (range >> TOTAL_BITS) × p0
@@ -385,17 +385,21 @@ impl<'a> Decoder<'a> {
         None
     }
 
-    /// Decodes a decision coded by [`Encoder::encode_binary`], without a branch on it: every
-    /// input reads as one of the two.
+    /// Decodes a decision coded by [`Encoder::encode_binary`]: every input reads as one of
+    /// the two. One branch on the outcome, which a caller that branches on it too shares.
     #[inline]
     pub fn decode_binary(&mut self, p0: u32) -> bool {
         let bound = (self.range >> TOTAL_BITS).wrapping_mul(p0);
-        let bit = self.code >= bound;
-        let (start, range) = if bit { (bound, self.range.wrapping_sub(bound)) } else { (0, bound) };
-        self.code = self.code.wrapping_sub(start);
-        self.range = range;
-        self.normalize();
-        bit
+        if self.code < bound {
+            self.range = bound;
+            self.normalize();
+            false
+        } else {
+            self.code = self.code.wrapping_sub(bound);
+            self.range = self.range.wrapping_sub(bound);
+            self.normalize();
+            true
+        }
     }
 
     /// Decodes a bit coded as the symbol of `cum = [0, p0, TOTAL]`: `false` below `p0`.
