@@ -147,6 +147,7 @@ const OFF_BOARD: u8 = 13;
 const LEVELS: usize = 5;
 /// How many coarse contexts `(sq, w, s, k)`.
 const COARSE: usize = 64 * 14 * 14 * 4;
+const _: () = assert!(COARSE <= 1 << 16, "the coarse table is indexed by a 16-bit mask");
 /// The flag of a coarse entry that names a row of finer tables.
 const REFINED: u32 = 1 << 31;
 /// The most board tables a model has: their numbers must leave the [`REFINED`] bit clear.
@@ -255,8 +256,9 @@ struct PieceTable {
     /// Cumulative frequencies in sorted order: `cum[i]..cum[i + 1]` is the `i`th piece's;
     /// [`TOTAL`] after the last.
     cum: [u16; 16],
-    /// The board symbol (1..=12) at each sorted place.
-    symbol: [u8; PIECES],
+    /// The board symbol (1..=12) at each sorted place (16 places, so that a mask keeps every
+    /// place in bounds).
+    symbol: [u8; 16],
     /// The sorted place of each board symbol less one.
     place: [u8; PIECES],
 }
@@ -267,8 +269,7 @@ impl PieceTable {
         let mut order: [u8; PIECES] = core::array::from_fn(|i| i as u8);
         // Stable: equal frequencies keep symbol order.
         order.sort_by_key(|&s| core::cmp::Reverse(freqs[s as usize]));
-        let mut table =
-            PieceTable { cum: [TOTAL as u16; 16], symbol: [0; PIECES], place: [0; PIECES] };
+        let mut table = PieceTable { cum: [TOTAL as u16; 16], symbol: [0; 16], place: [0; PIECES] };
         table.cum[0] = 0;
         for (i, &s) in order.iter().enumerate() {
             table.symbol[i] = s + 1;
@@ -330,7 +331,8 @@ pub struct Model {
     /// Per context `(sq, w, s, k)`: the board table to use (the most specific of that context,
     /// `(sq, w, s)` and `(sq)` that the model has) as an [`entry`], or with [`REFINED`] set, a
     /// row of `refined`: the offset of its first entry in the bits below.
-    coarse: Vec<u32>,
+    /// Padded to 2^16 entries, so that a mask keeps every index in bounds.
+    coarse: Box<[u32; 1 << 16]>,
     /// Rows of 32 entries, one per `(cnt, fp)`, for the coarse contexts that have finer ones.
     refined: Vec<u32>,
     turn: [u16; 3],
@@ -450,7 +452,7 @@ impl Scan {
         self.south[file] = u16::from(symbol) * 4;
         self.west = if file == 7 { OFF_BOARD as u16 * 56 } else { u16::from(symbol) * 56 };
         let step = SCAN_STEP[symbol as usize & 15];
-        self.placed += step & 1;
+        self.placed += 1;
         self.count = COUNT_CONTEXT[self.placed as usize & 127];
         self.file_pawns[file] |= step >> 1 & 3;
         self.kings |= step >> 4;
@@ -581,9 +583,9 @@ impl Model {
         let ids: HashMap<u32, u32> =
             freqs.board.iter().zip(&entries).map(|(&(key, _), &e)| (key, e)).collect();
         let id = |level, key| ids.get(&tagged(level, key)).copied();
-        let mut coarse = vec![0u32; COARSE];
+        let mut coarse = Box::new([0u32; 1 << 16]);
         let mut refined = Vec::new();
-        for (l2, slot) in coarse.iter_mut().enumerate() {
+        for (l2, slot) in coarse.iter_mut().take(COARSE).enumerate() {
             let l2 = l2 as u32;
             let sq = l2 / (196 * 4);
             let base = id(2, l2).or_else(|| id(3, l2 / 4)).or_else(|| id(4, sq)).unwrap_or(0);
@@ -616,7 +618,7 @@ impl Model {
     /// and the number of its piece table.
     #[inline(always)]
     fn entry(&self, scan: &Scan, sq: usize) -> (u32, usize) {
-        let mut entry = self.coarse.get(scan.coarse(sq)).copied().unwrap_or(0);
+        let mut entry = self.coarse[scan.coarse(sq) & 0xffff];
         if entry & REFINED != 0 {
             let at = (entry & !REFINED) as usize + scan.fine(sq);
             entry = self.refined.get(at).copied().unwrap_or(0);
@@ -624,8 +626,8 @@ impl Model {
         (entry & 0xffff, (entry >> 16) as usize)
     }
 
-    /// Decodes square `sq`: its symbol goes into `by_symbol` (the empty squares' too, as
-    /// nothing) and `scan`. `None` for garbage.
+    /// Decodes square `sq` (whose bit is `bit`): its symbol goes into `by_symbol` (the empty
+    /// squares' nowhere) and `scan`. `None` for garbage.
     #[inline(always)]
     fn decode_square(
         &self,
@@ -633,13 +635,14 @@ impl Model {
         scan: &mut Scan,
         by_symbol: &mut [u64; 16],
         sq: usize,
+        bit: u64,
     ) -> Option<()> {
         let (p0, id) = self.entry(scan, sq);
         if dec.decode_binary(p0) {
             let table = self.pieces(id);
             let place = dec.decode(&table.cum)?;
-            let symbol = table.symbol.get(place).copied().unwrap_or(0);
-            by_symbol[symbol as usize & 15] |= 1 << sq;
+            let symbol = table.symbol[place & 15];
+            by_symbol[symbol as usize & 15] |= bit;
             scan.push_piece(sq, symbol);
         } else {
             scan.push_empty(sq);
@@ -819,10 +822,17 @@ impl Model {
             // The files one by one: each square's file is a constant, which its context and
             // its updates use.
             let first = rank << 3;
+            let rank_bit = 1u64 << first;
             macro_rules! square {
                 ($file:literal) => {
-                    self.decode_square(&mut board_dec, &mut scan, &mut by_symbol, first + $file)
-                        .ok_or_else(|| invalid(&board_dec))?
+                    self.decode_square(
+                        &mut board_dec,
+                        &mut scan,
+                        &mut by_symbol,
+                        first + $file,
+                        rank_bit << $file,
+                    )
+                    .ok_or_else(|| invalid(&board_dec))?
                 };
             }
             square!(0);
@@ -936,7 +946,7 @@ impl Model {
 }
 
 /// A table that codes nothing; never used (every square has a table).
-static FALLBACK: PieceTable = PieceTable { cum: [0; 16], symbol: [0; PIECES], place: [0; PIECES] };
+static FALLBACK: PieceTable = PieceTable { cum: [0; 16], symbol: [0; 16], place: [0; PIECES] };
 
 /// Codes `value` below `n` (2..=64) with equal frequencies.
 fn encode_uniform<O: super::range::Output>(enc: &mut Encoder<O>, value: u32, n: u32) {
