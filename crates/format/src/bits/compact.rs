@@ -148,9 +148,7 @@ const LEVELS: usize = 5;
 /// How many coarse contexts `(sq, w, s, k)`.
 const COARSE: usize = 64 * 14 * 14 * 4;
 const _: () = assert!(COARSE <= 1 << 16, "the coarse table is indexed by a 16-bit mask");
-/// The flag of a coarse entry that names a row of finer tables.
-const REFINED: u32 = 1 << 31;
-/// The most board tables a model has: their numbers must leave the [`REFINED`] bit clear.
+/// The most board tables a model has: their numbers sit in the top 16 bits of an entry.
 const MAX_TABLES: usize = (1 << 15) - 1;
 /// The halfmove clock's direct values; the next symbol is the escape.
 const HALFMOVE_DIRECT: usize = 64;
@@ -328,13 +326,14 @@ pub struct Model {
     freqs: Freqs,
     /// The piece part of each board table.
     pieces: Vec<PieceTable>,
-    /// Per context `(sq, w, s, k)`: the board table to use (the most specific of that context,
-    /// `(sq, w, s)` and `(sq)` that the model has) as an [`entry`], or with [`REFINED`] set, a
-    /// row of `refined`: the offset of its first entry in the bits below.
-    /// Padded to 2^16 entries, so that a mask keeps every index in bounds.
+    /// Per context `(sq, w, s, k)`: the offset in `rows` of its row (padded to 2^16
+    /// contexts, so that a mask keeps every index in bounds).
     coarse: Box<[u32; 1 << 16]>,
-    /// Rows of 32 entries, one per `(cnt, fp)`, for the coarse contexts that have finer ones.
-    refined: Vec<u32>,
+    /// Rows of 32 entries, one per `(cnt, fp)`: the board table to use, as an entry (the
+    /// frequency of an empty square in the low 16 bits, the number of the table above). A
+    /// coarse context with finer tables has its own row; the others share one row per table,
+    /// its 32 entries the same.
+    rows: Vec<u32>,
     turn: [u16; 3],
     castle: [[u16; 3]; 2],
     castle_rook: [u16; 9],
@@ -578,13 +577,14 @@ impl Model {
             pieces.push(PieceTable::new(&piece_freqs));
             entries.push(u32::from(p0) | (i as u32) << 16);
         }
-        // Resolve every context to its entry once: the coarse contexts densely, the fine ones
-        // in rows for the coarse contexts that have any.
+        // Resolve every context to its entry once: a row of the 32 refinements per coarse
+        // context.
         let ids: HashMap<u32, u32> =
             freqs.board.iter().zip(&entries).map(|(&(key, _), &e)| (key, e)).collect();
         let id = |level, key| ids.get(&tagged(level, key)).copied();
         let mut coarse = Box::new([0u32; 1 << 16]);
-        let mut refined = Vec::new();
+        let mut rows = Vec::new();
+        let mut constant_rows: HashMap<u32, u32> = HashMap::new();
         for (l2, slot) in coarse.iter_mut().take(COARSE).enumerate() {
             let l2 = l2 as u32;
             let sq = l2 / (196 * 4);
@@ -593,17 +593,22 @@ impl Model {
                 let l1 = l2 * 8 + fine as u32 / 4;
                 id(0, l1 * 4 + fine as u32 % 4).or_else(|| id(1, l1)).unwrap_or(base)
             });
+            // Every coarse context names a row: its own, or, without finer tables, the row of
+            // its table, shared.
             *slot = if row.iter().all(|&t| t == base) {
-                base
+                *constant_rows.entry(base).or_insert_with(|| {
+                    rows.extend_from_slice(&row);
+                    (rows.len() - 32) as u32
+                })
             } else {
-                refined.extend_from_slice(&row);
-                (refined.len() - 32) as u32 | REFINED
+                rows.extend_from_slice(&row);
+                (rows.len() - 32) as u32
             };
         }
         Model {
             pieces,
             coarse,
-            refined,
+            rows,
             turn: cumulative(&freqs.turn),
             castle: freqs.castle.map(|f| cumulative(&f)),
             castle_rook: cumulative(&freqs.castle_rook),
@@ -618,11 +623,8 @@ impl Model {
     /// and the number of its piece table.
     #[inline(always)]
     fn entry(&self, scan: &Scan, sq: usize) -> (u32, usize) {
-        let mut entry = self.coarse[scan.coarse(sq) & 0xffff];
-        if entry & REFINED != 0 {
-            let at = (entry & !REFINED) as usize + scan.fine(sq);
-            entry = self.refined.get(at).copied().unwrap_or(0);
-        }
+        let row = self.coarse[scan.coarse(sq) & 0xffff] as usize;
+        let entry = self.rows.get(row + scan.fine(sq)).copied().unwrap_or(0);
         (entry & 0xffff, (entry >> 16) as usize)
     }
 
