@@ -783,6 +783,9 @@ impl Model {
     /// # Errors
     /// [`CompactError`] if the bytes are not a compact position or describe no legal position.
     pub fn decode(&self, bytes: &[u8]) -> Result<Position, CompactError> {
+        if let Some((&ESCAPE, rest)) = bytes.split_first() {
+            return packed::decode(rest).map_err(escaped);
+        }
         // The placement goes to the position as bitboards: no `Board` is built twice.
         Position::from_bitboard_setup(&self.read(bytes)?)
             .map_err(|err| CompactError { bit: 0, kind: CompactErrorKind::Position(err) })
@@ -793,17 +796,16 @@ impl Model {
     /// # Errors
     /// [`CompactError`] if the bytes are not a compact position.
     pub fn decode_setup(&self, bytes: &[u8]) -> Result<Setup, CompactError> {
+        if let Some((&ESCAPE, rest)) = bytes.split_first() {
+            return packed::decode_setup(rest).map_err(escaped);
+        }
         self.read(bytes).map(|setup| setup.to_setup())
     }
 
-    /// Reads a compact position: the placement as bitboards, the other fields as coded.
+    /// Reads a range-coded compact position (not an escape): the placement as bitboards, the
+    /// other fields as coded.
     #[inline(always)]
     fn read(&self, bytes: &[u8]) -> Result<BitboardSetup, CompactError> {
-        if let Some((&ESCAPE, rest)) = bytes.split_first() {
-            return packed::decode_setup(rest).map(BitboardSetup::from).map_err(|err| {
-                CompactError { bit: err.bit + 8, kind: CompactErrorKind::Packed(err.kind) }
-            });
-        }
         let mut dec = Decoder::new(bytes);
         let invalid = |dec: &Decoder<'_>| CompactError {
             bit: dec.position() * 8,
@@ -944,6 +946,17 @@ impl Model {
             RangeError::Invalid => invalid(&dec),
         })?;
         Ok(setup)
+    }
+}
+
+/// The error of an escape whose packed position is bad: where in the compact bytes, or the
+/// position's own error.
+fn escaped(err: packed::PackedError) -> CompactError {
+    match err.kind {
+        PackedErrorKind::Position(err) => {
+            CompactError { bit: 0, kind: CompactErrorKind::Position(err) }
+        }
+        kind => CompactError { bit: err.bit + 8, kind: CompactErrorKind::Packed(kind) },
     }
 }
 
