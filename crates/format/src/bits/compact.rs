@@ -38,6 +38,15 @@
 //!    saw it often enough, else for `(sq, w, s, k, cnt)`, else `(sq, w, s, k)`, else
 //!    `(sq, w, s)`, else `(sq)`: the first of these that the model has is used. Tables give no
 //!    room to a pawn on the first or last rank, nor to a king already coded.
+//!
+//!    A table holds 13 frequencies summing to 32768; a square is coded in two steps with it.
+//!    First, empty or not, as a binary decision with the empty symbol's frequency `p0`:
+//!    with `r = range >> 15`, empty takes the bottom `r × p0` of the range and a piece all
+//!    the rest (see [`Encoder::encode_binary`]). Then, for a piece, which of the 12, with the
+//!    table's 12 piece frequencies rescaled to sum to 32768 (a piece of frequency 0 keeps 0;
+//!    the others get `1 + f × (32768 − n) / sum` for `n` allowed pieces summing to `sum`, the
+//!    rounding remainder going to the most frequent, the first of those on a tie) and coded
+//!    as a symbol of the pieces sorted by falling frequency (stable).
 //! 3. **Side to move**: black or white.
 //! 4. **Castling rights**: for each color (white first) and side (king side first) whose king
 //!    stands on its back rank with at least one rook of its color beyond it on that side: has
@@ -65,14 +74,16 @@
 //! | games | positions | `packed` | `compact` | `compact` with clocks |
 //! |---|---:|---:|---:|---:|
 //! | lichess 2013 and four lichess players' exports (`train/lichess-db-*`, `train/lichess-export-*`) | 1,025,331 | 19.32 (9-24) | 8.78 (2-25) | 10.02 |
-//! | masters, 1859-2022 (`pgnmentor-world-champions`) | 2,648,379 | 19.72 (9-24) | 9.45 (3-22) | 10.77 |
+//! | masters, 1859-2022 (`pgnmentor-world-champions`) | 2,648,377 | 19.72 (9-24) | 9.45 (2-22) | 10.77 |
 //! | engines (`fishtest-fastchess`) | 43,825 | 17.02 (9-24) | 10.73 (4-20) | 12.39 |
 //! | engines, Chess960 (`tcec-*`: a model of standard chess codes their back ranks badly) | 10,452 | 18.33 (11-24) | 14.76 (3-25) | 16.62 |
-//! | The Week in Chess 920 (`twic0920`) | 184,836 | 19.74 (9-24) | 9.58 (3-20) | 10.91 |
+//! | The Week in Chess 920 (`twic0920`) | 184,836 | 19.74 (9-24) | 9.58 (2-20) | 10.91 |
 //!
-//! Decoding takes about 0.8-1.3 µs a position (0.75 to 1.2 million positions a second on the
-//! benchmark machine): the 64 symbols are decoded one after the other, each after a table
-//! lookup that depends on the symbols before it.
+//! Decoding takes about 0.7 µs a position (1.4 to 1.5 million positions a second on the
+//! loaded 2-core benchmark machine, about 4,840 instructions, 820 of them validating the
+//! position): the 64 squares are decoded one after the other, each after a table lookup
+//! that depends on the squares before it; an empty square costs one multiplication and one
+//! comparison, a piece a search of its table.
 //!
 //! # Worked example
 //!
@@ -83,7 +94,7 @@
 //! use chessbits_state::Position;
 //!
 //! let start = compact::encode(&Position::new(), false);
-//! assert_eq!(start.as_bytes(), [0x4f, 0x87, 0x31]);
+//! assert_eq!(start.as_bytes(), [0xd9, 0x9b, 0x1e]);
 //! assert_eq!(compact::decode(start.as_bytes())?, Position::new());
 //! # Ok::<_, chessbits_format::CompactError>(())
 //! ```
@@ -105,7 +116,7 @@ use std::sync::OnceLock;
 
 use chessbits_bitboard::{Bitboard, ByColor, ByRole, Color, File, Rank, Role, Square};
 use chessbits_move::CastlingMode;
-use chessbits_state::{Board, CastlingSide, Position, PositionError, Setup};
+use chessbits_state::{BitboardSetup, Board, CastlingSide, Position, PositionError, Setup};
 
 use super::packed::{self, PackedErrorKind};
 use super::range::{ByteBuf, Decoder, Encoder, RangeError, TOTAL, TOTAL_BITS};
@@ -130,16 +141,17 @@ const CHESS960_FREQ: u16 = 64;
 
 /// Board symbols: empty, then `Piece::code() + 1`.
 const SYMBOLS: usize = 13;
+/// The board symbols that are pieces.
+const PIECES: usize = 12;
 /// What `w` and `s` say off the board.
 const OFF_BOARD: u8 = 13;
 /// How many context levels, most specific first.
 const LEVELS: usize = 5;
 /// How many coarse contexts `(sq, w, s, k)`.
 const COARSE: usize = 64 * 14 * 14 * 4;
-/// The flag of a coarse entry that names a row of finer tables.
-const REFINED: u16 = 1 << 15;
-/// The most board tables a model has: their numbers must leave the [`REFINED`] bit clear.
-const MAX_TABLES: usize = REFINED as usize - 1;
+const _: () = assert!(COARSE <= 1 << 16, "the coarse table is indexed by a 16-bit mask");
+/// The most board tables a model has: their numbers sit in the top 16 bits of an entry.
+const MAX_TABLES: usize = (1 << 15) - 1;
 /// The halfmove clock's direct values; the next symbol is the escape.
 const HALFMOVE_DIRECT: usize = 64;
 /// Contexts of the fullmove number's bit length: pieces / 4.
@@ -236,31 +248,45 @@ impl fmt::Display for CompactErrorKind {
 
 impl std::error::Error for CompactError {}
 
-/// One table of the board model, its symbols sorted by falling frequency so that decoding,
-/// which searches from the start, stops early.
+/// The pieces of one board table: which of the 12 stands on an occupied square, the pieces
+/// sorted by falling frequency so that decoding, which searches from the start, stops early.
 #[derive(Copy, Clone, Debug)]
 #[repr(align(64))]
-struct BoardTable {
-    /// Cumulative frequencies in sorted order: `cum[i]..cum[i + 1]` is the `i`th symbol's.
-    cum: [u16; SYMBOLS + 1],
-    /// The symbol at each sorted place.
-    symbol: [u8; SYMBOLS],
-    /// The sorted place of each symbol.
-    place: [u8; SYMBOLS],
+struct PieceTable {
+    /// Cumulative frequencies in sorted order: `cum[i]..cum[i + 1]` is the `i`th piece's;
+    /// [`TOTAL`] after the last.
+    cum: [u16; 16],
+    /// The board symbol (1..=12) at each sorted place (16 places, so that a mask keeps every
+    /// place in bounds).
+    symbol: [u8; 16],
+    /// The sorted place of each board symbol less one.
+    place: [u8; PIECES],
 }
 
-impl BoardTable {
-    fn new(freqs: &[u16; SYMBOLS]) -> BoardTable {
-        let mut order: [u8; SYMBOLS] = core::array::from_fn(|i| i as u8);
+impl PieceTable {
+    /// The table of the 12 piece frequencies `freqs` (summing to [`TOTAL`]).
+    fn new(freqs: &[u16; PIECES]) -> PieceTable {
+        let mut order: [u8; PIECES] = core::array::from_fn(|i| i as u8);
         // Stable: equal frequencies keep symbol order.
         order.sort_by_key(|&s| core::cmp::Reverse(freqs[s as usize]));
-        let mut table = BoardTable { cum: [0; SYMBOLS + 1], symbol: order, place: [0; SYMBOLS] };
+        let mut table = PieceTable { cum: [TOTAL as u16; 16], symbol: [0; 16], place: [0; PIECES] };
+        table.cum[0] = 0;
         for (i, &s) in order.iter().enumerate() {
+            table.symbol[i] = s + 1;
             table.place[s as usize] = i as u8;
             table.cum[i + 1] = table.cum[i].wrapping_add(freqs[s as usize]);
         }
         table
     }
+}
+
+/// How a board table of 13 frequencies is coded: the empty square's frequency, the
+/// probability of the binary decision "empty or not"; and the 12 pieces' frequencies rescaled
+/// to sum to [`TOTAL`] (by [`normalize`], so a piece the table allows keeps at least 1).
+fn split_board_table(freqs: &[u16; SYMBOLS]) -> (u16, [u16; PIECES]) {
+    let counts: [u64; PIECES] = core::array::from_fn(|i| u64::from(freqs[i + 1]));
+    let allowed: [bool; PIECES] = core::array::from_fn(|i| freqs[i + 1] > 0);
+    (freqs[0], normalize(&counts, &allowed))
 }
 
 /// A cumulative table from frequencies.
@@ -300,13 +326,16 @@ struct Freqs {
 #[derive(Clone, Debug)]
 pub struct Model {
     freqs: Freqs,
-    tables: Vec<BoardTable>,
-    /// Per context `(sq, w, s, k)`: the table to use (the most specific of that context,
-    /// `(sq, w, s)` and `(sq)` that the model has), or with [`REFINED`] set, a row of
-    /// `refined`.
-    coarse: Vec<u16>,
-    /// Rows of 32 tables, one per `(cnt, fp)`, for the coarse contexts that have finer ones.
-    refined: Vec<[u16; 32]>,
+    /// The piece part of each board table.
+    pieces: Vec<PieceTable>,
+    /// Per context `(sq, w, s, k)`: the offset in `rows` of its row (padded to 2^16
+    /// contexts, so that a mask keeps every index in bounds).
+    coarse: Box<[u32; 1 << 16]>,
+    /// Rows of 32 entries, one per `(cnt, fp)`: the board table to use, as an entry (the
+    /// frequency of an empty square in the low 16 bits, the number of the table above). A
+    /// coarse context with finer tables has its own row; the others share one row per table,
+    /// its 32 entries the same.
+    rows: Vec<u32>,
     turn: [u16; 3],
     castle: [[u16; 3]; 2],
     castle_rook: [u16; 9],
@@ -320,17 +349,19 @@ const fn tagged(level: usize, key: u32) -> u32 {
     (level as u32) << 28 | key
 }
 
-/// What the board scan knows before each square.
+/// What the board scan knows before each square, kept as the parts of the context index.
 #[derive(Clone)]
 struct Scan {
-    /// The symbol coded on each square, 8 places on: `symbols[sq + 8]` holds square `sq`'s,
-    /// and the first 8 say [`OFF_BOARD`], so the square south of `sq` is `symbols[sq]` (128
-    /// places, so that a mask keeps every index in bounds).
-    symbols: [u8; 128],
+    /// What stands west of the next square, × 56 (its part of the coarse context).
+    west: u16,
+    /// Per file, what stands south of the file's next square, × 4.
+    south: [u16; 8],
     /// Bit 0: the white king was coded; bit 1: the black king.
     kings: u8,
     /// Pieces coded so far.
     placed: u8,
+    /// `cnt × 4`, the count part of the refinement: [`COUNT_CONTEXT`] of `placed`.
+    count: u8,
     /// Per file: bit 0, a white pawn was coded on it; bit 1, a black pawn.
     file_pawns: [u8; 8],
 }
@@ -365,45 +396,66 @@ const COUNT_CONTEXT: [u8; 128] = {
 
 impl Scan {
     fn new() -> Scan {
-        let mut symbols = [0; 128];
-        let mut i = 0;
-        while i < 8 {
-            symbols[i] = OFF_BOARD;
-            i += 1;
+        Scan {
+            west: OFF_BOARD as u16 * 56,
+            south: [OFF_BOARD as u16 * 4; 8],
+            kings: 0,
+            placed: 0,
+            count: 0,
+            file_pawns: [0; 8],
         }
-        Scan { symbols, kings: 0, placed: 0, file_pawns: [0; 8] }
     }
 
-    /// The coarse context `(sq, w, s, k)` of `sq` and its refinement `(cnt, fp)`.
+    /// The coarse context `(sq, w, s, k)` of `sq`, as an index: `((sq × 14 + w) × 14 + s) × 4
+    /// + k`.
     #[inline]
-    fn context(&self, sq: usize) -> (usize, usize) {
-        let file = sq & 7;
-        // West: the square before, 8 places on (`sq + 7`); south: `sq` itself.
-        let w = if file == 0 { OFF_BOARD } else { self.symbols[(sq + 7) & 127] };
-        let s = self.symbols[sq & 127];
-        let coarse = ((sq * 14 + w as usize) * 14 + s as usize) * 4 + self.kings as usize;
-        let fine =
-            COUNT_CONTEXT[self.placed as usize & 127] as usize + self.file_pawns[file] as usize;
-        (coarse, fine)
+    fn coarse(&self, sq: usize) -> usize {
+        sq * 784 + self.west as usize + self.south[sq & 7] as usize + self.kings as usize
+    }
+
+    /// The refinement `(cnt, fp)` of the context of `sq`: `cnt × 4 + fp`.
+    #[inline]
+    fn fine(&self, sq: usize) -> usize {
+        self.count as usize + self.file_pawns[sq & 7] as usize
     }
 
     /// The context keys of `sq`, most specific first, tagged with their level.
     fn keys(&self, sq: usize) -> [u32; LEVELS] {
-        let (coarse, fine) = self.context(sq);
+        let (coarse, fine) = (self.coarse(sq), self.fine(sq));
         let l2 = coarse as u32;
         let l1 = l2 * 8 + fine as u32 / 4;
         let l0 = l1 * 4 + fine as u32 % 4;
         [tagged(0, l0), tagged(1, l1), tagged(2, l2), tagged(3, l2 / 4), tagged(4, sq as u32)]
     }
 
-    /// Records `symbol` on `sq`, without branching on it (symbols are data: branches on them
-    /// are mispredicted).
+    /// Records `symbol` on `sq`.
     #[inline]
     fn push(&mut self, sq: usize, symbol: u8) {
-        self.symbols[(sq + 8) & 127] = symbol;
+        if symbol == 0 {
+            self.push_empty(sq);
+        } else {
+            self.push_piece(sq, symbol);
+        }
+    }
+
+    /// Records an empty `sq`.
+    #[inline]
+    fn push_empty(&mut self, sq: usize) {
+        self.south[sq & 7] = 0;
+        self.west = if sq & 7 == 7 { OFF_BOARD as u16 * 56 } else { 0 };
+    }
+
+    /// Records the piece `symbol` (1..=12) on `sq`, without branching on which (symbols are
+    /// data: branches on them are mispredicted).
+    #[inline]
+    fn push_piece(&mut self, sq: usize, symbol: u8) {
+        let file = sq & 7;
+        self.south[file] = u16::from(symbol) * 4;
+        self.west = if file == 7 { OFF_BOARD as u16 * 56 } else { u16::from(symbol) * 56 };
         let step = SCAN_STEP[symbol as usize & 15];
-        self.placed += step & 1;
-        self.file_pawns[sq & 7] |= step >> 1 & 3;
+        self.placed += 1;
+        self.count = COUNT_CONTEXT[self.placed as usize & 127];
+        self.file_pawns[file] |= step >> 1 & 3;
         self.kings |= step >> 4;
     }
 }
@@ -414,18 +466,44 @@ fn symbol_at(pos: &Position, sq: Square) -> u8 {
     pos.board().piece_at(sq).map_or(0, |p| p.code() + 1)
 }
 
+/// The placement as bitboards: what the castling, en passant and clock contexts read. The
+/// decoder has it without building a [`Board`]; the encoder and the fitter take it from one.
+#[derive(Copy, Clone, Debug)]
+struct Placement {
+    by_role: ByRole<Bitboard>,
+    by_color: ByColor<Bitboard>,
+}
+
+impl Placement {
+    fn of(board: &Board) -> Placement {
+        Placement { by_role: ByRole(Role::ALL.map(|r| board.by_role(r))), by_color: board.colors() }
+    }
+
+    #[inline]
+    fn occupied(&self) -> Bitboard {
+        self.by_color.white | self.by_color.black
+    }
+
+    #[inline]
+    fn by_piece(&self, role: Role, color: Color) -> Bitboard {
+        self.by_role[role] & self.by_color[color]
+    }
+
+    /// The king of `color`, if it has exactly one.
+    #[inline]
+    fn king_of(&self, color: Color) -> Option<Square> {
+        self.by_piece(Role::King, color).single()
+    }
+}
+
 /// The rooks of `color` on its back rank beyond its king on `side`, corner first; empty if the
 /// king is not on the back rank.
-fn castling_candidates(
-    board: &chessbits_state::Board,
-    color: Color,
-    side: CastlingSide,
-) -> Bitboard {
+fn castling_candidates(board: &Placement, color: Color, side: CastlingSide) -> Bitboard {
     let back = Bitboard::backrank(color);
     let Some(king) = board.king_of(color).filter(|k| back.contains(*k)) else {
         return Bitboard::EMPTY;
     };
-    let rooks = board.by_piece(Role::Rook.of(color)) & back;
+    let rooks = board.by_piece(Role::Rook, color) & back;
     let beyond = match side {
         CastlingSide::KingSide => Bitboard(!(2u64 << king as u32).wrapping_sub(1)),
         CastlingSide::QueenSide => Bitboard((1u64 << king as u32).wrapping_sub(1)),
@@ -448,7 +526,7 @@ fn corner_first(candidates: Bitboard, side: CastlingSide) -> impl Iterator<Item 
 
 /// The context of a castling right: 0 for a king on e with a rook in the corner among the
 /// candidates, 1 otherwise.
-fn castle_context(board: &chessbits_state::Board, color: Color, candidates: Bitboard) -> usize {
+fn castle_context(board: &Placement, color: Color, candidates: Bitboard) -> usize {
     let back = Rank::First.relative_to(color);
     let e = Square::from_coords(File::E, back);
     let corners = Bitboard::CORNERS & Bitboard::from_rank(back);
@@ -456,18 +534,31 @@ fn castle_context(board: &chessbits_state::Board, color: Color, candidates: Bitb
 }
 
 /// The pawns of `!turn` that may just have double pushed: the squares they skipped.
-fn ep_candidates(board: &chessbits_state::Board, turn: Color) -> Bitboard {
+fn ep_candidates(board: &Placement, turn: Color) -> Bitboard {
     let them = !turn;
     let pushed =
-        board.by_piece(Role::Pawn.of(them)) & Bitboard::from_rank(Rank::Fourth.relative_to(them));
+        board.by_piece(Role::Pawn, them) & Bitboard::from_rank(Rank::Fourth.relative_to(them));
     let skipped = pushed.forward(turn);
     let free = !board.occupied();
     // The skipped square and the start square behind it, both empty.
     skipped & free & free.forward(them)
 }
 
+/// `true` if the castling rights held with `rooks` (each beyond its king on its back rank)
+/// say Chess960 by themselves: a rook off the corner or a king off the e-file
+/// ([`chessbits_state::Castles::is_chess960`] for these rights).
+fn rights_say_chess960(board: &Placement, rooks: Bitboard) -> bool {
+    let off_corner = !(rooks - Bitboard::CORNERS).is_empty();
+    let king_off_e = |color: Color| {
+        let back = Rank::First.relative_to(color);
+        rooks.intersects(Bitboard::from_rank(back))
+            && board.king_of(color) != Some(Square::from_coords(File::E, back))
+    };
+    off_corner || king_off_e(Color::White) || king_off_e(Color::Black)
+}
+
 /// The fullmove context: pieces / 4.
-fn fullmove_context(board: &chessbits_state::Board) -> usize {
+fn fullmove_context(board: &Placement) -> usize {
     (board.occupied().count() as usize / 4).min(FULLMOVE_CONTEXTS - 1)
 }
 
@@ -480,33 +571,46 @@ impl Model {
     }
 
     fn new(freqs: Freqs) -> Model {
-        let tables: Vec<BoardTable> = freqs.board.iter().map(|(_, f)| BoardTable::new(f)).collect();
-        // Resolve every context to its table once: the coarse contexts densely, the fine ones
-        // in rows for the coarse contexts that have any.
-        let ids: HashMap<u32, u16> =
-            freqs.board.iter().enumerate().map(|(i, &(key, _))| (key, i as u16)).collect();
+        // Each board table as its empty frequency and its piece table, in one entry.
+        let mut pieces = Vec::with_capacity(freqs.board.len());
+        let mut entries = Vec::with_capacity(freqs.board.len());
+        for (i, (_, f)) in freqs.board.iter().enumerate() {
+            let (p0, piece_freqs) = split_board_table(f);
+            pieces.push(PieceTable::new(&piece_freqs));
+            entries.push(u32::from(p0) | (i as u32) << 16);
+        }
+        // Resolve every context to its entry once: a row of the 32 refinements per coarse
+        // context.
+        let ids: HashMap<u32, u32> =
+            freqs.board.iter().zip(&entries).map(|(&(key, _), &e)| (key, e)).collect();
         let id = |level, key| ids.get(&tagged(level, key)).copied();
-        let mut coarse = vec![0u16; COARSE];
-        let mut refined = Vec::new();
-        for (l2, slot) in coarse.iter_mut().enumerate() {
+        let mut coarse = Box::new([0u32; 1 << 16]);
+        let mut rows = Vec::new();
+        let mut constant_rows: HashMap<u32, u32> = HashMap::new();
+        for (l2, slot) in coarse.iter_mut().take(COARSE).enumerate() {
             let l2 = l2 as u32;
             let sq = l2 / (196 * 4);
             let base = id(2, l2).or_else(|| id(3, l2 / 4)).or_else(|| id(4, sq)).unwrap_or(0);
-            let row: [u16; 32] = core::array::from_fn(|fine| {
+            let row: [u32; 32] = core::array::from_fn(|fine| {
                 let l1 = l2 * 8 + fine as u32 / 4;
                 id(0, l1 * 4 + fine as u32 % 4).or_else(|| id(1, l1)).unwrap_or(base)
             });
+            // Every coarse context names a row: its own, or, without finer tables, the row of
+            // its table, shared.
             *slot = if row.iter().all(|&t| t == base) {
-                base
+                *constant_rows.entry(base).or_insert_with(|| {
+                    rows.extend_from_slice(&row);
+                    (rows.len() - 32) as u32
+                })
             } else {
-                refined.push(row);
-                (refined.len() - 1) as u16 | REFINED
+                rows.extend_from_slice(&row);
+                (rows.len() - 32) as u32
             };
         }
         Model {
-            tables,
+            pieces,
             coarse,
-            refined,
+            rows,
             turn: cumulative(&freqs.turn),
             castle: freqs.castle.map(|f| cumulative(&f)),
             castle_rook: cumulative(&freqs.castle_rook),
@@ -517,16 +621,43 @@ impl Model {
         }
     }
 
-    /// The table for `sq` after what `scan` has seen.
-    #[inline]
-    fn table(&self, scan: &Scan, sq: usize) -> &BoardTable {
-        let (coarse, fine) = scan.context(sq);
-        let mut id = self.coarse.get(coarse).copied().unwrap_or(0);
-        if id & REFINED != 0 {
-            let row = self.refined.get((id & !REFINED) as usize);
-            id = row.and_then(|r| r.get(fine)).copied().unwrap_or(0);
+    /// The board table for `sq` after what `scan` has seen: the frequency of an empty square
+    /// and the number of its piece table.
+    #[inline(always)]
+    fn entry(&self, scan: &Scan, sq: usize) -> (u32, usize) {
+        let row = self.coarse[scan.coarse(sq) & 0xffff] as usize;
+        let entry = self.rows.get(row + scan.fine(sq)).copied().unwrap_or(0);
+        (entry & 0xffff, (entry >> 16) as usize)
+    }
+
+    /// Decodes square `sq` (whose bit is `bit`): its symbol goes into `by_symbol` (the empty
+    /// squares' nowhere) and `scan`. `None` for garbage.
+    #[inline(always)]
+    fn decode_square(
+        &self,
+        dec: &mut Decoder<'_>,
+        scan: &mut Scan,
+        by_symbol: &mut [u64; 16],
+        sq: usize,
+        bit: u64,
+    ) -> Option<()> {
+        let (p0, id) = self.entry(scan, sq);
+        if dec.decode_binary(p0) {
+            let table = self.pieces(id);
+            let place = dec.decode(&table.cum)?;
+            let symbol = table.symbol[place & 15];
+            by_symbol[symbol as usize & 15] |= bit;
+            scan.push_piece(sq, symbol);
+        } else {
+            scan.push_empty(sq);
         }
-        self.tables.get(id as usize).unwrap_or(&FALLBACK)
+        Some(())
+    }
+
+    /// Piece table `id`.
+    #[inline]
+    fn pieces(&self, id: usize) -> &PieceTable {
+        self.pieces.get(id).unwrap_or(&FALLBACK)
     }
 
     /// Writes `pos` with this model, with the two clocks if `clocks`.
@@ -558,16 +689,20 @@ impl Model {
         let mut scan = Scan::new();
         for sq in Square::ALL {
             let symbol = symbol_at(pos, sq);
-            let table = self.table(&scan, sq as usize);
-            let place = table.place[symbol as usize % SYMBOLS] as usize;
-            let (lo, hi) = (table.cum[place], table.cum[place + 1]);
-            if hi <= lo {
-                return false;
+            let (p0, id) = self.entry(&scan, sq as usize);
+            enc.encode_binary(p0, symbol != 0);
+            if symbol != 0 {
+                let table = self.pieces(id);
+                let place = table.place[(symbol as usize - 1) % PIECES] as usize;
+                let (lo, hi) = (table.cum[place], table.cum[place + 1]);
+                if hi <= lo {
+                    return false;
+                }
+                enc.encode(u32::from(lo), u32::from(hi - lo));
             }
-            enc.encode(u32::from(lo), u32::from(hi - lo));
             scan.push(sq as usize, symbol);
         }
-        let board = pos.board();
+        let board = &Placement::of(pos.board());
         enc.encode_symbol(&self.turn, pos.turn() as usize);
 
         // Castling.
@@ -595,8 +730,12 @@ impl Model {
                 }
             }
         }
-        let kings = [board.king_of(Color::White), board.king_of(Color::Black)];
-        if !castles.is_chess960(kings) {
+        let rooks = Color::ALL
+            .into_iter()
+            .flat_map(|color| CastlingSide::ALL.map(|side| castles.rook(color, side)))
+            .flatten()
+            .fold(Bitboard::EMPTY, |rooks, rook| rooks | Bitboard::from(rook));
+        if !rights_say_chess960(board, rooks) {
             let chess960 = pos.castling_mode() == CastlingMode::Chess960;
             enc.encode_symbol(
                 &[0, (TOTAL as u16).wrapping_sub(CHESS960_FREQ), 1 << TOTAL_BITS],
@@ -646,8 +785,11 @@ impl Model {
     /// # Errors
     /// [`CompactError`] if the bytes are not a compact position or describe no legal position.
     pub fn decode(&self, bytes: &[u8]) -> Result<Position, CompactError> {
-        let setup = self.decode_setup(bytes)?;
-        Position::from_setup(&setup)
+        if let Some((&ESCAPE, rest)) = bytes.split_first() {
+            return packed::decode(rest).map_err(escaped);
+        }
+        // The placement goes to the position as bitboards: no `Board` is built twice.
+        Position::from_bitboard_setup(&self.read(bytes)?)
             .map_err(|err| CompactError { bit: 0, kind: CompactErrorKind::Position(err) })
     }
 
@@ -657,11 +799,15 @@ impl Model {
     /// [`CompactError`] if the bytes are not a compact position.
     pub fn decode_setup(&self, bytes: &[u8]) -> Result<Setup, CompactError> {
         if let Some((&ESCAPE, rest)) = bytes.split_first() {
-            return packed::decode_setup(rest).map_err(|err| CompactError {
-                bit: err.bit + 8,
-                kind: CompactErrorKind::Packed(err.kind),
-            });
+            return packed::decode_setup(rest).map_err(escaped);
         }
+        self.read(bytes).map(|setup| setup.to_setup())
+    }
+
+    /// Reads a range-coded compact position (not an escape): the placement as bitboards, the
+    /// other fields as coded.
+    #[inline(always)]
+    fn read(&self, bytes: &[u8]) -> Result<BitboardSetup, CompactError> {
         let mut dec = Decoder::new(bytes);
         let invalid = |dec: &Decoder<'_>| CompactError {
             bit: dec.position() * 8,
@@ -672,30 +818,60 @@ impl Model {
             Some(1) => true,
             _ => return Err(invalid(&dec)),
         };
-        let mut setup = Setup::empty();
         let mut scan = Scan::new();
-        // The squares of each symbol, gathered without branches, then put on the board.
+        // The squares of each symbol, gathered without branches.
         let mut by_symbol = [0u64; 16];
-        for sq in 0..64 {
-            let table = self.table(&scan, sq);
-            let place = dec.decode(&table.cum).ok_or_else(|| invalid(&dec))?;
-            let symbol = table.symbol.get(place).copied().unwrap_or(0);
-            by_symbol[symbol as usize & 15] |= 1 << sq;
-            scan.push(sq, symbol);
+        // A copy of the decoder whose address is never taken (the one below is lent to
+        // functions that are not inlined), so that its state stays in registers.
+        let mut board_dec = dec.clone();
+        for rank in 0..8 {
+            // The files one by one: each square's file is a constant, which its context and
+            // its updates use.
+            let first = rank << 3;
+            let rank_bit = 1u64 << first;
+            macro_rules! square {
+                ($file:literal) => {
+                    self.decode_square(
+                        &mut board_dec,
+                        &mut scan,
+                        &mut by_symbol,
+                        first + $file,
+                        rank_bit << $file,
+                    )
+                    .ok_or_else(|| invalid(&board_dec))?
+                };
+            }
+            square!(0);
+            square!(1);
+            square!(2);
+            square!(3);
+            square!(4);
+            square!(5);
+            square!(6);
+            square!(7);
         }
+        dec = board_dec;
         // Symbol 1 + role is white's piece, 7 + role black's; every square has one symbol, so
-        // the bitboards always agree.
+        // the bitboards never overlap.
         let by_role =
             ByRole(core::array::from_fn(|r| Bitboard(by_symbol[1 + r] | by_symbol[7 + r])));
         let white = Bitboard(by_symbol[1..7].iter().fold(0, |acc, bb| acc | bb));
         let black = Bitboard(by_symbol[7..13].iter().fold(0, |acc, bb| acc | bb));
-        setup.board =
-            Board::from_bitboards(by_role, ByColor { white, black }).unwrap_or_else(Board::empty);
-        let board = setup.board;
-        setup.turn = match dec.decode(&self.turn) {
+        let board = Placement { by_role, by_color: ByColor { white, black } };
+        let turn = match dec.decode(&self.turn) {
             Some(0) => Color::White,
             Some(_) => Color::Black,
             None => return Err(invalid(&dec)),
+        };
+        let mut setup = BitboardSetup {
+            by_role,
+            black,
+            turn,
+            castling_rooks: Bitboard::EMPTY,
+            ep_square: None,
+            halfmoves: 0,
+            fullmoves: 1,
+            castling_mode: CastlingMode::Standard,
         };
 
         for color in Color::ALL {
@@ -717,15 +893,7 @@ impl Model {
                 }
             }
         }
-        let mut castles = chessbits_state::Castles::none();
-        let kings = [board.king_of(Color::White), board.king_of(Color::Black)];
-        for rook in setup.castling_rooks {
-            let color = if rook.rank() == Rank::First { Color::White } else { Color::Black };
-            if let Some(king) = kings[color as usize] {
-                castles.add(color, CastlingSide::from_king_rook(king, rook), king, rook);
-            }
-        }
-        if !castles.is_chess960(kings) {
+        if !rights_say_chess960(&board, setup.castling_rooks) {
             let table = [0, (TOTAL as u16).wrapping_sub(CHESS960_FREQ), 1 << TOTAL_BITS];
             if dec.decode(&table).ok_or_else(|| invalid(&dec))? == 1 {
                 setup.castling_mode = CastlingMode::Chess960;
@@ -783,9 +951,19 @@ impl Model {
     }
 }
 
+/// The error of an escape whose packed position is bad: where in the compact bytes, or the
+/// position's own error.
+fn escaped(err: packed::PackedError) -> CompactError {
+    match err.kind {
+        PackedErrorKind::Position(err) => {
+            CompactError { bit: 0, kind: CompactErrorKind::Position(err) }
+        }
+        kind => CompactError { bit: err.bit + 8, kind: CompactErrorKind::Packed(kind) },
+    }
+}
+
 /// A table that codes nothing; never used (every square has a table).
-static FALLBACK: BoardTable =
-    BoardTable { cum: [0; SYMBOLS + 1], symbol: [0; SYMBOLS], place: [0; SYMBOLS] };
+static FALLBACK: PieceTable = PieceTable { cum: [0; 16], symbol: [0; 16], place: [0; PIECES] };
 
 /// Codes `value` below `n` (2..=64) with equal frequencies.
 fn encode_uniform<O: super::range::Output>(enc: &mut Encoder<O>, value: u32, n: u32) {
@@ -901,7 +1079,7 @@ impl Fitter {
             }
             scan.push(sq as usize, symbol);
         }
-        let board = pos.board();
+        let board = &Placement::of(pos.board());
         self.turn[pos.turn() as usize] += 1;
         let castles = pos.castles();
         for color in Color::ALL {
@@ -1081,12 +1259,12 @@ mod tests {
     #[test]
     fn start_position_bytes() {
         let start = encode(&Position::new(), false);
-        insta::assert_snapshot!(hex(start.as_bytes()), @"4f8731");
-        insta::assert_snapshot!(hex(encode(&Position::new(), true).as_bytes()), @"eb0061");
+        insta::assert_snapshot!(hex(start.as_bytes()), @"d99b1e");
+        insta::assert_snapshot!(hex(encode(&Position::new(), true).as_bytes()), @"fe1b4b");
         let mut frc = Position::new();
         frc.set_castling_mode(CastlingMode::Chess960).unwrap();
         // The Chess960 flag costs 9 bits where the rights do not say it.
-        insta::assert_snapshot!(hex(encode(&frc, false).as_bytes()), @"4f87978f");
+        insta::assert_snapshot!(hex(encode(&frc, false).as_bytes()), @"d99b84");
         for clocks in [false, true] {
             assert_eq!(decode(encode(&frc, clocks).as_bytes()), Ok(frc));
             assert_eq!(decode(encode(&Position::new(), clocks).as_bytes()), Ok(Position::new()));
@@ -1099,7 +1277,7 @@ mod tests {
         let middlegame =
             parse_position("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/P4PPP/R2QKB1R w KQ - 2 9")
                 .unwrap();
-        insta::assert_snapshot!(format!("{:?}", encode(&middlegame, false)), @"Compact(2b03cfb5dc)");
+        insta::assert_snapshot!(format!("{:?}", encode(&middlegame, false)), @"Compact(939262e4c022)");
         // The start position upside down: 25 bytes, the most there can be without clocks.
         let odd = parse_position("RNBQKBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbqkbnr w - - 0 1").unwrap();
         let bytes = encode(&odd, false);
@@ -1133,15 +1311,16 @@ mod tests {
             })
             .collect();
         insta::assert_snapshot!(cuts.join("\n"), @r"
-        0: illegal position: white has no king
-        1: rnb2rk1/ppp2ppp/4p3/3N1P2/2P3n1/2N5/PPB1N1PP/R2QKB1R b KQ - 0 1
-        2: illegal position: black has more than 16 pieces or more than 8 pawns
-        3: r1r3k1/ppp1b2p/4p1p1/8/1P6/2N1P1B1/P4PPP/R2QKB1R w KQ - 0 1
-        4: illegal position: black has more promoted pieces than missing pawns, the side not to move is in check
+        0: illegal position: white has no king, black has no king
+        1: illegal position: black has more promoted pieces than missing pawns
+        2: illegal position: white has more promoted pieces than missing pawns
+        3: rnb1kb1r/p4p2/2n1bp1p/2Pp3P/3P3q/2N1PN2/P4PPP/R2QKB1R b KQkq - 0 1
+        4: r1b1k2r/pp2pppp/2n5/3p4/2PP4/2N1PN2/P4PPP/R2QKB1R w KQkq - 0 1
+        5: r5k1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/P4PPP/R2QKB1R w KQ - 0 1
         ");
         let mut padded = start.to_vec();
         padded.push(0);
-        assert_eq!(kind(&padded), (40, K::NotShortest));
+        assert_eq!(kind(&padded), (48, K::NotShortest));
         // A first byte of 0xfe and 0xff after it: the escape's interval, which only the byte
         // 0xff may start.
         assert_eq!(kind(&[0xfe, 0xff, 0xff, 0xff]), (32, K::Invalid));
@@ -1151,7 +1330,7 @@ mod tests {
             kind(&unhex("ff8100000000000002aa0b")),
             (0, K::Position(e)) if e.status() == Status::TOO_MANY_WHITE_KINGS
         ));
-        insta::assert_snapshot!(err(&padded), @"bit 40: not the shortest encoding (trailing or padded bytes)");
+        insta::assert_snapshot!(err(&padded), @"bit 48: not the shortest encoding (trailing or padded bytes)");
         insta::assert_snapshot!(err(&[0xfe, 0xff, 0xff, 0xff]), @"bit 32: a coded value falls in no symbol");
         insta::assert_snapshot!(err(&[0xff, 0xff, 0xff]), @"escaped packed position: bit 24: input ends inside the board");
         insta::assert_snapshot!(err(&unhex("ff8100000000000002aa0b")), @"illegal position: white has more than one king");

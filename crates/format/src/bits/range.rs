@@ -18,6 +18,15 @@
 //! while range < 2^24: write the top byte of low; low <<= 8; range <<= 8
 //! ```
 //!
+//! A binary decision with frequency `p0` for `false` ([`Encoder::encode_binary`]) gives the
+//! top outcome the rounding remainder too, and decodes with one comparison:
+//!
+//! ```text
+//! bound  = (range >> TOTAL_BITS) × p0
+//! false: range  = bound
+//! true:  low   += bound; range -= bound
+//! ```
+//!
 //! The output is the big-endian digits of one number in the final interval: the shortest one,
 //! with `low` rounded up to as few further bytes as fall inside, and trailing zero bytes left out
 //! (a reader pads the input with zeros). The first byte written is the most significant digit,
@@ -176,6 +185,27 @@ impl<O: Output> Encoder<O> {
         }
     }
 
+    /// Codes a binary decision: `false` takes the bottom `r × p0` of the range (`r = range >>
+    /// TOTAL_BITS`, as a symbol of frequency `p0` at 0), `true` all the rest, that rounding
+    /// included.
+    ///
+    /// `p0` must be in `1..TOTAL` for both outcomes to be codable; other values code garbage
+    /// (without panicking).
+    #[inline]
+    pub fn encode_binary(&mut self, p0: u32, bit: bool) {
+        let bound = (self.range >> TOTAL_BITS).wrapping_mul(p0);
+        if bit {
+            self.low += u64::from(bound);
+            self.range = self.range.wrapping_sub(bound);
+        } else {
+            self.range = bound;
+        }
+        while self.range < TOP {
+            self.range <<= 8;
+            self.shift_low();
+        }
+    }
+
     /// Moves the top byte of `low` out.
     #[inline]
     fn shift_low(&mut self) {
@@ -278,21 +308,19 @@ impl std::error::Error for RangeError {}
 #[derive(Clone, Debug)]
 pub struct Decoder<'a> {
     input: &'a [u8],
-    /// The next byte to read (may run past the input: zeros are read there).
+    /// The next byte to read (may run past the input: zeros are read there). The 4 bytes
+    /// before it are the window of the input the decoder looks at.
     at: usize,
-    /// The input's window minus `low`.
+    /// The window minus the encoder's `low` (modulo 2<sup>32</sup>, so the decoder need not
+    /// follow `low` itself: [`Decoder::finish`] recovers it from the window).
     code: u32,
     range: u32,
-    /// The encoder's `low`, followed to check the ending.
-    low: u64,
-    /// How many bytes left the window.
-    shifts: usize,
 }
 
 impl<'a> Decoder<'a> {
     /// A decoder over `input`.
     pub fn new(input: &'a [u8]) -> Self {
-        let mut dec = Decoder { input, at: 0, code: 0, range: u32::MAX, low: 0, shifts: 0 };
+        let mut dec = Decoder { input, at: 0, code: 0, range: u32::MAX };
         for _ in 0..4 {
             dec.code = dec.code << 8 | u32::from(dec.next_byte());
         }
@@ -325,7 +353,6 @@ impl<'a> Decoder<'a> {
         let r = self.range >> TOTAL_BITS;
         let start = r.wrapping_mul(cum);
         self.code = self.code.wrapping_sub(start);
-        self.low += u64::from(start);
         self.range = r.wrapping_mul(freq);
         self.normalize();
     }
@@ -335,8 +362,6 @@ impl<'a> Decoder<'a> {
         while self.range < TOP {
             self.range <<= 8;
             self.code = self.code << 8 | u32::from(self.next_byte());
-            self.low = (self.low << 8) & 0xffff_ffff;
-            self.shifts += 1;
         }
     }
 
@@ -351,7 +376,6 @@ impl<'a> Decoder<'a> {
             if self.code < hi_start {
                 let start = r.wrapping_mul(lo);
                 self.code = self.code.wrapping_sub(start);
-                self.low += u64::from(start);
                 self.range = hi_start.wrapping_sub(start);
                 self.normalize();
                 return Some(symbol);
@@ -359,6 +383,23 @@ impl<'a> Decoder<'a> {
             lo = u32::from(hi);
         }
         None
+    }
+
+    /// Decodes a decision coded by [`Encoder::encode_binary`]: every input reads as one of
+    /// the two. One branch on the outcome, which a caller that branches on it too shares.
+    #[inline]
+    pub fn decode_binary(&mut self, p0: u32) -> bool {
+        let bound = (self.range >> TOTAL_BITS).wrapping_mul(p0);
+        if self.code < bound {
+            self.range = bound;
+            self.normalize();
+            false
+        } else {
+            self.code = self.code.wrapping_sub(bound);
+            self.range = self.range.wrapping_sub(bound);
+            self.normalize();
+            true
+        }
     }
 
     /// Decodes a bit coded as the symbol of `cum = [0, p0, TOTAL]`: `false` below `p0`.
@@ -373,8 +414,13 @@ impl<'a> Decoder<'a> {
     /// [`RangeError::Truncated`] if the input ends before that encoding would,
     /// [`RangeError::NotShortest`] if it has other bytes.
     pub fn finish(&self) -> Result<(), RangeError> {
-        let (value, bytes) = shortest(self.low, self.range);
-        let len = self.shifts + bytes as usize;
+        // The encoder's `low` modulo 2^32 (a carry out of it changes no comparison below:
+        // every number there moves by the same multiple of 2^32), from the window.
+        let window = (self.at - 4..self.at)
+            .fold(0u32, |w, i| w << 8 | u32::from(self.input.get(i).copied().unwrap_or(0)));
+        let low = u64::from(window.wrapping_sub(self.code));
+        let (value, bytes) = shortest(low, self.range);
+        let len = self.at - 4 + bytes as usize;
         let input = self.input.len();
         if input > len {
             return Err(RangeError::NotShortest { at: len });
@@ -382,7 +428,7 @@ impl<'a> Decoder<'a> {
         if self.input.last() == Some(&0) {
             return Err(RangeError::NotShortest { at: input - 1 });
         }
-        if value - self.low != u64::from(self.code) {
+        if value - low != u64::from(self.code) {
             return Err(if input < len {
                 RangeError::Truncated { at: input }
             } else {
@@ -510,6 +556,56 @@ mod tests {
             }
             assert_eq!(dec.finish(), Ok(()));
         }
+    }
+
+    #[test]
+    fn binary_decisions_round_trip_among_symbols() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let cum = table(&[TOTAL / 2, TOTAL / 4, TOTAL / 4]);
+        for _ in 0..500 {
+            // Decisions of any probability, each followed by a symbol.
+            let n = (rng.next() % 300) as usize;
+            let steps: Vec<(u32, bool, usize)> = (0..n)
+                .map(|_| {
+                    let p0 = 1 + (rng.next() % u64::from(TOTAL - 1)) as u32;
+                    (p0, rng.next() % 3 == 0, (rng.next() % 3) as usize)
+                })
+                .collect();
+            let mut enc = Encoder::new(Vec::new());
+            for &(p0, bit, s) in &steps {
+                enc.encode_binary(p0, bit);
+                enc.encode_symbol(&cum, s);
+            }
+            let bytes = enc.finish();
+            let mut dec = Decoder::new(&bytes);
+            for &(p0, bit, s) in &steps {
+                assert_eq!(dec.decode_binary(p0), bit);
+                assert_eq!(dec.decode(&cum), Some(s));
+            }
+            assert_eq!(dec.finish(), Ok(()));
+        }
+    }
+
+    #[test]
+    fn every_accepted_binary_input_is_the_encoding_of_its_reading() {
+        // All inputs of up to two bytes, read as n decisions of one probability.
+        let mut accepted = 0;
+        let inputs = (0..=0xffffu32)
+            .flat_map(|v| [vec![(v >> 8) as u8, v as u8], vec![v as u8]])
+            .chain([vec![]]);
+        for input in inputs {
+            for (p0, n) in [(1, 2), (100, 3), (TOTAL / 2, 9), (TOTAL - 1, 5)] {
+                let mut dec = Decoder::new(&input);
+                let bits: Vec<bool> = (0..n).map(|_| dec.decode_binary(p0)).collect();
+                if dec.finish().is_ok() {
+                    let mut enc = Encoder::new(Vec::new());
+                    bits.iter().for_each(|&bit| enc.encode_binary(p0, bit));
+                    assert_eq!(enc.finish(), input, "{p0} {bits:?}");
+                    accepted += 1;
+                }
+            }
+        }
+        assert!(accepted > 100, "{accepted}");
     }
 
     #[test]
