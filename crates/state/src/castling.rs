@@ -109,6 +109,31 @@ const fn rank_span(a: Square, b: Square) -> Bitboard {
     Bitboard(((1u64 << hi) << 1).wrapping_sub(1u64 << lo))
 }
 
+/// [`Castles::standard_subset`] for every set of rights (bit `2 * color + side`).
+const STANDARD_SUBSETS: [Castles; 16] = {
+    let standard = Castles::standard();
+    let mut table = [Castles::none(); 16];
+    let mut set = 0;
+    while set < 16 {
+        let mut castles = Castles::none();
+        castles.rights = CastlingRights::from_bits_retain(set as u8);
+        let mut right = 0;
+        while right < 4 {
+            if set & 1 << right != 0 {
+                let (color, side) = (right / 2, right % 2);
+                let king = if color == 0 { Square::E1 } else { Square::E8 };
+                let rook = standard.rooks[color][side];
+                castles.touch = Bitboard(castles.touch.0 | 1 << king as u32 | 1 << rook as u32);
+                castles.paths[color][side] = standard.paths[color][side];
+            }
+            right += 1;
+        }
+        table[set] = castles;
+        set += 1;
+    }
+    table
+};
+
 impl Default for Castles {
     fn default() -> Castles {
         Castles::standard()
@@ -124,6 +149,13 @@ impl Castles {
             touch: Bitboard(Bitboard::CORNERS.0 | 1 << Square::E1 as u32 | 1 << Square::E8 as u32),
             paths: [[Bitboard(0x60), Bitboard(0x0e)], [Bitboard(0x60 << 56), Bitboard(0x0e << 56)]],
         }
+    }
+
+    /// The rights of `rights` with the kings and rooks on their standard squares: exactly what
+    /// [`Castles::add`] gives for each of them from [`Castles::none`], from a table.
+    #[inline]
+    pub(crate) const fn standard_subset(rights: CastlingRights) -> Castles {
+        STANDARD_SUBSETS[rights.bits() as usize & 15]
     }
 
     /// No rights at all.

@@ -252,13 +252,12 @@ impl Position {
     /// [`PositionError`] if a problem outside `tolerate` (or in [`Status::ALWAYS_REJECTED`])
     /// was found.
     pub fn from_setup_with(setup: &Setup, tolerate: Status) -> Result<Position, PositionError> {
-        let Checked { status, kings, castles, ep_square } = validate::check(setup);
+        let Checked { status, castles, chess960, ep_square } = validate::check(setup);
         let rejected = status - (tolerate - Status::ALWAYS_REJECTED);
         if !rejected.is_empty() {
             return Err(PositionError { status, rejected });
         }
-        let mode =
-            if castles.is_chess960(kings) { CastlingMode::Chess960 } else { setup.castling_mode };
+        let mode = if chess960 { CastlingMode::Chess960 } else { setup.castling_mode };
         // Built once, in place: the key is filled in afterwards, not by a second copy.
         let mut pos = Position {
             board: setup.board,
@@ -298,13 +297,13 @@ impl Position {
             mode: setup.castling_mode,
         };
         let pieces_key = pos.board.fill_keyed(&setup.by_role, setup.black);
-        let Checked { status, kings, castles, ep_square } =
+        let Checked { status, castles, chess960, ep_square } =
             validate::check_parts(&pos.board, setup.turn, setup.castling_rooks, setup.ep_square);
         let rejected = status - Status::TOLERATED_BY_DEFAULT;
         if !rejected.is_empty() {
             return Err(PositionError { status, rejected });
         }
-        if castles.is_chess960(kings) {
+        if chess960 {
             pos.mode = CastlingMode::Chess960;
         }
         pos.castles = castles;

@@ -50,7 +50,7 @@ use core::fmt;
 use bitflags::bitflags;
 use chessbits_bitboard::{attacks, Bitboard, Color, Rank, Role, Square};
 
-use crate::{tables, Board, Castles, CastlingSide, Setup};
+use crate::{tables, Board, Castles, CastlingRights, CastlingSide, Setup};
 
 bitflags! {
     /// Every problem found in a [`Setup`], one flag each (see the [module docs](self) for the
@@ -166,8 +166,9 @@ impl fmt::Display for Status {
 /// that survived (the bad ones are dropped, so a tolerated flag leaves a sound position).
 pub(crate) struct Checked {
     pub(crate) status: Status,
-    pub(crate) kings: [Option<Square>; 2],
     pub(crate) castles: Castles,
+    /// `castles.is_chess960(kings)`, known without asking when the rights are standard.
+    pub(crate) chess960: bool,
     pub(crate) ep_square: Option<Square>,
 }
 
@@ -235,13 +236,13 @@ pub(crate) fn check_parts(
         status |= Status::PAWN_ON_BACK_RANK;
     }
 
-    let mut castles = Castles::none();
-    for rook in castling_rooks {
-        match castling_right(board, kings, &castles, rook) {
-            Some((color, side, king)) => castles.add(color, side, king, rook),
-            None => status |= Status::BAD_CASTLING_RIGHTS,
+    let (castles, chess960) = match standard_rights(board, kings, castling_rooks) {
+        Some(rights) => (Castles::standard_subset(rights), false),
+        None => {
+            let castles = castles_one_by_one(board, kings, castling_rooks, &mut status);
+            (castles, castles.is_chess960(kings))
         }
-    }
+    };
 
     let ep_square = match setup_ep {
         Some(ep) if !en_passant_is_possible(board, turn, ep) => {
@@ -264,7 +265,7 @@ pub(crate) fn check_parts(
             status |= check_status(board, turn, ours, checkers, ep_square);
         }
     }
-    Checked { status, kings, castles, ep_square }
+    Checked { status, castles, chess960, ep_square }
 }
 
 /// `true` if the pieces `ours` hold at most 8 pawns, one king, one queen and two rooks,
@@ -282,6 +283,56 @@ fn material_is_plain(board: &Board, ours: Bitboard) -> bool {
         && at_most_two(of(Role::Bishop))
         && at_most_two(of(Role::Knight))
         && of(Role::Pawn).count_ones() <= 8
+}
+
+/// The rights of `castling_rooks` if they are all standard and real: rooks in the corners, on
+/// their own color's rooks, with that color's king on e1 or e8. `None` sends the rooks through
+/// [`castling_right`] one by one (Chess960 rights, and every error), which gives the same
+/// `Castles` for these (a test compares them over every subset of corners).
+#[inline(always)]
+fn standard_rights(
+    board: &Board,
+    kings: [Option<Square>; 2],
+    castling_rooks: Bitboard,
+) -> Option<CastlingRights> {
+    if (castling_rooks - Bitboard::CORNERS).any() {
+        return None;
+    }
+    let mut rights = 0;
+    for (color, home) in [(Color::White, Square::E1), (Color::Black, Square::E8)] {
+        let rooks = castling_rooks & Bitboard::backrank(color);
+        if rooks.is_empty() {
+            continue;
+        }
+        if kings[color as usize] != Some(home)
+            || !(rooks - board.by_piece(Role::Rook.of(color))).is_empty()
+        {
+            return None;
+        }
+        // The h-file corner is the king's side (bit 2 * color), the a-file the queen's.
+        let shift = 2 * color as u32;
+        rights |= u8::from(rooks.0 & Bitboard::FILE_H.0 != 0) << shift
+            | u8::from(rooks.0 & Bitboard::FILE_A.0 != 0) << (shift + 1);
+    }
+    Some(CastlingRights::from_bits_retain(rights))
+}
+
+/// The rights of `castling_rooks`, each checked by [`castling_right`]; a rook that holds none
+/// sets [`Status::BAD_CASTLING_RIGHTS`].
+fn castles_one_by_one(
+    board: &Board,
+    kings: [Option<Square>; 2],
+    castling_rooks: Bitboard,
+    status: &mut Status,
+) -> Castles {
+    let mut castles = Castles::none();
+    for rook in castling_rooks {
+        match castling_right(board, kings, &castles, rook) {
+            Some((color, side, king)) => castles.add(color, side, king, rook),
+            None => *status |= Status::BAD_CASTLING_RIGHTS,
+        }
+    }
+    castles
 }
 
 /// The color, side and king of the castling right with its rook on `rook`, if it can be real.
@@ -375,6 +426,72 @@ fn collinear(a: Square, b: Square, c: Square) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The board of a FEN placement (ranks 8 to 1, digits for empty squares).
+    fn placement(fen: &str) -> Board {
+        let mut board = Board::empty();
+        for (i, rank) in fen.split(' ').next().unwrap_or("").split('/').enumerate() {
+            let mut file = 0;
+            for c in rank.chars() {
+                match (c.to_digit(10), chessbits_bitboard::Piece::from_char(c)) {
+                    (Some(n), _) => file += n,
+                    (None, Some(piece)) => {
+                        board.set_piece_at(Square::new(file + 8 * (7 - i as u32)), piece);
+                        file += 1;
+                    }
+                    (None, None) => panic!("bad placement {fen}"),
+                }
+            }
+        }
+        board
+    }
+
+    /// The table of standard rights gives what checking the rooks one by one gives, and
+    /// declines exactly where that finds a bad or non-standard right: every subset of the
+    /// four corners, on boards with kings and rooks at home, moved or missing.
+    #[test]
+    fn standard_rights_match_one_by_one() {
+        let boards = [
+            "r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1",
+            "r3k2r/8/8/8/8/8/8/R4K1R w - - 0 1",
+            "r3k3/8/8/8/8/8/8/R3K2R w - - 0 1",
+            "4k2r/8/8/8/8/8/8/1R2K2R w - - 0 1",
+            "r3k2r/8/8/8/8/8/8/r3K2R w - - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+            "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w - - 0 1",
+        ];
+        let corners: Vec<Square> = Bitboard::CORNERS.into_iter().collect();
+        let mut used = [0; 2];
+        for fen in boards {
+            let board = placement(fen);
+            let kings = [board.king_of(Color::White), board.king_of(Color::Black)];
+            for set in 0..16u32 {
+                let rooks: Bitboard = corners
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| set & 1 << i != 0)
+                    .fold(Bitboard::EMPTY, |bb, (_, &sq)| bb | Bitboard::from_square(sq));
+                let mut status = Status::empty();
+                let slow = castles_one_by_one(&board, kings, rooks, &mut status);
+                match standard_rights(&board, kings, rooks) {
+                    Some(rights) => {
+                        used[0] += 1;
+                        assert!(status.is_empty(), "{fen} {rooks:?}: {status:?}");
+                        assert_eq!(Castles::standard_subset(rights), slow, "{fen} {rooks:?}");
+                        assert!(!slow.is_chess960(kings), "{fen} {rooks:?}");
+                    }
+                    None => {
+                        used[1] += 1;
+                        assert!(
+                            !status.is_empty() || slow.is_chess960(kings),
+                            "{fen} {rooks:?}: declined a standard right"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(used[0] > 20 && used[1] > 20, "both paths taken: {used:?}");
+    }
 
     #[test]
     fn collinear_squares() {
