@@ -1,8 +1,8 @@
 //! The bit-level position formats on 1,000 positions of real games
 //! (`testdata/positions/lichess-2021-10-sample.fen`): `packed` and `compact` encoding, and
 //! decoding into a `Setup` (the bytes read) and into a `Position` (validated, Zobrist key
-//! computed). One iteration walks the whole set, so the reported throughput is positions per
-//! second. `fen_parse` (FEN text to a `Position`) is the baseline to quote the others against:
+//! computed; `packed_decode_into` into one reused position). One iteration walks the whole
+//! set, so the reported throughput is positions per second. `fen_parse` (FEN text to a `Position`) is the baseline to quote the others against:
 //! on a shared machine only ratios within one run compare.
 
 use std::hint::black_box;
@@ -54,6 +54,19 @@ fn positions(c: &mut Criterion) {
             let mut n = 0;
             for bytes in black_box(&packed) {
                 n += packed::decode(bytes.as_bytes()).map_or(0, |p| p.key());
+            }
+            n
+        })
+    });
+    group.bench_function("packed_decode_into", |b| {
+        let mut pos = Position::new();
+        b.iter(|| {
+            let mut n = 0;
+            for bytes in black_box(&packed) {
+                n += match packed::decode_into(bytes.as_bytes(), &mut pos) {
+                    Ok(()) => pos.key(),
+                    Err(_) => 0,
+                };
             }
             n
         })

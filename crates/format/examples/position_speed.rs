@@ -4,7 +4,7 @@
 //! `cargo run --release -p chessbits-format --example position_speed [--repeat N] [--only
 //! WHAT] [FILE]` prints encoding and decoding speed in positions per second for both formats,
 //! beside FEN parsing, after checking that every position decodes to its Zobrist key. `--only` runs one
-//! of `packed-encode`, `packed-decode`, `packed-setup` (decoding to an unvalidated
+//! of `packed-encode`, `packed-decode`, `packed-into` (`decode_into` one position), `packed-setup` (decoding to an unvalidated
 //! `Setup`), `compact-encode`, `compact-decode`: run under
 //! `valgrind --tool=callgrind` with two repeat counts, the difference of the two instruction
 //! totals divided by the difference in positions is the cost of one position, whatever else
@@ -69,6 +69,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     });
     run("packed-decode", &|| {
         packed.iter().map(|b| packed::decode(black_box(b.as_bytes())).map_or(0, |p| p.key())).sum()
+    });
+    run("packed-into", &|| {
+        let mut pos = Position::new();
+        packed
+            .iter()
+            .map(|b| match packed::decode_into(black_box(b.as_bytes()), &mut pos) {
+                Ok(()) => pos.key(),
+                Err(_) => 0,
+            })
+            .sum()
     });
     run("packed-setup", &|| {
         packed

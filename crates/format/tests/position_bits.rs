@@ -268,6 +268,25 @@ fn check_decoder(bytes: &[u8], at: &str) -> usize {
         })
     });
     assert_eq!(packed::decode(bytes), through_setup, "{at}: {bytes:02x?}");
+    // In place, over a position that is neither the start nor the answer: the same position,
+    // or the same error with the position left as promised (as it was for bad bytes, the
+    // start position for an impossible board).
+    let before = chessbits_format::parse_position("8/8/8/4k3/8/8/3Q4/4K3 w - - 7 40")
+        .expect("two kings and a queen");
+    let mut into = before;
+    let result = packed::decode_into(bytes, &mut into);
+    match (&through_setup, result) {
+        (Ok(pos), Ok(())) => assert_eq!(&into, pos, "{at}: {bytes:02x?}"),
+        (Err(err), Err(got)) => {
+            assert_eq!(&got, err, "{at}: {bytes:02x?}");
+            let left = match err.kind {
+                packed::PackedErrorKind::Position(_) => Position::new(),
+                _ => before,
+            };
+            assert_eq!(into, left, "{at}: {bytes:02x?}");
+        }
+        (expected, got) => panic!("{at}: {bytes:02x?}: {expected:?} but {got:?}"),
+    }
     match packed::decode(bytes) {
         Ok(pos) => {
             let again = packed::encode(&pos, true);

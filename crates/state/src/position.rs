@@ -292,25 +292,40 @@ impl Position {
             key: 0,
             turn: setup.turn,
             ep_square: None,
-            halfmoves: setup.halfmoves,
-            fullmoves: setup.fullmoves.max(1),
-            mode: setup.castling_mode,
+            halfmoves: 0,
+            fullmoves: 1,
+            mode: CastlingMode::Standard,
         };
-        let pieces_key = pos.board.fill_keyed(&setup.by_role, setup.black);
+        pos.set_from_bitboard_setup(setup)?;
+        Ok(pos)
+    }
+
+    /// [`Position::from_bitboard_setup`] in place: this position becomes the setup's, with
+    /// nothing copied (decoders that fill one position again and again, such as
+    /// `packed::decode_into`, use it). On error this position is left as the start position,
+    /// never half built.
+    ///
+    /// # Errors
+    /// [`PositionError`] with every problem found, as [`Position::from_setup`].
+    #[inline(always)]
+    pub fn set_from_bitboard_setup(&mut self, setup: &BitboardSetup) -> Result<(), PositionError> {
+        let pieces_key = self.board.fill_keyed(&setup.by_role, setup.black);
         let Checked { status, castles, chess960, ep_square } =
-            validate::check_parts(&pos.board, setup.turn, setup.castling_rooks, setup.ep_square);
+            validate::check_parts(&self.board, setup.turn, setup.castling_rooks, setup.ep_square);
         let rejected = status - Status::TOLERATED_BY_DEFAULT;
         if !rejected.is_empty() {
+            *self = Position::new();
             return Err(PositionError { status, rejected });
         }
-        if chess960 {
-            pos.mode = CastlingMode::Chess960;
-        }
-        pos.castles = castles;
-        pos.ep_square = ep_square;
-        pos.key = pieces_key ^ pos.state_key();
-        debug_assert_eq!(pos.key, pos.compute_key());
-        Ok(pos)
+        self.castles = castles;
+        self.turn = setup.turn;
+        self.ep_square = ep_square;
+        self.halfmoves = setup.halfmoves;
+        self.fullmoves = setup.fullmoves.max(1);
+        self.mode = if chess960 { CastlingMode::Chess960 } else { setup.castling_mode };
+        self.key = pieces_key ^ self.state_key();
+        debug_assert_eq!(self.key, self.compute_key());
+        Ok(())
     }
 
     /// The fields of this position as an unvalidated [`Setup`].
