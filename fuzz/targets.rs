@@ -241,9 +241,23 @@ fn all_position_formats() -> impl Iterator<Item = PositionFormat> {
         .flat_map(|b| StateFormat::ALL.into_iter().map(move |s| PositionFormat::new(b, s)))
 }
 
-/// `packed`: decode; a decoded position encodes and decodes back.
+/// `packed`: decode, and `decode_into` agreeing with it; a decoded position encodes and
+/// decodes back.
 pub fn packed(data: &[u8]) {
     let _ = packed::decode_setup(data);
+    // In place: the same position or error as `decode`, the target left as documented.
+    let mut into = Position::new();
+    let _ = into.play_null();
+    let before = into;
+    match (packed::decode(data), packed::decode_into(data, &mut into)) {
+        (Ok(pos), Ok(())) => assert_eq!(into, pos),
+        (Err(err), Err(got)) => {
+            assert_eq!(got, err);
+            let impossible = matches!(err.kind, packed::PackedErrorKind::Position(_));
+            assert_eq!(into, if impossible { Position::new() } else { before });
+        }
+        (expected, got) => panic!("decode {expected:?}, decode_into {got:?}"),
+    }
     byte_codec(data, |b| packed::decode(b).ok(), |p, c| packed::encode(p, c).as_bytes().to_vec());
 }
 
