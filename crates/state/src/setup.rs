@@ -151,7 +151,8 @@ mod tests {
     use crate::Position;
 
     /// `from_bitboard_setup` against `from_setup` of `to_setup`: the same position or the same
-    /// error, and a board that agrees with the bitboards as resolved.
+    /// error, and a board that agrees with the bitboards as resolved; `set_from_bitboard_setup`
+    /// as promised.
     fn check(setup: &BitboardSetup) -> bool {
         let board_setup = setup.to_setup();
         assert!(board_setup.board.is_consistent());
@@ -159,6 +160,15 @@ mod tests {
         assert_eq!(fast, Position::from_setup(&board_setup), "{setup:?}");
         if let Ok(pos) = fast {
             assert_eq!(pos.key(), pos.compute_key());
+        }
+        // In place, over a position that is neither the start nor the answer: the same
+        // position, or the same error with the start position left behind.
+        let mut into = Position::new();
+        let _ = into.play_null();
+        let result = into.set_from_bitboard_setup(setup);
+        match &fast {
+            Ok(pos) => assert_eq!((result, &into), (Ok(()), pos), "{setup:?}"),
+            Err(err) => assert_eq!((result, into), (Err(*err), Position::new()), "{setup:?}"),
         }
         fast.is_ok()
     }
