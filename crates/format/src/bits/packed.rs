@@ -371,9 +371,7 @@ impl chessbits_bitboard::isa::Kernel for DecodeInto<'_, '_> {
     #[inline(always)]
     fn run(self) -> Self::Output {
         let setup = read(self.0)?;
-        self.1
-            .set_from_bitboard_setup(&setup)
-            .map_err(|err| PackedError { bit: 0, kind: PackedErrorKind::Position(err) })
+        self.1.set_from_bitboard_setup(&setup).map_err(illegal)
     }
 }
 
@@ -386,9 +384,14 @@ impl chessbits_bitboard::isa::Kernel for Decode<'_> {
     #[inline(always)]
     fn run(self) -> Self::Output {
         // The placement goes to the position as bitboards: no `Board` is built twice.
-        Position::from_bitboard_setup(&read(self.0)?)
-            .map_err(|err| PackedError { bit: 0, kind: PackedErrorKind::Position(err) })
+        Position::from_bitboard_setup(&read(self.0)?).map_err(illegal)
     }
+}
+
+/// The error for bytes that read but describe no legal position.
+#[inline]
+fn illegal(err: PositionError) -> PackedError {
+    PackedError { bit: 0, kind: PackedErrorKind::Position(err) }
 }
 
 /// Reads a packed position into an unvalidated [`Setup`] (castling rooks, en passant square and
