@@ -285,8 +285,8 @@ fn material_is_plain(board: &Board, ours: Bitboard) -> bool {
         && of(Role::Pawn).count_ones() <= 8
 }
 
-/// The rights of `castling_rooks` if they are all standard and real: rooks in the corners, on
-/// their own color's rooks, with that color's king on e1 or e8. `None` sends the rooks through
+/// The rights of `castling_rooks` if they are all standard and real: each in a corner, on a
+/// rook of its back rank's color, with that color's king on e1 or e8. `None` sends the rooks through
 /// [`castling_right`] one by one (Chess960 rights, and every error), which gives the same
 /// `Castles` for these (a test compares them over every subset of corners).
 #[inline(always)]
@@ -309,10 +309,12 @@ fn standard_rights(
         {
             return None;
         }
-        // The h-file corner is the king's side (bit 2 * color), the a-file the queen's.
-        let shift = 2 * color as u32;
-        rights |= u8::from(rooks.0 & Bitboard::FILE_H.0 != 0) << shift
-            | u8::from(rooks.0 & Bitboard::FILE_A.0 != 0) << (shift + 1);
+        // The h-file corner is the king's side, the a-file the queen's.
+        let right = |file: Bitboard, side: CastlingSide| {
+            u8::from(rooks.intersects(file)) * CastlingRights::of(color, side).bits()
+        };
+        rights |= right(Bitboard::FILE_H, CastlingSide::KingSide)
+            | right(Bitboard::FILE_A, CastlingSide::QueenSide);
     }
     Some(CastlingRights::from_bits_retain(rights))
 }
