@@ -1,10 +1,12 @@
 //! Move codec speed over the PGN files given on the command line (default: the repository's
 //! lichess sample), one thread.
 //!
-//! `cargo run --release -p chessbits-format --example move_codec_speed [--repeat N] [FILE...]`
-//! prints, for the model and the index codec, bits per move (whole bytes per game) and
-//! encoding and decoding speed in plies per second, after checking that every game decodes
-//! to its moves.
+//! `cargo run --release -p chessbits-format --example move_codec_speed [--repeat N] [--only
+//! CODEC] [FILE...]` prints, for the model and the index codec, bits per move (whole bytes per
+//! game) and encoding and decoding speed in plies per second, after checking that every game
+//! decodes to its moves. `--only model` or `--only index` runs one codec and skips the floor
+//! (legal moves and play), so that instruction counts of two repeat counts (callgrind) differ
+//! by that codec's encoding and decoding alone.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -18,8 +20,14 @@ use chessbits_state::Position;
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let mut repeat = 1;
-    if args.first().map(String::as_str) == Some("--repeat") {
-        repeat = args.get(1).ok_or("--repeat needs a number")?.parse()?;
+    let mut only: Option<MoveCodec> = None;
+    while let Some(flag) = args.first().filter(|a| a.starts_with("--")).cloned() {
+        let value = args.get(1).ok_or_else(|| format!("{flag} needs a value"))?;
+        match flag.as_str() {
+            "--repeat" => repeat = value.parse()?,
+            "--only" => only = Some(value.parse()?),
+            _ => return Err(format!("unknown flag {flag}").into()),
+        }
         args.drain(..2);
     }
     let files: Vec<PathBuf> = if args.is_empty() {
@@ -43,7 +51,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The floor: generating the legal moves and playing the game.
     let t0 = Instant::now();
     let mut n = 0;
-    for _ in 0..repeat {
+    for _ in 0..if only.is_some() { 0 } else { repeat } {
         for (start, moves) in &games {
             let mut pos = *start;
             for &m in moves {
@@ -52,11 +60,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
         }
     }
-    println!(
-        "legal_moves and play: {:.2} M plies/s ({n} moves)",
-        plies as f64 / t0.elapsed().as_secs_f64() / 1e6
-    );
+    if only.is_none() {
+        println!(
+            "legal_moves and play: {:.2} M plies/s ({n} moves)",
+            plies as f64 / t0.elapsed().as_secs_f64() / 1e6
+        );
+    }
     for codec in [MoveCodec::Model, MoveCodec::Index] {
+        if only.is_some_and(|o| o != codec) {
+            continue;
+        }
         let t0 = Instant::now();
         let mut coded = Vec::with_capacity(games.len());
         for _ in 0..repeat {
