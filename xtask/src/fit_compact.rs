@@ -32,7 +32,7 @@ and compact on every set below and checks that every position round-trips.
   --measure-only   measure the built-in model; fit and write nothing";
 
 /// The sets measured: (name, file name prefixes). The first is the fitting set.
-const SETS: [(&str, &[&str]); 6] = [
+const SETS: [(&str, &[&str]); 8] = [
     ("fit: lichess arenas 2025 (train/lichess-arena-*)", &["lichess-arena-"]),
     (
         "held out: lichess 2013 db + 4 player exports (train/lichess-db-*, train/lichess-export-*)",
@@ -42,6 +42,8 @@ const SETS: [(&str, &[&str]); 6] = [
     ("engines: fishtest-fastchess", &["fishtest-fastchess"]),
     ("engines, Chess960: tcec-s24-dfrc2-final, tcec-s24-frc6-league-d", &["tcec-"]),
     ("twic0920 (2012 over the board)", &["twic0920"]),
+    ("held out, Chess960: chess960-rapid-wch-mainz-2009", &["chess960-rapid-wch-mainz"]),
+    ("held out, Chess960: pc-cutechess-fischerrandom", &["pc-cutechess-fischerrandom"]),
 ];
 
 pub fn run(args: &[String]) -> Result<ExitCode, String> {
