@@ -151,8 +151,9 @@ const OCCUPANCIES: usize = 256;
 const OCCUPANCY_CONTEXTS: usize = 2 * 8 * OCCUPANCIES;
 /// How many Chess960 back-rank piece contexts `(side, file, aux, k)`.
 const BACK_CONTEXTS: usize = 2 * 8 * 14 * 4;
-/// The cells of [`Scan::cells`]: 9 × 9 and one.
-const CELLS: usize = 82;
+/// The cells of [`Scan::cells`]: 9 × 9 and one, padded to a power of two so that a mask
+/// keeps every index in bounds.
+const CELLS: usize = 128;
 /// The fewest times a Chess960 context must be seen to have its own table (fitted on far
 /// fewer games than standard chess).
 pub const MIN_COUNT_CHESS960: u64 = 50;
@@ -494,8 +495,8 @@ impl Scan {
     #[inline(always)]
     fn coarse(&self, sq: usize) -> usize {
         let at = cell(sq);
-        let west = self.cells.get(at - 1).copied().unwrap_or(OFF_BOARD) as usize;
-        let south = self.cells.get(at - 9).copied().unwrap_or(OFF_BOARD) as usize;
+        let west = self.cells[(at - 1) & (CELLS - 1)] as usize;
+        let south = self.cells[(at - 9) & (CELLS - 1)] as usize;
         sq * 784 + west * 56 + south * 4 + self.kings as usize
     }
 
@@ -512,7 +513,7 @@ impl Scan {
     fn back_key(&self, sq: usize) -> usize {
         let file = sq & 7;
         let (side, aux_cell) = if sq < 8 { (0, cell(sq) - 1) } else { (1, cell(file)) };
-        let aux = self.cells.get(aux_cell).copied().unwrap_or(OFF_BOARD) as usize;
+        let aux = self.cells[aux_cell & (CELLS - 1)] as usize;
         ((side * 8 + file) * 14 + aux) * 4 + self.kings as usize
     }
 
@@ -533,9 +534,7 @@ impl Scan {
     /// data: branches on them are mispredicted).
     #[inline(always)]
     fn push(&mut self, sq: usize, symbol: u8) {
-        if let Some(c) = self.cells.get_mut(cell(sq)) {
-            *c = symbol;
-        }
+        self.cells[cell(sq) & (CELLS - 1)] = symbol;
         let step = SCAN_STEP[symbol as usize & 15];
         self.placed += 1;
         self.file_pawns[sq & 7] |= step >> 1 & 3;
@@ -584,21 +583,28 @@ impl Placement {
     }
 }
 
-/// The rooks that may hold the castling right of `color` on `side`, corner first: in
-/// Chess960, the rooks of `color` on its back rank beyond its king there; in standard chess,
-/// the rook in the corner of `side` with the king on the e-file. Empty if the king is not on
-/// the back rank.
+/// The king of `color` on its back rank and the rooks of `color` there, if it has both.
+#[inline]
+fn back_rank_rooks(board: &Placement, color: Color) -> Option<(Square, Bitboard)> {
+    let back = Bitboard::backrank(color);
+    let king = board.king_of(color).filter(|k| back.contains(*k))?;
+    let rooks = board.by_piece(Role::Rook, color) & back;
+    rooks.any().then_some((king, rooks))
+}
+
+/// The rooks that may hold the castling right on `side` of the color whose king and
+/// back-rank rooks are `back` ([`back_rank_rooks`]), corner first: in Chess960, the rooks
+/// beyond the king; in standard chess, the rook in the corner of `side` with the king on the
+/// e-file.
+#[inline]
 fn castling_candidates(
-    board: &Placement,
-    color: Color,
+    back: Option<(Square, Bitboard)>,
     side: CastlingSide,
     chess960: bool,
 ) -> Bitboard {
-    let back = Bitboard::backrank(color);
-    let Some(king) = board.king_of(color).filter(|k| back.contains(*k)) else {
+    let Some((king, rooks)) = back else {
         return Bitboard::EMPTY;
     };
-    let rooks = board.by_piece(Role::Rook, color) & back;
     if !chess960 {
         if king.file() != File::E {
             return Bitboard::EMPTY;
@@ -824,8 +830,9 @@ impl Model {
         // Castling.
         let castles = pos.castles();
         for color in Color::ALL {
+            let back = back_rank_rooks(board, color);
             for side in CastlingSide::ALL {
-                let candidates = castling_candidates(board, color, side, chess960);
+                let candidates = castling_candidates(back, side, chess960);
                 let rook = castles.rook(color, side);
                 if candidates.is_empty() {
                     if rook.is_some() {
@@ -994,8 +1001,12 @@ impl Model {
         };
 
         for color in Color::ALL {
+            // Most positions have no castling candidates: one test a color.
+            let Some(back) = back_rank_rooks(&board, color) else {
+                continue;
+            };
             for side in CastlingSide::ALL {
-                let candidates = castling_candidates(&board, color, side, chess960);
+                let candidates = castling_candidates(Some(back), side, chess960);
                 if candidates.is_empty() {
                     continue;
                 }
@@ -1226,8 +1237,9 @@ impl Fitter {
         self.turn[pos.turn() as usize] += 1;
         let castles = pos.castles();
         for color in Color::ALL {
+            let back = back_rank_rooks(board, color);
             for side in CastlingSide::ALL {
-                let candidates = castling_candidates(board, color, side, chess960);
+                let candidates = castling_candidates(back, side, chess960);
                 if candidates.is_empty() {
                     continue;
                 }
