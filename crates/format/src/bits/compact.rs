@@ -260,17 +260,15 @@ impl std::error::Error for CompactError {}
 
 /// The pieces of one piece table: which of the 12 stands on an occupied square, the pieces
 /// sorted by falling frequency so that decoding, which searches from the start, stops early.
+/// 32 bytes, so that two share a cache line: the tables are many and decoding is bound by
+/// their loads.
 #[derive(Copy, Clone, Debug)]
-#[repr(align(64))]
+#[repr(align(32))]
 struct PieceTable {
-    /// Cumulative frequencies in sorted order: `cum[i]..cum[i + 1]` is the `i`th piece's;
-    /// [`TOTAL`] after the last.
+    /// `cum[..13]`, the cumulative frequencies in sorted order: `cum[i]..cum[i + 1]` is the
+    /// `i`th piece's ([`TOTAL`] after the last). `cum[13..]`, the sorted symbols less one, 4
+    /// bits each, the first lowest.
     cum: [u16; 16],
-    /// The board symbol (1..=12) at each sorted place (16 places, so that a mask keeps every
-    /// place in bounds).
-    symbol: [u8; 16],
-    /// The sorted place of each board symbol less one.
-    place: [u8; PIECES],
 }
 
 impl PieceTable {
@@ -279,14 +277,43 @@ impl PieceTable {
         let mut order: [u8; PIECES] = core::array::from_fn(|i| i as u8);
         // Stable: equal frequencies keep symbol order.
         order.sort_by_key(|&s| core::cmp::Reverse(freqs[s as usize]));
-        let mut table = PieceTable { cum: [TOTAL as u16; 16], symbol: [0; 16], place: [0; PIECES] };
-        table.cum[0] = 0;
+        let mut cum = [0u16; 16];
+        let mut symbols = 0u64;
         for (i, &s) in order.iter().enumerate() {
-            table.symbol[i] = s + 1;
-            table.place[s as usize] = i as u8;
-            table.cum[i + 1] = table.cum[i].wrapping_add(freqs[s as usize]);
+            cum[i + 1] = cum[i].wrapping_add(freqs[s as usize]);
+            symbols |= u64::from(s) << (4 * i);
         }
-        table
+        for (k, c) in cum[13..].iter_mut().enumerate() {
+            *c = (symbols >> (16 * k)) as u16;
+        }
+        PieceTable { cum }
+    }
+
+    /// The symbols less one, 4 bits each in sorted order.
+    #[inline(always)]
+    fn symbols(&self) -> u64 {
+        u64::from(self.cum[13]) | u64::from(self.cum[14]) << 16 | u64::from(self.cum[15]) << 32
+    }
+
+    /// The board symbol (1..=12) at sorted place `place`.
+    #[inline(always)]
+    fn symbol(&self, place: usize) -> u8 {
+        (self.symbols() >> (4 * (place & 15)) & 15) as u8 + 1
+    }
+
+    /// The interval `(cum, freq)` of the board symbol `symbol` (1..=12).
+    fn interval(&self, symbol: u8) -> (u32, u32) {
+        let place = (0..PIECES).find(|&i| self.symbol(i) == symbol).unwrap_or(0);
+        let (lo, hi) = (self.cum[place], self.cum[place + 1]);
+        (u32::from(lo), u32::from(hi.wrapping_sub(lo)))
+    }
+
+    /// Decodes a piece: a search of the table from its most frequent piece. `None` for
+    /// garbage.
+    #[inline(always)]
+    fn decode(&self, dec: &mut Decoder<'_>) -> Option<u8> {
+        let place = dec.decode(&self.cum[..13])?;
+        Some(self.symbol(place))
     }
 }
 
@@ -387,9 +414,9 @@ pub struct Model {
     occupancy_index: Box<[u16; OCCUPANCY_CONTEXTS]>,
     /// The piece tables.
     pieces: Vec<PieceTable>,
-    /// Per context `(sq, w, s, k)`: the offset in `rows` of its row (padded to 2^16
+    /// Per context `(sq, w, s, k)`: the number of its row in `rows` (padded to 2^16
     /// contexts, so that a mask keeps every index in bounds).
-    coarse: Box<[u32; 1 << 16]>,
+    coarse: Box<[u16; 1 << 16]>,
     /// Rows of 32 entries, one per `(cnt, fp)`: the number of the piece table to use. A
     /// coarse context with finer tables has its own row; the others share one row per table,
     /// its 32 entries the same.
@@ -679,9 +706,9 @@ impl Model {
         let id = |level, key| ids.get(&tagged(level, key)).copied();
         // Resolve every context to its table once: a row of the 32 refinements per coarse
         // context.
-        let mut coarse = Box::new([0u32; 1 << 16]);
+        let mut coarse = Box::new([0u16; 1 << 16]);
         let mut rows = Vec::new();
-        let mut constant_rows: HashMap<u16, u32> = HashMap::new();
+        let mut constant_rows: HashMap<u16, u16> = HashMap::new();
         for (l2, slot) in coarse.iter_mut().take(COARSE).enumerate() {
             let l2 = l2 as u32;
             let sq = l2 / (196 * 4);
@@ -695,11 +722,11 @@ impl Model {
             *slot = if row.iter().all(|&t| t == base) {
                 *constant_rows.entry(base).or_insert_with(|| {
                     rows.extend_from_slice(&row);
-                    (rows.len() - 32) as u32
+                    (rows.len() / 32 - 1) as u16
                 })
             } else {
                 rows.extend_from_slice(&row);
-                (rows.len() - 32) as u32
+                (rows.len() / 32 - 1) as u16
             };
         }
         let mut back = Box::new([0u16; BACK_CONTEXTS]);
@@ -754,7 +781,7 @@ impl Model {
     /// The piece table of `sq` after what `scan` has seen (a standard context).
     #[inline(always)]
     fn piece_table(&self, scan: &Scan, sq: usize) -> &PieceTable {
-        let row = self.coarse[scan.coarse(sq) & 0xffff] as usize;
+        let row = (self.coarse[scan.coarse(sq) & 0xffff] as usize) << 5;
         let id = self.rows.get(row + scan.fine(sq)).copied().unwrap_or(0);
         self.pieces(id)
     }
@@ -815,12 +842,11 @@ impl Model {
                 }
                 let table =
                     if back { self.back_table(&scan, sq) } else { self.piece_table(&scan, sq) };
-                let place = table.place[(symbol as usize - 1) % PIECES] as usize;
-                let (lo, hi) = (table.cum[place], table.cum[place + 1]);
-                if hi <= lo {
+                let (lo, freq) = table.interval(symbol);
+                if freq == 0 {
                     return false;
                 }
-                enc.encode(u32::from(lo), u32::from(hi - lo));
+                enc.encode(lo, freq);
                 scan.push(sq, symbol);
             }
         }
@@ -932,8 +958,7 @@ impl Model {
             let sq = rank * 8 + bits.trailing_zeros() as usize;
             bits &= bits - 1;
             let table = table(self, scan, sq);
-            let place = dec.decode(&table.cum)?;
-            let symbol = table.symbol[place & 15];
+            let symbol = table.decode(dec)?;
             by_symbol[symbol as usize & 15] |= 1u64 << (sq & 63);
             scan.push(sq, symbol);
         }
@@ -1087,7 +1112,7 @@ fn escaped(err: packed::PackedError) -> CompactError {
 }
 
 /// A table that codes nothing; never used (every square has a table).
-static FALLBACK: PieceTable = PieceTable { cum: [0; 16], symbol: [0; 16], place: [0; PIECES] };
+static FALLBACK: PieceTable = PieceTable { cum: [0; 16] };
 
 /// Codes `value` below `n` (2..=64) with equal frequencies.
 fn encode_uniform<O: super::range::Output>(enc: &mut Encoder<O>, value: u32, n: u32) {
@@ -1269,18 +1294,11 @@ impl Fitter {
     /// games are few), and the fallbacks always; each table's frequencies proportional to its
     /// counts, with a frequency of at least 1 for every symbol that is possible there.
     pub fn model(&self, min_count: u64) -> Model {
-        let min_count = |key: u32| {
-            let chess960 = match key >> 28 {
-                0 => key & 0x0fff_ffff >= 1 << 11,
-                5 => true,
-                _ => false,
-            };
-            if chess960 {
-                min_count.min(MIN_COUNT_CHESS960)
-            } else {
-                min_count
-            }
-        };
+        let min_960 = min_count.min(MIN_COUNT_CHESS960);
+        // Chess960 contexts: the back-rank pieces' and the back-rank occupancies'.
+        let min_pieces = |key: u32| if key >> 28 == 5 { min_960 } else { min_count };
+        let min_occupancy =
+            |key: u32| if key & 0x0fff_ffff >= 1 << 11 { min_960 } else { min_count };
         // The pieces: the contexts seen often enough, the most seen first; the fallbacks (the
         // squares' own, the back-rank squares') always.
         let fallback = |key: u32| matches!(key >> 28, 4 | 6);
@@ -1288,7 +1306,7 @@ impl Fitter {
             .pieces
             .iter()
             .map(|(&key, counts)| (counts.iter().sum::<u64>(), key))
-            .filter(|&(seen, key)| fallback(key) || seen >= min_count(key))
+            .filter(|&(seen, key)| fallback(key) || seen >= min_pieces(key))
             .collect();
         kept.sort_unstable_by_key(|&(seen, key)| (!fallback(key), core::cmp::Reverse(seen), key));
         kept.truncate(MAX_TABLES);
@@ -1312,7 +1330,7 @@ impl Fitter {
             .occupancy
             .iter()
             .filter(|&(&key, counts)| {
-                key >> 28 == 1 || counts.iter().sum::<u64>() >= min_count(key)
+                key >> 28 == 1 || counts.iter().sum::<u64>() >= min_occupancy(key)
             })
             .map(|(&key, counts)| (key, normalize(counts, &[true; OCCUPANCIES]).to_vec()))
             .collect();
