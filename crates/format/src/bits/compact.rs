@@ -1,4 +1,4 @@
-//! `compact`: a position coded against a probability model of real games, in about 9 bytes
+//! `compact`: a position coded against a probability model of real games, in 9 to 10 bytes
 //! on average and never more than 25 (36 with the clocks).
 //!
 //! [`encode`] writes a [`Position`] into a [`Compact`] (a fixed array and a length);
@@ -24,36 +24,32 @@
 //! 1. **Header**: plain (frequency 28672 of 32768), with clocks (3968) or escape (128). The
 //!    escape symbol takes the top 1/256 of the first interval, so no coded position starts
 //!    with `0xff`, and the escape is that byte followed by the [`packed`] bytes.
-//! 2. **Board**: the 64 squares a1, b1, .. h8, each one of 13 symbols (empty, or a piece:
-//!    white pawn .. king, black pawn .. king). Each square is coded with the table of its
-//!    context; a context is made of, from the most specific:
-//!    - `sq`: the square;
-//!    - `w`, `s`: what is on the square to its west and to its south (already coded; off the
-//!      board counts as a 14th value);
-//!    - `k`: whether the white king and the black king were already coded;
-//!    - `cnt`: how many pieces were coded so far, divided by 4, at most 7;
-//!    - `fp`: whether a white pawn and whether a black pawn were coded on this file.
-//!
-//!    The model has a table for the context `(sq, w, s, k, cnt, fp)` when the fitting corpus
-//!    saw it often enough, else for `(sq, w, s, k, cnt)`, else `(sq, w, s, k)`, else
-//!    `(sq, w, s)`, else `(sq)`: the first of these that the model has is used. Tables give no
-//!    room to a pawn on the first or last rank, nor to a king already coded.
-//!
-//!    A table holds 13 frequencies summing to 32768; a square is coded in two steps with it.
-//!    First, empty or not, as a binary decision with the empty symbol's frequency `p0`:
-//!    with `r = range >> 15`, empty takes the bottom `r × p0` of the range and a piece all
-//!    the rest (see [`Encoder::encode_binary`]). Then, for a piece, which of the 12, with the
-//!    table's 12 piece frequencies rescaled to sum to 32768 (a piece of frequency 0 keeps 0;
-//!    the others get `1 + f × (32768 − n) / sum` for `n` allowed pieces summing to `sum`, the
-//!    rounding remainder going to the most frequent, the first of those on a tie) and coded
-//!    as a symbol of the pieces sorted by falling frequency (stable).
-//! 3. **Side to move**: black or white.
-//! 4. **Castling rights**: for each color (white first) and side (king side first) whose king
-//!    stands on its back rank with at least one rook of its color beyond it on that side: has
-//!    the right or not (two tables: king on e and a rook in the corner, or not); and, with the
-//!    right and more than one such rook, which one, counted from the corner.
-//! 5. **Castling mode**: when the rights do not make the position Chess960 by themselves,
-//!    Chess960 or not (frequency 64 of 32768 for Chess960).
+//! 2. **Castling mode**: standard or Chess960 (frequency 64 of 32768 for Chess960), first,
+//!    so that the board is coded with the tables of its mode.
+//! 3. **Board**, rank by rank from rank 1: the rank's occupancy, then its pieces from the
+//!    a-file.
+//!    - The **occupancy** is one of 256 symbols (bit `f` for a piece on file `f`), coded with
+//!      the table of the context `(back, rank, below)`, `below` the occupancy of the rank
+//!      below (0 for rank 1) and `back` set for ranks 1 and 8 in Chess960 mode; else, when the
+//!      model has no table for it, of `(back, rank)`. Decoding divides the code by the range
+//!      once and finds the symbol by a lookup of the top 8 bits of the quotient.
+//!    - Each **piece** is one of 12 symbols (white pawn .. king, black pawn .. king). On a
+//!      standard square, its table is that of the most specific context the model has among
+//!      `(sq, w, s, k, cnt, fp)`, `(sq, w, s, k, cnt)`, `(sq, w, s, k)`, `(sq, w, s)`, `(sq)`:
+//!      `sq` the square; `w`, `s` what stands west and south of it (empty, a piece, or off
+//!      the board: 14 values); `k` whether each king was coded; `cnt` the pieces coded so
+//!      far / 4, at most 7; `fp` whether a white and a black pawn were coded on the file. On
+//!      rank 1 in Chess960 mode, `(file, w, k)`; on rank 8 in Chess960 mode, `(file, m, k)`
+//!      with `m` the piece on the same file of rank 1 (the start arrays mirror); else
+//!      `(rank, file)`. The 12 frequencies sum to 32768 and are coded sorted by falling
+//!      frequency (stable). Tables give no room to a pawn on the first or last rank, nor to a
+//!      king already coded.
+//! 4. **Side to move**: white or black.
+//! 5. **Castling rights**: for each color (white first) and side (king side first) with
+//!    candidate rooks: has the right or not (two tables: king on e and a rook in the corner,
+//!    or not); and, with the right and more than one candidate, which one, counted from the
+//!    corner. In standard mode the candidate is the rook in the corner with the king on e1
+//!    (e8); in Chess960 mode, every rook of the color on its back rank beyond its king there.
 //! 6. **En passant**: when pawns of the side not to move stand where a double push would have
 //!    put them, with the two squares behind empty: an en passant square or not (tables for
 //!    one and for several such pawns); with several, which one, uniformly, from the a-file.
@@ -65,36 +61,42 @@
 //!
 //! # The model and its size
 //!
-//! The built-in model was fitted by `cargo xtask fit-compact` on the 1,110,245 positions of the
-//! 16,051 lichess arena games of `../shared/corpus/train/lichess-arena-*` (the header of
-//! `compact_model.rs` lists the files), with a table for every context seen at least 5,000
-//! times (4,675 tables). Measured on positions it was not fitted on (every position of every
-//! game's main line), bytes per position without clocks, mean (min-max):
+//! The built-in model was fitted by `cargo xtask fit-compact --min-count 5000` on the
+//! 1,110,245 positions of the 16,051 lichess arena games of
+//! `../shared/corpus/train/lichess-arena-*`, the 10,452 positions of the 80 Chess960 games of
+//! `tcec-*` and the 960 Chess960 start positions of `frc-openings-960.epd` (the header of
+//! `compact_model.rs` lists the files): 431 occupancy tables and 2,427 piece tables, one for
+//! every context seen at least 5,000 times (50 for a Chess960 context). Measured on every
+//! position of every game's main line, bytes per position without clocks, mean (min-max):
 //!
 //! | games | positions | `packed` | `compact` | `compact` with clocks |
 //! |---|---:|---:|---:|---:|
-//! | lichess 2013 and four lichess players' exports (`train/lichess-db-*`, `train/lichess-export-*`) | 1,025,331 | 19.32 (9-24) | 8.78 (2-25) | 10.02 |
-//! | masters, 1859-2022 (`pgnmentor-world-champions`) | 2,648,377 | 19.72 (9-24) | 9.45 (2-22) | 10.77 |
-//! | engines (`fishtest-fastchess`) | 43,825 | 17.02 (9-24) | 10.73 (4-20) | 12.39 |
-//! | engines, Chess960 (`tcec-*`: a model of standard chess codes their back ranks badly) | 10,452 | 18.33 (11-24) | 14.76 (3-25) | 16.62 |
-//! | The Week in Chess 920 (`twic0920`) | 184,836 | 19.74 (9-24) | 9.58 (2-20) | 10.91 |
+//! | held out: lichess 2013 and four lichess players' exports (`train/lichess-db-*`, `train/lichess-export-*`) | 1,025,765 | 19.32 (9-24) | 9.27 (2-22) | 10.54 |
+//! | held out: masters, 1859-2022 (`pgnmentor-world-champions`) | 2,648,377 | 19.72 (9-24) | 10.05 (2-22) | 11.39 |
+//! | held out: engines (`fishtest-fastchess`) | 43,825 | 17.02 (9-24) | 11.26 (5-21) | 12.92 |
+//! | held out: The Week in Chess 920 (`twic0920`) | 184,836 | 19.74 (9-24) | 10.17 (2-20) | 11.51 |
+//! | held out: Chess960, Mainz 2009 rapid (`chess960-rapid-wch-mainz-2009`) | 1,712 | 19.32 (11-24) | 14.11 (6-21) | 15.37 |
+//! | held out: Chess960, cutechess (`pc-cutechess-fischerrandom`) | 400 | 18.77 (11-24) | 13.71 (7-18) | 14.99 |
+//! | fitted on: Chess960 engines (`tcec-*`) | 10,452 | 18.33 (11-24) | 13.51 (6-22) | 15.22 |
+//! | fitted on: lichess arenas (`train/lichess-arena-*`) | 1,110,245 | 19.62 (9-24) | 9.25 (2-20) | 10.50 |
 //!
-//! Decoding takes about 0.7 µs a position (1.4 to 1.5 million positions a second on the
-//! loaded 2-core benchmark machine, about 4,840 instructions, 820 of them validating the
-//! position): the 64 squares are decoded one after the other, each after a table lookup
-//! that depends on the squares before it; an empty square costs one multiplication and one
-//! comparison, a piece a search of its table.
+//! The 960 Chess960 start positions take 5 to 8 bytes (6.65 on average).
+//!
+//! Decoding takes about 3,800 instructions a position (820 of them validating it): 8
+//! occupancy symbols and one symbol a piece, each after a table lookup that depends on what
+//! was decoded before. Decoding is bound by the latency of those lookups, so the model keeps
+//! its tables few and small (a piece table is 32 bytes).
 //!
 //! # Worked example
 //!
-//! The start position is three bytes:
+//! The start position is two bytes:
 //!
 //! ```
 //! use chessbits_format::compact;
 //! use chessbits_state::Position;
 //!
 //! let start = compact::encode(&Position::new(), false);
-//! assert_eq!(start.as_bytes(), [0xd9, 0x9b, 0x1e]);
+//! assert_eq!(start.as_bytes(), [0xdb, 0x4d]);
 //! assert_eq!(compact::decode(start.as_bytes())?, Position::new());
 //! # Ok::<_, chessbits_format::CompactError>(())
 //! ```
@@ -104,7 +106,8 @@
 //! Decoding never panics. A [`CompactError`] gives the bit offset where decoding failed
 //! (for range-coded input, the byte the decoder had reached, × 8) and a [`CompactErrorKind`].
 //! Only the shortest encoding of a position is accepted (an escape is accepted whether or not
-//! it was needed), so an input cut short is reported as [`CompactErrorKind::Truncated`] or
+//! it was needed, and so is a range code the encoder would have replaced by the shorter
+//! escape), so an input cut short is reported as [`CompactErrorKind::Truncated`] or
 //! [`CompactErrorKind::NotShortest`] unless it is, by chance, the encoding of another position:
 //! like any minimal code, `compact` has no room for a check, and a stream that needs one should
 //! add it.
@@ -1482,16 +1485,77 @@ mod tests {
     #[test]
     fn start_position_bytes() {
         let start = encode(&Position::new(), false);
-        insta::assert_snapshot!(hex(start.as_bytes()), @"d99b1e");
-        insta::assert_snapshot!(hex(encode(&Position::new(), true).as_bytes()), @"fe1b4b");
+        insta::assert_snapshot!(hex(start.as_bytes()), @"db4d");
+        insta::assert_snapshot!(hex(encode(&Position::new(), true).as_bytes()), @"fe579c");
         let mut frc = Position::new();
         frc.set_castling_mode(CastlingMode::Chess960).unwrap();
-        // The Chess960 flag costs 9 bits where the rights do not say it.
-        insta::assert_snapshot!(hex(encode(&frc, false).as_bytes()), @"d99b84");
+        // In Chess960 mode the back ranks are coded with the Chess960 tables, where the
+        // standard array is one of 960.
+        insta::assert_snapshot!(hex(encode(&frc, false).as_bytes()), @"dff58bbf2d58");
         for clocks in [false, true] {
             assert_eq!(decode(encode(&frc, clocks).as_bytes()), Ok(frc));
             assert_eq!(decode(encode(&Position::new(), clocks).as_bytes()), Ok(Position::new()));
         }
+    }
+
+    /// The back rank of Chess960 start position `n` (0..960), in the usual numbering: the
+    /// bishops, the queen, the knights, then rook, king, rook on the squares left.
+    fn chess960_back_rank(n: usize) -> [u8; 8] {
+        const KNIGHTS: [(usize, usize); 10] =
+            [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+        let mut rank = [b'.'; 8];
+        rank[2 * (n % 4) + 1] = b'B';
+        rank[2 * (n / 4 % 4)] = b'B';
+        let mut place = |nth: usize, piece: u8| {
+            let file = (0..8).filter(|&f| rank[f] == b'.').nth(nth).unwrap();
+            rank[file] = piece;
+        };
+        place(n / 16 % 6, b'Q');
+        let (a, b) = KNIGHTS[n / 96];
+        place(b, b'N');
+        place(a, b'N');
+        for piece in *b"RKR" {
+            place(0, piece);
+        }
+        rank
+    }
+
+    #[test]
+    fn every_chess960_start_position_round_trips_in_few_bytes() {
+        let mut sizes = Vec::new();
+        let mut distinct = std::collections::HashSet::new();
+        for n in 0..960 {
+            let white = String::from_utf8(chess960_back_rank(n).to_vec()).unwrap();
+            let black = white.to_ascii_lowercase();
+            let rooks: String = (0..8u8)
+                .rev()
+                .filter(|&f| white.as_bytes()[f as usize] == b'R')
+                .map(|f| char::from(b'A' + f))
+                .collect();
+            let fen = format!(
+                "{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {rooks}{} - 0 1",
+                rooks.to_ascii_lowercase()
+            );
+            let mut pos = parse_position(&fen).unwrap();
+            pos.set_castling_mode(CastlingMode::Chess960).unwrap();
+            for clocks in [false, true] {
+                let bytes = encode(&pos, clocks);
+                assert_eq!(decode(bytes.as_bytes()), Ok(pos), "{n}: {fen}");
+                assert_eq!(
+                    decode(bytes.as_bytes()).unwrap().castling_mode(),
+                    CastlingMode::Chess960
+                );
+            }
+            assert!(distinct.insert(fen.clone()), "{n}: {fen}");
+            sizes.push(encode(&pos, false).len());
+        }
+        // Before the Chess960 back-rank tables, 21 to 23 bytes; now every one under 16.
+        let (min, max) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
+        let mean = sizes.iter().sum::<usize>() as f64 / sizes.len() as f64;
+        assert!(*max < 16, "{min}..={max}, mean {mean:.2}");
+        insta::assert_snapshot!(format!("{min}..={max}, mean {mean:.2}"), @"5..=8, mean 6.65");
+        // Position 518 is the standard array.
+        assert_eq!(&chess960_back_rank(518), b"RNBQKBNR");
     }
 
     #[test]
@@ -1500,7 +1564,7 @@ mod tests {
         let middlegame =
             parse_position("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/P4PPP/R2QKB1R w KQ - 2 9")
                 .unwrap();
-        insta::assert_snapshot!(format!("{:?}", encode(&middlegame, false)), @"Compact(939262e4c022)");
+        insta::assert_snapshot!(format!("{:?}", encode(&middlegame, false)), @"Compact(b4fb7f8776e5)");
         // The start position upside down: 25 bytes, the most there can be without clocks.
         let odd = parse_position("RNBQKBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbqkbnr w - - 0 1").unwrap();
         let bytes = encode(&odd, false);
@@ -1535,11 +1599,11 @@ mod tests {
             .collect();
         insta::assert_snapshot!(cuts.join("\n"), @r"
         0: illegal position: white has no king, black has no king
-        1: illegal position: black has more promoted pieces than missing pawns
-        2: illegal position: white has more promoted pieces than missing pawns
-        3: rnb1kb1r/p4p2/2n1bp1p/2Pp3P/3P3q/2N1PN2/P4PPP/R2QKB1R b KQkq - 0 1
-        4: r1b1k2r/pp2pppp/2n5/3p4/2PP4/2N1PN2/P4PPP/R2QKB1R w KQkq - 0 1
-        5: r5k1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/P4PPP/R2QKB1R w KQ - 0 1
+        1: illegal position: black has no king
+        2: illegal position: black has more than 16 pieces or more than 8 pawns
+        3: r1krn2r/ppp2ppp/3p4/8/3P4/2N1PN2/P4PPP/R2QKB1R w KQ - 0 1
+        4: r3rn1k/p2nqppp/4pn2/3p4/2PP4/2N1PN2/P4PPP/R2QKB1R b KQ - 0 1
+        5: illegal position: black has more than 16 pieces or more than 8 pawns
         ");
         let mut padded = start.to_vec();
         padded.push(0);
