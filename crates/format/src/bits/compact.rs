@@ -836,22 +836,20 @@ impl Model {
             let (lo, freq) = self.occupancy_table(&scan, rank, below).interval(occupancy);
             enc.encode(lo, freq);
             below = occupancy;
-            let back = scan.back_rank(rank);
-            for file in 0..8 {
-                let sq = rank * 8 + file;
-                let symbol = symbol_at(pos, Square::ALL[sq]);
-                if symbol == 0 {
-                    continue;
-                }
-                let table =
-                    if back { self.back_table(&scan, sq) } else { self.piece_table(&scan, sq) };
-                let (lo, freq) = table.interval(symbol);
-                if freq == 0 {
-                    return false;
-                }
-                enc.encode(lo, freq);
-                scan.push(sq, symbol);
+        }
+        for sq in pos.board().occupied() {
+            let (sq, symbol) = (sq as usize, symbol_at(pos, sq));
+            let table = if scan.back_rank(sq >> 3) {
+                self.back_table(&scan, sq)
+            } else {
+                self.piece_table(&scan, sq)
+            };
+            let (lo, freq) = table.interval(symbol);
+            if freq == 0 {
+                return false;
             }
+            enc.encode(lo, freq);
+            scan.push(sq, symbol);
         }
         let board = &Placement::of(pos.board());
         enc.encode_symbol(&self.turn, pos.turn() as usize);
@@ -944,30 +942,6 @@ impl Model {
         self.read(bytes).map(|setup| setup.to_setup())
     }
 
-    /// Decodes the pieces of one rank whose occupancy is `occupancy`, with the piece tables
-    /// `table` picks: their symbols go into `by_symbol` and `scan`. `None` for garbage.
-    #[inline(always)]
-    fn decode_rank<'m>(
-        &'m self,
-        dec: &mut Decoder<'_>,
-        scan: &mut Scan,
-        by_symbol: &mut [u64; 16],
-        rank: usize,
-        occupancy: usize,
-        table: impl Fn(&'m Model, &Scan, usize) -> &'m PieceTable,
-    ) -> Option<()> {
-        let mut bits = occupancy as u32;
-        while bits != 0 {
-            let sq = rank * 8 + bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let table = table(self, scan, sq);
-            let symbol = table.decode(dec)?;
-            by_symbol[symbol as usize & 15] |= 1u64 << (sq & 63);
-            scan.push(sq, symbol);
-        }
-        Some(())
-    }
-
     /// Reads a range-coded compact position (not an escape): the placement as bitboards, the
     /// other fields as coded.
     #[inline(always)]
@@ -989,20 +963,30 @@ impl Model {
         // A copy of the decoder whose address is never taken (the one below is lent to
         // functions that are not inlined), so that its state stays in registers.
         let mut board_dec = dec.clone();
+        // The occupancies, then the pieces: one loop over every piece, whose end the branch
+        // predictor misses once rather than once a rank.
         let mut below = 0;
+        let mut occupied = 0u64;
         for rank in 0..8 {
             let occupancy = self
                 .occupancy_table(&scan, rank, below)
                 .decode(&mut board_dec)
                 .ok_or_else(|| invalid(&board_dec))?;
+            occupied |= (occupancy as u64) << (8 * rank);
             below = occupancy;
-            let (dec, scan, by_symbol) = (&mut board_dec, &mut scan, &mut by_symbol);
-            if scan.back_rank(rank) {
-                self.decode_rank(dec, scan, by_symbol, rank, occupancy, Model::back_table)
+        }
+        let mut bits = occupied;
+        while bits != 0 {
+            let sq = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let table = if scan.back_rank(sq >> 3) {
+                self.back_table(&scan, sq)
             } else {
-                self.decode_rank(dec, scan, by_symbol, rank, occupancy, Model::piece_table)
-            }
-            .ok_or_else(|| invalid(&board_dec))?;
+                self.piece_table(&scan, sq)
+            };
+            let symbol = table.decode(&mut board_dec).ok_or_else(|| invalid(&board_dec))?;
+            by_symbol[symbol as usize & 15] |= 1u64 << (sq & 63);
+            scan.push(sq, symbol);
         }
         dec = board_dec;
         // Symbol 1 + role is white's piece, 7 + role black's; every square has one symbol, so
@@ -1248,18 +1232,13 @@ impl Fitter {
                     [occupancy] += 1;
             }
             below = occupancy;
-            for file in 0..8 {
-                let sq = rank * 8 + file;
-                let symbol = symbol_at(pos, Square::ALL[sq]);
-                if symbol == 0 {
-                    continue;
-                }
-                for key in scan.keys(sq) {
-                    self.pieces.entry(key).or_insert([0; PIECES])
-                        [(symbol as usize - 1) % PIECES] += 1;
-                }
-                scan.push(sq, symbol);
+        }
+        for sq in pos.board().occupied() {
+            let (sq, symbol) = (sq as usize, symbol_at(pos, sq));
+            for key in scan.keys(sq) {
+                self.pieces.entry(key).or_insert([0; PIECES])[(symbol as usize - 1) % PIECES] += 1;
             }
+            scan.push(sq, symbol);
         }
         let board = &Placement::of(pos.board());
         self.turn[pos.turn() as usize] += 1;
