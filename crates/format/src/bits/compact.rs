@@ -1,4 +1,4 @@
-//! `compact`: a position coded against a probability model of real games, in 9 to 10 bytes
+//! `compact`: a position coded against a probability model of real games, in about 10 bytes
 //! on average and never more than 25 (36 with the clocks).
 //!
 //! [`encode`] writes a [`Position`] into a [`Compact`] (a fixed array and a length);
@@ -26,24 +26,25 @@
 //!    with `0xff`, and the escape is that byte followed by the [`packed`] bytes.
 //! 2. **Castling mode**: standard or Chess960 (frequency 64 of 32768 for Chess960), first,
 //!    so that the board is coded with the tables of its mode.
-//! 3. **Board**, rank by rank from rank 1: the rank's occupancy, then its pieces from the
-//!    a-file.
-//!    - The **occupancy** is one of 256 symbols (bit `f` for a piece on file `f`), coded with
-//!      the table of the context `(back, rank, below)`, `below` the occupancy of the rank
+//! 3. **Board**: the occupancies of the 8 ranks from rank 1, then every piece from a1 to h8.
+//!    - A rank's **occupancy** is one of 256 symbols (bit `f` for a piece on file `f`), coded
+//!      with the table of the context `(back, rank, below)`, `below` the occupancy of the rank
 //!      below (0 for rank 1) and `back` set for ranks 1 and 8 in Chess960 mode; else, when the
 //!      model has no table for it, of `(back, rank)`. Decoding divides the code by the range
 //!      once and finds the symbol by a lookup of the top 8 bits of the quotient.
 //!    - Each **piece** is one of 12 symbols (white pawn .. king, black pawn .. king). On a
 //!      standard square, its table is that of the most specific context the model has among
-//!      `(sq, w, s, k, cnt, fp)`, `(sq, w, s, k, cnt)`, `(sq, w, s, k)`, `(sq, w, s)`, `(sq)`:
-//!      `sq` the square; `w`, `s` what stands west and south of it (empty, a piece, or off
-//!      the board: 14 values); `k` whether each king was coded; `cnt` the pieces coded so
-//!      far / 4, at most 7; `fp` whether a white and a black pawn were coded on the file. On
-//!      rank 1 in Chess960 mode, `(file, w, k)`; on rank 8 in Chess960 mode, `(file, m, k)`
-//!      with `m` the piece on the same file of rank 1 (the start arrays mirror); else
-//!      `(rank, file)`. The 12 frequencies sum to 32768 and are coded sorted by falling
-//!      frequency (stable). Tables give no room to a pawn on the first or last rank, nor to a
-//!      king already coded.
+//!      `(sq, w, s, cnt, fp)`, `(sq, w, s, cnt)`, `(sq, w, s)`, `(sq)`: `sq` the square; `w`
+//!      whether the square west holds a piece (or is off the board), which the occupancies
+//!      say; `s` what stands on the square south (empty, one of the 12 pieces, or off the
+//!      board); `cnt` the pieces coded so far / 4, at most 7; `fp` whether a white and a black
+//!      pawn were coded on the file. So no table depends on the piece decoded just before it.
+//!      On rank 1 in Chess960 mode, `(file, w, k)` with `w` the piece west and `k` whether
+//!      each king was coded; on rank 8 in Chess960 mode, `(file, m, k)` with `m` the piece on
+//!      the same file of rank 1 (the start arrays mirror); else `(rank, file)`. The 12
+//!      frequencies sum to 32768 and are coded sorted by falling frequency (stable). Tables
+//!      give no room to a pawn on the first or last rank, nor (on the Chess960 back ranks) to
+//!      a king already coded.
 //! 4. **Side to move**: white or black.
 //! 5. **Castling rights**: for each color (white first) and side (king side first) with
 //!    candidate rooks: has the right or not (two tables: king on e and a rook in the corner,
@@ -65,27 +66,28 @@
 //! 1,110,245 positions of the 16,051 lichess arena games of
 //! `../shared/corpus/train/lichess-arena-*`, the 10,452 positions of the 80 Chess960 games of
 //! `tcec-*` and the 960 Chess960 start positions of `frc-openings-960.epd` (the header of
-//! `compact_model.rs` lists the files): 431 occupancy tables and 2,427 piece tables, one for
+//! `compact_model.rs` lists the files): 431 occupancy tables and 1,908 piece tables, one for
 //! every context seen at least 5,000 times (50 for a Chess960 context). Measured on every
 //! position of every game's main line, bytes per position without clocks, mean (min-max):
 //!
 //! | games | positions | `packed` | `compact` | `compact` with clocks |
 //! |---|---:|---:|---:|---:|
-//! | held out: lichess 2013 and four lichess players' exports (`train/lichess-db-*`, `train/lichess-export-*`) | 1,025,765 | 19.32 (9-24) | 9.27 (2-22) | 10.54 |
-//! | held out: masters, 1859-2022 (`pgnmentor-world-champions`) | 2,648,377 | 19.72 (9-24) | 10.05 (2-22) | 11.39 |
-//! | held out: engines (`fishtest-fastchess`) | 43,825 | 17.02 (9-24) | 11.26 (5-21) | 12.92 |
-//! | held out: The Week in Chess 920 (`twic0920`) | 184,836 | 19.74 (9-24) | 10.17 (2-20) | 11.51 |
-//! | held out: Chess960, Mainz 2009 rapid (`chess960-rapid-wch-mainz-2009`) | 1,712 | 19.32 (11-24) | 14.11 (6-21) | 15.37 |
-//! | held out: Chess960, cutechess (`pc-cutechess-fischerrandom`) | 400 | 18.77 (11-24) | 13.71 (7-18) | 14.99 |
-//! | fitted on: Chess960 engines (`tcec-*`) | 10,452 | 18.33 (11-24) | 13.51 (6-22) | 15.22 |
-//! | fitted on: lichess arenas (`train/lichess-arena-*`) | 1,110,245 | 19.62 (9-24) | 9.25 (2-20) | 10.50 |
+//! | held out: lichess 2013 and four lichess players' exports (`train/lichess-db-*`, `train/lichess-export-*`) | 1,025,765 | 19.32 (9-24) | 9.42 (3-22) | 10.69 |
+//! | held out: masters, 1859-2022 (`pgnmentor-world-champions`) | 2,648,377 | 19.72 (9-24) | 10.18 (3-23) | 11.52 |
+//! | held out: engines (`fishtest-fastchess`) | 43,825 | 17.02 (9-24) | 11.37 (4-20) | 13.02 |
+//! | held out: The Week in Chess 920 (`twic0920`) | 184,836 | 19.74 (9-24) | 10.30 (3-21) | 11.64 |
+//! | held out: Chess960, Mainz 2009 rapid (`chess960-rapid-wch-mainz-2009`) | 1,712 | 19.32 (11-24) | 14.12 (6-21) | 15.39 |
+//! | held out: Chess960, cutechess (`pc-cutechess-fischerrandom`) | 400 | 18.77 (11-24) | 13.70 (6-18) | 14.96 |
+//! | fitted on: Chess960 engines (`tcec-*`) | 10,452 | 18.33 (11-24) | 13.53 (6-22) | 15.24 |
+//! | fitted on: lichess arenas (`train/lichess-arena-*`) | 1,110,245 | 19.62 (9-24) | 9.41 (3-21) | 10.66 |
 //!
-//! The 960 Chess960 start positions take 5 to 8 bytes (6.65 on average).
+//! The 960 Chess960 start positions take 5 to 8 bytes (6.67 on average).
 //!
-//! Decoding takes about 3,800 instructions a position (820 of them validating it): 8
-//! occupancy symbols and one symbol a piece, each after a table lookup that depends on what
-//! was decoded before. Decoding is bound by the latency of those lookups, so the model keeps
-//! its tables few and small (a piece table is 32 bytes).
+//! Decoding takes about 0.5 µs a position (2.1 million positions a second on the loaded
+//! 2-core benchmark machine; about 4,000 instructions, 820 of them validating the position):
+//! 8 occupancy symbols, then one symbol a piece. It is bound by the latency of the table
+//! lookups, not by the instruction count: the model keeps its tables few and small (a piece
+//! table is 32 bytes), and no piece's table waits for the piece decoded before it.
 //!
 //! # Worked example
 //!
