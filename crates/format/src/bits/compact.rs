@@ -83,7 +83,7 @@
 //!
 //! The 960 Chess960 start positions take 5 to 8 bytes (6.67 on average).
 //!
-//! Decoding takes about 0.5 µs a position (2.1 million positions a second on the loaded
+//! Decoding takes about 0.46 µs a position (2.2 million positions a second on the loaded
 //! 2-core benchmark machine; about 4,000 instructions, 820 of them validating the position):
 //! 8 occupancy symbols, then one symbol a piece. It is bound by the latency of the table
 //! lookups, not by the instruction count: the model keeps its tables few and small (a piece
