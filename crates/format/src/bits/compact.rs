@@ -1,4 +1,4 @@
-//! `compact`: a position coded against a probability model of real games, in about 10 bytes
+//! `compact`: a position coded against a probability model of real games, in 9 to 10 bytes
 //! on average and never more than 25 (36 with the clocks).
 //!
 //! [`encode`] writes a [`Position`] into a [`Compact`] (a fixed array and a length);
@@ -34,17 +34,17 @@
 //!      once and finds the symbol by a lookup of the top 8 bits of the quotient.
 //!    - Each **piece** is one of 12 symbols (white pawn .. king, black pawn .. king). On a
 //!      standard square, its table is that of the most specific context the model has among
-//!      `(sq, w, s, cnt, fp)`, `(sq, w, s, cnt)`, `(sq, w, s)`, `(sq)`: `sq` the square; `w`
-//!      whether the square west holds a piece (or is off the board), which the occupancies
-//!      say; `s` what stands on the square south (empty, one of the 12 pieces, or off the
-//!      board); `cnt` the pieces coded so far / 4, at most 7; `fp` whether a white and a black
-//!      pawn were coded on the file. So no table depends on the piece decoded just before it.
-//!      On rank 1 in Chess960 mode, `(file, w, k)` with `w` the piece west and `k` whether
-//!      each king was coded; on rank 8 in Chess960 mode, `(file, m, k)` with `m` the piece on
-//!      the same file of rank 1 (the start arrays mirror); else `(rank, file)`. The 12
-//!      frequencies sum to 32768 and are coded sorted by falling frequency (stable). Tables
-//!      give no room to a pawn on the first or last rank, nor (on the Chess960 back ranks) to
-//!      a king already coded.
+//!      `(sq, n, s, cnt, fp)`, `(sq, n, s, cnt)`, `(sq, n, s)`, `(sq)`: `sq` the square; `n`
+//!      which of the squares west (1), east (2) and north (4) are occupied, which the
+//!      occupancies say (off the board counts as empty); `s` what stands on the square south
+//!      (empty, one of the 12 pieces, or off the board); `cnt` the pieces coded so far / 4, at
+//!      most 7; `fp` whether a white and a black pawn were coded on the file. So no table
+//!      depends on the piece decoded just before it. On rank 1 in Chess960 mode, `(file, w,
+//!      k)` with `w` the piece west (or off the board) and `k` whether each king was coded; on
+//!      rank 8 in Chess960 mode, `(file, m, k)` with `m` the piece on the same file of rank 1
+//!      (the start arrays mirror); else `(rank, file)`. The 12 frequencies sum to 32768 and
+//!      are coded sorted by falling frequency (stable). Tables give no room to a pawn on the
+//!      first or last rank, nor (on the Chess960 back ranks) to a king already coded.
 //! 4. **Side to move**: white or black.
 //! 5. **Castling rights**: for each color (white first) and side (king side first) with
 //!    candidate rooks: has the right or not (two tables: king on e and a rook in the corner,
@@ -62,32 +62,32 @@
 //!
 //! # The model and its size
 //!
-//! The built-in model was fitted by `cargo xtask fit-compact --min-count 5000` on the
+//! The built-in model was fitted by `cargo xtask fit-compact --min-count 2000` on the
 //! 1,110,245 positions of the 16,051 lichess arena games of
 //! `../shared/corpus/train/lichess-arena-*`, the 10,452 positions of the 80 Chess960 games of
 //! `tcec-*` and the 960 Chess960 start positions of `frc-openings-960.epd` (the header of
-//! `compact_model.rs` lists the files): 431 occupancy tables and 1,908 piece tables, one for
-//! every context seen at least 5,000 times (50 for a Chess960 context). Measured on every
+//! `compact_model.rs` lists the files): 785 occupancy tables and 4,621 piece tables, one for
+//! every context seen at least 2,000 times (50 for a Chess960 context). Measured on every
 //! position of every game's main line, bytes per position without clocks, mean (min-max):
 //!
 //! | games | positions | `packed` | `compact` | `compact` with clocks |
 //! |---|---:|---:|---:|---:|
-//! | held out: lichess 2013 and four lichess players' exports (`train/lichess-db-*`, `train/lichess-export-*`) | 1,025,765 | 19.32 (9-24) | 9.42 (3-22) | 10.69 |
-//! | held out: masters, 1859-2022 (`pgnmentor-world-champions`) | 2,648,377 | 19.72 (9-24) | 10.18 (3-23) | 11.52 |
-//! | held out: engines (`fishtest-fastchess`) | 43,825 | 17.02 (9-24) | 11.37 (4-20) | 13.02 |
-//! | held out: The Week in Chess 920 (`twic0920`) | 184,836 | 19.74 (9-24) | 10.30 (3-21) | 11.64 |
-//! | held out: Chess960, Mainz 2009 rapid (`chess960-rapid-wch-mainz-2009`) | 1,712 | 19.32 (11-24) | 14.12 (6-21) | 15.39 |
-//! | held out: Chess960, cutechess (`pc-cutechess-fischerrandom`) | 400 | 18.77 (11-24) | 13.70 (6-18) | 14.96 |
-//! | fitted on: Chess960 engines (`tcec-*`) | 10,452 | 18.33 (11-24) | 13.53 (6-22) | 15.24 |
-//! | fitted on: lichess arenas (`train/lichess-arena-*`) | 1,110,245 | 19.62 (9-24) | 9.41 (3-21) | 10.66 |
+//! | held out: lichess 2013 and four lichess players' exports (`train/lichess-db-*`, `train/lichess-export-*`) | 1,025,765 | 19.32 (9-24) | 9.17 (2-22) | 10.42 |
+//! | held out: masters, 1859-2022 (`pgnmentor-world-champions`) | 2,648,377 | 19.72 (9-24) | 9.90 (3-24) | 11.22 |
+//! | held out: engines (`fishtest-fastchess`) | 43,825 | 17.02 (9-24) | 11.19 (4-20) | 12.84 |
+//! | held out: The Week in Chess 920 (`twic0920`) | 184,836 | 19.74 (9-24) | 10.04 (3-21) | 11.36 |
+//! | held out: Chess960, Mainz 2009 rapid (`chess960-rapid-wch-mainz-2009`) | 1,712 | 19.32 (11-24) | 14.14 (6-22) | 15.43 |
+//! | held out: Chess960, cutechess (`pc-cutechess-fischerrandom`) | 400 | 18.77 (11-24) | 13.80 (6-18) | 15.08 |
+//! | fitted on: Chess960 engines (`tcec-*`) | 10,452 | 18.33 (11-24) | 13.34 (6-21) | 15.06 |
+//! | fitted on: lichess arenas (`train/lichess-arena-*`) | 1,110,245 | 19.62 (9-24) | 9.08 (2-20) | 10.31 |
 //!
-//! The 960 Chess960 start positions take 5 to 8 bytes (6.67 on average).
+//! The 960 Chess960 start positions take 5 to 8 bytes (6.60 on average).
 //!
-//! Decoding takes about 0.46 µs a position (2.2 million positions a second on the loaded
-//! 2-core benchmark machine; about 4,000 instructions, 820 of them validating the position):
+//! Decoding takes about 0.43 µs a position (2.3 million positions a second on the loaded
+//! 2-core benchmark machine; about 4,170 instructions, 820 of them validating the position):
 //! 8 occupancy symbols, then one symbol a piece. It is bound by the latency of the table
-//! lookups, not by the instruction count: the model keeps its tables few and small (a piece
-//! table is 32 bytes), and no piece's table waits for the piece decoded before it.
+//! lookups, not by the instruction count: the model keeps its tables small (a piece table is
+//! 32 bytes), and no piece's table waits for the piece decoded before it.
 //!
 //! # Worked example
 //!
@@ -162,7 +162,7 @@ const CELLS: usize = 128;
 /// The fewest times a Chess960 context must be seen to have its own table (fitted on far
 /// fewer games than standard chess).
 pub const MIN_COUNT_CHESS960: u64 = 50;
-/// How many coarse contexts `(sq, w, s, k)`.
+/// How many coarse contexts `(sq, n, s)`, with room for a king state (× 4) they no longer have.
 const COARSE: usize = 64 * 14 * 14 * 4;
 const _: () = assert!(COARSE <= 1 << 16, "the coarse table is indexed by a 16-bit mask");
 /// The most tables of a kind a model has.
@@ -419,7 +419,7 @@ pub struct Model {
     occupancy_index: Box<[u16; OCCUPANCY_CONTEXTS]>,
     /// The piece tables.
     pieces: Vec<PieceTable>,
-    /// Per context `(sq, w, s, k)`: the number of its row in `rows` (padded to 2^16
+    /// Per context `(sq, n, s)`: the number of its row in `rows` (padded to 2^16
     /// contexts, so that a mask keeps every index in bounds).
     coarse: Box<[u16; 1 << 16]>,
     /// Rows of 32 entries, one per `(cnt, fp)`: the number of the piece table to use. A
@@ -582,7 +582,7 @@ impl Scan {
         let l2 = coarse as u32;
         let l1 = l2 * 8 + fine as u32 / 4;
         let l0 = l1 * 4 + fine as u32 % 4;
-        // Level 3, `(sq, w, s)` without the king state, is level 2 now: no longer counted.
+        // Level 3, `(sq, n, s)` without the king state, is level 2 now: no longer counted.
         vec![tagged(0, l0), tagged(1, l1), tagged(2, l2), tagged(4, sq as u32)]
     }
 
@@ -1373,7 +1373,7 @@ impl Fitter {
 fn allowed_pieces(key: u32) -> Vec<bool> {
     let level = key >> 28;
     let key = key & 0x0fff_ffff;
-    // Divide away the features below the square: (w, s) = 196, k = 4, cnt = 8, fp = 4; on a
+    // Divide away the features below the square: (n, s) = 196, k = 4 (always 0 now), cnt = 8, fp = 4; on a
     // Chess960 back rank, aux = 14 and k = 4 below (side, file).
     let (back, kings) = match level {
         0 => (!(8..56).contains(&(key / (196 * 128))), Some(key / 32 % 4)),
