@@ -758,6 +758,8 @@ impl Model {
                 (rows.len() / 32 - 1) as u16
             };
         }
+        // Row numbers are 16 bits: far more than the built-in model needs.
+        debug_assert!(rows.len() / 32 <= 1 << 16, "{} rows", rows.len() / 32);
         let mut back = Box::new([0u16; BACK_CONTEXTS]);
         for (key, slot) in back.iter_mut().enumerate() {
             let key = key as u32;
