@@ -9,7 +9,7 @@
 //! Standard Algebraic Notation ([`San`], [`SanPlus`]). [`bits`] packs boards, game states,
 //! positions and games to the bit ([`BoardFormat`], [`StateFormat`], [`PositionFormat`],
 //! [`MoveCode`], [`GameFormat`]), and as bytes: [`packed`] (at most 24
-//! bytes, the lichess binary FEN layout) and [`compact`] (about 9 bytes, range-coded against a
+//! bytes, the lichess binary FEN layout) and [`compact`] (about 10 bytes, range-coded against a
 //! model of real games). [`pgn`] reads games fast (a visitor over a byte scanner, or game
 //! trees) and writes them in export format. [`move_codec`] codes a game's moves in about 3
 //! bits each with a fitted [`move_model`], and [`cbg`] stores many games with their tags, clocks

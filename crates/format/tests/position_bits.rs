@@ -240,8 +240,11 @@ fn check_compact_decoder(bytes: &[u8], at: &str) -> usize {
             let plain = compact::encode(&pos, false);
             let again = compact::encode(&pos, true);
             if bytes.first() != Some(&0xff) && !again.is_escape() {
+                // A range code at least as long as the escape is read, though the encoder
+                // writes the escape instead (the module docs say so).
+                let longer_than_escape = plain.is_escape() && bytes.len() >= plain.len();
                 assert!(
-                    again.as_bytes() == bytes || plain.as_bytes() == bytes,
+                    again.as_bytes() == bytes || plain.as_bytes() == bytes || longer_than_escape,
                     "{at}: {bytes:02x?} is not how {} encodes",
                     full_fen(&pos)
                 );

@@ -1,4 +1,4 @@
-//! `compact`: a position coded against a probability model of real games, in about 9 bytes
+//! `compact`: a position coded against a probability model of real games, in 9 to 10 bytes
 //! on average and never more than 25 (36 with the clocks).
 //!
 //! [`encode`] writes a [`Position`] into a [`Compact`] (a fixed array and a length);
@@ -24,36 +24,33 @@
 //! 1. **Header**: plain (frequency 28672 of 32768), with clocks (3968) or escape (128). The
 //!    escape symbol takes the top 1/256 of the first interval, so no coded position starts
 //!    with `0xff`, and the escape is that byte followed by the [`packed`] bytes.
-//! 2. **Board**: the 64 squares a1, b1, .. h8, each one of 13 symbols (empty, or a piece:
-//!    white pawn .. king, black pawn .. king). Each square is coded with the table of its
-//!    context; a context is made of, from the most specific:
-//!    - `sq`: the square;
-//!    - `w`, `s`: what is on the square to its west and to its south (already coded; off the
-//!      board counts as a 14th value);
-//!    - `k`: whether the white king and the black king were already coded;
-//!    - `cnt`: how many pieces were coded so far, divided by 4, at most 7;
-//!    - `fp`: whether a white pawn and whether a black pawn were coded on this file.
-//!
-//!    The model has a table for the context `(sq, w, s, k, cnt, fp)` when the fitting corpus
-//!    saw it often enough, else for `(sq, w, s, k, cnt)`, else `(sq, w, s, k)`, else
-//!    `(sq, w, s)`, else `(sq)`: the first of these that the model has is used. Tables give no
-//!    room to a pawn on the first or last rank, nor to a king already coded.
-//!
-//!    A table holds 13 frequencies summing to 32768; a square is coded in two steps with it.
-//!    First, empty or not, as a binary decision with the empty symbol's frequency `p0`:
-//!    with `r = range >> 15`, empty takes the bottom `r × p0` of the range and a piece all
-//!    the rest (see [`Encoder::encode_binary`]). Then, for a piece, which of the 12, with the
-//!    table's 12 piece frequencies rescaled to sum to 32768 (a piece of frequency 0 keeps 0;
-//!    the others get `1 + f × (32768 − n) / sum` for `n` allowed pieces summing to `sum`, the
-//!    rounding remainder going to the most frequent, the first of those on a tie) and coded
-//!    as a symbol of the pieces sorted by falling frequency (stable).
-//! 3. **Side to move**: black or white.
-//! 4. **Castling rights**: for each color (white first) and side (king side first) whose king
-//!    stands on its back rank with at least one rook of its color beyond it on that side: has
-//!    the right or not (two tables: king on e and a rook in the corner, or not); and, with the
-//!    right and more than one such rook, which one, counted from the corner.
-//! 5. **Castling mode**: when the rights do not make the position Chess960 by themselves,
-//!    Chess960 or not (frequency 64 of 32768 for Chess960).
+//! 2. **Castling mode**: standard or Chess960 (frequency 64 of 32768 for Chess960), first,
+//!    so that the board is coded with the tables of its mode.
+//! 3. **Board**: the occupancies of the 8 ranks from rank 1, then every piece from a1 to h8.
+//!    - A rank's **occupancy** is one of 256 symbols (bit `f` for a piece on file `f`), coded
+//!      with the table of the context `(back, rank, below)`, `below` the occupancy of the rank
+//!      below (0 for rank 1) and `back` set for ranks 1 and 8 in Chess960 mode; else, when the
+//!      model has no table for it, of `(back, rank)`. Decoding divides the code by the range
+//!      once and finds the symbol by a lookup of the top 8 bits of the quotient.
+//!    - Each **piece** is one of 12 symbols (white pawn .. king, black pawn .. king). On a
+//!      standard square, its table is that of the most specific context the model has among
+//!      `(sq, n, s, cnt, fp)`, `(sq, n, s, cnt)`, `(sq, n, s)`, `(sq)`: `sq` the square; `n`
+//!      which of the squares west (1), east (2) and north (4) are occupied, which the
+//!      occupancies say (off the board counts as empty); `s` what stands on the square south
+//!      (empty, one of the 12 pieces, or off the board); `cnt` the pieces coded so far / 4, at
+//!      most 7; `fp` whether a white and a black pawn were coded on the file. So no table
+//!      depends on the piece decoded just before it. On rank 1 in Chess960 mode, `(file, w,
+//!      k)` with `w` the piece west (or off the board) and `k` whether each king was coded; on
+//!      rank 8 in Chess960 mode, `(file, m, k)` with `m` the piece on the same file of rank 1
+//!      (the start arrays mirror); else `(rank, file)`. The 12 frequencies sum to 32768 and
+//!      are coded sorted by falling frequency (stable). Tables give no room to a pawn on the
+//!      first or last rank, nor (on the Chess960 back ranks) to a king already coded.
+//! 4. **Side to move**: white or black.
+//! 5. **Castling rights**: for each color (white first) and side (king side first) with
+//!    candidate rooks: has the right or not (two tables: king on e and a rook in the corner,
+//!    or not); and, with the right and more than one candidate, which one, counted from the
+//!    corner. In standard mode the candidate is the rook in the corner with the king on e1
+//!    (e8); in Chess960 mode, every rook of the color on its back rank beyond its king there.
 //! 6. **En passant**: when pawns of the side not to move stand where a double push would have
 //!    put them, with the two squares behind empty: an en passant square or not (tables for
 //!    one and for several such pawns); with several, which one, uniformly, from the a-file.
@@ -65,25 +62,32 @@
 //!
 //! # The model and its size
 //!
-//! The built-in model was fitted by `cargo xtask fit-compact` on the 1,110,245 positions of the
-//! 16,051 lichess arena games of `../shared/corpus/train/lichess-arena-*` (the header of
-//! `compact_model.rs` lists the files), with a table for every context seen at least 5,000
-//! times (4,675 tables). Measured on positions it was not fitted on (every position of every
-//! game's main line), bytes per position without clocks, mean (min-max):
+//! The built-in model was fitted by `cargo xtask fit-compact --min-count 2000` on the
+//! 1,110,245 positions of the 16,051 lichess arena games of
+//! `../shared/corpus/train/lichess-arena-*`, the 10,452 positions of the 80 Chess960 games of
+//! `tcec-*` and the 960 Chess960 start positions of `frc-openings-960.epd` (the header of
+//! `compact_model.rs` lists the files): 785 occupancy tables and 4,621 piece tables, one for
+//! every context seen at least 2,000 times (50 for a Chess960 context). Measured on every
+//! position of every game's main line, bytes per position without clocks, mean (min-max):
 //!
 //! | games | positions | `packed` | `compact` | `compact` with clocks |
 //! |---|---:|---:|---:|---:|
-//! | lichess 2013 and four lichess players' exports (`train/lichess-db-*`, `train/lichess-export-*`) | 1,025,331 | 19.32 (9-24) | 8.78 (2-25) | 10.02 |
-//! | masters, 1859-2022 (`pgnmentor-world-champions`) | 2,648,377 | 19.72 (9-24) | 9.45 (2-22) | 10.77 |
-//! | engines (`fishtest-fastchess`) | 43,825 | 17.02 (9-24) | 10.73 (4-20) | 12.39 |
-//! | engines, Chess960 (`tcec-*`: a model of standard chess codes their back ranks badly) | 10,452 | 18.33 (11-24) | 14.76 (3-25) | 16.62 |
-//! | The Week in Chess 920 (`twic0920`) | 184,836 | 19.74 (9-24) | 9.58 (2-20) | 10.91 |
+//! | held out: lichess 2013 and four lichess players' exports (`train/lichess-db-*`, `train/lichess-export-*`) | 1,025,765 | 19.32 (9-24) | 9.17 (2-22) | 10.42 |
+//! | held out: masters, 1859-2022 (`pgnmentor-world-champions`) | 2,648,377 | 19.72 (9-24) | 9.90 (3-24) | 11.22 |
+//! | held out: engines (`fishtest-fastchess`) | 43,825 | 17.02 (9-24) | 11.19 (4-20) | 12.84 |
+//! | held out: The Week in Chess 920 (`twic0920`) | 184,836 | 19.74 (9-24) | 10.04 (3-21) | 11.36 |
+//! | held out: Chess960, Mainz 2009 rapid (`chess960-rapid-wch-mainz-2009`) | 1,712 | 19.32 (11-24) | 14.14 (6-22) | 15.43 |
+//! | held out: Chess960, cutechess (`pc-cutechess-fischerrandom`) | 400 | 18.77 (11-24) | 13.80 (6-18) | 15.08 |
+//! | fitted on: Chess960 engines (`tcec-*`) | 10,452 | 18.33 (11-24) | 13.34 (6-21) | 15.06 |
+//! | fitted on: lichess arenas (`train/lichess-arena-*`) | 1,110,245 | 19.62 (9-24) | 9.08 (2-20) | 10.31 |
 //!
-//! Decoding takes about 0.7 µs a position (1.4 to 1.5 million positions a second on the
-//! loaded 2-core benchmark machine, about 4,840 instructions, 820 of them validating the
-//! position): the 64 squares are decoded one after the other, each after a table lookup
-//! that depends on the squares before it; an empty square costs one multiplication and one
-//! comparison, a piece a search of its table.
+//! The 960 Chess960 start positions take 5 to 8 bytes (6.60 on average).
+//!
+//! Decoding takes about 0.43 µs a position (2.3 million positions a second on the loaded
+//! 2-core benchmark machine; about 4,170 instructions, 820 of them validating the position):
+//! 8 occupancy symbols, then one symbol a piece. It is bound by the latency of the table
+//! lookups, not by the instruction count: the model keeps its tables small (a piece table is
+//! 32 bytes), and no piece's table waits for the piece decoded before it.
 //!
 //! # Worked example
 //!
@@ -94,7 +98,7 @@
 //! use chessbits_state::Position;
 //!
 //! let start = compact::encode(&Position::new(), false);
-//! assert_eq!(start.as_bytes(), [0xd9, 0x9b, 0x1e]);
+//! assert_eq!(start.as_bytes(), [0xdc, 0x44, 0x62]);
 //! assert_eq!(compact::decode(start.as_bytes())?, Position::new());
 //! # Ok::<_, chessbits_format::CompactError>(())
 //! ```
@@ -104,7 +108,8 @@
 //! Decoding never panics. A [`CompactError`] gives the bit offset where decoding failed
 //! (for range-coded input, the byte the decoder had reached, × 8) and a [`CompactErrorKind`].
 //! Only the shortest encoding of a position is accepted (an escape is accepted whether or not
-//! it was needed), so an input cut short is reported as [`CompactErrorKind::Truncated`] or
+//! it was needed, and so is a range code the encoder would have replaced by the shorter
+//! escape), so an input cut short is reported as [`CompactErrorKind::Truncated`] or
 //! [`CompactErrorKind::NotShortest`] unless it is, by chance, the encoding of another position:
 //! like any minimal code, `compact` has no room for a check, and a stream that needs one should
 //! add it.
@@ -136,7 +141,7 @@ const ESCAPE: u8 = 0xff;
 /// The header symbols: plain, with clocks, escape.
 const HEADER: [u16; 4] = [0, 28672, 28672 + 3968, 1 << TOTAL_BITS];
 
-/// The frequency of Chess960 castling where the rights do not say it.
+/// The frequency of the Chess960 castling mode.
 const CHESS960_FREQ: u16 = 64;
 
 /// Board symbols: empty, then `Piece::code() + 1`.
@@ -145,12 +150,22 @@ const SYMBOLS: usize = 13;
 const PIECES: usize = 12;
 /// What `w` and `s` say off the board.
 const OFF_BOARD: u8 = 13;
-/// How many context levels, most specific first.
-const LEVELS: usize = 5;
-/// How many coarse contexts `(sq, w, s, k)`.
+/// The occupancies of a rank.
+const OCCUPANCIES: usize = 256;
+/// How many occupancy contexts: Chess960 back rank or not, rank, occupancy of the rank below.
+const OCCUPANCY_CONTEXTS: usize = 2 * 8 * OCCUPANCIES;
+/// How many Chess960 back-rank piece contexts `(side, file, aux, k)`.
+const BACK_CONTEXTS: usize = 2 * 8 * 14 * 4;
+/// The cells of [`Scan::cells`]: 9 × 9 and one, padded to a power of two so that a mask
+/// keeps every index in bounds.
+const CELLS: usize = 128;
+/// The fewest times a Chess960 context must be seen to have its own table (fitted on far
+/// fewer games than standard chess).
+pub const MIN_COUNT_CHESS960: u64 = 50;
+/// How many coarse contexts `(sq, n, s)`, with room for a king state (× 4) they no longer have.
 const COARSE: usize = 64 * 14 * 14 * 4;
 const _: () = assert!(COARSE <= 1 << 16, "the coarse table is indexed by a 16-bit mask");
-/// The most board tables a model has: their numbers sit in the top 16 bits of an entry.
+/// The most tables of a kind a model has.
 const MAX_TABLES: usize = (1 << 15) - 1;
 /// The halfmove clock's direct values; the next symbol is the escape.
 const HALFMOVE_DIRECT: usize = 64;
@@ -248,19 +263,17 @@ impl fmt::Display for CompactErrorKind {
 
 impl std::error::Error for CompactError {}
 
-/// The pieces of one board table: which of the 12 stands on an occupied square, the pieces
+/// The pieces of one piece table: which of the 12 stands on an occupied square, the pieces
 /// sorted by falling frequency so that decoding, which searches from the start, stops early.
+/// 32 bytes, so that two share a cache line: the tables are many and decoding is bound by
+/// their loads.
 #[derive(Copy, Clone, Debug)]
-#[repr(align(64))]
+#[repr(align(32))]
 struct PieceTable {
-    /// Cumulative frequencies in sorted order: `cum[i]..cum[i + 1]` is the `i`th piece's;
-    /// [`TOTAL`] after the last.
+    /// `cum[..13]`, the cumulative frequencies in sorted order: `cum[i]..cum[i + 1]` is the
+    /// `i`th piece's ([`TOTAL`] after the last). `cum[13..]`, the sorted symbols less one, 4
+    /// bits each, the first lowest.
     cum: [u16; 16],
-    /// The board symbol (1..=12) at each sorted place (16 places, so that a mask keeps every
-    /// place in bounds).
-    symbol: [u8; 16],
-    /// The sorted place of each board symbol less one.
-    place: [u8; PIECES],
 }
 
 impl PieceTable {
@@ -269,24 +282,95 @@ impl PieceTable {
         let mut order: [u8; PIECES] = core::array::from_fn(|i| i as u8);
         // Stable: equal frequencies keep symbol order.
         order.sort_by_key(|&s| core::cmp::Reverse(freqs[s as usize]));
-        let mut table = PieceTable { cum: [TOTAL as u16; 16], symbol: [0; 16], place: [0; PIECES] };
-        table.cum[0] = 0;
+        let mut cum = [0u16; 16];
+        let mut symbols = 0u64;
         for (i, &s) in order.iter().enumerate() {
-            table.symbol[i] = s + 1;
-            table.place[s as usize] = i as u8;
-            table.cum[i + 1] = table.cum[i].wrapping_add(freqs[s as usize]);
+            cum[i + 1] = cum[i].wrapping_add(freqs[s as usize]);
+            symbols |= u64::from(s) << (4 * i);
         }
-        table
+        for (k, c) in cum[13..].iter_mut().enumerate() {
+            *c = (symbols >> (16 * k)) as u16;
+        }
+        PieceTable { cum }
+    }
+
+    /// The symbols less one, 4 bits each in sorted order.
+    #[inline(always)]
+    fn symbols(&self) -> u64 {
+        u64::from(self.cum[13]) | u64::from(self.cum[14]) << 16 | u64::from(self.cum[15]) << 32
+    }
+
+    /// The board symbol (1..=12) at sorted place `place`.
+    #[inline(always)]
+    fn symbol(&self, place: usize) -> u8 {
+        (self.symbols() >> (4 * (place & 15)) & 15) as u8 + 1
+    }
+
+    /// The interval `(cum, freq)` of the board symbol `symbol` (1..=12).
+    fn interval(&self, symbol: u8) -> (u32, u32) {
+        let place = (0..PIECES).find(|&i| self.symbol(i) == symbol).unwrap_or(0);
+        let (lo, hi) = (self.cum[place], self.cum[place + 1]);
+        (u32::from(lo), u32::from(hi.wrapping_sub(lo)))
+    }
+
+    /// Decodes a piece: a search of the table from its most frequent piece. `None` for
+    /// garbage.
+    #[inline(always)]
+    fn decode(&self, dec: &mut Decoder<'_>) -> Option<u8> {
+        let place = dec.decode(&self.cum[..13])?;
+        Some(self.symbol(place))
     }
 }
 
-/// How a board table of 13 frequencies is coded: the empty square's frequency, the
-/// probability of the binary decision "empty or not"; and the 12 pieces' frequencies rescaled
-/// to sum to [`TOTAL`] (by [`normalize`], so a piece the table allows keeps at least 1).
-fn split_board_table(freqs: &[u16; SYMBOLS]) -> (u16, [u16; PIECES]) {
-    let counts: [u64; PIECES] = core::array::from_fn(|i| u64::from(freqs[i + 1]));
-    let allowed: [bool; PIECES] = core::array::from_fn(|i| freqs[i + 1] > 0);
-    (freqs[0], normalize(&counts, &allowed))
+/// An occupancy table: the 256 occupancies of a rank, with a lookup by the top 8 bits of the
+/// target so that decoding searches a few entries at most (in practice).
+#[derive(Clone, Debug)]
+struct OccupancyTable {
+    /// Cumulative frequencies: `cum[o]..cum[o + 1]` is occupancy `o`'s; [`TOTAL`] last.
+    cum: [u16; OCCUPANCIES + 1],
+    /// Per 1/256 of [`TOTAL`]: the occupancy whose interval holds that slice's start.
+    start: [u8; OCCUPANCIES],
+}
+
+impl OccupancyTable {
+    fn new(freqs: &[u16; OCCUPANCIES]) -> OccupancyTable {
+        let cum: [u16; OCCUPANCIES + 1] = cumulative(freqs);
+        let mut start = [0u8; OCCUPANCIES];
+        let mut o = 0;
+        for (slice, s) in start.iter_mut().enumerate() {
+            let at = (slice as u32) << (TOTAL_BITS - 8);
+            while o + 1 < OCCUPANCIES && u32::from(cum[o + 1]) <= at {
+                o += 1;
+            }
+            *s = o as u8;
+        }
+        OccupancyTable { cum, start }
+    }
+
+    /// The interval of occupancy `o`: `(cum, freq)`.
+    #[inline]
+    fn interval(&self, o: usize) -> (u32, u32) {
+        let lo = self.cum.get(o).copied().unwrap_or(0);
+        let hi = self.cum.get(o + 1).copied().unwrap_or(0);
+        (u32::from(lo), u32::from(hi.wrapping_sub(lo)))
+    }
+
+    /// Decodes an occupancy: one division, a lookup and a short scan. `None` for garbage.
+    #[inline(always)]
+    fn decode(&self, dec: &mut Decoder<'_>) -> Option<usize> {
+        let target = dec.target();
+        if target >= TOTAL {
+            return None;
+        }
+        let mut o = self.start[(target >> (TOTAL_BITS - 8)) as usize & 0xff] as usize;
+        // Ends: `cum[256]` is TOTAL, above every target.
+        while self.cum.get(o + 1).is_some_and(|&c| u32::from(c) <= target) {
+            o += 1;
+        }
+        let (lo, freq) = self.interval(o);
+        dec.consume(lo, freq);
+        Some(o)
+    }
 }
 
 /// A cumulative table from frequencies.
@@ -301,9 +385,12 @@ fn cumulative<const N: usize, const M: usize>(freqs: &[u16; N]) -> [u16; M] {
 /// The fitted frequencies of a model (each table sums to [`TOTAL`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Freqs {
-    /// Board tables: the context key (with its level in the top bits) and the frequencies of
-    /// the 13 symbols.
-    board: Vec<(u32, [u16; SYMBOLS])>,
+    /// Occupancy tables: the context key (with its level in the top bits, see
+    /// [`Scan::occupancy_key`]) and the frequencies of the 256 occupancies of a rank.
+    occupancy: Vec<(u32, Vec<u16>)>,
+    /// Piece tables: the context key (with its level in the top bits) and the frequencies of
+    /// the 12 pieces.
+    pieces: Vec<(u32, [u16; PIECES])>,
     /// Side to move: white, black.
     turn: [u16; 2],
     /// Castling right held or not: no, yes; for "king on e, rook in the corner" and other.
@@ -326,16 +413,22 @@ struct Freqs {
 #[derive(Clone, Debug)]
 pub struct Model {
     freqs: Freqs,
-    /// The piece part of each board table.
+    /// The occupancy tables.
+    occupancy: Vec<OccupancyTable>,
+    /// Per occupancy context (every value of [`Scan::occupancy_key`]): its table's number.
+    occupancy_index: Box<[u16; OCCUPANCY_CONTEXTS]>,
+    /// The piece tables.
     pieces: Vec<PieceTable>,
-    /// Per context `(sq, w, s, k)`: the offset in `rows` of its row (padded to 2^16
+    /// Per context `(sq, n, s)`: the number of its row in `rows` (padded to 2^16
     /// contexts, so that a mask keeps every index in bounds).
-    coarse: Box<[u32; 1 << 16]>,
-    /// Rows of 32 entries, one per `(cnt, fp)`: the board table to use, as an entry (the
-    /// frequency of an empty square in the low 16 bits, the number of the table above). A
+    coarse: Box<[u16; 1 << 16]>,
+    /// Rows of 32 entries, one per `(cnt, fp)`: the number of the piece table to use. A
     /// coarse context with finer tables has its own row; the others share one row per table,
     /// its 32 entries the same.
-    rows: Vec<u32>,
+    rows: Vec<u16>,
+    /// Per Chess960 back-rank context (every value of [`Scan::back_key`]): the number of its
+    /// piece table.
+    back: Box<[u16; BACK_CONTEXTS]>,
     turn: [u16; 3],
     castle: [[u16; 3]; 2],
     castle_rook: [u16; 9],
@@ -349,21 +442,41 @@ const fn tagged(level: usize, key: u32) -> u32 {
     (level as u32) << 28 | key
 }
 
-/// What the board scan knows before each square, kept as the parts of the context index.
+/// The cell of a square in [`Scan::cells`]: a 9-wide grid whose first column and first row
+/// are off the board, so that the cells west and south of every square exist.
+#[inline(always)]
+const fn cell(sq: usize) -> usize {
+    10 + (sq >> 3) * 9 + (sq & 7)
+}
+
+/// [`Scan::cells`] before any piece: the board cells empty, the others off the board.
+const EMPTY_CELLS: [u8; CELLS] = {
+    let mut cells = [OFF_BOARD; CELLS];
+    let mut sq = 0;
+    while sq < 64 {
+        cells[cell(sq)] = 0;
+        sq += 1;
+    }
+    cells
+};
+
+/// What the board scan knows before each rank and each piece: the parts of their contexts.
 #[derive(Clone)]
 struct Scan {
-    /// What stands west of the next square, × 56 (its part of the coarse context).
-    west: u16,
-    /// Per file, what stands south of the file's next square, × 4.
-    south: [u16; 8],
+    /// The symbols coded so far, by [`cell`] (empty squares and squares not yet coded 0, off
+    /// the board [`OFF_BOARD`]).
+    cells: [u8; CELLS],
     /// Bit 0: the white king was coded; bit 1: the black king.
     kings: u8,
     /// Pieces coded so far.
     placed: u8,
-    /// `cnt × 4`, the count part of the refinement: [`COUNT_CONTEXT`] of `placed`.
-    count: u8,
     /// Per file: bit 0, a white pawn was coded on it; bit 1, a black pawn.
     file_pawns: [u8; 8],
+    /// The castling mode is Chess960: the back ranks have their own tables.
+    chess960: bool,
+    /// The squares whose west, east and north neighbours are occupied (none off the board):
+    /// what the occupancies say of a piece's surroundings before any piece is decoded.
+    neighbours: [u64; 3],
 }
 
 /// Per symbol (and [`OFF_BOARD`], and the padding up to 16): what [`Scan::push`] adds, as
@@ -395,67 +508,92 @@ const COUNT_CONTEXT: [u8; 128] = {
 };
 
 impl Scan {
-    fn new() -> Scan {
+    fn new(chess960: bool) -> Scan {
         Scan {
-            west: OFF_BOARD as u16 * 56,
-            south: [OFF_BOARD as u16 * 4; 8],
+            cells: EMPTY_CELLS,
             kings: 0,
             placed: 0,
-            count: 0,
             file_pawns: [0; 8],
+            chess960,
+            neighbours: [0; 3],
         }
     }
 
-    /// The coarse context `(sq, w, s, k)` of `sq`, as an index: `((sq × 14 + w) × 14 + s) × 4
-    /// + k`.
-    #[inline]
+    /// Records the occupied squares, decoded before the pieces.
+    #[inline(always)]
+    fn set_occupied(&mut self, occupied: u64) {
+        const FILE_A: u64 = 0x0101_0101_0101_0101;
+        let west = (occupied & !(FILE_A << 7)) << 1;
+        let east = (occupied & !FILE_A) >> 1;
+        self.neighbours = [west, east, occupied >> 8];
+    }
+
+    /// `true` if `rank` (0..8) is a back rank coded with the Chess960 tables.
+    #[inline(always)]
+    fn back_rank(&self, rank: usize) -> bool {
+        self.chess960 && (rank == 0 || rank == 7)
+    }
+
+    /// The occupancy context of `rank` after the rank below it had occupancy `below` (0 for
+    /// the first rank): `back × 2048 + rank × 256 + below`, `back` for a Chess960 back rank.
+    #[inline(always)]
+    fn occupancy_key(&self, rank: usize, below: usize) -> usize {
+        usize::from(self.back_rank(rank)) << 11 | (rank & 7) << 8 | (below & 0xff)
+    }
+
+    /// The coarse context `(sq, n, s)` of `sq`, as an index: `((sq × 14 + n) × 14 + s) × 4`
+    /// (the factor 4 is room for a king state the contexts no longer have). `n`, 0..8, says
+    /// which of the squares west (1), east (2) and north (4) are occupied: the occupancies say
+    /// it, so no piece's table depends on the piece decoded just before it, and the decoder
+    /// can look the tables up ahead.
+    #[inline(always)]
     fn coarse(&self, sq: usize) -> usize {
-        sq * 784 + self.west as usize + self.south[sq & 7] as usize + self.kings as usize
+        let [west, east, north] = self.neighbours;
+        let bit = |bb: u64| (bb >> (sq & 63) & 1) as usize;
+        let near = bit(west) | bit(east) << 1 | bit(north) << 2;
+        let south = self.cells[(cell(sq) - 9) & (CELLS - 1)] as usize;
+        sq * 784 + near * 56 + south * 4
     }
 
     /// The refinement `(cnt, fp)` of the context of `sq`: `cnt × 4 + fp`.
-    #[inline]
+    #[inline(always)]
     fn fine(&self, sq: usize) -> usize {
-        self.count as usize + self.file_pawns[sq & 7] as usize
+        COUNT_CONTEXT[self.placed as usize & 127] as usize + self.file_pawns[sq & 7] as usize
     }
 
-    /// The context keys of `sq`, most specific first, tagged with their level.
-    fn keys(&self, sq: usize) -> [u32; LEVELS] {
+    /// The Chess960 back-rank context of `sq` (on rank 1 or 8): `((side × 8 + file) × 14 +
+    /// aux) × 4 + k`, where `side` is 0 on rank 1 (and `aux` what stands west) and 1 on
+    /// rank 8 (and `aux` what stands on the same file of rank 1).
+    #[inline(always)]
+    fn back_key(&self, sq: usize) -> usize {
+        let file = sq & 7;
+        let (side, aux_cell) = if sq < 8 { (0, cell(sq) - 1) } else { (1, cell(file)) };
+        let aux = self.cells[aux_cell & (CELLS - 1)] as usize;
+        ((side * 8 + file) * 14 + aux) * 4 + self.kings as usize
+    }
+
+    /// The piece context keys of `sq`, most specific first, tagged with their level.
+    fn keys(&self, sq: usize) -> Vec<u32> {
+        if self.back_rank(sq >> 3) {
+            let key = self.back_key(sq) as u32;
+            return vec![tagged(5, key), tagged(6, key / 56)];
+        }
         let (coarse, fine) = (self.coarse(sq), self.fine(sq));
         let l2 = coarse as u32;
         let l1 = l2 * 8 + fine as u32 / 4;
         let l0 = l1 * 4 + fine as u32 % 4;
-        [tagged(0, l0), tagged(1, l1), tagged(2, l2), tagged(3, l2 / 4), tagged(4, sq as u32)]
-    }
-
-    /// Records `symbol` on `sq`.
-    #[inline]
-    fn push(&mut self, sq: usize, symbol: u8) {
-        if symbol == 0 {
-            self.push_empty(sq);
-        } else {
-            self.push_piece(sq, symbol);
-        }
-    }
-
-    /// Records an empty `sq`.
-    #[inline]
-    fn push_empty(&mut self, sq: usize) {
-        self.south[sq & 7] = 0;
-        self.west = if sq & 7 == 7 { OFF_BOARD as u16 * 56 } else { 0 };
+        // Level 3, `(sq, n, s)` without the king state, is level 2 now: no longer counted.
+        vec![tagged(0, l0), tagged(1, l1), tagged(2, l2), tagged(4, sq as u32)]
     }
 
     /// Records the piece `symbol` (1..=12) on `sq`, without branching on which (symbols are
     /// data: branches on them are mispredicted).
-    #[inline]
-    fn push_piece(&mut self, sq: usize, symbol: u8) {
-        let file = sq & 7;
-        self.south[file] = u16::from(symbol) * 4;
-        self.west = if file == 7 { OFF_BOARD as u16 * 56 } else { u16::from(symbol) * 56 };
+    #[inline(always)]
+    fn push(&mut self, sq: usize, symbol: u8) {
+        self.cells[cell(sq) & (CELLS - 1)] = symbol;
         let step = SCAN_STEP[symbol as usize & 15];
         self.placed += 1;
-        self.count = COUNT_CONTEXT[self.placed as usize & 127];
-        self.file_pawns[file] |= step >> 1 & 3;
+        self.file_pawns[sq & 7] |= step >> 1 & 3;
         self.kings |= step >> 4;
     }
 }
@@ -464,6 +602,11 @@ impl Scan {
 #[inline]
 fn symbol_at(pos: &Position, sq: Square) -> u8 {
     pos.board().piece_at(sq).map_or(0, |p| p.code() + 1)
+}
+
+/// The occupancy of `rank` (0..8): bit `f` for file `f`.
+fn rank_occupancy(board: &Board, rank: usize) -> usize {
+    (board.occupied().0 >> (8 * (rank & 7)) & 0xff) as usize
 }
 
 /// The placement as bitboards: what the castling, en passant and clock contexts read. The
@@ -496,14 +639,38 @@ impl Placement {
     }
 }
 
-/// The rooks of `color` on its back rank beyond its king on `side`, corner first; empty if the
-/// king is not on the back rank.
-fn castling_candidates(board: &Placement, color: Color, side: CastlingSide) -> Bitboard {
+/// The king of `color` on its back rank and the rooks of `color` there, if it has both.
+#[inline]
+fn back_rank_rooks(board: &Placement, color: Color) -> Option<(Square, Bitboard)> {
     let back = Bitboard::backrank(color);
-    let Some(king) = board.king_of(color).filter(|k| back.contains(*k)) else {
+    let king = board.king_of(color).filter(|k| back.contains(*k))?;
+    let rooks = board.by_piece(Role::Rook, color) & back;
+    rooks.any().then_some((king, rooks))
+}
+
+/// The rooks that may hold the castling right on `side` of the color whose king and
+/// back-rank rooks are `back` ([`back_rank_rooks`]), corner first: in Chess960, the rooks
+/// beyond the king; in standard chess, the rook in the corner of `side` with the king on the
+/// e-file.
+#[inline]
+fn castling_candidates(
+    back: Option<(Square, Bitboard)>,
+    side: CastlingSide,
+    chess960: bool,
+) -> Bitboard {
+    let Some((king, rooks)) = back else {
         return Bitboard::EMPTY;
     };
-    let rooks = board.by_piece(Role::Rook, color) & back;
+    if !chess960 {
+        if king.file() != File::E {
+            return Bitboard::EMPTY;
+        }
+        let corner = match side {
+            CastlingSide::KingSide => File::H,
+            CastlingSide::QueenSide => File::A,
+        };
+        return rooks & Bitboard::from(Square::from_coords(corner, king.rank()));
+    }
     let beyond = match side {
         CastlingSide::KingSide => Bitboard(!(2u64 << king as u32).wrapping_sub(1)),
         CastlingSide::QueenSide => Bitboard((1u64 << king as u32).wrapping_sub(1)),
@@ -544,23 +711,13 @@ fn ep_candidates(board: &Placement, turn: Color) -> Bitboard {
     skipped & free & free.forward(them)
 }
 
-/// `true` if the castling rights held with `rooks` (each beyond its king on its back rank)
-/// say Chess960 by themselves: a rook off the corner or a king off the e-file
-/// ([`chessbits_state::Castles::is_chess960`] for these rights).
-fn rights_say_chess960(board: &Placement, rooks: Bitboard) -> bool {
-    let off_corner = !(rooks - Bitboard::CORNERS).is_empty();
-    let king_off_e = |color: Color| {
-        let back = Rank::First.relative_to(color);
-        rooks.intersects(Bitboard::from_rank(back))
-            && board.king_of(color) != Some(Square::from_coords(File::E, back))
-    };
-    off_corner || king_off_e(Color::White) || king_off_e(Color::Black)
-}
-
 /// The fullmove context: pieces / 4.
 fn fullmove_context(board: &Placement) -> usize {
     (board.occupied().count() as usize / 4).min(FULLMOVE_CONTEXTS - 1)
 }
+
+/// The castling mode table: standard, Chess960.
+const MODE: [u16; 3] = [0, (TOTAL as u16).wrapping_sub(CHESS960_FREQ), 1 << TOTAL_BITS];
 
 impl Model {
     /// The model shipped with the crate (fitted as the header of `compact_model.rs` says),
@@ -571,27 +728,21 @@ impl Model {
     }
 
     fn new(freqs: Freqs) -> Model {
-        // Each board table as its empty frequency and its piece table, in one entry.
-        let mut pieces = Vec::with_capacity(freqs.board.len());
-        let mut entries = Vec::with_capacity(freqs.board.len());
-        for (i, (_, f)) in freqs.board.iter().enumerate() {
-            let (p0, piece_freqs) = split_board_table(f);
-            pieces.push(PieceTable::new(&piece_freqs));
-            entries.push(u32::from(p0) | (i as u32) << 16);
-        }
-        // Resolve every context to its entry once: a row of the 32 refinements per coarse
-        // context.
-        let ids: HashMap<u32, u32> =
-            freqs.board.iter().zip(&entries).map(|(&(key, _), &e)| (key, e)).collect();
+        let pieces: Vec<PieceTable> =
+            freqs.pieces.iter().map(|(_, f)| PieceTable::new(f)).collect();
+        let ids: HashMap<u32, u16> =
+            freqs.pieces.iter().enumerate().map(|(i, &(key, _))| (key, i as u16)).collect();
         let id = |level, key| ids.get(&tagged(level, key)).copied();
-        let mut coarse = Box::new([0u32; 1 << 16]);
+        // Resolve every context to its table once: a row of the 32 refinements per coarse
+        // context.
+        let mut coarse = Box::new([0u16; 1 << 16]);
         let mut rows = Vec::new();
-        let mut constant_rows: HashMap<u32, u32> = HashMap::new();
+        let mut constant_rows: HashMap<u16, u16> = HashMap::new();
         for (l2, slot) in coarse.iter_mut().take(COARSE).enumerate() {
             let l2 = l2 as u32;
             let sq = l2 / (196 * 4);
             let base = id(2, l2).or_else(|| id(3, l2 / 4)).or_else(|| id(4, sq)).unwrap_or(0);
-            let row: [u32; 32] = core::array::from_fn(|fine| {
+            let row: [u16; 32] = core::array::from_fn(|fine| {
                 let l1 = l2 * 8 + fine as u32 / 4;
                 id(0, l1 * 4 + fine as u32 % 4).or_else(|| id(1, l1)).unwrap_or(base)
             });
@@ -600,17 +751,47 @@ impl Model {
             *slot = if row.iter().all(|&t| t == base) {
                 *constant_rows.entry(base).or_insert_with(|| {
                     rows.extend_from_slice(&row);
-                    (rows.len() - 32) as u32
+                    (rows.len() / 32 - 1) as u16
                 })
             } else {
                 rows.extend_from_slice(&row);
-                (rows.len() - 32) as u32
+                (rows.len() / 32 - 1) as u16
             };
         }
+        // Row numbers are 16 bits: far more than the built-in model needs.
+        debug_assert!(rows.len() / 32 <= 1 << 16, "{} rows", rows.len() / 32);
+        let mut back = Box::new([0u16; BACK_CONTEXTS]);
+        for (key, slot) in back.iter_mut().enumerate() {
+            let key = key as u32;
+            *slot = id(5, key).or_else(|| id(6, key / 56)).unwrap_or(0);
+        }
+        let occupancy: Vec<OccupancyTable> = freqs
+            .occupancy
+            .iter()
+            .map(|(_, f)| {
+                let mut freqs = [0u16; OCCUPANCIES];
+                freqs.iter_mut().zip(f).for_each(|(a, &b)| *a = b);
+                OccupancyTable::new(&freqs)
+            })
+            .collect();
+        let occ_ids: HashMap<u32, u16> =
+            freqs.occupancy.iter().enumerate().map(|(i, (key, _))| (*key, i as u16)).collect();
+        let mut occupancy_index = Box::new([0u16; OCCUPANCY_CONTEXTS]);
+        for (key, slot) in occupancy_index.iter_mut().enumerate() {
+            let key = key as u32;
+            *slot = occ_ids
+                .get(&tagged(0, key))
+                .or_else(|| occ_ids.get(&tagged(1, key >> 8)))
+                .copied()
+                .unwrap_or(0);
+        }
         Model {
+            occupancy,
+            occupancy_index,
             pieces,
             coarse,
             rows,
+            back,
             turn: cumulative(&freqs.turn),
             castle: freqs.castle.map(|f| cumulative(&f)),
             castle_rook: cumulative(&freqs.castle_rook),
@@ -621,43 +802,31 @@ impl Model {
         }
     }
 
-    /// The board table for `sq` after what `scan` has seen: the frequency of an empty square
-    /// and the number of its piece table.
+    /// The occupancy table of `rank` after the occupancy `below`.
     #[inline(always)]
-    fn entry(&self, scan: &Scan, sq: usize) -> (u32, usize) {
-        let row = self.coarse[scan.coarse(sq) & 0xffff] as usize;
-        let entry = self.rows.get(row + scan.fine(sq)).copied().unwrap_or(0);
-        (entry & 0xffff, (entry >> 16) as usize)
+    fn occupancy_table(&self, scan: &Scan, rank: usize, below: usize) -> &OccupancyTable {
+        let id = self.occupancy_index[scan.occupancy_key(rank, below) & (OCCUPANCY_CONTEXTS - 1)];
+        self.occupancy.get(id as usize).unwrap_or(&OCCUPANCY_FALLBACK)
     }
 
-    /// Decodes square `sq` (whose bit is `bit`): its symbol goes into `by_symbol` (the empty
-    /// squares' nowhere) and `scan`. `None` for garbage.
+    /// The piece table of `sq` after what `scan` has seen (a standard context).
     #[inline(always)]
-    fn decode_square(
-        &self,
-        dec: &mut Decoder<'_>,
-        scan: &mut Scan,
-        by_symbol: &mut [u64; 16],
-        sq: usize,
-        bit: u64,
-    ) -> Option<()> {
-        let (p0, id) = self.entry(scan, sq);
-        if dec.decode_binary(p0) {
-            let table = self.pieces(id);
-            let place = dec.decode(&table.cum)?;
-            let symbol = table.symbol[place & 15];
-            by_symbol[symbol as usize & 15] |= bit;
-            scan.push_piece(sq, symbol);
-        } else {
-            scan.push_empty(sq);
-        }
-        Some(())
+    fn piece_table(&self, scan: &Scan, sq: usize) -> &PieceTable {
+        let row = (self.coarse[scan.coarse(sq) & 0xffff] as usize) << 5;
+        let id = self.rows.get(row + scan.fine(sq)).copied().unwrap_or(0);
+        self.pieces(id)
+    }
+
+    /// The piece table of `sq` on a Chess960 back rank.
+    #[inline(always)]
+    fn back_table(&self, scan: &Scan, sq: usize) -> &PieceTable {
+        self.pieces(self.back[scan.back_key(sq) % BACK_CONTEXTS])
     }
 
     /// Piece table `id`.
-    #[inline]
-    fn pieces(&self, id: usize) -> &PieceTable {
-        self.pieces.get(id).unwrap_or(&FALLBACK)
+    #[inline(always)]
+    fn pieces(&self, id: u16) -> &PieceTable {
+        self.pieces.get(id as usize).unwrap_or(&FALLBACK)
     }
 
     /// Writes `pos` with this model, with the two clocks if `clocks`.
@@ -686,21 +855,30 @@ impl Model {
         clocks: bool,
     ) -> bool {
         enc.encode_symbol(&HEADER, usize::from(clocks));
-        let mut scan = Scan::new();
-        for sq in Square::ALL {
-            let symbol = symbol_at(pos, sq);
-            let (p0, id) = self.entry(&scan, sq as usize);
-            enc.encode_binary(p0, symbol != 0);
-            if symbol != 0 {
-                let table = self.pieces(id);
-                let place = table.place[(symbol as usize - 1) % PIECES] as usize;
-                let (lo, hi) = (table.cum[place], table.cum[place + 1]);
-                if hi <= lo {
-                    return false;
-                }
-                enc.encode(u32::from(lo), u32::from(hi - lo));
+        let chess960 = pos.castling_mode() == CastlingMode::Chess960;
+        enc.encode_symbol(&MODE, usize::from(chess960));
+        let mut scan = Scan::new(chess960);
+        let mut below = 0;
+        for rank in 0..8 {
+            let occupancy = rank_occupancy(pos.board(), rank);
+            let (lo, freq) = self.occupancy_table(&scan, rank, below).interval(occupancy);
+            enc.encode(lo, freq);
+            below = occupancy;
+        }
+        scan.set_occupied(pos.board().occupied().0);
+        for sq in pos.board().occupied() {
+            let (sq, symbol) = (sq as usize, symbol_at(pos, sq));
+            let table = if scan.back_rank(sq >> 3) {
+                self.back_table(&scan, sq)
+            } else {
+                self.piece_table(&scan, sq)
+            };
+            let (lo, freq) = table.interval(symbol);
+            if freq == 0 {
+                return false;
             }
-            scan.push(sq as usize, symbol);
+            enc.encode(lo, freq);
+            scan.push(sq, symbol);
         }
         let board = &Placement::of(pos.board());
         enc.encode_symbol(&self.turn, pos.turn() as usize);
@@ -708,39 +886,28 @@ impl Model {
         // Castling.
         let castles = pos.castles();
         for color in Color::ALL {
+            let back = back_rank_rooks(board, color);
             for side in CastlingSide::ALL {
-                let candidates = castling_candidates(board, color, side);
+                let candidates = castling_candidates(back, side, chess960);
+                let rook = castles.rook(color, side);
                 if candidates.is_empty() {
-                    if castles.has(color, side) {
+                    if rook.is_some() {
                         return false;
                     }
                     continue;
                 }
                 let ctx = castle_context(board, color, candidates);
-                let rook = castles.rook(color, side);
                 enc.encode_symbol(&self.castle[ctx], usize::from(rook.is_some()));
                 if let Some(rook) = rook {
+                    let Some(index) = corner_first(candidates, side).position(|sq| sq == rook)
+                    else {
+                        return false;
+                    };
                     if candidates.more_than_one() {
-                        let Some(index) = corner_first(candidates, side).position(|sq| sq == rook)
-                        else {
-                            return false;
-                        };
                         enc.encode_symbol(&self.castle_rook, index);
                     }
                 }
             }
-        }
-        let rooks = Color::ALL
-            .into_iter()
-            .flat_map(|color| CastlingSide::ALL.map(|side| castles.rook(color, side)))
-            .flatten()
-            .fold(Bitboard::EMPTY, |rooks, rook| rooks | Bitboard::from(rook));
-        if !rights_say_chess960(board, rooks) {
-            let chess960 = pos.castling_mode() == CastlingMode::Chess960;
-            enc.encode_symbol(
-                &[0, (TOTAL as u16).wrapping_sub(CHESS960_FREQ), 1 << TOTAL_BITS],
-                usize::from(chess960),
-            );
         }
 
         // En passant.
@@ -818,37 +985,38 @@ impl Model {
             Some(1) => true,
             _ => return Err(invalid(&dec)),
         };
-        let mut scan = Scan::new();
+        let chess960 = dec.decode(&MODE).ok_or_else(|| invalid(&dec))? == 1;
+        let mut scan = Scan::new(chess960);
         // The squares of each symbol, gathered without branches.
         let mut by_symbol = [0u64; 16];
         // A copy of the decoder whose address is never taken (the one below is lent to
         // functions that are not inlined), so that its state stays in registers.
         let mut board_dec = dec.clone();
+        // The occupancies, then the pieces: one loop over every piece, whose end the branch
+        // predictor misses once rather than once a rank.
+        let mut below = 0;
+        let mut occupied = 0u64;
         for rank in 0..8 {
-            // The files one by one: each square's file is a constant, which its context and
-            // its updates use.
-            let first = rank << 3;
-            let rank_bit = 1u64 << first;
-            macro_rules! square {
-                ($file:literal) => {
-                    self.decode_square(
-                        &mut board_dec,
-                        &mut scan,
-                        &mut by_symbol,
-                        first + $file,
-                        rank_bit << $file,
-                    )
-                    .ok_or_else(|| invalid(&board_dec))?
-                };
-            }
-            square!(0);
-            square!(1);
-            square!(2);
-            square!(3);
-            square!(4);
-            square!(5);
-            square!(6);
-            square!(7);
+            let occupancy = self
+                .occupancy_table(&scan, rank, below)
+                .decode(&mut board_dec)
+                .ok_or_else(|| invalid(&board_dec))?;
+            occupied |= (occupancy as u64) << (8 * rank);
+            below = occupancy;
+        }
+        scan.set_occupied(occupied);
+        let mut bits = occupied;
+        while bits != 0 {
+            let sq = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let table = if scan.back_rank(sq >> 3) {
+                self.back_table(&scan, sq)
+            } else {
+                self.piece_table(&scan, sq)
+            };
+            let symbol = table.decode(&mut board_dec).ok_or_else(|| invalid(&board_dec))?;
+            by_symbol[symbol as usize & 15] |= 1u64 << (sq & 63);
+            scan.push(sq, symbol);
         }
         dec = board_dec;
         // Symbol 1 + role is white's piece, 7 + role black's; every square has one symbol, so
@@ -871,12 +1039,16 @@ impl Model {
             ep_square: None,
             halfmoves: 0,
             fullmoves: 1,
-            castling_mode: CastlingMode::Standard,
+            castling_mode: if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard },
         };
 
         for color in Color::ALL {
+            // Most positions have no castling candidates: one test a color.
+            let Some(back) = back_rank_rooks(&board, color) else {
+                continue;
+            };
             for side in CastlingSide::ALL {
-                let candidates = castling_candidates(&board, color, side);
+                let candidates = castling_candidates(Some(back), side, chess960);
                 if candidates.is_empty() {
                     continue;
                 }
@@ -891,12 +1063,6 @@ impl Model {
                         corner_first(candidates, side).nth(index).ok_or_else(|| invalid(&dec))?;
                     setup.castling_rooks.add(rook);
                 }
-            }
-        }
-        if !rights_say_chess960(&board, setup.castling_rooks) {
-            let table = [0, (TOTAL as u16).wrapping_sub(CHESS960_FREQ), 1 << TOTAL_BITS];
-            if dec.decode(&table).ok_or_else(|| invalid(&dec))? == 1 {
-                setup.castling_mode = CastlingMode::Chess960;
             }
         }
 
@@ -963,7 +1129,7 @@ fn escaped(err: packed::PackedError) -> CompactError {
 }
 
 /// A table that codes nothing; never used (every square has a table).
-static FALLBACK: PieceTable = PieceTable { cum: [0; 16], symbol: [0; 16], place: [0; PIECES] };
+static FALLBACK: PieceTable = PieceTable { cum: [0; 16] };
 
 /// Codes `value` below `n` (2..=64) with equal frequencies.
 fn encode_uniform<O: super::range::Output>(enc: &mut Encoder<O>, value: u32, n: u32) {
@@ -1017,6 +1183,18 @@ fn decode_raw(dec: &mut Decoder<'_>, bits: u32) -> Option<u64> {
     Some(value)
 }
 
+/// An occupancy table that codes uniformly; never used (every context has a table).
+static OCCUPANCY_FALLBACK: OccupancyTable = {
+    let mut table = OccupancyTable { cum: [0; OCCUPANCIES + 1], start: [0; OCCUPANCIES] };
+    let mut o = 0;
+    while o < OCCUPANCIES {
+        table.cum[o + 1] = ((o + 1) << (TOTAL_BITS - 8)) as u16;
+        table.start[o] = o as u8;
+        o += 1;
+    }
+    table
+};
+
 /// Counts what the model codes over many positions, to fit a new [`Model`]
 /// (`cargo xtask fit-compact` regenerates the built-in one with it).
 ///
@@ -1032,7 +1210,8 @@ fn decode_raw(dec: &mut Decoder<'_>, bits: u32) -> Option<u64> {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Fitter {
-    board: HashMap<u32, [u64; SYMBOLS]>,
+    occupancy: HashMap<u32, Box<[u64; OCCUPANCIES]>>,
+    pieces: HashMap<u32, [u64; PIECES]>,
     turn: [u64; 2],
     castle: [[u64; 2]; 2],
     castle_rook: [u64; 8],
@@ -1052,7 +1231,8 @@ impl Fitter {
     /// A fitter that has seen nothing.
     pub fn new() -> Fitter {
         Fitter {
-            board: HashMap::new(),
+            occupancy: HashMap::new(),
+            pieces: HashMap::new(),
             turn: [0; 2],
             castle: [[0; 2]; 2],
             castle_rook: [0; 8],
@@ -1071,20 +1251,33 @@ impl Fitter {
     /// Counts the symbols of `pos`, clocks included.
     pub fn add(&mut self, pos: &Position) {
         self.positions += 1;
-        let mut scan = Scan::new();
-        for sq in Square::ALL {
-            let symbol = symbol_at(pos, sq);
-            for key in scan.keys(sq as usize) {
-                self.board.entry(key).or_insert([0; SYMBOLS])[symbol as usize % SYMBOLS] += 1;
+        let chess960 = pos.castling_mode() == CastlingMode::Chess960;
+        let mut scan = Scan::new(chess960);
+        let mut below = 0;
+        for rank in 0..8 {
+            let occupancy = rank_occupancy(pos.board(), rank);
+            let key = scan.occupancy_key(rank, below) as u32;
+            for key in [tagged(0, key), tagged(1, key >> 8)] {
+                self.occupancy.entry(key).or_insert_with(|| Box::new([0; OCCUPANCIES]))
+                    [occupancy] += 1;
             }
-            scan.push(sq as usize, symbol);
+            below = occupancy;
+        }
+        scan.set_occupied(pos.board().occupied().0);
+        for sq in pos.board().occupied() {
+            let (sq, symbol) = (sq as usize, symbol_at(pos, sq));
+            for key in scan.keys(sq) {
+                self.pieces.entry(key).or_insert([0; PIECES])[(symbol as usize - 1) % PIECES] += 1;
+            }
+            scan.push(sq, symbol);
         }
         let board = &Placement::of(pos.board());
         self.turn[pos.turn() as usize] += 1;
         let castles = pos.castles();
         for color in Color::ALL {
+            let back = back_rank_rooks(board, color);
             for side in CastlingSide::ALL {
-                let candidates = castling_candidates(board, color, side);
+                let candidates = castling_candidates(back, side, chess960);
                 if candidates.is_empty() {
                     continue;
                 }
@@ -1108,38 +1301,65 @@ impl Fitter {
         self.fullmove_bits[fullmove_context(board)][bits as usize] += 1;
     }
 
-    /// The model of the counts: a board table for every context seen at least `min_count`
-    /// times (and for every square; at most 32,767 tables, the most seen), each table's
-    /// frequencies proportional to its counts, with a frequency of at least 1 for every symbol
-    /// that is possible there.
+    /// The model of the counts: an occupancy table for every context seen at least
+    /// `min_count` times and a piece table for every context where at least `min_count`
+    /// pieces were seen (at least [`MIN_COUNT_CHESS960`] for the Chess960 back ranks, whose
+    /// games are few), and the fallbacks always; each table's frequencies proportional to its
+    /// counts, with a frequency of at least 1 for every symbol that is possible there.
     pub fn model(&self, min_count: u64) -> Model {
-        // The contexts seen often enough, the most seen first; the squares' own always.
+        let min_960 = min_count.min(MIN_COUNT_CHESS960);
+        // Chess960 contexts: the back-rank pieces' and the back-rank occupancies'.
+        let min_pieces = |key: u32| if key >> 28 == 5 { min_960 } else { min_count };
+        let min_occupancy =
+            |key: u32| if key & 0x0fff_ffff >= 1 << 11 { min_960 } else { min_count };
+        // The pieces: the contexts seen often enough, the most seen first; the fallbacks (the
+        // squares' own, the back-rank squares') always.
+        let fallback = |key: u32| matches!(key >> 28, 4 | 6);
         let mut kept: Vec<(u64, u32)> = self
-            .board
+            .pieces
             .iter()
             .map(|(&key, counts)| (counts.iter().sum::<u64>(), key))
-            .filter(|&(seen, key)| key >> 28 == 4 || seen >= min_count)
+            .filter(|&(seen, key)| fallback(key) || seen >= min_pieces(key))
             .collect();
-        kept.sort_unstable_by_key(|&(seen, key)| (key >> 28 != 4, core::cmp::Reverse(seen), key));
+        kept.sort_unstable_by_key(|&(seen, key)| (!fallback(key), core::cmp::Reverse(seen), key));
         kept.truncate(MAX_TABLES);
-        let mut board: Vec<(u32, [u16; SYMBOLS])> = kept
+        let mut pieces: Vec<(u32, [u16; PIECES])> = kept
             .iter()
             .map(|&(_, key)| {
-                let counts = self.board.get(&key).copied().unwrap_or([0; SYMBOLS]);
-                (key, normalize(&counts, &allowed_symbols(key)))
+                let counts = self.pieces.get(&key).copied().unwrap_or([0; PIECES]);
+                (key, normalize(&counts, &allowed_pieces(key)))
             })
             .collect();
-        // Every square has its table, seen or not.
-        for sq in 0..64 {
-            let key = tagged(4, sq);
-            if !self.board.contains_key(&key) {
-                board.push((key, normalize(&[0; SYMBOLS], &allowed_symbols(key))));
+        // Every fallback has its table, seen or not.
+        for key in (0..64).map(|sq| tagged(4, sq)).chain((0..16).map(|side| tagged(6, side))) {
+            if !self.pieces.contains_key(&key) {
+                pieces.push((key, normalize(&[0; PIECES], &allowed_pieces(key))));
             }
         }
-        board.sort_unstable_by_key(|&(key, _)| key);
+        pieces.sort_unstable_by_key(|&(key, _)| key);
+
+        // The occupancies: the same, the ranks' own tables always.
+        let mut occupancy: Vec<(u32, Vec<u16>)> = self
+            .occupancy
+            .iter()
+            .filter(|&(&key, counts)| {
+                key >> 28 == 1 || counts.iter().sum::<u64>() >= min_occupancy(key)
+            })
+            .map(|(&key, counts)| (key, normalize(counts, &[true; OCCUPANCIES]).to_vec()))
+            .collect();
+        for key in (0..16).map(|rank| tagged(1, rank)) {
+            if !self.occupancy.contains_key(&key) {
+                let uniform = normalize(&[0; OCCUPANCIES], &[true; OCCUPANCIES]);
+                occupancy.push((key, uniform.to_vec()));
+            }
+        }
+        occupancy.sort_unstable_by_key(|(key, _)| *key);
+        occupancy.truncate(MAX_TABLES);
+
         let all = |n| [true; 65][..n].to_vec();
         Model::new(Freqs {
-            board,
+            occupancy,
+            pieces,
             turn: normalize(&self.turn, &all(2)),
             castle: self.castle.map(|c| normalize(&c, &all(2))),
             castle_rook: normalize(&self.castle_rook, &all(8)),
@@ -1150,25 +1370,27 @@ impl Fitter {
     }
 }
 
-/// Which symbols a board context allows: no pawn on the first or last rank, no king already
-/// coded (where the context says).
-fn allowed_symbols(key: u32) -> Vec<bool> {
+/// Which pieces a piece context allows (by symbol less one): no pawn on the first or last
+/// rank, no king already coded (where the context says).
+fn allowed_pieces(key: u32) -> Vec<bool> {
     let level = key >> 28;
     let key = key & 0x0fff_ffff;
-    // Divide away the features below the square: (w, s) = 196, k = 4, cnt = 8, fp = 4.
-    let (sq, kings) = match level {
-        0 => (key / (196 * 128), Some(key / 32 % 4)),
-        1 => (key / (196 * 32), Some(key / 8 % 4)),
-        2 => (key / (196 * 4), Some(key % 4)),
-        3 => (key / 196, None),
-        _ => (key, None),
+    // Divide away the features below the square: (n, s) = 196, k = 4 (always 0 now), cnt = 8, fp = 4; on a
+    // Chess960 back rank, aux = 14 and k = 4 below (side, file).
+    let (back, kings) = match level {
+        0 => (!(8..56).contains(&(key / (196 * 128))), Some(key / 32 % 4)),
+        1 => (!(8..56).contains(&(key / (196 * 32))), Some(key / 8 % 4)),
+        2 => (!(8..56).contains(&(key / (196 * 4))), Some(key % 4)),
+        3 => (!(8..56).contains(&(key / 196)), None),
+        4 => (!(8..56).contains(&key), None),
+        5 => (true, Some(key % 4)),
+        _ => (true, None),
     };
-    let back = !(8..56).contains(&sq);
-    (0..SYMBOLS)
-        .map(|symbol| match symbol {
-            1 | 7 => !back,
-            6 => kings.is_none_or(|k| k & 1 == 0),
-            12 => kings.is_none_or(|k| k & 2 == 0),
+    (0..PIECES)
+        .map(|piece| match piece {
+            0 | 6 => !back,
+            5 => kings.is_none_or(|k| k & 1 == 0),
+            11 => kings.is_none_or(|k| k & 2 == 0),
             _ => true,
         })
         .collect()
@@ -1217,7 +1439,11 @@ impl Model {
         let _ = writeln!(out, "#[rustfmt::skip]");
         let _ = writeln!(out, "pub(super) fn freqs() -> Freqs {{");
         let _ = writeln!(out, "    Freqs {{");
-        let _ = writeln!(out, "        board: BOARD.to_vec(),");
+        let _ = writeln!(
+            out,
+            "        occupancy: OCCUPANCY.iter().map(|(key, f)| (*key, f.to_vec())).collect(),"
+        );
+        let _ = writeln!(out, "        pieces: PIECES.to_vec(),");
         let _ = writeln!(out, "        turn: [{}],", list(&f.turn));
         let _ = writeln!(out, "        castle: [{}],", nested(&[&f.castle[0], &f.castle[1]]));
         let _ = writeln!(out, "        castle_rook: [{}],", list(&f.castle_rook));
@@ -1228,11 +1454,21 @@ impl Model {
         let _ = writeln!(out, "    }}\n}}\n");
         let _ = writeln!(
             out,
-            "/// The board tables: the context key (level << 28 | key) and the 13 frequencies."
+            "/// The occupancy tables: the context key (level << 28 | key) and the 256 frequencies."
         );
         let _ = writeln!(out, "#[rustfmt::skip]");
-        let _ = writeln!(out, "static BOARD: [(u32, [u16; 13]); {}] = [", f.board.len());
-        for (key, freqs) in &f.board {
+        let _ = writeln!(out, "static OCCUPANCY: [(u32, [u16; 256]); {}] = [", f.occupancy.len());
+        for (key, freqs) in &f.occupancy {
+            let _ = writeln!(out, "({key},[{}]),", list(freqs));
+        }
+        let _ = writeln!(out, "];\n");
+        let _ = writeln!(
+            out,
+            "/// The piece tables: the context key (level << 28 | key) and the 12 frequencies."
+        );
+        let _ = writeln!(out, "#[rustfmt::skip]");
+        let _ = writeln!(out, "static PIECES: [(u32, [u16; 12]); {}] = [", f.pieces.len());
+        for (key, freqs) in &f.pieces {
             let _ = writeln!(out, "({key},[{}]),", list(freqs));
         }
         let _ = writeln!(out, "];");
@@ -1259,16 +1495,77 @@ mod tests {
     #[test]
     fn start_position_bytes() {
         let start = encode(&Position::new(), false);
-        insta::assert_snapshot!(hex(start.as_bytes()), @"d99b1e");
-        insta::assert_snapshot!(hex(encode(&Position::new(), true).as_bytes()), @"fe1b4b");
+        insta::assert_snapshot!(hex(start.as_bytes()), @"dc4462");
+        insta::assert_snapshot!(hex(encode(&Position::new(), true).as_bytes()), @"fe7aa0");
         let mut frc = Position::new();
         frc.set_castling_mode(CastlingMode::Chess960).unwrap();
-        // The Chess960 flag costs 9 bits where the rights do not say it.
-        insta::assert_snapshot!(hex(encode(&frc, false).as_bytes()), @"d99b84");
+        // In Chess960 mode the back ranks are coded with the Chess960 tables, where the
+        // standard array is one of 960.
+        insta::assert_snapshot!(hex(encode(&frc, false).as_bytes()), @"dffc0ca01d65");
         for clocks in [false, true] {
             assert_eq!(decode(encode(&frc, clocks).as_bytes()), Ok(frc));
             assert_eq!(decode(encode(&Position::new(), clocks).as_bytes()), Ok(Position::new()));
         }
+    }
+
+    /// The back rank of Chess960 start position `n` (0..960), in the usual numbering: the
+    /// bishops, the queen, the knights, then rook, king, rook on the squares left.
+    fn chess960_back_rank(n: usize) -> [u8; 8] {
+        const KNIGHTS: [(usize, usize); 10] =
+            [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+        let mut rank = [b'.'; 8];
+        rank[2 * (n % 4) + 1] = b'B';
+        rank[2 * (n / 4 % 4)] = b'B';
+        let mut place = |nth: usize, piece: u8| {
+            let file = (0..8).filter(|&f| rank[f] == b'.').nth(nth).unwrap();
+            rank[file] = piece;
+        };
+        place(n / 16 % 6, b'Q');
+        let (a, b) = KNIGHTS[n / 96];
+        place(b, b'N');
+        place(a, b'N');
+        for piece in *b"RKR" {
+            place(0, piece);
+        }
+        rank
+    }
+
+    #[test]
+    fn every_chess960_start_position_round_trips_in_few_bytes() {
+        let mut sizes = Vec::new();
+        let mut distinct = std::collections::HashSet::new();
+        for n in 0..960 {
+            let white = String::from_utf8(chess960_back_rank(n).to_vec()).unwrap();
+            let black = white.to_ascii_lowercase();
+            let rooks: String = (0..8u8)
+                .rev()
+                .filter(|&f| white.as_bytes()[f as usize] == b'R')
+                .map(|f| char::from(b'A' + f))
+                .collect();
+            let fen = format!(
+                "{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {rooks}{} - 0 1",
+                rooks.to_ascii_lowercase()
+            );
+            let mut pos = parse_position(&fen).unwrap();
+            pos.set_castling_mode(CastlingMode::Chess960).unwrap();
+            for clocks in [false, true] {
+                let bytes = encode(&pos, clocks);
+                assert_eq!(decode(bytes.as_bytes()), Ok(pos), "{n}: {fen}");
+                assert_eq!(
+                    decode(bytes.as_bytes()).unwrap().castling_mode(),
+                    CastlingMode::Chess960
+                );
+            }
+            assert!(distinct.insert(fen.clone()), "{n}: {fen}");
+            sizes.push(encode(&pos, false).len());
+        }
+        // Before the Chess960 back-rank tables, 21 to 23 bytes; now every one under 16.
+        let (min, max) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
+        let mean = sizes.iter().sum::<usize>() as f64 / sizes.len() as f64;
+        assert!(*max < 16, "{min}..={max}, mean {mean:.2}");
+        insta::assert_snapshot!(format!("{min}..={max}, mean {mean:.2}"), @"5..=8, mean 6.60");
+        // Position 518 is the standard array.
+        assert_eq!(&chess960_back_rank(518), b"RNBQKBNR");
     }
 
     #[test]
@@ -1277,7 +1574,7 @@ mod tests {
         let middlegame =
             parse_position("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/P4PPP/R2QKB1R w KQ - 2 9")
                 .unwrap();
-        insta::assert_snapshot!(format!("{:?}", encode(&middlegame, false)), @"Compact(939262e4c022)");
+        insta::assert_snapshot!(format!("{:?}", encode(&middlegame, false)), @"Compact(b55b9ea82e44)");
         // The start position upside down: 25 bytes, the most there can be without clocks.
         let odd = parse_position("RNBQKBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbqkbnr w - - 0 1").unwrap();
         let bytes = encode(&odd, false);
@@ -1312,11 +1609,11 @@ mod tests {
             .collect();
         insta::assert_snapshot!(cuts.join("\n"), @r"
         0: illegal position: white has no king, black has no king
-        1: illegal position: black has more promoted pieces than missing pawns
-        2: illegal position: white has more promoted pieces than missing pawns
-        3: rnb1kb1r/p4p2/2n1bp1p/2Pp3P/3P3q/2N1PN2/P4PPP/R2QKB1R b KQkq - 0 1
-        4: r1b1k2r/pp2pppp/2n5/3p4/2PP4/2N1PN2/P4PPP/R2QKB1R w KQkq - 0 1
-        5: r5k1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/P4PPP/R2QKB1R w KQ - 0 1
+        1: illegal position: black has more than 16 pieces or more than 8 pawns
+        2: illegal position: black has no king
+        3: illegal position: white has more than 16 pieces or more than 8 pawns, the side not to move is in check
+        4: illegal position: black has no king
+        5: illegal position: black has more promoted pieces than missing pawns
         ");
         let mut padded = start.to_vec();
         padded.push(0);
@@ -1349,10 +1646,15 @@ mod tests {
         let model = fitter.model(2);
         let source = model.to_rust("a header");
         assert!(source.starts_with("//! a header\n"));
-        assert!(source.contains("static BOARD: [(u32, [u16; 13]); "));
+        assert!(source.contains("static PIECES: [(u32, [u16; 12]); "));
+        assert!(source.contains("static OCCUPANCY: [(u32, [u16; 256]); "));
         // Every table sums to TOTAL, and the two positions round-trip, cheaply.
-        for (_, freqs) in &model.freqs.board {
-            assert_eq!(freqs.iter().map(|&f| u32::from(f)).sum::<u32>(), TOTAL);
+        let sum = |freqs: &[u16]| freqs.iter().map(|&f| u32::from(f)).sum::<u32>();
+        for (_, freqs) in &model.freqs.pieces {
+            assert_eq!(sum(freqs), TOTAL);
+        }
+        for (_, freqs) in &model.freqs.occupancy {
+            assert_eq!(sum(freqs), TOTAL);
         }
         for p in [Position::new(), pos] {
             let bytes = model.encode(&p, true);
@@ -1367,13 +1669,18 @@ mod tests {
         assert_eq!(normalize(&[1_000_000, 0], &[true, true]), [32767, 1]);
         assert_eq!(normalize(&[5, 5, 5], &[true, false, true]), [16384, 0, 16384]);
         // A pawn has no room on the back ranks, nor a king already coded.
-        let allowed = allowed_symbols(tagged(4, 0));
+        let allowed = allowed_pieces(tagged(4, 0));
         assert_eq!(allowed.iter().filter(|&&a| !a).count(), 2);
         // e3 (square 20), empty west and south, both kings coded.
         let kings_seen = tagged(2, (20 * 14 * 14) * 4 + 3);
         assert_eq!(
-            allowed_symbols(kings_seen),
-            [true, true, true, true, true, true, false, true, true, true, true, true, false]
+            allowed_pieces(kings_seen),
+            [true, true, true, true, true, false, true, true, true, true, true, false]
+        );
+        // A Chess960 back rank: no pawns; the white king coded (k = 1).
+        assert_eq!(
+            allowed_pieces(tagged(5, (3 * 14 + 2) * 4 + 1)),
+            [false, true, true, true, true, false, false, true, true, true, true, true]
         );
     }
 }

@@ -11,7 +11,7 @@
 //! - [`game`]: a start position and the move stream, decoded by replaying into a `Game`.
 //! - [`encoding`]: every board, state and position encoding by name, for the command line.
 //! - [`packed`]: a position in at most 24 bytes, the lichess "binary FEN" layout.
-//! - [`compact`]: a position coded against a model of real games, about 9 bytes.
+//! - [`compact`]: a position coded against a model of real games, about 10 bytes.
 //! - [`range`]: the range coder that model-coded formats drive.
 //! - [`move_model`]: a probability for every legal move, from a cheap fitted model.
 //! - [`cbg`]: the `.cbg` game file: tags, start position, coded mainline, clocks and
