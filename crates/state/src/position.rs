@@ -628,12 +628,12 @@ impl Position {
         };
         if self.castles.touch_mask().intersects(Bitboard::from_square(from) | to) {
             let before = self.castles.rights();
+            let mut after = before - self.castles.rook_rights_on(from, to);
             if code & 7 == Role::King as u8 {
-                self.castles.discard_color(us);
+                after -= CastlingRights::both(us);
             }
-            self.castles.discard_rook(from);
-            self.castles.discard_rook(to);
-            key ^= zobrist::castling(before) ^ zobrist::castling(self.castles.rights());
+            self.castles.restore(after);
+            key ^= zobrist::castling(before) ^ zobrist::castling(after);
         }
         if us == Color::Black {
             self.state.fullmoves = self.state.fullmoves.saturating_add(1);
