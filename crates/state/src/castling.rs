@@ -251,6 +251,22 @@ impl Castles {
         }
     }
 
+    /// The rights (held or not) whose rook square is `a` or `b`: what a move from `a` to `b`
+    /// costs besides a king move's. Branch-free: the four rook squares are the four bytes of a
+    /// `u32` in right order, compared with `a` and `b` all at once.
+    #[inline(always)]
+    pub(crate) fn rook_rights_on(&self, a: Square, b: Square) -> CastlingRights {
+        let [[wk, wq], [bk, bq]] = self.rooks;
+        let rooks = u32::from_le_bytes([wk as u8, wq as u8, bk as u8, bq as u8]);
+        // The high bit of each byte that is zero in `x`, exactly (no borrow between bytes).
+        let zero_bytes = |x: u32| !(((x & 0x7f7f_7f7f) + 0x7f7f_7f7f) | x | 0x7f7f_7f7f);
+        let equal = zero_bytes(rooks ^ (a as u32 * 0x0101_0101))
+            | zero_bytes(rooks ^ (b as u32 * 0x0101_0101));
+        // One bit per byte (bits 0, 8, 16, 24), gathered into bits 24..28 by one multiply.
+        let bits = ((equal >> 7).wrapping_mul(0x0102_0408) >> 24) as u8;
+        CastlingRights::from_bits_retain(bits & 15)
+    }
+
     /// Puts back rights that were held before (the rook squares never change).
     #[inline]
     pub(crate) fn restore(&mut self, rights: CastlingRights) {
@@ -294,6 +310,16 @@ mod tests {
         assert_eq!(CastlingRights::both(Color::Black).bits(), 12);
     }
 
+    /// Chess960 rights with the rooks on b1, g1, c8 and f8, the kings on e1 and d8.
+    fn computed_960() -> Castles {
+        let mut castles = Castles::none();
+        castles.add(Color::White, CastlingSide::KingSide, Square::E1, Square::G1);
+        castles.add(Color::White, CastlingSide::QueenSide, Square::E1, Square::B1);
+        castles.add(Color::Black, CastlingSide::KingSide, Square::D8, Square::F8);
+        castles.add(Color::Black, CastlingSide::QueenSide, Square::D8, Square::C8);
+        castles
+    }
+
     #[test]
     fn discarding() {
         let mut c = Castles::standard();
@@ -310,6 +336,18 @@ mod tests {
         assert_eq!(CastlingSide::from_king_rook(Square::B1, Square::A1), CastlingSide::QueenSide);
         // King b1 to c1, rook a1 to d1: b1 and a1 themselves do not count.
         let c1_d1 = Bitboard::from_square(Square::C1) | Square::D1;
+        // The rights a move from one square to another costs, against discard_rook.
+        for castles in [frc, Castles::standard(), computed_960()] {
+            for a in Square::ALL {
+                for b in Square::ALL {
+                    let mut slow = Castles { rights: CastlingRights::all(), ..castles };
+                    slow.discard_rook(a);
+                    slow.discard_rook(b);
+                    let fast = CastlingRights::all() - castles.rook_rights_on(a, b);
+                    assert_eq!(fast, slow.rights(), "{a} {b} {castles:?}");
+                }
+            }
+        }
         assert_eq!(frc.path(Color::White, CastlingSide::QueenSide), c1_d1);
         // The standard paths, computed and built in.
         let mut computed = Castles::none();

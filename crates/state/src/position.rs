@@ -44,13 +44,23 @@ const PROMOTION: u16 = MoveFlags::PROMOTION.bits();
 pub struct Position {
     board: Board,
     castles: Castles,
-    key: u64,
-    turn: Color,
-    ep_square: Option<Square>,
-    halfmoves: u32,
-    fullmoves: u32,
+    /// Key, side to move, en passant square and clocks: kept together so that the undo record
+    /// saves them, and [`Position::undo`] restores them, as one block.
+    state: State,
     /// How this game writes castling in UCI, fixed when the position was built.
     mode: CastlingMode,
+}
+
+/// The part of a [`Position`] that every move replaces besides the board and the castling
+/// rights: one small block, copied whole into the [`Undo`] record and back (a few wide loads
+/// and stores instead of one per field).
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+struct State {
+    key: u64,
+    halfmoves: u32,
+    fullmoves: u32,
+    ep_square: Option<Square>,
+    turn: Color,
 }
 
 /// Everything needed to take a move back: the move with the pieces it moved and took, and the
@@ -58,8 +68,9 @@ pub struct Position {
 ///
 /// It answers for the moved piece, from, to, captured piece, promoted piece, castling side and
 /// en-passant flag, and gives the whole move as a [`Move32`]; it also keeps the castling rights,
-/// en passant square, clocks and key from before the move. 24 bytes: the move is kept as a
-/// [`Move16`] with two board codes, and the `Move32` is built only when asked for.
+/// en passant square, clocks, key and side to move from before the move. 32 bytes: the move is
+/// kept as a [`Move16`] with two board codes, and the `Move32` is built only when asked for; the
+/// state is the position's own block of those fields, saved and restored whole.
 ///
 /// The record of a null move ([`Position::play_null`]) has no moved piece: [`Undo::moved`] and
 /// [`Undo::move32`] say `None` for it, and only for it.
@@ -73,10 +84,8 @@ pub struct Undo {
     moved_code: u8,
     captured_code: u8,
     rights: CastlingRights,
-    ep_square: Option<Square>,
-    halfmoves: u32,
-    fullmoves: u32,
-    key: u64,
+    /// The position's [`State`] before the move.
+    state: State,
 }
 
 impl Undo {
@@ -262,14 +271,16 @@ impl Position {
         let mut pos = Position {
             board: setup.board,
             castles,
-            key: 0,
-            turn: setup.turn,
-            ep_square,
-            halfmoves: setup.halfmoves,
-            fullmoves: setup.fullmoves.max(1),
+            state: State {
+                key: 0,
+                turn: setup.turn,
+                ep_square,
+                halfmoves: setup.halfmoves,
+                fullmoves: setup.fullmoves.max(1),
+            },
             mode,
         };
-        pos.key = pos.compute_key();
+        pos.state.key = pos.compute_key();
         Ok(pos)
     }
 
@@ -289,11 +300,7 @@ impl Position {
         let mut pos = Position {
             board: Board::empty(),
             castles: Castles::none(),
-            key: 0,
-            turn: setup.turn,
-            ep_square: None,
-            halfmoves: 0,
-            fullmoves: 1,
+            state: State { key: 0, turn: setup.turn, ep_square: None, halfmoves: 0, fullmoves: 1 },
             mode: CastlingMode::Standard,
         };
         pos.set_from_bitboard_setup(setup)?;
@@ -318,13 +325,13 @@ impl Position {
             return Err(PositionError { status, rejected });
         }
         self.castles = castles;
-        self.turn = setup.turn;
-        self.ep_square = ep_square;
-        self.halfmoves = setup.halfmoves;
-        self.fullmoves = setup.fullmoves.max(1);
+        self.state.turn = setup.turn;
+        self.state.ep_square = ep_square;
+        self.state.halfmoves = setup.halfmoves;
+        self.state.fullmoves = setup.fullmoves.max(1);
         self.mode = if chess960 { CastlingMode::Chess960 } else { setup.castling_mode };
-        self.key = pieces_key ^ self.state_key();
-        debug_assert_eq!(self.key, self.compute_key());
+        self.state.key = pieces_key ^ self.state_key();
+        debug_assert_eq!(self.state.key, self.compute_key());
         Ok(())
     }
 
@@ -332,11 +339,11 @@ impl Position {
     pub fn to_setup(&self) -> Setup {
         Setup {
             board: self.board,
-            turn: self.turn,
+            turn: self.state.turn,
             castling_rooks: self.castles.rook_squares(),
-            ep_square: self.ep_square,
-            halfmoves: self.halfmoves,
-            fullmoves: self.fullmoves,
+            ep_square: self.state.ep_square,
+            halfmoves: self.state.halfmoves,
+            fullmoves: self.state.fullmoves,
             castling_mode: self.mode,
         }
     }
@@ -358,7 +365,7 @@ impl Position {
     /// The side to move.
     #[inline]
     pub const fn turn(&self) -> Color {
-        self.turn
+        self.state.turn
     }
 
     /// The castling rights and their rooks.
@@ -371,57 +378,57 @@ impl Position {
     /// whether or not a capture is possible. See [`Position::pseudo_ep_square`].
     #[inline]
     pub const fn ep_square(&self) -> Option<Square> {
-        self.ep_square
+        self.state.ep_square
     }
 
     /// The en passant file as recorded.
     #[inline]
     pub fn ep_file(&self) -> Option<File> {
-        self.ep_square.map(Square::file)
+        self.state.ep_square.map(Square::file)
     }
 
     /// The en passant square if a pawn of the side to move stands ready to capture there (the
     /// capture may still be illegal because of a pin). This is Polyglot's rule for the key.
     #[inline]
     pub fn pseudo_ep_square(&self) -> Option<Square> {
-        let ep = self.ep_square?;
-        (attacks::pawn(!self.turn, ep) & self.our(Role::Pawn)).any().then_some(ep)
+        let ep = self.state.ep_square?;
+        (attacks::pawn(!self.state.turn, ep) & self.our(Role::Pawn)).any().then_some(ep)
     }
 
     /// Halfmoves since the last capture or pawn move (the fifty-move counter).
     #[inline]
     pub const fn halfmoves(&self) -> u32 {
-        self.halfmoves
+        self.state.halfmoves
     }
 
     /// The move number: 1 at the start, incremented after each black move.
     #[inline]
     pub const fn fullmoves(&self) -> u32 {
-        self.fullmoves
+        self.state.fullmoves
     }
 
     /// The number of plies played since the start of the game, as the clocks say.
     #[inline]
     pub const fn ply(&self) -> u32 {
-        (self.fullmoves - 1).saturating_mul(2).saturating_add(self.turn as u32)
+        (self.state.fullmoves - 1).saturating_mul(2).saturating_add(self.state.turn as u32)
     }
 
     /// The Polyglot Zobrist key, kept incrementally.
     #[inline]
     pub const fn key(&self) -> u64 {
-        self.key
+        self.state.key
     }
 
     /// The pieces of the side to move.
     #[inline]
     pub const fn us(&self) -> Bitboard {
-        self.board.by_color(self.turn)
+        self.board.by_color(self.state.turn)
     }
 
     /// The pieces of the side not to move.
     #[inline]
     pub const fn them(&self) -> Bitboard {
-        self.board.by_color(self.turn.other())
+        self.board.by_color(self.state.turn.other())
     }
 
     /// The side to move's pieces of `role`.
@@ -443,7 +450,7 @@ impl Position {
     /// takes a king) can break that, which its contract rules out; debug builds assert it here.
     #[inline]
     pub fn our_king(&self) -> Square {
-        self.king_of(self.turn)
+        self.king_of(self.state.turn)
     }
 
     /// The square of `color`'s king (see [`Position::our_king`] for the invariant).
@@ -491,8 +498,8 @@ impl Position {
 
     /// Sets the clocks (the halfmove clock and the move number, at least 1).
     pub fn set_clocks(&mut self, halfmoves: u32, fullmoves: u32) {
-        self.halfmoves = halfmoves;
-        self.fullmoves = fullmoves.max(1);
+        self.state.halfmoves = halfmoves;
+        self.state.fullmoves = fullmoves.max(1);
     }
 
     /// The key computed from scratch.
@@ -518,7 +525,7 @@ impl Position {
         if let Some(ep) = self.pseudo_ep_square() {
             key ^= zobrist::en_passant(ep.file());
         }
-        if self.turn == Color::White {
+        if self.state.turn == Color::White {
             key ^= zobrist::white_to_move();
         }
         key
@@ -546,7 +553,7 @@ impl Position {
     /// ```
     #[inline]
     pub fn move32(&self, m: Move16) -> Option<Move32> {
-        let moved = self.board.piece_at(m.from()).filter(|p| p.color == self.turn)?;
+        let moved = self.board.piece_at(m.from()).filter(|p| p.color == self.state.turn)?;
         let captured = match m.is_capture() && !m.is_en_passant() {
             true => Some(self.board.role_at(m.to())?),
             false => None,
@@ -574,7 +581,7 @@ impl Position {
         }
         let mut after = self.castles;
         if self.board.role_at(m.from()) == Some(Role::King) {
-            after.discard_color(self.turn);
+            after.discard_color(self.state.turn);
         }
         after.discard_rook(m.from());
         after.discard_rook(m.to());
@@ -597,7 +604,7 @@ impl Position {
     #[inline(always)]
     pub fn play_unchecked(&mut self, m: Move16) -> Undo {
         debug_assert_eq!(self.move_misfit(m), None, "play_unchecked({m:?}) in {self:?}");
-        let us = self.turn;
+        let us = self.state.turn;
         let (from, to, flag) = (m.from(), m.to(), m.nibble());
         let code = self.board.code_at(from);
         let pawn = (us as u8) << 3; // code of our pawn; +role for the others
@@ -608,12 +615,12 @@ impl Position {
         };
         let undo = self.undo_record(m, code, captured_code);
 
-        let mut key = self.key;
+        let mut key = self.state.key;
         if let Some(ep) = self.pseudo_ep_square() {
             key ^= zobrist::en_passant(ep.file());
         }
-        self.ep_square = None;
-        self.halfmoves = self.halfmoves.saturating_add(1);
+        self.state.ep_square = None;
+        self.state.halfmoves = self.state.halfmoves.saturating_add(1);
         key ^= if flag == KING_CASTLE || flag == QUEEN_CASTLE {
             self.castle_pieces(from, to, flag, code)
         } else {
@@ -621,22 +628,22 @@ impl Position {
         };
         if self.castles.touch_mask().intersects(Bitboard::from_square(from) | to) {
             let before = self.castles.rights();
+            let mut after = before - self.castles.rook_rights_on(from, to);
             if code & 7 == Role::King as u8 {
-                self.castles.discard_color(us);
+                after -= CastlingRights::both(us);
             }
-            self.castles.discard_rook(from);
-            self.castles.discard_rook(to);
-            key ^= zobrist::castling(before) ^ zobrist::castling(self.castles.rights());
+            self.castles.restore(after);
+            key ^= zobrist::castling(before) ^ zobrist::castling(after);
         }
         if us == Color::Black {
-            self.fullmoves = self.fullmoves.saturating_add(1);
+            self.state.fullmoves = self.state.fullmoves.saturating_add(1);
         }
-        self.turn = !us;
-        self.key = key ^ zobrist::white_to_move();
+        self.state.turn = !us;
+        self.state.key = key ^ zobrist::white_to_move();
         debug_assert!(self.board.is_consistent());
-        debug_assert_eq!(self.key, self.compute_key(), "incremental key after {m:?}");
+        debug_assert_eq!(self.state.key, self.compute_key(), "incremental key after {m:?}");
         debug_assert!(
-            self.attackers(self.king_of(us), self.turn).is_empty(),
+            self.attackers(self.king_of(us), self.state.turn).is_empty(),
             "play_unchecked({m:?}) left the king of the side that moved in check: {self:?}"
         );
         undo
@@ -646,7 +653,7 @@ impl Position {
     /// `to` go to their destinations. Returns the key change.
     #[inline(always)]
     fn castle_pieces(&mut self, from: Square, to: Square, flag: u16, code: u8) -> u64 {
-        let us = self.turn;
+        let us = self.state.turn;
         let side =
             if flag == KING_CASTLE { CastlingSide::KingSide } else { CastlingSide::QueenSide };
         let rook = (us as u8) << 3 | Role::Rook as u8;
@@ -674,7 +681,7 @@ impl Position {
         code: u8,
         captured_code: u8,
     ) -> u64 {
-        let us = self.turn;
+        let us = self.state.turn;
         let pawn = (us as u8) << 3;
         let mut key = 0;
         if captured_code != EMPTY {
@@ -682,7 +689,7 @@ impl Position {
                 if flag == EN_PASSANT { Square::from_coords(to.file(), from.rank()) } else { to };
             self.board.take_code(at, captured_code);
             key ^= zobrist::piece_code(captured_code, at);
-            self.halfmoves = 0;
+            self.state.halfmoves = 0;
         }
         if flag & PROMOTION != 0 {
             // The low two bits name the role: 0 knight .. 3 queen.
@@ -695,10 +702,10 @@ impl Position {
             key ^= zobrist::piece_code(code, from) ^ zobrist::piece_code(code, to);
         }
         if code == pawn {
-            self.halfmoves = 0;
+            self.state.halfmoves = 0;
             if flag == DOUBLE_PUSH {
                 let ep = Square::new((from as u32 + to as u32) / 2);
-                self.ep_square = Some(ep);
+                self.state.ep_square = Some(ep);
                 if (attacks::pawn(us, ep) & self.board.by_piece(Role::Pawn.of(!us))).any() {
                     key ^= zobrist::en_passant(ep.file());
                 }
@@ -711,7 +718,7 @@ impl Position {
     /// it fits: the debug-build test of [`Position::play_unchecked`]'s contract.
     fn move_misfit(&self, m: Move16) -> Option<&'static str> {
         let (from, to, flag) = (m.from(), m.to(), m.nibble());
-        let us = self.turn;
+        let us = self.state.turn;
         let Some(piece) = self.board.piece_at(from).filter(|p| p.color == us) else {
             return Some("no piece of the side to move on the origin");
         };
@@ -730,7 +737,7 @@ impl Position {
                     && self.castles.rook(us, side) == Some(to)
                     && (self.castles.path(us, side) & self.board.occupied()).is_empty()
             }
-            MoveKind::EnPassant => pawn && self.ep_square == Some(to),
+            MoveKind::EnPassant => pawn && self.state.ep_square == Some(to),
             MoveKind::Promotion(_) => pawn && last_rank && target.is_none(),
             MoveKind::CapturePromotion(_) => {
                 pawn && last_rank && target.is_some_and(|t| t.color != us && t.role != Role::King)
@@ -748,16 +755,7 @@ impl Position {
     /// The record that takes `mv` back from the current state.
     #[inline(always)]
     fn undo_record(&self, mv: Move16, moved_code: u8, captured_code: u8) -> Undo {
-        Undo {
-            mv,
-            moved_code,
-            captured_code,
-            rights: self.castles.rights(),
-            ep_square: self.ep_square,
-            halfmoves: self.halfmoves,
-            fullmoves: self.fullmoves,
-            key: self.key,
-        }
+        Undo { mv, moved_code, captured_code, rights: self.castles.rights(), state: self.state }
     }
 
     /// Plays `m`, which must be legal, on a copy and returns it: copy-make, with the contract
@@ -783,7 +781,7 @@ impl Position {
     pub fn undo(&mut self, undo: Undo) {
         let m = undo.mv;
         let (from, to, flag) = (m.from(), m.to(), m.nibble());
-        let us = !self.turn;
+        let us = !self.state.turn;
         let code = undo.moved_code;
         if flag == 2 || flag == 3 {
             let side = CastlingSide::from_king_rook(from, to);
@@ -806,11 +804,7 @@ impl Position {
             }
         }
         self.castles.restore(undo.rights);
-        self.ep_square = undo.ep_square;
-        self.halfmoves = undo.halfmoves;
-        self.fullmoves = undo.fullmoves;
-        self.key = undo.key;
-        self.turn = us;
+        self.state = undo.state;
         debug_assert!(self.board.is_consistent());
     }
 
@@ -828,7 +822,7 @@ impl Position {
     #[doc(alias = "swap_turn")]
     #[doc(alias = "null_move")]
     pub fn play_null(&mut self) -> Result<Undo, NullMoveError> {
-        if self.attackers(self.our_king(), !self.turn).any() {
+        if self.attackers(self.our_king(), !self.state.turn).any() {
             return Err(NullMoveError);
         }
         Ok(self.play_null_unchecked())
@@ -840,30 +834,26 @@ impl Position {
     /// builds assert the contract.
     pub fn play_null_unchecked(&mut self) -> Undo {
         debug_assert!(
-            self.attackers(self.our_king(), !self.turn).is_empty(),
+            self.attackers(self.our_king(), !self.state.turn).is_empty(),
             "play_null_unchecked in check"
         );
         let undo = self.undo_record(Move16::NULL, EMPTY, EMPTY);
         if let Some(ep) = self.pseudo_ep_square() {
-            self.key ^= zobrist::en_passant(ep.file());
+            self.state.key ^= zobrist::en_passant(ep.file());
         }
-        self.ep_square = None;
-        self.halfmoves = self.halfmoves.saturating_add(1);
-        if self.turn == Color::Black {
-            self.fullmoves = self.fullmoves.saturating_add(1);
+        self.state.ep_square = None;
+        self.state.halfmoves = self.state.halfmoves.saturating_add(1);
+        if self.state.turn == Color::Black {
+            self.state.fullmoves = self.state.fullmoves.saturating_add(1);
         }
-        self.turn = !self.turn;
-        self.key ^= zobrist::white_to_move();
+        self.state.turn = !self.state.turn;
+        self.state.key ^= zobrist::white_to_move();
         undo
     }
 
     /// Takes back a null move.
     pub fn undo_null(&mut self, undo: Undo) {
-        self.turn = !self.turn;
-        self.fullmoves = undo.fullmoves;
-        self.ep_square = undo.ep_square;
-        self.halfmoves = undo.halfmoves;
-        self.key = undo.key;
+        self.state = undo.state;
     }
 }
 
@@ -890,14 +880,14 @@ impl fmt::Debug for Undo {
             f.write_str("-")?;
         }
         f.write_str(", ep ")?;
-        match self.ep_square {
+        match self.state.ep_square {
             Some(sq) => write!(f, "{sq}")?,
             None => f.write_str("-")?,
         }
         write!(
             f,
             ", halfmoves {}, fullmoves {}, key {:016x} }}",
-            self.halfmoves, self.fullmoves, self.key
+            self.state.halfmoves, self.state.fullmoves, self.state.key
         )
     }
 }
@@ -908,12 +898,12 @@ impl fmt::Debug for Position {
         writeln!(
             f,
             "turn {} castling {:?} ep {:?} halfmoves {} fullmoves {} key {:016x}",
-            self.turn,
+            self.state.turn,
             self.castles.rights(),
-            self.ep_square,
-            self.halfmoves,
-            self.fullmoves,
-            self.key
+            self.state.ep_square,
+            self.state.halfmoves,
+            self.state.fullmoves,
+            self.state.key
         )
     }
 }
@@ -1193,10 +1183,10 @@ mod tests {
     #[test]
     fn position_and_undo_sizes() {
         assert_eq!(core::mem::size_of::<Position>(), SIZE_OF_POSITION);
-        assert_eq!(core::mem::size_of::<Undo>(), 24);
+        assert_eq!(core::mem::size_of::<Undo>(), 32);
     }
 
-    const SIZE_OF_POSITION: usize = 216;
+    const SIZE_OF_POSITION: usize = 224;
 
     /// The status `from_setup` rejects `setup` with.
     fn status_of(setup: &Setup) -> Status {
