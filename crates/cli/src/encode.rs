@@ -196,7 +196,7 @@ not a fen
             assert_eq!(back, expected, "{format}: {coded}");
         }
         // The model codes the start position in three bytes.
-        assert_eq!(encode("compact", "startpos\n"), "24\td99b1e\n");
+        assert_eq!(encode("compact", "startpos\n"), "24\tdc4462\n");
         insta::assert_snapshot!(decode("packed", "ffff\n4f87\n"), @r"
         error: bit 16: input ends inside the board
         error: bit 16: input ends inside the board
