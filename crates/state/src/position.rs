@@ -579,13 +579,12 @@ impl Position {
         if !self.castles.touch_mask().intersects(touched) {
             return false;
         }
-        let mut after = self.castles;
+        // The rights the move costs, as `play_unchecked` finds them.
+        let mut lost = self.castles.rook_rights_on(m.from(), m.to());
         if self.board.role_at(m.from()) == Some(Role::King) {
-            after.discard_color(self.state.turn);
+            lost |= CastlingRights::both(self.state.turn);
         }
-        after.discard_rook(m.from());
-        after.discard_rook(m.to());
-        after.rights() != self.castles.rights()
+        self.castles.rights().intersects(lost)
     }
 
     /// Plays `m`, which must be legal in this position, and returns the record that undoes it.
