@@ -258,7 +258,7 @@ impl MoveEncoder {
                 let moves = (self.scored.len() > 1).then(|| self.scored.choice(index));
                 if analysis.piece_count() > 1 {
                     self.scored.clear();
-                    analysis.pieces(&mut *self.scored);
+                    analysis.score_pieces(&mut self.scored);
                     let (cum, freq) = self.scored.choice(piece);
                     self.range.encode(cum, freq);
                 }
@@ -368,7 +368,7 @@ impl<'a> MoveDecoder<'a> {
                     1 => 0,
                     _ => {
                         self.scored.clear();
-                        analysis.pieces(&mut *self.scored);
+                        analysis.score_pieces(&mut self.scored);
                         decode_choice(&mut self.range, &self.scored)
                             .ok_or(self.error(MoveDecodeErrorKind::Invalid))?
                     }

@@ -410,13 +410,37 @@ impl<'w> Scored<'w> {
     }
 }
 
-impl Sink for Scored<'_> {
+impl Scored<'_> {
+    /// The score of a candidate with these features.
     #[inline(always)]
-    fn push(&mut self, m: Move16, features: &[u16; SLOTS]) {
+    fn score(&self, features: &[u16; SLOTS]) -> i32 {
         let mut score = 0i32;
         for &f in features {
             score += i32::from(self.weights[f as usize & (FEATURES - 1)]);
         }
+        score
+    }
+
+    /// Scores a candidate without a move at `index` (pieces, filled out of order); the
+    /// length is set once all are in ([`Scored::set_len`]).
+    #[inline(always)]
+    fn put(&mut self, index: usize, features: &[u16; SLOTS]) {
+        let score = self.score(features);
+        self.scores[index & 255] = score;
+        self.best = self.best.max(score);
+    }
+
+    /// Sets the number of candidates after [`Scored::put`].
+    #[inline(always)]
+    fn set_len(&mut self, len: usize) {
+        self.len = len.min(256);
+    }
+}
+
+impl Sink for Scored<'_> {
+    #[inline(always)]
+    fn push(&mut self, m: Move16, features: &[u16; SLOTS]) {
+        let score = self.score(features);
         // Positions have at most 218 moves: the mask never wraps.
         let i = self.len & 255;
         self.moves[i] = m;
@@ -541,6 +565,8 @@ struct Pieces {
     /// The index in `generated` of a king that can only castle (its castling moves), if any.
     castling_only: Option<u8>,
     castling: Option<PieceMoves>,
+    /// The index in `generated` of the king, if it can move.
+    king: Option<u8>,
 }
 
 impl Pieces {
@@ -552,6 +578,7 @@ impl Pieces {
             order: ArrayVec::new(),
             castling_only: None,
             castling: None,
+            king: None,
         }
     }
 
@@ -559,13 +586,15 @@ impl Pieces {
     #[inline(always)]
     fn of(pos: &Position) -> Pieces {
         let mut pieces = Pieces::new();
-        pieces.fill(pos);
+        pieces.fill(pos, |_| {});
         pieces
     }
 
     /// Fills these empty lists with the movable pieces of `pos` in canonical order.
     #[inline(always)]
-    fn fill(&mut self, pos: &Position) {
+    /// `generated` calls `on_piece` with each piece it adds (the king's castling-only entry
+    /// aside), in generation order.
+    fn fill(&mut self, pos: &Position, mut on_piece: impl FnMut(&PieceMoves)) {
         // Per piece in generation order, then sorted by origin square.
         let pieces = self;
         let mut slot_of = [u8::MAX; 64];
@@ -576,10 +605,15 @@ impl Pieces {
                 pieces.castling = Some(moves);
                 origins.add(moves.from);
             } else if pieces.generated.try_push(moves).is_ok() {
+                let index = (pieces.generated.len() - 1) as u8;
                 if let Some(s) = slot_of.get_mut(moves.from as usize) {
-                    *s = (pieces.generated.len() - 1) as u8;
+                    *s = index;
+                }
+                if moves.role == Role::King {
+                    pieces.king = Some(index);
                 }
                 origins.add(moves.from);
+                on_piece(&moves);
             }
             false
         });
@@ -593,6 +627,7 @@ impl Pieces {
                 }
                 index = (pieces.generated.len() - 1) as u8;
                 pieces.castling_only = Some(index);
+                pieces.king = Some(index);
             }
             let _ = pieces.order.try_push(index);
         }
@@ -697,17 +732,48 @@ impl Analysis<'_> {
     /// Hands the movable pieces with their features to `sink`, in canonical order.
     #[inline(always)]
     pub fn pieces<S: Sink>(&self, sink: &mut S) {
+        for &index in &self.pieces.order {
+            if let Some(moves) = self.pieces.generated.get(index as usize) {
+                sink.push(Move16::NONE, &self.piece_features(index as usize, moves));
+            }
+        }
+    }
+
+    /// Scores the movable pieces into `scored`, each at its index in canonical order, as
+    /// [`Analysis::pieces`] would hand them over. The pieces are scored in generation order,
+    /// where they come grouped by role: the dispatch on the role is predictable there.
+    #[inline(always)]
+    pub(crate) fn score_pieces(&self, scored: &mut Scored<'_>) {
+        let mut rank = [0u8; 17];
+        for (r, &index) in self.pieces.order.iter().enumerate() {
+            if let Some(slot) = rank.get_mut(index as usize) {
+                *slot = r as u8;
+            }
+        }
+        scored.clear();
+        for ((index, moves), &r) in self.pieces.generated.iter().enumerate().zip(&rank) {
+            scored.put(r as usize, &self.piece_features(index, moves));
+        }
+        scored.set_len(self.pieces.order.len());
+    }
+
+    /// The features of the piece at `index` in generation order.
+    #[inline(always)]
+    fn piece_features(&self, index: usize, moves: &PieceMoves) -> [u16; SLOTS] {
         let (ctx, t, pieces) = (&self.ctx, self.t, &self.pieces);
-        for entry in self.pieces.entries() {
-            let features = match entry.moves.role {
-                Role::Pawn => ctx.piece_features::<0>(t, pieces, &entry),
-                Role::Knight => ctx.piece_features::<1>(t, pieces, &entry),
-                Role::Bishop => ctx.piece_features::<2>(t, pieces, &entry),
-                Role::Rook => ctx.piece_features::<3>(t, pieces, &entry),
-                Role::Queen => ctx.piece_features::<4>(t, pieces, &entry),
-                Role::King => ctx.piece_features::<5>(t, pieces, &entry),
-            };
-            sink.push(Move16::NONE, &features);
+        match moves.role {
+            Role::Pawn => ctx.piece_features::<0>(t, moves.from, moves.to, false, 0),
+            Role::Knight => ctx.piece_features::<1>(t, moves.from, moves.to, false, 0),
+            Role::Bishop => ctx.piece_features::<2>(t, moves.from, moves.to, false, 0),
+            Role::Rook => ctx.piece_features::<3>(t, moves.from, moves.to, false, 0),
+            Role::Queen => ctx.piece_features::<4>(t, moves.from, moves.to, false, 0),
+            Role::King => {
+                let castling_only = pieces.castling_only == Some(index as u8);
+                let entry = Entry { moves: *moves, castling_only };
+                let castles = pieces.castles(&entry).is_some();
+                let targets = Pieces::targets(&entry);
+                ctx.piece_features::<5>(t, moves.from, targets, castles, pieces.len(&entry))
+            }
         }
     }
 
@@ -1088,20 +1154,22 @@ impl<'a> Context<'a> {
     /// The features of a movable piece of role `ROLE` (compiled once per role, so that what
     /// depends on the role alone is folded away).
     #[inline(always)]
+    ///
+    /// `targets` are the piece's targets but castling; for the king, `castles` says whether it
+    /// can castle and `king_moves` counts its moves (castling included).
     fn piece_features<const ROLE: usize>(
         &self,
         t: &Tables,
-        pieces: &Pieces,
-        entry: &Entry,
+        from: Square,
+        targets: Bitboard,
+        castles: bool,
+        king_moves: usize,
     ) -> [u16; SLOTS] {
         let role = Role::ALL[ROLE];
         let r = ROLE;
         let class = CLASS[r];
-        let from = entry.moves.from;
         let from_rel = from as usize ^ self.flip;
-        // Only a king can be a castling-only entry.
         let king = ROLE == Role::King as usize;
-        let targets = if king { Pieces::targets(entry) } else { entry.moves.to };
         let pawn = role == Role::Pawn;
         // Safe targets: not unsafe for this piece (a pawn's push is defended once).
         let below = self.their_below[class];
@@ -1118,15 +1186,15 @@ impl<'a> Context<'a> {
         let best = best.min(4);
         let worthy = (targets & self.targets_for[class]).any() as usize;
         let hits_last = if (targets & self.last_to).any() { self.last_kind } else { 0 };
-        let can_check = if role == Role::King {
-            pieces.castles(entry).is_some()
+        let can_check = if king {
+            castles
         } else {
             (targets & self.check_squares[r]).any()
                 || (self.discoverers.contains(from)
                     && (targets - t.line(self.their_king, from)).any())
         } as usize;
         let move_count = if king {
-            pieces.len(entry)
+            king_moves
         } else if pawn && (targets & Bitboard::BACKRANKS).any() {
             4 * targets.count() as usize
         } else {
@@ -1418,6 +1486,27 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn pieces_scored_in_generation_order_match_the_canonical_sink() {
+        let model = MoveModel::FITTED;
+        let (mut canonical, mut fast) =
+            (Scored::new(model.weights()), Scored::new(model.weights()));
+        let mut history = History::new();
+        for pos in positions() {
+            // Some history, so that the last-move features are not all zero.
+            if let Some(m) = pos.legal_moves().first().copied() {
+                history.push(m);
+            }
+            let analysis = model.analyse(&pos, &history);
+            canonical.clear();
+            analysis.pieces(&mut canonical);
+            analysis.score_pieces(&mut fast);
+            assert_eq!(fast.scores(), canonical.scores(), "{pos:?}");
+            assert_eq!(fast.len(), analysis.piece_count());
+            assert_eq!(fast.distribution().map(|d| d.m), canonical.distribution().map(|d| d.m));
+        }
     }
 
     #[test]
