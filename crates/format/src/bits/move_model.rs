@@ -1131,14 +1131,11 @@ impl<'a> Context<'a> {
     /// The state of a piece of class `class` on `sq`: 0 not attacked, 2 unsafe, else 1.
     #[inline(always)]
     fn state(&self, sq: Square, class: usize) -> usize {
+        // Without branches: which of the three is hard to predict.
         let level = self.level(sq);
-        if level == 0 {
-            0
-        } else if level < class || !self.our1.contains(sq) {
-            2
-        } else {
-            1
-        }
+        let attacked = level != 0;
+        let exposed = level < class || !self.our1.contains(sq);
+        attacked as usize + (attacked & exposed) as usize
     }
 
     /// The class (0-4) of the dearest enemy piece in `bb` (kings aside).
@@ -1185,12 +1182,12 @@ impl<'a> Context<'a> {
             self.best_class(captures) + if pawn { (targets & self.ep).any() as usize } else { 0 };
         let best = best.min(4);
         let worthy = (targets & self.targets_for[class]).any() as usize;
-        let hits_last = if (targets & self.last_to).any() { self.last_kind } else { 0 };
+        let hits_last = (targets & self.last_to).any() as usize * self.last_kind;
         let can_check = if king {
             castles
         } else {
             (targets & self.check_squares[r]).any()
-                || (self.discoverers.contains(from)
+                | (self.discoverers.contains(from)
                     && (targets - t.line(self.their_king, from)).any())
         } as usize;
         let move_count = if king {
@@ -1239,14 +1236,7 @@ impl<'a> Context<'a> {
         let pawn = ROLE == 0;
         let from = moves.from;
         let from_rel = from as usize ^ self.flip;
-        let from_level = self.level(from);
-        let from_state = if from_level == 0 {
-            0
-        } else if from_level < class || !self.our1.contains(from) {
-            2
-        } else {
-            1
-        };
+        let from_state = self.state(from, class);
         let newly = bit(self.attacked_by_last, from);
         let own = 2 * bit(self.own_to, from);
         let without_origin = self.occupied.without(from);
