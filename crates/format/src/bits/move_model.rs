@@ -565,8 +565,8 @@ struct Pieces {
     /// The index in `generated` of a king that can only castle (its castling moves), if any.
     castling_only: Option<u8>,
     castling: Option<PieceMoves>,
-    /// The index in `generated` of the king, if it can move.
-    king: Option<u8>,
+    /// The squares of the movable pieces.
+    origins: Bitboard,
 }
 
 impl Pieces {
@@ -578,7 +578,7 @@ impl Pieces {
             order: ArrayVec::new(),
             castling_only: None,
             castling: None,
-            king: None,
+            origins: Bitboard::EMPTY,
         }
     }
 
@@ -586,15 +586,13 @@ impl Pieces {
     #[inline(always)]
     fn of(pos: &Position) -> Pieces {
         let mut pieces = Pieces::new();
-        pieces.fill(pos, |_| {});
+        pieces.fill(pos);
         pieces
     }
 
     /// Fills these empty lists with the movable pieces of `pos` in canonical order.
     #[inline(always)]
-    /// `generated` calls `on_piece` with each piece it adds (the king's castling-only entry
-    /// aside), in generation order.
-    fn fill(&mut self, pos: &Position, mut on_piece: impl FnMut(&PieceMoves)) {
+    fn fill(&mut self, pos: &Position) {
         // Per piece in generation order, then sorted by origin square.
         let pieces = self;
         let mut slot_of = [u8::MAX; 64];
@@ -605,18 +603,14 @@ impl Pieces {
                 pieces.castling = Some(moves);
                 origins.add(moves.from);
             } else if pieces.generated.try_push(moves).is_ok() {
-                let index = (pieces.generated.len() - 1) as u8;
                 if let Some(s) = slot_of.get_mut(moves.from as usize) {
-                    *s = index;
-                }
-                if moves.role == Role::King {
-                    pieces.king = Some(index);
+                    *s = (pieces.generated.len() - 1) as u8;
                 }
                 origins.add(moves.from);
-                on_piece(&moves);
             }
             false
         });
+        pieces.origins = origins;
         for from in origins {
             let mut index = slot_of.get(from as usize).copied().unwrap_or(u8::MAX);
             if index == u8::MAX {
@@ -627,7 +621,6 @@ impl Pieces {
                 }
                 index = (pieces.generated.len() - 1) as u8;
                 pieces.castling_only = Some(index);
-                pieces.king = Some(index);
             }
             let _ = pieces.order.try_push(index);
         }
@@ -802,7 +795,10 @@ impl Analysis<'_> {
     /// The index of the piece on `from` among the movable pieces, if it can move.
     #[inline(always)]
     pub fn piece_on(&self, from: Square) -> Option<usize> {
-        self.pieces.entries().position(|e| e.moves.from == from)
+        // Its index is the number of movable pieces on the squares before `from`.
+        let origins = self.pieces.origins;
+        let before = Bitboard((1u64 << (from as u32 & 63)) - 1);
+        origins.contains(from).then(|| (origins & before).count() as usize)
     }
 
     /// Where `m` is: the index of its piece and its index among that piece's moves; `None`
