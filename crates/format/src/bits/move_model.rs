@@ -560,8 +560,8 @@ struct Entry {
 #[derive(Clone, Debug)]
 struct Pieces {
     generated: ArrayVec<PieceMoves, 17>,
-    /// Indices into `generated`, by origin square.
-    order: ArrayVec<u8, 17>,
+    /// Indices into `generated`, by origin square: the first `generated.len()` are set.
+    order: [u8; 17],
     /// The index in `generated` of a king that can only castle (its castling moves), if any.
     castling_only: Option<u8>,
     castling: Option<PieceMoves>,
@@ -575,7 +575,7 @@ impl Pieces {
     fn new() -> Pieces {
         Pieces {
             generated: ArrayVec::new(),
-            order: ArrayVec::new(),
+            order: [0; 17],
             castling_only: None,
             castling: None,
             origins: Bitboard::EMPTY,
@@ -593,55 +593,62 @@ impl Pieces {
     /// Fills these empty lists with the movable pieces of `pos` in canonical order.
     #[inline(always)]
     fn fill(&mut self, pos: &Position) {
-        // Per piece in generation order, then sorted by origin square.
+        // Per piece in generation order, then ranked by origin square.
         let pieces = self;
-        let mut slot_of = [u8::MAX; 64];
         let mut origins = Bitboard::EMPTY;
         let ours = pos.us();
+        let mut king_moves = false;
         pos.visit_moves(Bitboard::FULL, Bitboard::FULL, |moves| {
             if moves.role == Role::King && (moves.to & ours).any() {
                 pieces.castling = Some(moves);
                 origins.add(moves.from);
             } else if pieces.generated.try_push(moves).is_ok() {
-                if let Some(s) = slot_of.get_mut(moves.from as usize) {
-                    *s = (pieces.generated.len() - 1) as u8;
-                }
+                king_moves |= moves.role == Role::King;
                 origins.add(moves.from);
             }
             false
         });
-        pieces.origins = origins;
-        for from in origins {
-            let mut index = slot_of.get(from as usize).copied().unwrap_or(u8::MAX);
-            if index == u8::MAX {
-                // The king, with castling moves only.
-                let Some(castling) = pieces.castling else { continue };
-                if pieces.generated.try_push(castling).is_err() {
-                    continue;
-                }
-                index = (pieces.generated.len() - 1) as u8;
-                pieces.castling_only = Some(index);
+        if let Some(castling) = pieces.castling {
+            // A king that can only castle: its castling moves are its entry.
+            if !king_moves && pieces.generated.try_push(castling).is_ok() {
+                pieces.castling_only = Some((pieces.generated.len() - 1) as u8);
             }
-            let _ = pieces.order.try_push(index);
         }
+        pieces.origins = origins;
+        for (index, moves) in pieces.generated.iter().enumerate() {
+            if let Some(slot) = pieces.order.get_mut(Self::rank(origins, moves.from)) {
+                *slot = index as u8;
+            }
+        }
+    }
+
+    /// The canonical index of the piece on `from` among the pieces on `origins`: the number
+    /// of them on the squares before it.
+    #[inline(always)]
+    fn rank(origins: Bitboard, from: Square) -> usize {
+        (origins & Bitboard((1u64 << (from as u32 & 63)) - 1)).count() as usize
     }
 
     /// The number of movable pieces.
     #[inline(always)]
     fn count(&self) -> usize {
-        self.order.len()
+        self.generated.len()
     }
 
     /// The movable piece at `i` in canonical order.
     #[inline(always)]
     fn get(&self, i: usize) -> Option<Entry> {
+        if i >= self.count() {
+            return None;
+        }
         self.entry(*self.order.get(i)?)
     }
 
     /// The movable pieces in canonical order.
     #[inline(always)]
     fn entries(&self) -> impl Iterator<Item = Entry> + '_ {
-        self.order.iter().filter_map(|&index| self.entry(index))
+        let order = self.order.get(..self.count()).unwrap_or(&[]);
+        order.iter().filter_map(|&index| self.entry(index))
     }
 
     /// The piece at `index` in generation order.
@@ -725,7 +732,7 @@ impl Analysis<'_> {
     /// Hands the movable pieces with their features to `sink`, in canonical order.
     #[inline(always)]
     pub fn pieces<S: Sink>(&self, sink: &mut S) {
-        for &index in &self.pieces.order {
+        for &index in self.pieces.order.get(..self.pieces.count()).unwrap_or(&[]) {
             if let Some(moves) = self.pieces.generated.get(index as usize) {
                 sink.push(Move16::NONE, &self.piece_features(index as usize, moves));
             }
@@ -737,17 +744,13 @@ impl Analysis<'_> {
     /// where they come grouped by role: the dispatch on the role is predictable there.
     #[inline(always)]
     pub(crate) fn score_pieces(&self, scored: &mut Scored<'_>) {
-        let mut rank = [0u8; 17];
-        for (r, &index) in self.pieces.order.iter().enumerate() {
-            if let Some(slot) = rank.get_mut(index as usize) {
-                *slot = r as u8;
-            }
-        }
+        let origins = self.pieces.origins;
         scored.clear();
-        for ((index, moves), &r) in self.pieces.generated.iter().enumerate().zip(&rank) {
-            scored.put(r as usize, &self.piece_features(index, moves));
+        for (index, moves) in self.pieces.generated.iter().enumerate() {
+            let rank = Pieces::rank(origins, moves.from);
+            scored.put(rank, &self.piece_features(index, moves));
         }
-        scored.set_len(self.pieces.order.len());
+        scored.set_len(self.pieces.count());
     }
 
     /// The features of the piece at `index` in generation order.
@@ -797,8 +800,7 @@ impl Analysis<'_> {
     pub fn piece_on(&self, from: Square) -> Option<usize> {
         // Its index is the number of movable pieces on the squares before `from`.
         let origins = self.pieces.origins;
-        let before = Bitboard((1u64 << (from as u32 & 63)) - 1);
-        origins.contains(from).then(|| (origins & before).count() as usize)
+        origins.contains(from).then(|| Pieces::rank(origins, from))
     }
 
     /// Where `m` is: the index of its piece and its index among that piece's moves; `None`
