@@ -106,6 +106,9 @@ use super::range::TOTAL;
 /// Feature indices per candidate.
 pub const SLOTS: usize = 7;
 
+/// The slots a piece uses (0-4; its slots 5 and 6 are always 0).
+const PIECE_SLOTS: usize = 5;
+
 /// Score units per nat: a weight of `SCORE_SCALE` multiplies a candidate's odds by e.
 pub const SCORE_SCALE: i32 = 32;
 
@@ -413,7 +416,7 @@ impl<'w> Scored<'w> {
 impl Scored<'_> {
     /// The score of a candidate with these features.
     #[inline(always)]
-    fn score(&self, features: &[u16; SLOTS]) -> i32 {
+    fn score<const N: usize>(&self, features: &[u16; N]) -> i32 {
         let mut score = 0i32;
         for &f in features {
             score += i32::from(self.weights[f as usize & (FEATURES - 1)]);
@@ -424,7 +427,7 @@ impl Scored<'_> {
     /// Scores a candidate without a move at `index` (pieces, filled out of order); the
     /// length is set once all are in ([`Scored::set_len`]).
     #[inline(always)]
-    fn put(&mut self, index: usize, features: &[u16; SLOTS]) {
+    fn put(&mut self, index: usize, features: &[u16; PIECE_SLOTS]) {
         let score = self.score(features);
         self.scores[index & 255] = score;
         self.best = self.best.max(score);
@@ -734,7 +737,12 @@ impl Analysis<'_> {
     pub fn pieces<S: Sink>(&self, sink: &mut S) {
         for &index in self.pieces.order.get(..self.pieces.count()).unwrap_or(&[]) {
             if let Some(moves) = self.pieces.generated.get(index as usize) {
-                sink.push(Move16::NONE, &self.piece_features(index as usize, moves));
+                let mut features = [0; SLOTS];
+                for (slot, f) in features.iter_mut().zip(self.piece_features(index as usize, moves))
+                {
+                    *slot = f;
+                }
+                sink.push(Move16::NONE, &features);
             }
         }
     }
@@ -755,7 +763,7 @@ impl Analysis<'_> {
 
     /// The features of the piece at `index` in generation order.
     #[inline(always)]
-    fn piece_features(&self, index: usize, moves: &PieceMoves) -> [u16; SLOTS] {
+    fn piece_features(&self, index: usize, moves: &PieceMoves) -> [u16; PIECE_SLOTS] {
         let (ctx, t, pieces) = (&self.ctx, self.t, &self.pieces);
         match moves.role {
             Role::Pawn => ctx.piece_features::<0>(t, moves.from, moves.to, false, 0),
@@ -1159,7 +1167,7 @@ impl<'a> Context<'a> {
         targets: Bitboard,
         castles: bool,
         king_moves: usize,
-    ) -> [u16; SLOTS] {
+    ) -> [u16; PIECE_SLOTS] {
         let role = Role::ALL[ROLE];
         let r = ROLE;
         let class = CLASS[r];
@@ -1215,8 +1223,6 @@ impl<'a> Context<'a> {
             (offset::PIECE_CAPTURE + ((r * 5 + best) * 2 + worthy) * 3 + hits_last) as u16,
             (offset::PIECE_MOBILITY + (r * 2 + can_check) * 6 + mobility) as u16,
             book as u16,
-            0,
-            0,
         ]
     }
 
