@@ -186,7 +186,7 @@ fn pack_stats_and_unpack_to_uci_print_what_pgn_prints() {
         let size = std::fs::metadata(&cbg).expect("written").len();
         assert!(stats.contains(&format!("\"total_bytes\":{size},")), "{stats}");
         if codec == "model" {
-            insta::assert_snapshot!(stats, @r#"{"games":4,"plies":21,"move_bits":56,"total_bytes":242,"dropped_comments":2,"dropped_variations":1,"failed_games":1}"#);
+            insta::assert_snapshot!(stats, @r#"{"games":4,"plies":21,"move_bits":72,"total_bytes":244,"dropped_comments":2,"dropped_variations":1,"failed_games":1}"#);
         }
         // The same lines as `pgn --to uci`, the broken game aside.
         let unpacked = run(&["unpack", &cbg, "--to", "uci"], "");
@@ -275,7 +275,7 @@ fn export_reads_pgn_and_cbg_and_reports_broken_games() {
     assert!(stats.contains(&format!("\"total_bytes\":{size},")), "{stats}");
     // The four good games twice: once from the PGN, once from the .cbg.
     let stats = stats.replace(&size.to_string(), "SIZE");
-    insta::assert_snapshot!(stats, @r#"{"games":8,"plies":42,"move_bytes":14,"total_bytes":SIZE,"failed_games":1}"#);
+    insta::assert_snapshot!(stats, @r#"{"games":8,"plies":42,"move_bytes":18,"total_bytes":SIZE,"failed_games":1}"#);
     let help = run(&["export", "--help"], "");
     assert!(text(&help.stdout).contains("Example"));
 }

@@ -134,11 +134,11 @@ fn the_coded_bytes_of_three_games() {
         }
     }
     insta::assert_snapshot!(lines.join("\n"), @r"
-    game 1 model: 8d96cdde41dace2f
+    game 1 model: b4c19017d044a4ef
     game 1 index: 691a663c5e22c31b1aca9de0a440
-    game 2 model: fc001d9230f0a54d
+    game 2 model: f11ee32069d4bc
     game 2 index: 7a2679b8365800e11e2199355343
-    game 3 model: e65295835b7ed115
+    game 3 model: d6d3571336d9096401
     game 3 index: 6a6c79483422880294f9e3ae4840
     ");
 }

@@ -284,7 +284,7 @@ fn mistakes_are_errors_naming_the_spot() {
     }
     insta::assert_snapshot!(query_error(
         "SELECT chess_uci(CAST('abc' AS BYTEA), 3, NULL)"
-    ), @"Execution error: chess_uci: row 0 of the batch: moves: ply 3 (byte 1): bytes follow the last move");
+    ), @"Execution error: chess_uci: row 0 of the batch: moves: ply 3 (byte 2): bytes follow the last move");
 }
 
 #[test]

@@ -38,7 +38,6 @@
 //! | 1 | piece × state × the opponent's last moved piece attacks it × it made our last move × its safe targets (0, 1, more) | 216 |
 //! | 2 | piece × dearest enemy piece it can capture (class 0-4) × it can capture a worthy one × it can capture the piece that just moved (no; yes, that move captured; yes) | 180 |
 //! | 3 | piece × it can give check (the king: it can castle) × number of moves (1, 2, 3, 4-5, 6-8, 9+) | 72 |
-//! | 4 | opening book: the best share bucket of its book moves (0-15), or none of its moves in the book (0 outside the book) | 17 |
 //!
 //! Moves of the chosen piece:
 //!
@@ -48,12 +47,15 @@
 //! | 1 | piece × captured piece (none, pawn .. queen) × target's attack level × target defended × origin's state | 1,296 |
 //! | 2 | piece × check given (none, direct, discovered, both) × target unsafe × target closer to / as far from / farther from the enemy king than the origin | 144 |
 //! | 3 | piece × target is where the opponent's last move went (no; yes, it captured; yes) × the opponent's last moved piece attacks the origin × origin is where our last move went × target is where it came from | 144 |
-//! | 4 | piece × the dearest worthy enemy piece (class 0-4) attacked from the target × more than one × target unsafe | 120 |
-//! | 5 | promotion to knight, bishop, rook, queen (0 for other moves) | 4 |
-//! | 6 | opening book: the move's share bucket in a book position (0-15), or not in the book (0 outside the book) | 17 |
+//! | 4 | promotion to knight, bishop, rook, queen (0 for other moves) | 4 |
+//! | 5 | opening book: the move's share bucket in a book position (0-15), or not in the book (0 outside the book) | 17 |
 //!
-//! Promotions take the promoted piece's attacks for checks and threats. Castling has slots 0
-//! and 6 only.
+//! Promotions take the promoted piece's attacks for checks. Castling has slots 0 and 5 only.
+//!
+//! Two features of earlier tables are gone for speed (2026-11-23): the enemy pieces a move
+//! attacks from its target (a slider lookup per move, about 5% of the work) and the book bucket
+//! of a piece's moves (about 3%). Refitted without them, the held-out lichess games cost 0.08
+//! bits a move more (docs/formats.md, "Third round").
 //!
 //! # From features to frequencies (integers only)
 //!
@@ -104,10 +106,10 @@ use super::move_model_table as table;
 use super::range::TOTAL;
 
 /// Feature indices per candidate.
-pub const SLOTS: usize = 7;
+pub const SLOTS: usize = 6;
 
-/// The slots a piece uses (0-4; its slots 5 and 6 are always 0).
-const PIECE_SLOTS: usize = 5;
+/// The slots a piece uses (0-3; its other slots are always 0).
+const PIECE_SLOTS: usize = 4;
 
 /// Score units per nat: a weight of `SCORE_SCALE` multiplies a candidate's odds by e.
 pub const SCORE_SCALE: i32 = 32;
@@ -126,14 +128,12 @@ mod offset {
     pub const PIECE_STATE: usize = PIECE_SQUARE + 1152;
     pub const PIECE_CAPTURE: usize = PIECE_STATE + 216;
     pub const PIECE_MOBILITY: usize = PIECE_CAPTURE + 180;
-    pub const PIECE_BOOK: usize = PIECE_MOBILITY + 72;
-    pub const PAIR: usize = PIECE_BOOK + 17;
+    pub const PAIR: usize = PIECE_MOBILITY + 72;
     pub const CASTLE: usize = PAIR + 3 * PAIRS;
     pub const TACTIC: usize = CASTLE + 6;
     pub const CHECK: usize = TACTIC + 1296;
     pub const HISTORY: usize = CHECK + 144;
-    pub const THREAT: usize = HISTORY + 144;
-    pub const PROMOTION: usize = THREAT + 120;
+    pub const PROMOTION: usize = HISTORY + 144;
     pub const BOOK: usize = PROMOTION + 4;
     pub const END: usize = BOOK + 17;
 }
@@ -161,14 +161,12 @@ pub fn feature_name(index: usize) -> &'static str {
         i if i < PIECE_STATE => "piece square",
         i if i < PIECE_CAPTURE => "piece state",
         i if i < PIECE_MOBILITY => "piece capture",
-        i if i < PIECE_BOOK => "piece mobility",
-        i if i < PAIR => "piece book",
+        i if i < PAIR => "piece mobility",
         i if i < CASTLE => "pair",
         i if i < TACTIC => "castle",
         i if i < CHECK => "tactic",
         i if i < HISTORY => "check",
-        i if i < THREAT => "history",
-        i if i < PROMOTION => "threat",
+        i if i < PROMOTION => "history",
         i if i < BOOK => "promotion",
         i if i < END => "book",
         _ => "unused",
@@ -905,10 +903,8 @@ const CLASS: [usize; 6] = [1, 2, 2, 3, 4, 5];
 
 /// What the features of one position need, computed once.
 struct Context<'a> {
-    us: Color,
     /// 0 for white, 56 for black: xor a square with it to see it from the side to move.
     flip: usize,
-    occupied: Bitboard,
     /// The attack level of each square in three bit planes (bit 0, 1, 2 of the level).
     level_planes: [Bitboard; 3],
     /// Squares attacked by enemy pieces of class below `c`, for `c` in 0..=5.
@@ -1097,9 +1093,7 @@ impl<'a> Context<'a> {
             (&[][..], &[][..])
         };
         Context {
-            us,
             flip: if us == Color::White { 0 } else { 56 },
-            occupied,
             level_planes,
             their_below,
             their_attacks: le5,
@@ -1206,23 +1200,11 @@ impl<'a> Context<'a> {
         // Number of moves 0-1, 2, 3, 4-5, 6-8, 9 or more: a table read, not a branch chain.
         const MOBILITY: [u8; 10] = [0, 0, 1, 2, 3, 3, 4, 4, 4, 5];
         let mobility = MOBILITY[move_count.min(9)] as usize;
-        let book = if self.book_moves.is_empty() {
-            0
-        } else {
-            let mut bucket = BOOK_BUCKETS;
-            for (&m, &b) in self.book_moves.iter().zip(self.book_buckets) {
-                if Move16::from_bits(m).from() == from {
-                    bucket = bucket.min(b);
-                }
-            }
-            offset::PIECE_BOOK + bucket as usize
-        };
         [
             (offset::PIECE_SQUARE + (self.phase * 6 + r) * 64 + (from_rel & 63)) as u16,
             (offset::PIECE_STATE + state * 3 + safe_count) as u16,
             (offset::PIECE_CAPTURE + ((r * 5 + best) * 2 + worthy) * 3 + hits_last) as u16,
             (offset::PIECE_MOBILITY + (r * 2 + can_check) * 6 + mobility) as u16,
-            book as u16,
         ]
     }
 
@@ -1235,7 +1217,6 @@ impl<'a> Context<'a> {
         sink: &mut S,
     ) {
         let board = pos.board();
-        let role = Role::ALL[ROLE];
         let class = CLASS[ROLE];
         let pawn = ROLE == 0;
         let from = moves.from;
@@ -1243,7 +1224,6 @@ impl<'a> Context<'a> {
         let from_state = self.state(from, class);
         let newly = bit(self.attacked_by_last, from);
         let own = 2 * bit(self.own_to, from);
-        let without_origin = self.occupied.without(from);
         let pair_slots = &PAIR_TABLE.slot[ROLE][from_rel & 63];
         let pair_base =
             offset::PAIR + self.phase * PAIRS + PAIR_TABLE.base[ROLE][from_rel & 63] as usize;
@@ -1265,8 +1245,6 @@ impl<'a> Context<'a> {
         let tactic_base = offset::TACTIC + ROLE * 6 * 6 * 2 * 3 + from_state;
         let check_base = offset::CHECK + ROLE * 24;
         let history_base = offset::HISTORY + ROLE * 24 + newly * 4 + own;
-        let threat_base = offset::THREAT + ROLE * 20;
-        let targets_for = self.targets_for[class];
         let check_squares = self.check_squares[ROLE];
         let promoting = pawn && (moves.to & Bitboard::BACKRANKS).any();
         let from_bits = (from as u16) << 6;
@@ -1289,8 +1267,6 @@ impl<'a> Context<'a> {
             let near = unsafe_to * 3 + closer;
             if !promoting {
                 let check = bit(check_squares, to) + 2 * bit(discovered, to);
-                let targets = attacks(t, self.us, role, to, without_origin) & targets_for;
-                let threat = threat_base + self.threat(targets) * 2 + unsafe_to;
                 let flags = if pawn {
                     let double = ((to as u16).abs_diff(from as u16) == 16) as u16;
                     (capture as u16) << 2 | (ep as u16) | double
@@ -1303,7 +1279,6 @@ impl<'a> Context<'a> {
                     tactic as u16,
                     (check_base + check * 6 + near) as u16,
                     history as u16,
-                    threat as u16,
                     0,
                     self.book_feature(m),
                 ];
@@ -1314,16 +1289,12 @@ impl<'a> Context<'a> {
                 {
                     let check =
                         bit(self.check_squares[after as usize], to) + 2 * bit(discovered, to);
-                    let targets = attacks(t, self.us, after, to, without_origin)
-                        & self.targets_for[CLASS[after as usize]];
-                    let threat = threat_base + self.threat(targets) * 2 + unsafe_to;
                     let m = moves.move_to(to, Some(after));
                     let features = [
                         pair as u16,
                         tactic as u16,
                         (check_base + check * 6 + near) as u16,
                         history as u16,
-                        threat as u16,
                         (offset::PROMOTION + promo) as u16,
                         self.book_feature(m),
                     ];
@@ -1331,13 +1302,6 @@ impl<'a> Context<'a> {
                 }
             }
         }
-    }
-
-    /// The threat code of a set of attacked targets: the class (0-4) of the dearest, times
-    /// two, plus one if there are several.
-    #[inline(always)]
-    fn threat(&self, targets: Bitboard) -> usize {
-        self.best_class(targets) * 2 + targets.more_than_one() as usize
     }
 
     /// The features of the king's castling moves.
@@ -1348,7 +1312,6 @@ impl<'a> Context<'a> {
             let m = moves.move_to(rook, None);
             let features = [
                 (offset::CASTLE + self.phase * 2 + side) as u16,
-                0,
                 0,
                 0,
                 0,
