@@ -108,9 +108,6 @@ use super::range::TOTAL;
 /// Feature indices per candidate.
 pub const SLOTS: usize = 6;
 
-/// The slots a piece uses (0-3; its other slots are always 0).
-const PIECE_SLOTS: usize = 4;
-
 /// Score units per nat: a weight of `SCORE_SCALE` multiplies a candidate's odds by e.
 pub const SCORE_SCALE: i32 = 32;
 
@@ -414,7 +411,7 @@ impl<'w> Scored<'w> {
 impl Scored<'_> {
     /// The score of a candidate with these features.
     #[inline(always)]
-    fn score<const N: usize>(&self, features: &[u16; N]) -> i32 {
+    fn score(&self, features: &[u16; SLOTS]) -> i32 {
         let mut score = 0i32;
         for &f in features {
             score += i32::from(self.weights[f as usize & (FEATURES - 1)]);
@@ -425,7 +422,7 @@ impl Scored<'_> {
     /// Scores a candidate without a move at `index` (pieces, filled out of order); the
     /// length is set once all are in ([`Scored::set_len`]).
     #[inline(always)]
-    fn put(&mut self, index: usize, features: &[u16; PIECE_SLOTS]) {
+    fn put(&mut self, index: usize, features: &[u16; SLOTS]) {
         let score = self.score(features);
         self.scores[index & 255] = score;
         self.best = self.best.max(score);
@@ -735,12 +732,7 @@ impl Analysis<'_> {
     pub fn pieces<S: Sink>(&self, sink: &mut S) {
         for &index in self.pieces.order.get(..self.pieces.count()).unwrap_or(&[]) {
             if let Some(moves) = self.pieces.generated.get(index as usize) {
-                let mut features = [0; SLOTS];
-                for (slot, f) in features.iter_mut().zip(self.piece_features(index as usize, moves))
-                {
-                    *slot = f;
-                }
-                sink.push(Move16::NONE, &features);
+                sink.push(Move16::NONE, &self.piece_features(index as usize, moves));
             }
         }
     }
@@ -761,7 +753,7 @@ impl Analysis<'_> {
 
     /// The features of the piece at `index` in generation order.
     #[inline(always)]
-    fn piece_features(&self, index: usize, moves: &PieceMoves) -> [u16; PIECE_SLOTS] {
+    fn piece_features(&self, index: usize, moves: &PieceMoves) -> [u16; SLOTS] {
         let (ctx, t, pieces) = (&self.ctx, self.t, &self.pieces);
         match moves.role {
             Role::Pawn => ctx.piece_features::<0>(t, moves.from, moves.to, false, 0),
@@ -1161,7 +1153,7 @@ impl<'a> Context<'a> {
         targets: Bitboard,
         castles: bool,
         king_moves: usize,
-    ) -> [u16; PIECE_SLOTS] {
+    ) -> [u16; SLOTS] {
         let role = Role::ALL[ROLE];
         let r = ROLE;
         let class = CLASS[r];
@@ -1205,6 +1197,8 @@ impl<'a> Context<'a> {
             (offset::PIECE_STATE + state * 3 + safe_count) as u16,
             (offset::PIECE_CAPTURE + ((r * 5 + best) * 2 + worthy) * 3 + hits_last) as u16,
             (offset::PIECE_MOBILITY + (r * 2 + can_check) * 6 + mobility) as u16,
+            0,
+            0,
         ]
     }
 
@@ -1310,14 +1304,8 @@ impl<'a> Context<'a> {
         for rook in moves.to {
             let side = (rook > moves.from) as usize;
             let m = moves.move_to(rook, None);
-            let features = [
-                (offset::CASTLE + self.phase * 2 + side) as u16,
-                0,
-                0,
-                0,
-                0,
-                self.book_feature(m),
-            ];
+            let features =
+                [(offset::CASTLE + self.phase * 2 + side) as u16, 0, 0, 0, 0, self.book_feature(m)];
             sink.push(m, &features);
         }
     }
