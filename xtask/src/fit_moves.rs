@@ -524,7 +524,8 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
     report(&model, &fit_games, &held_games, &sets);
     print_top(&fit.w);
 
-    let source = table_source(&weights, &book, &fit_games, &o);
+    // One newline at the end, as rustfmt leaves the file (`cargo fmt --check` runs in CI).
+    let source = format!("{}\n", table_source(&weights, &book, &fit_games, &o).trim_end());
     let out =
         o.out.unwrap_or_else(|| project_root().join("crates/format/src/bits/move_model_table.rs"));
     std::fs::write(&out, source).map_err(|e| format!("{}: {e}", out.display()))?;
