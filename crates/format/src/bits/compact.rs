@@ -1398,6 +1398,29 @@ fn allowed_pieces(key: u32) -> Vec<bool> {
 
 /// Frequencies summing to [`TOTAL`] in proportion to `counts`: at least 1 for an allowed
 /// symbol, 0 for the others.
+/// Writes context tables for [`Model::to_rust`] as `static NAME: [(u32, [u16; N]); len]`:
+/// each context's key and its `n` frequencies.
+fn write_tables<'a>(
+    out: &mut String,
+    name: &str,
+    what: &str,
+    n: usize,
+    tables: impl ExactSizeIterator<Item = (u32, &'a [u16])>,
+) {
+    use core::fmt::Write;
+    let _ = writeln!(
+        out,
+        "/// The {what} tables: the context key (level << 28 | key) and the {n} frequencies."
+    );
+    let _ = writeln!(out, "#[rustfmt::skip]");
+    let _ = writeln!(out, "static {name}: [(u32, [u16; {n}]); {}] = [", tables.len());
+    for (key, freqs) in tables {
+        let list = freqs.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(",");
+        let _ = writeln!(out, "({key},[{list}]),");
+    }
+    let _ = writeln!(out, "];");
+}
+
 fn normalize<const N: usize>(counts: &[u64; N], allowed: &[bool]) -> [u16; N] {
     let allowed = |i: usize| allowed.get(i).copied().unwrap_or(false);
     let n_allowed = (0..N).filter(|&i| allowed(i)).count() as u64;
@@ -1452,26 +1475,11 @@ impl Model {
         let rows: Vec<&[u16]> = f.fullmove_bits.iter().map(|r| &r[..]).collect();
         let _ = writeln!(out, "        fullmove_bits: [{}],", nested(&rows));
         let _ = writeln!(out, "    }}\n}}\n");
-        let _ = writeln!(
-            out,
-            "/// The occupancy tables: the context key (level << 28 | key) and the 256 frequencies."
-        );
-        let _ = writeln!(out, "#[rustfmt::skip]");
-        let _ = writeln!(out, "static OCCUPANCY: [(u32, [u16; 256]); {}] = [", f.occupancy.len());
-        for (key, freqs) in &f.occupancy {
-            let _ = writeln!(out, "({key},[{}]),", list(freqs));
-        }
-        let _ = writeln!(out, "];\n");
-        let _ = writeln!(
-            out,
-            "/// The piece tables: the context key (level << 28 | key) and the 12 frequencies."
-        );
-        let _ = writeln!(out, "#[rustfmt::skip]");
-        let _ = writeln!(out, "static PIECES: [(u32, [u16; 12]); {}] = [", f.pieces.len());
-        for (key, freqs) in &f.pieces {
-            let _ = writeln!(out, "({key},[{}]),", list(freqs));
-        }
-        let _ = writeln!(out, "];");
+        let occupancy = f.occupancy.iter().map(|(key, freqs)| (*key, &freqs[..]));
+        write_tables(&mut out, "OCCUPANCY", "occupancy", 256, occupancy);
+        out.push('\n');
+        let pieces = f.pieces.iter().map(|(key, freqs)| (*key, &freqs[..]));
+        write_tables(&mut out, "PIECES", "piece", PIECES, pieces);
         out
     }
 }
