@@ -28,6 +28,7 @@ use chessbits_move::{Move16, MoveKind, MoveList};
 use chessbits_state::{Castles, CastlingRights, CastlingSide, Position};
 
 use crate::tables::Tables;
+use crate::wide::{Scalar, Writer};
 
 /// The legal moves of one piece: its origin and a bitboard of targets.
 ///
@@ -445,7 +446,19 @@ impl<'a, P: Source> Gen<'a, P> {
     /// Appends the legal moves whose origin is in `from_mask` and target in `to_mask` to `list`.
     #[inline(always)]
     pub(crate) fn push_moves(&self, from_mask: Bitboard, to_mask: Bitboard, list: &mut MoveList) {
-        self.generate_set_wise(from_mask, to_mask, &mut ListSink(OneList(list)));
+        self.push_moves_with(from_mask, to_mask, list, Scalar);
+    }
+
+    /// [`Gen::push_moves`] with the list writer `writer`.
+    #[inline(always)]
+    pub(crate) fn push_moves_with<W: Writer>(
+        &self,
+        from_mask: Bitboard,
+        to_mask: Bitboard,
+        list: &mut MoveList,
+        writer: W,
+    ) {
+        self.generate_set_wise(from_mask, to_mask, &mut ListSink(OneList(list), writer));
     }
 
     /// Appends every legal move in one pass, captures (en passant included) and promotions to
@@ -453,7 +466,7 @@ impl<'a, P: Source> Gen<'a, P> {
     #[inline(always)]
     pub(crate) fn push_split(&self, tactical: &mut MoveList, quiet: &mut MoveList) {
         let lists = SplitLists { tactical, quiet };
-        self.generate_set_wise(Bitboard::FULL, Bitboard::FULL, &mut ListSink(lists));
+        self.generate_set_wise(Bitboard::FULL, Bitboard::FULL, &mut ListSink(lists, Scalar));
     }
 
     /// The set-wise generator: the legal moves whose origin is in `from_mask` and target in
@@ -686,24 +699,18 @@ impl Lists for SplitLists<'_> {
     }
 }
 
-/// Appends moves to lists.
+/// Appends moves to lists, each target set written by `W` ([`Scalar`] move by move, or
+/// [`crate::wide::Wide`] a set at a time).
 ///
 /// A legal position has at most 218 moves, so the 256-move lists never fill up (positions come
 /// from `Position::from_setup`, which keeps within that bound, and from legal moves).
-struct ListSink<L>(L);
+struct ListSink<L, W>(L, W);
 
-impl<L: Lists> Sink for ListSink<L> {
+impl<L: Lists, W: Writer> Sink for ListSink<L, W> {
     #[inline(always)]
     fn piece(&mut self, from: Square, to: Bitboard, theirs: Bitboard) {
         if L::ONE {
-            // One pass in square order; the capture bit of the flag nibble read off `theirs`.
-            let quiet = (from as u16) << 6 | MoveKind::Quiet.nibble() << 12;
-            let capture_bit = MoveKind::Capture.nibble() << 12;
-            let moves = to.squares().map(|to| {
-                let capture = if theirs.contains(to) { capture_bit } else { 0 };
-                Move16::from_bits(quiet | to as u16 | capture)
-            });
-            self.0.quiet().extend(moves);
+            self.1.piece(self.0.quiet(), from, to, theirs);
             return;
         }
         let captures = (to & theirs).squares().map(|to| Move16::new(from, to, MoveKind::Capture));
@@ -714,9 +721,8 @@ impl<L: Lists> Sink for ListSink<L> {
 
     #[inline(always)]
     fn pawns(&mut self, to: Bitboard, step: i32, kind: MoveKind) {
-        let from = |to: Square| Square::new((to as i32 - step) as u32);
         let list = if kind == MoveKind::Capture { self.0.tactical() } else { self.0.quiet() };
-        list.extend(to.squares().map(|to| Move16::new(from(to), to, kind)));
+        self.1.pawns(list, to, step, kind);
     }
 
     #[inline(always)]

@@ -45,6 +45,7 @@ mod perft;
 mod search;
 mod single;
 mod tables;
+mod wide;
 
 use core::fmt;
 
@@ -161,11 +162,40 @@ pub trait MoveGen {
 /// has the features. The generator writes into the list through a reference, so the list is
 /// built in place (returning it from the fast-bits copy cost a copy of the whole 516-byte list
 /// per call: 7% of `legal_moves()`).
+///
+/// Where the CPU has AVX-512 VBMI2, the copy that writes each target set at once
+/// ([`wide::Wide`]) builds the list.
 #[inline(always)]
 fn collect(pos: &Position, from: Bitboard, to: Bitboard) -> MoveList {
     let mut list = MoveList::new();
+    if let Some(wide) = wide::Wide::detect() {
+        #[cfg(target_arch = "x86_64")]
+        #[allow(unsafe_code, reason = "calls code compiled for CPU features; see Safety")]
+        // Safety: a `Wide` exists only where the CPU has the features `collect_wide` is
+        // compiled for.
+        unsafe {
+            collect_wide(tables(), pos, from, to, &mut list, wide);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = wide;
+        return list;
+    }
     isa::dispatch!(collect_fast_bits, collect_with, (tables(), pos, from, to, &mut list));
     list
+}
+
+/// [`collect_with`] with the [`wide::Wide`] writer, compiled for its features.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2")]
+fn collect_wide(
+    t: &'static Tables,
+    pos: &Position,
+    from: Bitboard,
+    to: Bitboard,
+    list: &mut MoveList,
+    wide: wide::Wide,
+) {
+    Gen::new(t, pos).push_moves_with(from, to, list, wide);
 }
 
 /// The body of [`collect`].

@@ -1,0 +1,316 @@
+//! Move lists written a target set at a time with AVX-512 (VBMI2), chosen at run time.
+//!
+//! The plain list writer ([`Scalar`]) spends one loop trip per move: find the lowest target,
+//! build the move, store it, count it. A position's moves come in 10 to 20 target sets of one
+//! to a dozen squares, so most of a list's time goes to those short loops and to the exit of
+//! each, a branch whose trip count changes from set to set.
+//!
+//! [`Wide`] writes a whole set without a loop. `vpcompressb` packs the numbers of the set's
+//! squares into the low bytes of a register (in square order, as the loop finds them);
+//! widened to 16-bit lanes and ORed with the origin and the flag nibble, they are the set's
+//! [`Move16`]s; one 64-byte store puts 32 lanes at the end of the list and the length grows by
+//! the set's size. Lanes past the size land in the list's spare room and are never read (the
+//! writer stores only where 32 lanes fit, and falls back to [`Scalar`] otherwise). The capture
+//! bit of a piece's moves is added to the lanes whose square is an enemy's: that set of lanes
+//! is `pext(captures, targets)`, one BMI2 instruction.
+//!
+//! Both writers write the same moves in the same order (a test compares them on every suite
+//! position and one ply below). The wide features are the fast-bits ones (`crate::isa`) and
+//! AVX-512 F, BW and VBMI2: every `#[target_feature]` of the wide code spells out
+//! `"popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2"`. [`Wide::detect`] finds them once and
+//! keeps the answer in one byte; the copies of the generator that use `Wide` are compiled for
+//! them and called only with a `Wide` in hand, the proof that the CPU has them.
+//!
+//! Valgrind does not emulate AVX-512 and hides it from detection, so instruction counts taken
+//! with cachegrind measure the [`Scalar`] path.
+
+use chessbits_bitboard::{Bitboard, Square};
+use chessbits_move::{Move16, MoveKind, MoveList, MAX_MOVES};
+
+/// How a list sink writes a set of moves into a list: [`Scalar`] move by move, [`Wide`] the
+/// whole set at once. Both write the same moves in the same order.
+pub(crate) trait Writer: Copy {
+    /// Appends the moves of the piece on `from` to each square of `to`; those onto a square of
+    /// `theirs` are captures.
+    fn piece(self, list: &mut MoveList, from: Square, to: Bitboard, theirs: Bitboard);
+    /// Appends pawn moves of one `kind` (quiet, double push or capture) to each square of `to`,
+    /// each from the square `step` below it.
+    fn pawns(self, list: &mut MoveList, to: Bitboard, step: i32, kind: MoveKind);
+}
+
+/// The plain writer: one loop trip per move.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Scalar;
+
+impl Writer for Scalar {
+    #[inline(always)]
+    fn piece(self, list: &mut MoveList, from: Square, to: Bitboard, theirs: Bitboard) {
+        // One pass in square order; the capture bit of the flag nibble read off `theirs`.
+        let quiet = (from as u16) << 6 | MoveKind::Quiet.nibble() << 12;
+        let capture_bit = MoveKind::Capture.nibble() << 12;
+        list.extend(to.squares().map(|to| {
+            let capture = if theirs.contains(to) { capture_bit } else { 0 };
+            Move16::from_bits(quiet | to as u16 | capture)
+        }));
+    }
+
+    #[inline(always)]
+    fn pawns(self, list: &mut MoveList, to: Bitboard, step: i32, kind: MoveKind) {
+        let from = |to: Square| Square::new((to as i32 - step) as u32);
+        list.extend(to.squares().map(|to| Move16::new(from(to), to, kind)));
+    }
+}
+
+/// The writer that writes a target set at a time. A value exists only where the CPU has
+/// the wide features ([`Wide::detect`]): holding one is the proof that the code compiled for
+/// them may run.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Wide(());
+
+/// The detection's answer once known: [`UNKNOWN`], or 0 or 1.
+#[cfg(target_arch = "x86_64")]
+static DETECTED: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(UNKNOWN);
+
+/// [`DETECTED`] before the first detection.
+#[cfg(target_arch = "x86_64")]
+const UNKNOWN: u8 = 2;
+
+impl Wide {
+    /// The wide writer, if this CPU has the wide features. After the first call, one load and
+    /// one test. Always `None` off x86-64.
+    #[inline]
+    pub(crate) fn detect() -> Option<Wide> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let found = match DETECTED.load(core::sync::atomic::Ordering::Relaxed) {
+                UNKNOWN => detect_wide(),
+                known => known == 1,
+            };
+            found.then_some(Wide(()))
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            None
+        }
+    }
+}
+
+/// Detects the wide features, records the answer in [`DETECTED`] and returns it.
+#[cfg(target_arch = "x86_64")]
+#[cold]
+fn detect_wide() -> bool {
+    let found = crate::isa::has_fast_bits()
+        && std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("avx512vbmi2");
+    DETECTED.store(u8::from(found), core::sync::atomic::Ordering::Relaxed);
+    found
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Writer for Wide {
+    #[inline(always)]
+    fn piece(self, list: &mut MoveList, from: Square, to: Bitboard, theirs: Bitboard) {
+        // A piece has at most 27 targets, so its moves fit in the 32 lanes of one store.
+        if list.len() > MAX_MOVES - 32 {
+            return Scalar.piece(list, from, to, theirs);
+        }
+        #[allow(unsafe_code, reason = "calls code compiled for CPU features; see Safety")]
+        // Safety: a `Wide` exists only where `Wide::detect` found the features, and the list
+        // has room for the 32 lanes the call stores.
+        unsafe {
+            x86::piece(list, from, to, theirs);
+        }
+    }
+
+    #[inline(always)]
+    fn pawns(self, list: &mut MoveList, to: Bitboard, step: i32, kind: MoveKind) {
+        // Pawns moving one way land on at most 8 squares.
+        if list.len() > MAX_MOVES - 32 {
+            return Scalar.pawns(list, to, step, kind);
+        }
+        #[allow(unsafe_code, reason = "calls code compiled for CPU features; see Safety")]
+        // Safety: as in `piece`.
+        unsafe {
+            x86::pawns(list, to, step, kind);
+        }
+    }
+}
+
+/// Off x86-64 no `Wide` can be made ([`Wide::detect`] is always `None`); the writer only has to
+/// exist for the generic code.
+#[cfg(not(target_arch = "x86_64"))]
+impl Writer for Wide {
+    fn piece(self, list: &mut MoveList, from: Square, to: Bitboard, theirs: Bitboard) {
+        Scalar.piece(list, from, to, theirs);
+    }
+
+    fn pawns(self, list: &mut MoveList, to: Bitboard, step: i32, kind: MoveKind) {
+        Scalar.pawns(list, to, step, kind);
+    }
+}
+
+/// The vector code of [`Wide`].
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code, reason = "the list's spare room is written through a raw pointer")]
+mod x86 {
+    use core::arch::x86_64::{
+        __m512i, _mm512_castsi512_si256, _mm512_cvtepu8_epi16, _mm512_loadu_si512,
+        _mm512_mask_add_epi16, _mm512_maskz_compress_epi8, _mm512_or_si512, _mm512_set1_epi16,
+        _mm512_slli_epi16, _mm512_storeu_si512, _mm512_sub_epi16, _pext_u64,
+    };
+
+    use chessbits_bitboard::{Bitboard, Square};
+    use chessbits_move::{MoveKind, MoveList, MAX_MOVES};
+
+    /// The square numbers 0 to 63, one a byte: the lanes `vpcompressb` picks from.
+    static SQUARES: [u8; 64] = {
+        let mut squares = [0; 64];
+        let mut i = 0;
+        while i < 64 {
+            squares[i] = i as u8;
+            i += 1;
+        }
+        squares
+    };
+
+    /// The squares of `to`, in order, as 16-bit lanes (the lanes past `to.count()` are zero).
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2")]
+    #[inline]
+    fn squares_of(to: Bitboard) -> __m512i {
+        // Safety: `SQUARES` is 64 bytes, the size of the unaligned load.
+        let all = unsafe { _mm512_loadu_si512(SQUARES.as_ptr().cast()) };
+        let packed = _mm512_maskz_compress_epi8(to.0, all);
+        _mm512_cvtepu8_epi16(_mm512_castsi512_si256(packed))
+    }
+
+    /// Stores the 32 lanes of `moves` at the end of `list` and adds `count` (at most 32) to
+    /// its length.
+    ///
+    /// # Safety
+    /// The list must have room for 32 more moves, and the first `count` lanes must be moves.
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2")]
+    #[inline]
+    unsafe fn append(list: &mut MoveList, moves: __m512i, count: usize) {
+        let len = list.len();
+        debug_assert!(len + 32 <= MAX_MOVES && count <= 32);
+        // Safety: `Move16` is a transparent `u16`, and the caller keeps the 32 lanes within
+        // the list's buffer; `count` of them are moves, so the new length covers written moves
+        // only.
+        unsafe {
+            _mm512_storeu_si512(list.as_mut_ptr().add(len).cast(), moves);
+            list.set_len(len + count);
+        }
+    }
+
+    /// [`super::Writer::piece`]: the moves of the piece on `from` to the squares of `to`.
+    ///
+    /// # Safety
+    /// The list must have room for 32 more moves, and `to` at most 32 squares.
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2")]
+    #[inline]
+    pub(super) unsafe fn piece(list: &mut MoveList, from: Square, to: Bitboard, theirs: Bitboard) {
+        let quiet = (from as u16) << 6 | MoveKind::Quiet.nibble() << 12;
+        let moves = _mm512_or_si512(squares_of(to), _mm512_set1_epi16(quiet as i16));
+        // Lane i is a capture if the i-th square of `to` is one of `theirs`.
+        let captures = _pext_u64((to & theirs).0, to.0) as u32;
+        let capture_bit = (MoveKind::Capture.nibble() << 12) as i16;
+        let moves = _mm512_mask_add_epi16(moves, captures, moves, _mm512_set1_epi16(capture_bit));
+        // Safety: the caller's.
+        unsafe { append(list, moves, to.count() as usize) }
+    }
+
+    /// [`super::Writer::pawns`]: pawn moves of `kind` to the squares of `to`, each from the
+    /// square `step` below it.
+    ///
+    /// # Safety
+    /// The list must have room for 32 more moves, and `to` at most 32 squares.
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2")]
+    #[inline]
+    pub(super) unsafe fn pawns(list: &mut MoveList, to: Bitboard, step: i32, kind: MoveKind) {
+        let squares = squares_of(to);
+        // Every square of `to` is `step` above a square of the board, so the origins are
+        // 0 to 63 in the lanes that count.
+        let origins =
+            _mm512_slli_epi16::<6>(_mm512_sub_epi16(squares, _mm512_set1_epi16(step as i16)));
+        let flag = _mm512_set1_epi16((kind.nibble() << 12) as i16);
+        let moves = _mm512_or_si512(_mm512_or_si512(squares, origins), flag);
+        // Safety: the caller's.
+        unsafe { append(list, moves, to.count() as usize) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chessbits_state::Position;
+
+    use super::*;
+    use crate::gen::Gen;
+    use crate::tables::tables;
+
+    /// The list `writer` appends to `list` for every legal move of `pos`.
+    fn written<W: Writer>(pos: &Position, mut list: MoveList, writer: W) -> MoveList {
+        Gen::new(tables(), pos).push_moves_with(Bitboard::FULL, Bitboard::FULL, &mut list, writer);
+        list
+    }
+
+    /// Every position `depth` plies from `pos`, `pos` included, handed to `check`.
+    fn walk(pos: &Position, depth: u32, check: &mut impl FnMut(&Position)) {
+        check(pos);
+        if depth > 0 {
+            for m in written(pos, MoveList::new(), Scalar) {
+                walk(&pos.played_unchecked(m), depth - 1, check);
+            }
+        }
+    }
+
+    /// The wide writer writes the same moves in the same order as the scalar one, on every
+    /// position four plies from the start (captures, checks, pins, double pushes). The suites'
+    /// positions (castling, promotions, en passant) are compared in
+    /// `crates/chessbits/tests/perft_suites.rs`, through `legal_moves`.
+    #[test]
+    fn wide_and_scalar_writers_agree() {
+        let Some(wide) = Wide::detect() else {
+            eprintln!("this CPU lacks AVX-512 VBMI2: the wide writer is not tested here");
+            return;
+        };
+        let mut positions = 0;
+        walk(&Position::new(), 4, &mut |pos| {
+            assert_eq!(written(pos, MoveList::new(), wide), written(pos, MoveList::new(), Scalar));
+            positions += 1;
+        });
+        assert_eq!(positions, 206_604);
+    }
+
+    /// Near a full list the wide writer falls back to the scalar one, and never writes past the
+    /// list: lists that already hold from 190 moves up to as many as leave room for exactly the
+    /// position's moves get the same moves appended (the writing crosses the point, 32 moves
+    /// from the end, where the wide writer stops).
+    #[test]
+    fn wide_writer_stays_within_the_list() {
+        let Some(wide) = Wide::detect() else {
+            eprintln!("this CPU lacks AVX-512 VBMI2: the wide writer is not tested here");
+            return;
+        };
+        // An Italian opening: knights, sliders and pawns with targets.
+        let mut pos = Position::new();
+        for uci in ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5"] {
+            let m = written(&pos, MoveList::new(), Scalar)
+                .into_iter()
+                .find(|m| pos.uci(*m).to_string() == uci)
+                .unwrap();
+            pos.play_unchecked(m);
+        }
+        let moves = written(&pos, MoveList::new(), Scalar);
+        assert!(moves.len() >= 30, "{}", moves.len());
+        for filled in 190..=MAX_MOVES - moves.len() {
+            let mut prefix = MoveList::new();
+            prefix.extend((0..filled).map(|i| Move16::from_bits(i as u16 * 65)));
+            let from_wide = written(&pos, prefix.clone(), wide);
+            let from_scalar = written(&pos, prefix.clone(), Scalar);
+            assert_eq!(from_wide, from_scalar, "{filled} moves in the list before");
+            assert_eq!(from_wide[..filled], prefix[..], "the moves before are kept");
+            assert_eq!(from_wide[filled..], moves[..]);
+        }
+    }
+}
