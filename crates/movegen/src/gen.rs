@@ -296,17 +296,24 @@ impl<'a, P: Source> Gen<'a, P> {
         rooks
     }
 
+    /// The squares the enemy pawns and king attack.
+    #[inline(always)]
+    fn leaper_danger(&self) -> Bitboard {
+        let board = self.pos;
+        let theirs = self.theirs;
+        chessbits_bitboard::attacks::pawns(!self.us, board.pawns() & theirs)
+            | self.t.king(Square::new((board.kings() & theirs).0.trailing_zeros()))
+    }
+
     /// Every square the side not to move attacks, with our king lifted off the board (so the
     /// squares behind it on a checking line count as attacked).
     #[inline(always)]
     fn danger(&self) -> Bitboard {
         let t = self.t;
         let board = self.pos;
-        let them = !self.us;
         let theirs = self.theirs;
         let occupied = self.occupied - self.king;
-        let mut danger = chessbits_bitboard::attacks::pawns(them, board.pawns() & theirs)
-            | t.king(Square::new((board.kings() & theirs).0.trailing_zeros()));
+        let mut danger = self.leaper_danger();
         for sq in board.knights() & theirs {
             danger |= t.knight(sq);
         }
@@ -481,9 +488,20 @@ impl<'a, P: Source> Gen<'a, P> {
         let (ours, theirs, occupied, king) = (self.ours, self.theirs, self.occupied, self.king);
 
         if from_mask.contains(king) {
-            sink.piece(king, self.king_targets(to_mask), theirs);
-            for rook in self.castles(to_mask) {
-                sink.single(castle(king, rook));
+            if let Some(map) = sink.attack_map(self) {
+                // The whole map at hand: no square tested one by one.
+                let danger = map | self.leaper_danger();
+                sink.piece(king, self.t.king(king) & ((to_mask - ours) - danger), theirs);
+                for rook in self.castle_candidates() & to_mask {
+                    if self.castle_is_safe_given(king, rook, danger) {
+                        sink.single(castle(king, rook));
+                    }
+                }
+            } else {
+                sink.piece(king, self.king_targets(to_mask), theirs);
+                for rook in self.castles(to_mask) {
+                    sink.single(castle(king, rook));
+                }
             }
         }
         let Some(target) = self.check_target(to_mask) else { return };
@@ -574,6 +592,19 @@ impl<'a, P: Source> Gen<'a, P> {
         !path.squares().any(|sq| self.attacked(sq, occupied))
     }
 
+    /// [`Gen::castle_is_safe`] given `danger`, every square the enemy attacks with our king
+    /// lifted. With the rook in a corner the map decides: lifting the rook as well could only
+    /// open the back rank beyond it, where there is no square. A rook elsewhere (Chess960) may
+    /// shield the king's way from a piece beyond it, so its squares are tested as usual.
+    #[inline(always)]
+    fn castle_is_safe_given(&self, king: Square, rook: Square, danger: Bitboard) -> bool {
+        if !Bitboard::CORNERS.contains(rook) {
+            return self.castle_is_safe(king, rook);
+        }
+        let king_to = CastlingSide::from_king_rook(king, rook).king_to(self.us);
+        !(self.t.between(king, king_to) | king_to).intersects(danger)
+    }
+
     /// `true` if capturing en passant from `from` onto `ep` leaves our king safe. Handled on its
     /// own because it removes two pieces from one rank (the discovered-check case) and may
     /// capture a checking pawn that is not on the target square.
@@ -624,6 +655,12 @@ trait Sink {
     fn promotions(&mut self, to: Bitboard, step: i32, capture: bool);
     /// One move (castling, en passant).
     fn single(&mut self, m: Move16);
+    /// The enemy's knight and slider attacks with our king lifted, if this sink has a cheap
+    /// way to find the whole map ([`Writer::attack_map`]); `None` by default.
+    #[inline(always)]
+    fn attack_map(&self, _gen: &Gen<'_, impl Source>) -> Option<Bitboard> {
+        None
+    }
 }
 
 /// Counts moves.
@@ -739,6 +776,17 @@ impl<L: Lists, W: Writer> Sink for ListSink<L, W> {
                 list.push(Move16::new(from, to, kind));
             }
         }
+    }
+
+    #[inline(always)]
+    fn attack_map(&self, gen: &Gen<'_, impl Source>) -> Option<Bitboard> {
+        let (board, theirs) = (gen.pos, gen.theirs);
+        self.1.attack_map(
+            board.knights() & theirs,
+            board.diagonal_sliders() & theirs,
+            board.straight_sliders() & theirs,
+            gen.occupied - gen.king,
+        )
     }
 
     #[inline(always)]

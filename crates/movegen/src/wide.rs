@@ -36,6 +36,21 @@ pub(crate) trait Writer: Copy {
     /// Appends pawn moves of one `kind` (quiet, double push or capture) to each square of `to`,
     /// each from the square `step` below it.
     fn pawns(self, list: &mut MoveList, to: Bitboard, step: i32, kind: MoveKind);
+
+    /// Every square that `knights` and the sliders `diagonal` (bishop-wise) and `straight`
+    /// (rook-wise) attack given `occupied`, if this writer's CPU features find the whole map
+    /// cheaply ([`Wide`]: without a table lookup or a branch); `None` for [`Scalar`], whose
+    /// generator then tests the king's few squares one by one.
+    #[inline(always)]
+    fn attack_map(
+        self,
+        _knights: Bitboard,
+        _diagonal: Bitboard,
+        _straight: Bitboard,
+        _occupied: Bitboard,
+    ) -> Option<Bitboard> {
+        None
+    }
 }
 
 /// The plain writer: one loop trip per move.
@@ -135,6 +150,19 @@ impl Writer for Wide {
             x86::pawns(list, to, step, kind);
         }
     }
+
+    #[inline(always)]
+    fn attack_map(
+        self,
+        knights: Bitboard,
+        diagonal: Bitboard,
+        straight: Bitboard,
+        occupied: Bitboard,
+    ) -> Option<Bitboard> {
+        #[allow(unsafe_code, reason = "calls code compiled for CPU features; see Safety")]
+        // Safety: a `Wide` exists only where `Wide::detect` found the features.
+        Some(unsafe { x86::attack_map(knights, diagonal, straight, occupied) })
+    }
 }
 
 /// Off x86-64 no `Wide` can be made ([`Wide::detect`] is always `None`); the writer only has to
@@ -155,9 +183,11 @@ impl Writer for Wide {
 #[allow(unsafe_code, reason = "the list's spare room is written through a raw pointer")]
 mod x86 {
     use core::arch::x86_64::{
-        __m512i, _mm512_castsi512_si256, _mm512_cvtepu8_epi16, _mm512_loadu_si512,
-        _mm512_mask_add_epi16, _mm512_maskz_compress_epi8, _mm512_or_si512, _mm512_set1_epi16,
-        _mm512_slli_epi16, _mm512_storeu_si512, _mm512_sub_epi16, _pext_u64,
+        __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_castsi512_si256, _mm512_cvtepu8_epi16,
+        _mm512_loadu_si512, _mm512_mask_add_epi16, _mm512_mask_blend_epi64,
+        _mm512_maskz_compress_epi8, _mm512_or_si512, _mm512_reduce_or_epi64, _mm512_rolv_epi64,
+        _mm512_set1_epi16, _mm512_set1_epi64, _mm512_slli_epi16, _mm512_storeu_si512,
+        _mm512_sub_epi16, _pext_u64,
     };
 
     use chessbits_bitboard::{Bitboard, Square};
@@ -238,6 +268,98 @@ mod x86 {
         // Safety: the caller's.
         unsafe { append(list, moves, to.count() as usize) }
     }
+
+    /// The squares a step may enter, given the `files` and `ranks` that a step off the board
+    /// would wrap around to: all the others.
+    const fn entering(files: u64, ranks: u64) -> u64 {
+        !(files | ranks)
+    }
+
+    const FILE_A: u64 = Bitboard::FILE_A.0;
+    const FILE_B: u64 = Bitboard::FILE_A.0 << 1;
+    const FILE_G: u64 = Bitboard::FILE_A.0 << 6;
+    const FILE_H: u64 = Bitboard::FILE_A.0 << 7;
+    const RANK_1: u64 = Bitboard::RANK_1.0;
+    const RANK_2: u64 = Bitboard::RANK_1.0 << 8;
+    const RANK_7: u64 = Bitboard::RANK_1.0 << 48;
+    const RANK_8: u64 = Bitboard::RANK_1.0 << 56;
+
+    /// The eight slider directions, one a 64-bit lane: north, south, east, west (rook-wise),
+    /// then north-east, north-west, south-east, south-west (bishop-wise). A step is a left
+    /// rotation by this many bits (a step down or left rotates by 64 minus its size)...
+    static SLIDER_STEPS: [u64; 8] = [8, 56, 1, 63, 9, 7, 57, 55];
+    /// ... and the squares a step may enter: the others would have wrapped around an edge.
+    static SLIDER_ENTERS: [u64; 8] = [
+        entering(0, RANK_1),
+        entering(0, RANK_8),
+        entering(FILE_A, 0),
+        entering(FILE_H, 0),
+        entering(FILE_A, RANK_1),
+        entering(FILE_H, RANK_1),
+        entering(FILE_A, RANK_8),
+        entering(FILE_H, RANK_8),
+    ];
+    /// The eight knight jumps as left rotations: up two and right one (17), up two and left
+    /// one (15), up one and right two (10), up one and left two (6), then the same downward.
+    static KNIGHT_STEPS: [u64; 8] = [17, 15, 10, 6, 64 - 6, 64 - 10, 64 - 15, 64 - 17];
+    /// The squares each jump may enter.
+    static KNIGHT_ENTERS: [u64; 8] = [
+        entering(FILE_A, RANK_1 | RANK_2),
+        entering(FILE_H, RANK_1 | RANK_2),
+        entering(FILE_A | FILE_B, RANK_1),
+        entering(FILE_G | FILE_H, RANK_1),
+        entering(FILE_A | FILE_B, RANK_8),
+        entering(FILE_G | FILE_H, RANK_8),
+        entering(FILE_A, RANK_7 | RANK_8),
+        entering(FILE_H, RANK_7 | RANK_8),
+    ];
+
+    /// Loads one of the eight-lane tables above.
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2")]
+    #[inline]
+    fn lanes(table: &[u64; 8]) -> __m512i {
+        // Safety: the table is 64 bytes, the size of the unaligned load.
+        unsafe { _mm512_loadu_si512(table.as_ptr().cast()) }
+    }
+
+    /// [`super::Writer::attack_map`]: the squares `knights`, `diagonal` and `straight` attack
+    /// given `occupied`. Each slider direction fills in its own lane, all eight at once, by
+    /// Kogge-Stone: three doubling steps spread the sliders over the empty squares, a last
+    /// step adds the squares one beyond (the first blocker included). The knights jump in
+    /// eight lanes too, and one OR across the lanes gives the map.
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2")]
+    #[inline]
+    pub(super) fn attack_map(
+        knights: Bitboard,
+        diagonal: Bitboard,
+        straight: Bitboard,
+        occupied: Bitboard,
+    ) -> Bitboard {
+        let step = lanes(&SLIDER_STEPS);
+        let enter = lanes(&SLIDER_ENTERS);
+        let sliders = _mm512_mask_blend_epi64(
+            0xf0,
+            _mm512_set1_epi64(straight.0 as i64),
+            _mm512_set1_epi64(diagonal.0 as i64),
+        );
+        // `fill`: the sliders and the empty squares reached so far; `open`: the empty squares
+        // from which the next (doubled) step may go on.
+        let mut fill = sliders;
+        let mut open = _mm512_and_si512(_mm512_set1_epi64(!occupied.0 as i64), enter);
+        let mut by = step;
+        for _ in 0..2 {
+            fill = _mm512_or_si512(fill, _mm512_and_si512(open, _mm512_rolv_epi64(fill, by)));
+            open = _mm512_and_si512(open, _mm512_rolv_epi64(open, by));
+            by = _mm512_add_epi64(by, by);
+        }
+        fill = _mm512_or_si512(fill, _mm512_and_si512(open, _mm512_rolv_epi64(fill, by)));
+        let slides = _mm512_and_si512(_mm512_rolv_epi64(fill, step), enter);
+        let jumps = _mm512_and_si512(
+            _mm512_rolv_epi64(_mm512_set1_epi64(knights.0 as i64), lanes(&KNIGHT_STEPS)),
+            lanes(&KNIGHT_ENTERS),
+        );
+        Bitboard(_mm512_reduce_or_epi64(_mm512_or_si512(slides, jumps)) as u64)
+    }
 }
 
 #[cfg(test)]
@@ -280,6 +402,51 @@ mod tests {
             positions += 1;
         });
         assert_eq!(positions, 206_604);
+    }
+
+    /// The attack map of knights and sliders is the union of the magic tables' attacks, on
+    /// random boards of every density (the sliders and knights drawn among the occupied
+    /// squares, so each one blocks the others).
+    #[test]
+    fn wide_attack_map_matches_the_tables() {
+        let Some(wide) = Wide::detect() else {
+            eprintln!("this CPU lacks AVX-512 VBMI2: the wide attack map is not tested here");
+            return;
+        };
+        let t = tables();
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut random = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for round in 0..20_000 {
+            // Density from about 1/8 to about 7/8 of the board.
+            let occupied = match round % 4 {
+                0 => random() & random() & random(),
+                1 => random() & random(),
+                2 => random(),
+                _ => random() | random(),
+            };
+            let (a, b) = (random(), random());
+            let knights = Bitboard(occupied & a & b);
+            let diagonal = Bitboard(occupied & a & !b);
+            let straight = Bitboard(occupied & !a & b & random());
+            let occupied = Bitboard(occupied);
+            let mut expected = Bitboard::EMPTY;
+            for sq in knights {
+                expected |= t.knight(sq);
+            }
+            for sq in diagonal {
+                expected |= t.bishop(sq, occupied);
+            }
+            for sq in straight {
+                expected |= t.rook(sq, occupied);
+            }
+            let found = wide.attack_map(knights, diagonal, straight, occupied);
+            assert_eq!(found, Some(expected), "{occupied:?} {knights:?} {diagonal:?} {straight:?}");
+        }
     }
 
     /// Near a full list the wide writer falls back to the scalar one, and never writes past the
