@@ -527,17 +527,22 @@ impl<'a, P: Source> Gen<'a, P> {
         let Some(target) = self.check_target(to_mask) else { return };
         let pinned = self.pinned;
 
-        for from in board.knights() & ours & (from_mask - pinned) {
-            sink.piece(from, t.knight(from) & target, theirs);
-        }
-        // Sliders: unpinned ones with no pin test, pinned ones (rare) along their pin lines.
+        // Knights and sliders: unpinned ones with no pin test (set-wise where the sink counts
+        // them so), pinned ones (rare) along their pin lines.
+        let free = from_mask - pinned;
         let (diagonal, straight) =
             (board.diagonal_sliders() & ours, board.straight_sliders() & ours);
-        for from in diagonal & (from_mask - pinned) {
-            sink.piece(from, t.bishop(from, occupied) & target, theirs);
-        }
-        for from in straight & (from_mask - pinned) {
-            sink.piece(from, t.rook(from, occupied) & target, theirs);
+        let knights = board.knights() & ours & free;
+        if !sink.pieces(knights, diagonal & free, straight & free, occupied, target) {
+            for from in knights {
+                sink.piece(from, t.knight(from) & target, theirs);
+            }
+            for from in diagonal & free {
+                sink.piece(from, t.bishop(from, occupied) & target, theirs);
+            }
+            for from in straight & free {
+                sink.piece(from, t.rook(from, occupied) & target, theirs);
+            }
         }
         for from in (diagonal | straight) & from_mask & pinned {
             let line = t.line(king, from) & target;
@@ -675,6 +680,21 @@ trait Sink {
     fn promotions(&mut self, to: Bitboard, step: i32, capture: bool);
     /// One move (castling, en passant).
     fn single(&mut self, m: Move16);
+    /// Takes the moves of the unpinned `knights` and sliders (`diagonal`, `straight`) onto
+    /// `target` given `occupied` all at once and returns `true`, if this sink can
+    /// ([`Writer::move_count`]); `false` by default, and the generator hands each piece to
+    /// [`Sink::piece`].
+    #[inline(always)]
+    fn pieces(
+        &mut self,
+        _knights: Bitboard,
+        _diagonal: Bitboard,
+        _straight: Bitboard,
+        _occupied: Bitboard,
+        _target: Bitboard,
+    ) -> bool {
+        false
+    }
     /// The enemy's knight and slider attacks with our king lifted, if this sink has a cheap
     /// way to find the whole map ([`Writer::attack_map`]); `None` by default.
     #[inline(always)]
@@ -705,6 +725,22 @@ impl<W: Writer> Sink for Counter<W> {
     #[inline(always)]
     fn single(&mut self, _: Move16) {
         self.0 += 1;
+    }
+
+    #[inline(always)]
+    fn pieces(
+        &mut self,
+        knights: Bitboard,
+        diagonal: Bitboard,
+        straight: Bitboard,
+        occupied: Bitboard,
+        target: Bitboard,
+    ) -> bool {
+        let Some(n) = self.1.move_count(knights, diagonal, straight, occupied, target) else {
+            return false;
+        };
+        self.0 += n;
+        true
     }
 
     #[inline(always)]

@@ -17,7 +17,7 @@
 //! Both writers write the same moves in the same order (a test compares them on every suite
 //! position and one ply below). The wide features are the fast-bits ones (`crate::isa`) and
 //! AVX-512 F, BW and VBMI2: every `#[target_feature]` of the wide code spells out
-//! `"popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2"`. [`Wide::detect`] finds them once and
+//! `"popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2,avx512vpopcntdq"`. [`Wide::detect`] finds them once and
 //! keeps the answer in one byte; the copies of the generator that use `Wide` are compiled for
 //! them and called only with a `Wide` in hand, the proof that the CPU has them.
 //!
@@ -49,6 +49,26 @@ pub(crate) trait Writer: Copy {
         _straight: Bitboard,
         _occupied: Bitboard,
     ) -> Option<Bitboard> {
+        None
+    }
+
+    /// The number of moves of `knights` and of the sliders `diagonal` and `straight` onto
+    /// `target` given `occupied`, counted set-wise if this writer's CPU features do it cheaply
+    /// ([`Wide`]); `None` for [`Scalar`], whose counter then adds one popcount per piece.
+    ///
+    /// Counting set-wise is exact: in one direction a square is attacked by at most one of
+    /// our sliders (the first piece behind it blocks the others), and in one knight jump by at
+    /// most one knight, so the popcounts of the eight direction sets and the eight jump sets,
+    /// each taken on `target`, add up to the pieces' moves.
+    #[inline(always)]
+    fn move_count(
+        self,
+        _knights: Bitboard,
+        _diagonal: Bitboard,
+        _straight: Bitboard,
+        _occupied: Bitboard,
+        _target: Bitboard,
+    ) -> Option<u64> {
         None
     }
 }
@@ -117,7 +137,8 @@ fn detect_wide() -> bool {
     let found = crate::isa::has_fast_bits()
         && std::is_x86_feature_detected!("avx512f")
         && std::is_x86_feature_detected!("avx512bw")
-        && std::is_x86_feature_detected!("avx512vbmi2");
+        && std::is_x86_feature_detected!("avx512vbmi2")
+        && std::is_x86_feature_detected!("avx512vpopcntdq");
     DETECTED.store(u8::from(found), core::sync::atomic::Ordering::Relaxed);
     found
 }
@@ -163,6 +184,20 @@ impl Writer for Wide {
         // Safety: a `Wide` exists only where `Wide::detect` found the features.
         Some(unsafe { x86::attack_map(knights, diagonal, straight, occupied) })
     }
+
+    #[inline(always)]
+    fn move_count(
+        self,
+        knights: Bitboard,
+        diagonal: Bitboard,
+        straight: Bitboard,
+        occupied: Bitboard,
+        target: Bitboard,
+    ) -> Option<u64> {
+        #[allow(unsafe_code, reason = "calls code compiled for CPU features; see Safety")]
+        // Safety: a `Wide` exists only where `Wide::detect` found the features.
+        Some(unsafe { x86::move_count(knights, diagonal, straight, occupied, target) })
+    }
 }
 
 /// Off x86-64 no `Wide` can be made ([`Wide::detect`] is always `None`); the writer only has to
@@ -185,9 +220,9 @@ mod x86 {
     use core::arch::x86_64::{
         __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_castsi512_si256, _mm512_cvtepu8_epi16,
         _mm512_loadu_si512, _mm512_mask_add_epi16, _mm512_mask_blend_epi64,
-        _mm512_maskz_compress_epi8, _mm512_or_si512, _mm512_reduce_or_epi64, _mm512_rolv_epi64,
-        _mm512_set1_epi16, _mm512_set1_epi64, _mm512_slli_epi16, _mm512_storeu_si512,
-        _mm512_sub_epi16, _pext_u64,
+        _mm512_maskz_compress_epi8, _mm512_or_si512, _mm512_popcnt_epi64, _mm512_reduce_add_epi64,
+        _mm512_reduce_or_epi64, _mm512_rolv_epi64, _mm512_set1_epi16, _mm512_set1_epi64,
+        _mm512_slli_epi16, _mm512_storeu_si512, _mm512_sub_epi16, _pext_u64,
     };
 
     use chessbits_bitboard::{Bitboard, Square};
@@ -205,7 +240,9 @@ mod x86 {
     };
 
     /// The squares of `to`, in order, as 16-bit lanes (the lanes past `to.count()` are zero).
-    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2")]
+    #[target_feature(
+        enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2,avx512vpopcntdq"
+    )]
     #[inline]
     fn squares_of(to: Bitboard) -> __m512i {
         // Safety: `SQUARES` is 64 bytes, the size of the unaligned load.
@@ -219,7 +256,9 @@ mod x86 {
     ///
     /// # Safety
     /// The list must have room for 32 more moves, and the first `count` lanes must be moves.
-    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2")]
+    #[target_feature(
+        enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2,avx512vpopcntdq"
+    )]
     #[inline]
     unsafe fn append(list: &mut MoveList, moves: __m512i, count: usize) {
         let len = list.len();
@@ -237,7 +276,9 @@ mod x86 {
     ///
     /// # Safety
     /// The list must have room for 32 more moves, and `to` at most 32 squares.
-    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2")]
+    #[target_feature(
+        enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2,avx512vpopcntdq"
+    )]
     #[inline]
     pub(super) unsafe fn piece(list: &mut MoveList, from: Square, to: Bitboard, theirs: Bitboard) {
         let quiet = (from as u16) << 6 | MoveKind::Quiet.nibble() << 12;
@@ -255,7 +296,9 @@ mod x86 {
     ///
     /// # Safety
     /// The list must have room for 32 more moves, and `to` at most 32 squares.
-    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2")]
+    #[target_feature(
+        enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2,avx512vpopcntdq"
+    )]
     #[inline]
     pub(super) unsafe fn pawns(list: &mut MoveList, to: Bitboard, step: i32, kind: MoveKind) {
         let squares = squares_of(to);
@@ -315,26 +358,24 @@ mod x86 {
     ];
 
     /// Loads one of the eight-lane tables above.
-    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2")]
+    #[target_feature(
+        enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2,avx512vpopcntdq"
+    )]
     #[inline]
     fn lanes(table: &[u64; 8]) -> __m512i {
         // Safety: the table is 64 bytes, the size of the unaligned load.
         unsafe { _mm512_loadu_si512(table.as_ptr().cast()) }
     }
 
-    /// [`super::Writer::attack_map`]: the squares `knights`, `diagonal` and `straight` attack
-    /// given `occupied`. Each slider direction fills in its own lane, all eight at once, by
-    /// Kogge-Stone: three doubling steps spread the sliders over the empty squares, a last
-    /// step adds the squares one beyond (the first blocker included). The knights jump in
-    /// eight lanes too, and one OR across the lanes gives the map.
-    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2")]
+    /// The squares the sliders `diagonal` and `straight` attack given `occupied`, one
+    /// direction a lane (in [`SLIDER_STEPS`]' order). Each lane fills by Kogge-Stone: three
+    /// doubling steps spread the sliders over the empty squares, a last step adds the squares
+    /// one beyond (the first blocker included).
+    #[target_feature(
+        enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2,avx512vpopcntdq"
+    )]
     #[inline]
-    pub(super) fn attack_map(
-        knights: Bitboard,
-        diagonal: Bitboard,
-        straight: Bitboard,
-        occupied: Bitboard,
-    ) -> Bitboard {
+    fn slides(diagonal: Bitboard, straight: Bitboard, occupied: Bitboard) -> __m512i {
         let step = lanes(&SLIDER_STEPS);
         let enter = lanes(&SLIDER_ENTERS);
         let sliders = _mm512_mask_blend_epi64(
@@ -353,12 +394,56 @@ mod x86 {
             by = _mm512_add_epi64(by, by);
         }
         fill = _mm512_or_si512(fill, _mm512_and_si512(open, _mm512_rolv_epi64(fill, by)));
-        let slides = _mm512_and_si512(_mm512_rolv_epi64(fill, step), enter);
-        let jumps = _mm512_and_si512(
+        _mm512_and_si512(_mm512_rolv_epi64(fill, step), enter)
+    }
+
+    /// The squares `knights` jump to, one jump a lane (in [`KNIGHT_STEPS`]' order).
+    #[target_feature(
+        enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2,avx512vpopcntdq"
+    )]
+    #[inline]
+    fn jumps(knights: Bitboard) -> __m512i {
+        _mm512_and_si512(
             _mm512_rolv_epi64(_mm512_set1_epi64(knights.0 as i64), lanes(&KNIGHT_STEPS)),
             lanes(&KNIGHT_ENTERS),
-        );
-        Bitboard(_mm512_reduce_or_epi64(_mm512_or_si512(slides, jumps)) as u64)
+        )
+    }
+
+    /// [`super::Writer::attack_map`]: the squares `knights`, `diagonal` and `straight` attack
+    /// given `occupied`: one OR across the lanes of [`slides`] and [`jumps`].
+    #[target_feature(
+        enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2,avx512vpopcntdq"
+    )]
+    #[inline]
+    pub(super) fn attack_map(
+        knights: Bitboard,
+        diagonal: Bitboard,
+        straight: Bitboard,
+        occupied: Bitboard,
+    ) -> Bitboard {
+        let attacks = _mm512_or_si512(slides(diagonal, straight, occupied), jumps(knights));
+        Bitboard(_mm512_reduce_or_epi64(attacks) as u64)
+    }
+
+    /// [`super::Writer::move_count`]: the moves of `knights`, `diagonal` and `straight` onto
+    /// `target` given `occupied`: the popcounts of the lanes of [`slides`] and [`jumps`] on
+    /// `target`, added across the lanes.
+    #[target_feature(
+        enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2,avx512vpopcntdq"
+    )]
+    #[inline]
+    pub(super) fn move_count(
+        knights: Bitboard,
+        diagonal: Bitboard,
+        straight: Bitboard,
+        occupied: Bitboard,
+        target: Bitboard,
+    ) -> u64 {
+        let target = _mm512_set1_epi64(target.0 as i64);
+        let slides =
+            _mm512_popcnt_epi64(_mm512_and_si512(slides(diagonal, straight, occupied), target));
+        let jumps = _mm512_popcnt_epi64(_mm512_and_si512(jumps(knights), target));
+        _mm512_reduce_add_epi64(_mm512_add_epi64(slides, jumps)) as u64
     }
 }
 
@@ -386,8 +471,9 @@ mod tests {
         }
     }
 
-    /// The wide writer writes the same moves in the same order as the scalar one, on every
-    /// position four plies from the start (captures, checks, pins, double pushes). The suites'
+    /// The wide writer writes the same moves in the same order as the scalar one, and both
+    /// counters (the wide one set-wise) count as many, on every position four plies from the
+    /// start (captures, checks, pins, double pushes). The suites'
     /// positions (castling, promotions, en passant) are compared in
     /// `crates/chessbits/tests/perft_suites.rs`, through `legal_moves`.
     #[test]
@@ -398,17 +484,22 @@ mod tests {
         };
         let mut positions = 0;
         walk(&Position::new(), 4, &mut |pos| {
-            assert_eq!(written(pos, MoveList::new(), wide), written(pos, MoveList::new(), Scalar));
+            let listed = written(pos, MoveList::new(), wide);
+            assert_eq!(listed, written(pos, MoveList::new(), Scalar));
+            let gen = Gen::new(tables(), pos);
+            assert_eq!(gen.count_with(wide), listed.len() as u64);
+            assert_eq!(gen.count_with(Scalar), listed.len() as u64);
             positions += 1;
         });
         assert_eq!(positions, 206_604);
     }
 
-    /// The attack map of knights and sliders is the union of the magic tables' attacks, on
-    /// random boards of every density (the sliders and knights drawn among the occupied
-    /// squares, so each one blocks the others).
+    /// The attack map of knights and sliders is the union of the magic tables' attacks, and
+    /// their set-wise move count the sum of each piece's, on random boards of every density
+    /// (the sliders and knights drawn among the occupied squares, so each one blocks the
+    /// others).
     #[test]
-    fn wide_attack_map_matches_the_tables() {
+    fn wide_attack_map_and_count_match_the_tables() {
         let Some(wide) = Wide::detect() else {
             eprintln!("this CPU lacks AVX-512 VBMI2: the wide attack map is not tested here");
             return;
@@ -446,6 +537,22 @@ mod tests {
             }
             let found = wide.attack_map(knights, diagonal, straight, occupied);
             assert_eq!(found, Some(expected), "{occupied:?} {knights:?} {diagonal:?} {straight:?}");
+
+            // The same pieces' moves onto a random target, counted set-wise, against one
+            // popcount per piece.
+            let target = Bitboard(random() | random());
+            let mut moves = 0;
+            for sq in knights {
+                moves += (t.knight(sq) & target).count() as u64;
+            }
+            for sq in diagonal {
+                moves += (t.bishop(sq, occupied) & target).count() as u64;
+            }
+            for sq in straight {
+                moves += (t.rook(sq, occupied) & target).count() as u64;
+            }
+            let counted = wide.move_count(knights, diagonal, straight, occupied, target);
+            assert_eq!(counted, Some(moves), "{occupied:?} {target:?}");
         }
     }
 

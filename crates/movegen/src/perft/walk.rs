@@ -189,7 +189,7 @@ isa::fast_bits_fn! {
 /// The walk compiled for the wide features, its counts using [`Wide`]'s attack map
 /// (`depth >= W::LAST`).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2")]
+#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2,avx512vpopcntdq")]
 fn walk_wide<W: Walk>(t: &'static Tables, pos: &mut Position, depth: u32, w: W, x: Wide) -> u64 {
     walk_body!(walk_wide, t, pos, depth, w, x)
 }
