@@ -48,7 +48,7 @@ impl Progress {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
             self.shown = true;
         }
-        if self.shown && games % 256 == 0 {
+        if self.shown && games.is_multiple_of(256) {
             self.bar.set_message(format!("{games} games"));
         }
     }

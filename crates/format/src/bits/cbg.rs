@@ -812,7 +812,9 @@ fn read_presence(
                 .map(|i| bits.get(i / 8).is_some_and(|b| b >> (i % 8) & 1 == 1))
                 .collect();
             // Padding bits are zero; an all-set map would be presence 0.
-            let pad = bits.last().map_or(0, |&b| if plies % 8 == 0 { 0 } else { b >> (plies % 8) });
+            let pad =
+                bits.last()
+                    .map_or(0, |&b| if plies.is_multiple_of(8) { 0 } else { b >> (plies % 8) });
             if pad != 0 || present.iter().all(|&p| p) {
                 return Err(c.error(CbgErrorKind::Field(field)));
             }

@@ -80,7 +80,7 @@ pub fn len(board: &Board) -> usize {
 /// `true` unless the last group is a black king group of fewer than 8 pieces.
 fn needs_end_marker(board: &Board) -> bool {
     let kings = piece_of(LAST_KIND).map_or(0, |king| board.by_piece(king).count());
-    kings % GROUP_MAX == 0
+    kings.is_multiple_of(GROUP_MAX)
 }
 
 /// Appends the groups of `board`, then the end marker if the list needs one.

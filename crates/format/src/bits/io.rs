@@ -228,7 +228,7 @@ impl fmt::Display for Bits {
 /// the length if it is odd.
 pub fn parse_hex(text: &str) -> Result<Vec<u8>, ParseHexError> {
     let digits = text.as_bytes();
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return Err(ParseHexError { offset: digits.len() });
     }
     let digit = |i: usize| -> Result<u8, ParseHexError> {
@@ -378,7 +378,7 @@ impl<'a> BitReader<'a> {
     /// [`TrailingBits`] with the offset of the first bit that is not padding.
     pub fn finish(&self) -> Result<(), TrailingBits> {
         let left = self.remaining();
-        let padding = self.len % 8 == 0 && left < 8 && {
+        let padding = self.len.is_multiple_of(8) && left < 8 && {
             let mut rest = *self;
             rest.read(left as u32) == Ok(0)
         };

@@ -568,7 +568,7 @@ mod tests {
             let steps: Vec<(u32, bool, usize)> = (0..n)
                 .map(|_| {
                     let p0 = 1 + (rng.next() % u64::from(TOTAL - 1)) as u32;
-                    (p0, rng.next() % 3 == 0, (rng.next() % 3) as usize)
+                    (p0, rng.next().is_multiple_of(3), (rng.next() % 3) as usize)
                 })
                 .collect();
             let mut enc = Encoder::new(Vec::new());
