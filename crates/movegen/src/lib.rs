@@ -187,7 +187,7 @@ fn collect(pos: &Position, from: Bitboard, to: Bitboard) -> MoveList {
 /// [`collect_with`] with the [`wide::Wide`] writer, compiled for its features.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2,avx512vpopcntdq")]
-fn collect_wide(
+pub(crate) fn collect_wide(
     t: &'static Tables,
     pos: &Position,
     from: Bitboard,
