@@ -184,6 +184,14 @@ fn collect(pos: &Position, from: Bitboard, to: Bitboard) -> MoveList {
     list
 }
 
+/// The number of legal moves of `pos`, counted with [`wide::Wide`]'s attack map and set-wise
+/// count, compiled for its features.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2,avx512vpopcntdq")]
+fn count_wide(t: &'static Tables, pos: &Position, wide: wide::Wide) -> u64 {
+    Gen::new(t, pos).count_with(wide)
+}
+
 /// [`collect_with`] with the [`wide::Wide`] writer, compiled for its features.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2,avx512vpopcntdq")]
@@ -275,6 +283,13 @@ impl MoveGen for Position {
     }
 
     fn count_legal_moves(&self) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(wide) = wide::Wide::detect() {
+            #[allow(unsafe_code, reason = "calls code compiled for CPU features; see Safety")]
+            // Safety: a `Wide` exists only where the CPU has the features `count_wide` is
+            // compiled for.
+            return unsafe { count_wide(tables(), self, wide) } as usize;
+        }
         Gen::new(tables(), self).count() as usize
     }
 
