@@ -12,7 +12,10 @@
 //! - [`Gen::generate_set_wise`] moves pawns all at once (one shift per direction) and hands
 //!   target *sets* to a [`Sink`]: a counter that adds popcounts (perft's bulk count) or a list
 //!   writer that fixes the flag nibble per set, into one list ([`Gen::push_moves`]: every list and
-//!   every perft walk) or into a tactical and a quiet list at once ([`Gen::push_split`]).
+//!   every perft walk) or into a tactical and a quiet list at once ([`Gen::push_split`]). Both
+//!   sinks work at a [`Width`]: scalar, or wide (AVX-512, [`crate::wide`]), which writes each
+//!   set at once, reads king moves and castling off the enemy's whole attack map, and counts
+//!   the unpinned knights' and sliders' moves set-wise.
 //! - [`Gen::generate_per_piece`] hands out one [`PieceMoves`] per piece (origin plus a bitboard
 //!   of targets), until the visitor says stop: the public callback `visit_moves`, `divide`, and
 //!   the splitting of `perft_parallel`.
@@ -28,7 +31,7 @@ use chessbits_move::{Move16, MoveKind, MoveList};
 use chessbits_state::{Castles, CastlingRights, CastlingSide, Position};
 
 use crate::tables::Tables;
-use crate::wide::{Scalar, Writer};
+use crate::wide::{Scalar, Width};
 
 /// The legal moves of one piece: its origin and a bitboard of targets.
 ///
@@ -297,9 +300,9 @@ impl<'a, P: Source> Gen<'a, P> {
     }
 
     /// The enemy's knight and slider attacks with our king lifted, by `writer`'s
-    /// [`Writer::attack_map`].
+    /// [`Width::attack_map`].
     #[inline(always)]
-    fn attack_map_with<W: Writer>(&self, writer: W) -> Option<Bitboard> {
+    fn attack_map_with<W: Width>(&self, writer: W) -> Option<Bitboard> {
         let (board, theirs) = (self.pos, self.theirs);
         writer.attack_map(
             board.knights() & theirs,
@@ -462,9 +465,9 @@ impl<'a, P: Source> Gen<'a, P> {
     }
 
     /// [`Gen::count`], with the attack map of `writer` where it has one
-    /// ([`Writer::attack_map`]).
+    /// ([`Width::attack_map`]).
     #[inline(always)]
-    pub(crate) fn count_with<W: Writer>(&self, writer: W) -> u64 {
+    pub(crate) fn count_with<W: Width>(&self, writer: W) -> u64 {
         let mut counter = Counter(0, writer);
         self.generate_set_wise(Bitboard::FULL, Bitboard::FULL, &mut counter);
         counter.0
@@ -476,9 +479,9 @@ impl<'a, P: Source> Gen<'a, P> {
         self.push_moves_with(from_mask, to_mask, list, Scalar);
     }
 
-    /// [`Gen::push_moves`] with the list writer `writer`.
+    /// [`Gen::push_moves`] at the width `writer`.
     #[inline(always)]
-    pub(crate) fn push_moves_with<W: Writer>(
+    pub(crate) fn push_moves_with<W: Width>(
         &self,
         from_mask: Bitboard,
         to_mask: Bitboard,
@@ -682,7 +685,7 @@ trait Sink {
     fn single(&mut self, m: Move16);
     /// Takes the moves of the unpinned `knights` and sliders (`diagonal`, `straight`) onto
     /// `target` given `occupied` all at once and returns `true`, if this sink can
-    /// ([`Writer::move_count`]); `false` by default, and the generator hands each piece to
+    /// ([`Width::move_count`]); `false` by default, and the generator hands each piece to
     /// [`Sink::piece`].
     #[inline(always)]
     fn pieces(
@@ -696,17 +699,17 @@ trait Sink {
         false
     }
     /// The enemy's knight and slider attacks with our king lifted, if this sink has a cheap
-    /// way to find the whole map ([`Writer::attack_map`]); `None` by default.
+    /// way to find the whole map ([`Width::attack_map`]); `None` by default.
     #[inline(always)]
     fn attack_map(&self, _gen: &Gen<'_, impl Source>) -> Option<Bitboard> {
         None
     }
 }
 
-/// Counts moves; `W` only lends its attack map ([`Writer::attack_map`]).
+/// Counts moves; `W` only lends its attack map ([`Width::attack_map`]).
 struct Counter<W>(u64, W);
 
-impl<W: Writer> Sink for Counter<W> {
+impl<W: Width> Sink for Counter<W> {
     #[inline(always)]
     fn piece(&mut self, _: Square, to: Bitboard, _: Bitboard) {
         self.0 += to.count() as u64;
@@ -804,7 +807,7 @@ impl Lists for SplitLists<'_> {
 /// from `Position::from_setup`, which keeps within that bound, and from legal moves).
 struct ListSink<L, W>(L, W);
 
-impl<L: Lists, W: Writer> Sink for ListSink<L, W> {
+impl<L: Lists, W: Width> Sink for ListSink<L, W> {
     #[inline(always)]
     fn piece(&mut self, from: Square, to: Bitboard, theirs: Bitboard) {
         if L::ONE {

@@ -1,25 +1,33 @@
-//! Move lists written a target set at a time with AVX-512 (VBMI2), chosen at run time.
+//! The generator at two widths: [`Scalar`], a square at a time, and [`Wide`], in AVX-512
+//! registers, chosen at run time.
 //!
-//! The plain list writer ([`Scalar`]) spends one loop trip per move: find the lowest target,
-//! build the move, store it, count it. A position's moves come in 10 to 20 target sets of one
-//! to a dozen squares, so most of a list's time goes to those short loops and to the exit of
-//! each, a branch whose trip count changes from set to set.
+//! A generator's sink takes a [`Width`]. [`Wide`] does three things faster where the CPU has
+//! AVX-512 F, BW, VBMI2 and VPOPCNTDQ:
 //!
-//! [`Wide`] writes a whole set without a loop. `vpcompressb` packs the numbers of the set's
-//! squares into the low bytes of a register (in square order, as the loop finds them);
-//! widened to 16-bit lanes and ORed with the origin and the flag nibble, they are the set's
-//! [`Move16`]s; one 64-byte store puts 32 lanes at the end of the list and the length grows by
-//! the set's size. Lanes past the size land in the list's spare room and are never read (the
-//! writer stores only where 32 lanes fit, and falls back to [`Scalar`] otherwise). The capture
-//! bit of a piece's moves is added to the lanes whose square is an enemy's: that set of lanes
-//! is `pext(captures, targets)`, one BMI2 instruction.
+//! - **Writing a target set.** The scalar writer spends one loop trip per move (find the lowest
+//!   target, build the move, store it, count it), and the exit of each short loop is a branch
+//!   whose trip count changes from set to set. `vpcompressb` packs the numbers of the set's
+//!   squares into the low bytes of a register, in square order; widened to 16-bit lanes and
+//!   ORed with the origin and the flag nibble they are the set's [`Move16`]s, and one 64-byte
+//!   store puts 32 lanes at the end of the list while the length grows by the set's size.
+//!   Lanes past the size land in the list's spare room and are never read (the writer stores
+//!   only where 32 lanes fit, and falls back to [`Scalar`] otherwise). The capture bit goes to
+//!   the lanes whose square is an enemy's: that set of lanes is `pext(captures, targets)`.
+//! - **The enemy's attack map** (knights and sliders) in eight 64-bit lanes at once: one lane
+//!   per slider direction, filled by Kogge-Stone (three doubling steps, each a rotation by a
+//!   per-lane count with the wrapped squares masked off), one lane per knight jump, and an OR
+//!   across the lanes. The generator reads king moves and castling off it.
+//! - **Counting knights' and sliders' moves set-wise**: the popcounts of the same eight
+//!   direction fills and eight jump sets, taken on the target squares, added across the lanes
+//!   ([`Width::move_count`] says why the sum is exact).
 //!
-//! Both writers write the same moves in the same order (a test compares them on every suite
-//! position and one ply below). The wide features are the fast-bits ones (`crate::isa`) and
-//! AVX-512 F, BW and VBMI2: every `#[target_feature]` of the wide code spells out
-//! `"popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2,avx512vpopcntdq"`. [`Wide::detect`] finds them once and
-//! keeps the answer in one byte; the copies of the generator that use `Wide` are compiled for
-//! them and called only with a `Wide` in hand, the proof that the CPU has them.
+//! Both widths give the same moves in the same order and the same counts (tests compare them
+//! on every position four plies from the start, and the map and the count with the magic
+//! tables on random boards). Every `#[target_feature]` of the wide code spells out
+//! `"popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2,avx512vpopcntdq"` (the fast-bits
+//! features of `crate::isa` and AVX-512's). [`Wide::detect`] finds them once and keeps the
+//! answer in one byte; the copies of the generator that use `Wide` are compiled for them and
+//! called only with a `Wide` in hand, the proof that the CPU has them.
 //!
 //! Valgrind does not emulate AVX-512 and hides it from detection, so instruction counts taken
 //! with cachegrind measure the [`Scalar`] path.
@@ -27,9 +35,11 @@
 use chessbits_bitboard::{Bitboard, Square};
 use chessbits_move::{Move16, MoveKind, MoveList, MAX_MOVES};
 
-/// How a list sink writes a set of moves into a list: [`Scalar`] move by move, [`Wide`] the
-/// whole set at once. Both write the same moves in the same order.
-pub(crate) trait Writer: Copy {
+/// The width a generator's sink works at: how it writes a set of moves into a list
+/// ([`Scalar`] move by move, [`Wide`] the whole set at once; the same moves in the same order),
+/// and whether it finds the enemy's attack map and counts knights' and sliders' moves
+/// set-wise.
+pub(crate) trait Width: Copy {
     /// Appends the moves of the piece on `from` to each square of `to`; those onto a square of
     /// `theirs` are captures.
     fn piece(self, list: &mut MoveList, from: Square, to: Bitboard, theirs: Bitboard);
@@ -77,7 +87,7 @@ pub(crate) trait Writer: Copy {
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Scalar;
 
-impl Writer for Scalar {
+impl Width for Scalar {
     #[inline(always)]
     fn piece(self, list: &mut MoveList, from: Square, to: Bitboard, theirs: Bitboard) {
         // One pass in square order; the capture bit of the flag nibble read off `theirs`.
@@ -144,7 +154,7 @@ fn detect_wide() -> bool {
 }
 
 #[cfg(target_arch = "x86_64")]
-impl Writer for Wide {
+impl Width for Wide {
     #[inline(always)]
     fn piece(self, list: &mut MoveList, from: Square, to: Bitboard, theirs: Bitboard) {
         // A piece has at most 27 targets, so its moves fit in the 32 lanes of one store.
@@ -203,7 +213,7 @@ impl Writer for Wide {
 /// Off x86-64 no `Wide` can be made ([`Wide::detect`] is always `None`); the writer only has to
 /// exist for the generic code.
 #[cfg(not(target_arch = "x86_64"))]
-impl Writer for Wide {
+impl Width for Wide {
     fn piece(self, list: &mut MoveList, from: Square, to: Bitboard, theirs: Bitboard) {
         Scalar.piece(list, from, to, theirs);
     }
@@ -272,7 +282,7 @@ mod x86 {
         }
     }
 
-    /// [`super::Writer::piece`]: the moves of the piece on `from` to the squares of `to`.
+    /// [`super::Width::piece`]: the moves of the piece on `from` to the squares of `to`.
     ///
     /// # Safety
     /// The list must have room for 32 more moves, and `to` at most 32 squares.
@@ -291,7 +301,7 @@ mod x86 {
         unsafe { append(list, moves, to.count() as usize) }
     }
 
-    /// [`super::Writer::pawns`]: pawn moves of `kind` to the squares of `to`, each from the
+    /// [`super::Width::pawns`]: pawn moves of `kind` to the squares of `to`, each from the
     /// square `step` below it.
     ///
     /// # Safety
@@ -409,7 +419,7 @@ mod x86 {
         )
     }
 
-    /// [`super::Writer::attack_map`]: the squares `knights`, `diagonal` and `straight` attack
+    /// [`super::Width::attack_map`]: the squares `knights`, `diagonal` and `straight` attack
     /// given `occupied`: one OR across the lanes of [`slides`] and [`jumps`].
     #[target_feature(
         enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2,avx512vpopcntdq"
@@ -425,7 +435,7 @@ mod x86 {
         Bitboard(_mm512_reduce_or_epi64(attacks) as u64)
     }
 
-    /// [`super::Writer::move_count`]: the moves of `knights`, `diagonal` and `straight` onto
+    /// [`super::Width::move_count`]: the moves of `knights`, `diagonal` and `straight` onto
     /// `target` given `occupied`: the popcounts of the lanes of [`slides`] and [`jumps`] on
     /// `target`, added across the lanes.
     #[target_feature(
@@ -456,7 +466,7 @@ mod tests {
     use crate::tables::tables;
 
     /// The list `writer` appends to `list` for every legal move of `pos`.
-    fn written<W: Writer>(pos: &Position, mut list: MoveList, writer: W) -> MoveList {
+    fn written<W: Width>(pos: &Position, mut list: MoveList, writer: W) -> MoveList {
         Gen::new(tables(), pos).push_moves_with(Bitboard::FULL, Bitboard::FULL, &mut list, writer);
         list
     }

@@ -10,7 +10,7 @@ use super::table::{table_key, PerftTable};
 use crate::gen::{Child, Gen};
 use crate::isa;
 use crate::tables::Tables;
-use crate::wide::{Scalar, Wide, Writer};
+use crate::wide::{Scalar, Wide, Width};
 
 /// What a walk does at its ends: the depth at which it counts instead of making moves, how it
 /// counts there, and whether it looks subtrees up in a table. Each policy is compiled into its
@@ -26,12 +26,12 @@ pub(crate) trait Walk: Copy {
     const WIDE: bool;
 
     /// The count of a child at the last ply, with the attack map of `x` where it has one.
-    fn leaf<X: Writer>(t: &'static Tables, pos: &Position, x: X) -> u64;
+    fn leaf<X: Width>(t: &'static Tables, pos: &Position, x: X) -> u64;
 
     /// The count of the child after `m`, one move of the last ply: by default the move is made,
     /// the child counted with [`Walk::leaf`] and the move unmade.
     #[inline(always)]
-    fn last_ply<X: Writer>(t: &'static Tables, pos: &mut Position, m: Move16, x: X) -> u64 {
+    fn last_ply<X: Width>(t: &'static Tables, pos: &mut Position, m: Move16, x: X) -> u64 {
         made::<Self, X>(t, pos, m, x)
     }
 
@@ -57,7 +57,7 @@ impl Walk for Bulk {
     const WIDE: bool = true;
 
     #[inline(always)]
-    fn leaf<X: Writer>(t: &'static Tables, pos: &Position, x: X) -> u64 {
+    fn leaf<X: Width>(t: &'static Tables, pos: &Position, x: X) -> u64 {
         Gen::new(t, pos).count_with(x)
     }
 
@@ -65,7 +65,7 @@ impl Walk for Bulk {
     /// it: no board, key, clock or undo record is written. Castling, en passant and moves that
     /// may cost a castling right are made as usual.
     #[inline(always)]
-    fn last_ply<X: Writer>(t: &'static Tables, pos: &mut Position, m: Move16, x: X) -> u64 {
+    fn last_ply<X: Width>(t: &'static Tables, pos: &mut Position, m: Move16, x: X) -> u64 {
         if !Child::handles(pos, m) {
             return made::<Self, X>(t, pos, m, x);
         }
@@ -84,7 +84,7 @@ impl Walk for Leaves {
     const WIDE: bool = false;
 
     #[inline(always)]
-    fn leaf<X: Writer>(_: &'static Tables, _: &Position, _: X) -> u64 {
+    fn leaf<X: Width>(_: &'static Tables, _: &Position, _: X) -> u64 {
         1
     }
 }
@@ -100,12 +100,12 @@ impl Walk for Hashed<'_> {
     const WIDE: bool = true;
 
     #[inline(always)]
-    fn leaf<X: Writer>(t: &'static Tables, pos: &Position, x: X) -> u64 {
+    fn leaf<X: Width>(t: &'static Tables, pos: &Position, x: X) -> u64 {
         Bulk::leaf(t, pos, x)
     }
 
     #[inline(always)]
-    fn last_ply<X: Writer>(t: &'static Tables, pos: &mut Position, m: Move16, x: X) -> u64 {
+    fn last_ply<X: Width>(t: &'static Tables, pos: &mut Position, m: Move16, x: X) -> u64 {
         Bulk::last_ply(t, pos, m, x)
     }
 
@@ -185,7 +185,7 @@ fn list_moves(t: &'static Tables, pos: &Position, list: &mut MoveList, wide: Opt
 
 /// Makes `m`, counts the child with [`Walk::leaf`] and unmakes it.
 #[inline(always)]
-fn made<W: Walk, X: Writer>(t: &'static Tables, pos: &mut Position, m: Move16, x: X) -> u64 {
+fn made<W: Walk, X: Width>(t: &'static Tables, pos: &mut Position, m: Move16, x: X) -> u64 {
     let undo = pos.play_unchecked(m);
     let nodes = W::leaf(t, pos, x);
     pos.undo(undo);
