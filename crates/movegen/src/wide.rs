@@ -48,7 +48,7 @@ pub(crate) trait Width: Copy {
     fn pawns(self, list: &mut MoveList, to: Bitboard, step: i32, kind: MoveKind);
 
     /// Every square that `knights` and the sliders `diagonal` (bishop-wise) and `straight`
-    /// (rook-wise) attack given `occupied`, if this writer's CPU features find the whole map
+    /// (rook-wise) attack given `occupied`, if this width's CPU features find the whole map
     /// cheaply ([`Wide`]: without a table lookup or a branch); `None` for [`Scalar`], whose
     /// generator then tests the king's few squares one by one.
     #[inline(always)]
@@ -63,7 +63,7 @@ pub(crate) trait Width: Copy {
     }
 
     /// The number of moves of `knights` and of the sliders `diagonal` and `straight` onto
-    /// `target` given `occupied`, counted set-wise if this writer's CPU features do it cheaply
+    /// `target` given `occupied`, counted set-wise if this width's CPU features do it cheaply
     /// ([`Wide`]); `None` for [`Scalar`], whose counter then adds one popcount per piece.
     ///
     /// Counting set-wise is exact: in one direction a square is attacked by at most one of
@@ -83,7 +83,7 @@ pub(crate) trait Width: Copy {
     }
 }
 
-/// The plain writer: one loop trip per move.
+/// The plain width: one loop trip per move written, one popcount per piece counted.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Scalar;
 
@@ -106,9 +106,10 @@ impl Width for Scalar {
     }
 }
 
-/// The writer that writes a target set at a time. A value exists only where the CPU has
-/// the wide features ([`Wide::detect`]): holding one is the proof that the code compiled for
-/// them may run.
+/// The AVX-512 width: a target set written at a time, the attack map and the knights' and
+/// sliders' count in eight lanes at once. A value exists only where the CPU has the wide
+/// features ([`Wide::detect`]): holding one is the proof that the code compiled for them may
+/// run.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Wide(());
 
@@ -121,7 +122,7 @@ static DETECTED: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::ne
 const UNKNOWN: u8 = 2;
 
 impl Wide {
-    /// The wide writer, if this CPU has the wide features. After the first call, one load and
+    /// The wide width, if this CPU has the wide features. After the first call, one load and
     /// one test. Always `None` off x86-64.
     #[inline]
     pub(crate) fn detect() -> Option<Wide> {
@@ -210,7 +211,7 @@ impl Width for Wide {
     }
 }
 
-/// Off x86-64 no `Wide` can be made ([`Wide::detect`] is always `None`); the writer only has to
+/// Off x86-64 no `Wide` can be made ([`Wide::detect`] is always `None`); the width only has to
 /// exist for the generic code.
 #[cfg(not(target_arch = "x86_64"))]
 impl Width for Wide {
@@ -489,7 +490,7 @@ mod tests {
     #[test]
     fn wide_and_scalar_writers_agree() {
         let Some(wide) = Wide::detect() else {
-            eprintln!("this CPU lacks AVX-512 VBMI2: the wide writer is not tested here");
+            eprintln!("this CPU lacks the wide features (AVX-512 VBMI2, VPOPCNTDQ): the wide writer is not tested here");
             return;
         };
         let mut positions = 0;
@@ -511,7 +512,7 @@ mod tests {
     #[test]
     fn wide_attack_map_and_count_match_the_tables() {
         let Some(wide) = Wide::detect() else {
-            eprintln!("this CPU lacks AVX-512 VBMI2: the wide attack map is not tested here");
+            eprintln!("this CPU lacks the wide features (AVX-512 VBMI2, VPOPCNTDQ): the wide attack map is not tested here");
             return;
         };
         let t = tables();
@@ -573,7 +574,7 @@ mod tests {
     #[test]
     fn wide_writer_stays_within_the_list() {
         let Some(wide) = Wide::detect() else {
-            eprintln!("this CPU lacks AVX-512 VBMI2: the wide writer is not tested here");
+            eprintln!("this CPU lacks the wide features (AVX-512 VBMI2, VPOPCNTDQ): the wide writer is not tested here");
             return;
         };
         // An Italian opening: knights, sliders and pawns with targets.
