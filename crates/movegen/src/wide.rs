@@ -12,7 +12,9 @@
 //!   store puts 32 lanes at the end of the list while the length grows by the set's size.
 //!   Lanes past the size land in the list's spare room and are never read (the writer stores
 //!   only where 32 lanes fit, and falls back to [`Scalar`] otherwise). The capture bit goes to
-//!   the lanes whose square is an enemy's: that set of lanes is `pext(captures, targets)`.
+//!   the lanes whose square is an enemy's: that set of lanes is `pext(captures, targets)`. An
+//!   empty set is skipped with a branch: a compress and a store for nothing cost more than
+//!   the branch's mispredictions (pawn captures and blocked pieces have none often).
 //! - **The enemy's attack map** (knights and sliders) in eight 64-bit lanes at once: one lane
 //!   per slider direction, filled by Kogge-Stone (three doubling steps, each a rotation by a
 //!   per-lane count with the wrapped squares masked off), one lane per knight jump, and an OR
@@ -158,7 +160,11 @@ fn detect_wide() -> bool {
 impl Width for Wide {
     #[inline(always)]
     fn piece(self, list: &mut MoveList, from: Square, to: Bitboard, theirs: Bitboard) {
-        // A piece has at most 27 targets, so its moves fit in the 32 lanes of one store.
+        // An empty set skipped (see the module docs); a piece has at most 27 targets, so its
+        // moves fit in the 32 lanes of one store.
+        if to.is_empty() {
+            return;
+        }
         if list.len() > MAX_MOVES - 32 {
             return Scalar.piece(list, from, to, theirs);
         }
@@ -172,7 +178,10 @@ impl Width for Wide {
 
     #[inline(always)]
     fn pawns(self, list: &mut MoveList, to: Bitboard, step: i32, kind: MoveKind) {
-        // Pawns moving one way land on at most 8 squares.
+        // An empty set skipped; pawns moving one way land on at most 8 squares.
+        if to.is_empty() {
+            return;
+        }
         if list.len() > MAX_MOVES - 32 {
             return Scalar.pawns(list, to, step, kind);
         }
