@@ -40,7 +40,13 @@ const PROMOTION: u16 = MoveFlags::PROMOTION.bits();
 /// pos.undo(undo);
 /// assert_eq!(pos, before);
 /// ```
+///
+/// A `Position` is aligned to 64 bytes, a cache line (256 bytes in all): at the 8 bytes its
+/// fields need, where the stack happened to place it decided whether a wide copy of its state
+/// straddled two lines, and the every-leaf perft ran a quarter slower in one stack placement of
+/// four (measured by shifting the stack 16 bytes at a time).
 #[derive(Copy, Clone, PartialEq, Eq, Hash)]
+#[repr(align(64))]
 pub struct Position {
     board: Board,
     castles: Castles,
@@ -1185,7 +1191,7 @@ mod tests {
         assert_eq!(core::mem::size_of::<Undo>(), 32);
     }
 
-    const SIZE_OF_POSITION: usize = 224;
+    const SIZE_OF_POSITION: usize = 256;
 
     /// The status `from_setup` rejects `setup` with.
     fn status_of(setup: &Setup) -> Status {
