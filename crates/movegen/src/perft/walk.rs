@@ -21,7 +21,7 @@ pub(crate) trait Walk: Copy {
     const LAST: u32;
 
     /// `true` if the walk runs in the copy compiled for the wide features where the CPU has
-    /// them ([`Wide`]: its attack map serves the counts); the every-leaf walk ran 3-5% slower
+    /// them ([`Wide`]: its attack map serves the counts); the every-leaf walk ran 3-7% slower
     /// compiled for them, so it keeps the fast-bits copy.
     const WIDE: bool;
 
