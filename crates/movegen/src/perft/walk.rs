@@ -2,6 +2,8 @@
 //! (see [`crate::isa`]), and specialised by a [`Walk`] policy into the bulk-counting walk, the
 //! every-leaf walk and the hashed walk.
 
+use core::mem::MaybeUninit;
+
 use chessbits_bitboard::Bitboard;
 use chessbits_move::{Move16, MoveList};
 use chessbits_state::Position;
@@ -131,19 +133,19 @@ macro_rules! walk_body {
         if let Some(nodes) = known {
             return nodes;
         }
-        let mut list = MoveList::new();
-        list_moves($t, $pos, &mut list, $wide);
+        let mut slot = MaybeUninit::uninit();
+        let list: &MoveList = list_moves($t, $pos, &mut slot, $wide);
         let mut nodes = 0;
         // The list is iterated by reference (by value, its whole buffer was copied into the
         // iterator at every node), and the last ply has a loop of its own: the loop around one
         // make and unmake alone keeps its values in registers (measured 12% fewer instructions
         // in the every-leaf walk).
         if $depth == W::LAST {
-            for &m in &list {
+            for &m in list {
                 nodes += W::last_ply($t, $pos, m, walk_body!(@writer $($x)?));
             }
         } else {
-            for &m in &list {
+            for &m in list {
                 let undo = $pos.play_unchecked(m);
                 nodes += $name($t, $pos, $depth - 1, $w, $wide $(, $x)?);
                 $pos.undo(undo);
@@ -161,26 +163,34 @@ macro_rules! walk_body {
     };
 }
 
-/// Writes the legal moves of `pos` into `list`: with `wide`, by the list path compiled for the
-/// wide features (its writer and attack map), called out of line; otherwise by the scalar
-/// writer, inlined. The walks themselves are not compiled for AVX-512 for the make and unmake
-/// they run: compiled so, the every-leaf walk ran 3-7% slower (LLVM moved the move's squares
-/// through vector registers), while the out-of-line call made it 4% faster.
+/// Writes the legal moves of `pos` into `out` and returns the list: with `wide`, by the list
+/// path compiled for the wide features (its writer and attack map), called out of line;
+/// otherwise by the scalar writer, inlined. The walks themselves are not compiled for AVX-512
+/// for the make and unmake they run: compiled so, the every-leaf walk ran 3-7% slower (LLVM
+/// moved the move's squares through vector registers), while the out-of-line call made it 4%
+/// faster.
 #[inline(always)]
-fn list_moves(t: &'static Tables, pos: &Position, list: &mut MoveList, wide: Option<Wide>) {
+fn list_moves<'a>(
+    t: &'static Tables,
+    pos: &Position,
+    out: &'a mut MaybeUninit<MoveList>,
+    wide: Option<Wide>,
+) -> &'a mut MoveList {
     #[cfg(target_arch = "x86_64")]
     if let Some(wide) = wide {
         #[allow(unsafe_code, reason = "calls code compiled for CPU features; see Safety")]
         // Safety: a `Wide` exists only where the CPU has the features `collect_wide` is
-        // compiled for.
-        unsafe {
-            crate::collect_wide(t, pos, Bitboard::FULL, Bitboard::FULL, list, wide);
-        }
-        return;
+        // compiled for, and `collect_wide` writes the whole list to `out`.
+        return unsafe {
+            crate::collect_wide(t, pos, Bitboard::FULL, Bitboard::FULL, out, wide);
+            out.assume_init_mut()
+        };
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = wide;
+    let list = out.write(MoveList::new());
     Gen::new(t, pos).push_moves(Bitboard::FULL, Bitboard::FULL, list);
+    list
 }
 
 /// Makes `m`, counts the child with [`Walk::leaf`] and unmakes it.
