@@ -11,6 +11,7 @@
 //! - `lists N`: `legal_moves()` of every position of the suites in `testdata/perft`, N passes.
 //! - `leaves [REPEAT]`: `perft_make_unmake` on startpos (depth 4) and kiwipete (depth 3).
 //! - `bulk [REPEAT]`: `perft` on startpos (depth 5) and kiwipete (depth 4).
+//! - `perft FEN DEPTH [REPEAT]`: `perft` on one position.
 //!
 //! (The repeats are for wall-clock timing; instruction counts use one.)
 //!
@@ -67,7 +68,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             total
         }
-        _ => return Err("usage: workload lists [N] | leaves [REPEAT] | bulk [REPEAT]".into()),
+        Some("perft") => {
+            let (Some(fen), Some(depth)) = (args.get(1), args.get(2)) else {
+                return Err("usage: workload perft FEN DEPTH [REPEAT]".into());
+            };
+            let pos = fen::parse_position(fen)?;
+            let (depth, repeat): (u32, u32) = (depth.parse()?, args.get(3).map_or(Ok(1), |n| n.parse())?);
+            (0..repeat).map(|_| perft(std::hint::black_box(&pos), depth)).sum()
+        }
+        _ => {
+            return Err("usage: workload lists [N] | leaves [REPEAT] | bulk [REPEAT] | perft FEN DEPTH [REPEAT]".into())
+        }
     };
     println!("{total}");
     Ok(())

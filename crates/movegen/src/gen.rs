@@ -31,7 +31,7 @@ use chessbits_move::{Move16, MoveKind, MoveList};
 use chessbits_state::{Castles, CastlingRights, CastlingSide, Position};
 
 use crate::tables::Tables;
-use crate::wide::{Scalar, Width};
+use crate::wide::{FewPieces, Scalar, Width};
 
 /// The legal moves of one piece: its origin and a bitboard of targets.
 ///
@@ -299,17 +299,40 @@ impl<'a, P: Source> Gen<'a, P> {
         rooks
     }
 
-    /// The enemy's knight and slider attacks with our king lifted, by `writer`'s
-    /// [`Width::attack_map`].
+    /// The enemy's knight and slider attacks with our king lifted: by `writer`'s
+    /// [`Width::attack_map`], or by table lookups, a piece at a time, where `writer` says the
+    /// enemy has few pieces ([`Width::map_by_tables`]). `None` where `writer` finds no map.
     #[inline(always)]
     fn attack_map_with<W: Width>(&self, writer: W) -> Option<Bitboard> {
         let (board, theirs) = (self.pos, self.theirs);
-        writer.attack_map(
+        let (knights, diagonal, straight) = (
             board.knights() & theirs,
             board.diagonal_sliders() & theirs,
             board.straight_sliders() & theirs,
-            self.occupied - self.king,
-        )
+        );
+        let occupied = self.occupied - self.king;
+        if W::SET_WISE && writer.map_by_tables() {
+            let t = self.t;
+            let mut map = Bitboard::EMPTY;
+            for sq in knights {
+                map |= t.knight(sq);
+            }
+            for sq in diagonal {
+                map |= t.bishop(sq, occupied);
+            }
+            for sq in straight {
+                map |= t.rook(sq, occupied);
+            }
+            return Some(map);
+        }
+        writer.attack_map(knights, diagonal, straight, occupied)
+    }
+
+    /// `true` if the enemy has at most two knights and sliders, so that its attack map is
+    /// cheaper from the tables ([`FewPieces`]).
+    #[inline(always)]
+    fn enemy_has_few_pieces(&self) -> bool {
+        (self.theirs - self.pos.pawns() - self.pos.kings()).count() <= 2
     }
 
     /// The squares the enemy pawns and king attack.
@@ -844,7 +867,7 @@ impl<L: Lists, W: Width> Sink for ListSink<L, W> {
 
     #[inline(always)]
     fn attack_map(&self, gen: &Gen<'_, impl Source>) -> Option<Bitboard> {
-        gen.attack_map_with(self.1)
+        gen.attack_map_with(FewPieces(self.1, W::SET_WISE && gen.enemy_has_few_pieces()))
     }
 
     #[inline(always)]

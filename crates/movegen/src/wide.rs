@@ -42,6 +42,15 @@ use chessbits_move::{Move16, MoveKind, MoveList, MAX_MOVES};
 /// and whether it finds the enemy's attack map and counts knights' and sliders' moves
 /// set-wise.
 pub(crate) trait Width: Copy {
+    /// `true` if [`Width::attack_map`] and [`Width::move_count`] give answers.
+    const SET_WISE: bool;
+    /// `true` if the generator should find the enemy's attack map by table lookups, one piece
+    /// at a time, instead of [`Width::attack_map`] ([`FewPieces`]).
+    #[inline(always)]
+    fn map_by_tables(self) -> bool {
+        false
+    }
+
     /// Appends the moves of the piece on `from` to each square of `to`; those onto a square of
     /// `theirs` are captures.
     fn piece(self, list: &mut MoveList, from: Square, to: Bitboard, theirs: Bitboard);
@@ -90,6 +99,8 @@ pub(crate) trait Width: Copy {
 pub(crate) struct Scalar;
 
 impl Width for Scalar {
+    const SET_WISE: bool = false;
+
     #[inline(always)]
     fn piece(self, list: &mut MoveList, from: Square, to: Bitboard, theirs: Bitboard) {
         // One pass in square order; the capture bit of the flag nibble read off `theirs`.
@@ -105,6 +116,60 @@ impl Width for Scalar {
     fn pawns(self, list: &mut MoveList, to: Bitboard, step: i32, kind: MoveKind) {
         let from = |to: Square| Square::new((to as i32 - step) as u32);
         list.extend(to.squares().map(|to| Move16::new(from(to), to, kind)));
+    }
+}
+
+/// `W`, or where its second field says so, the table lookups of a position with few knights
+/// and sliders: in an endgame a lookup a piece is cheaper than the eight lanes of
+/// [`Width::attack_map`] and [`Width::move_count`], whose answer comes through a long chain of
+/// dependent vector instructions. The perft walk decides once for all the children of a node
+/// (a move never adds a knight or slider but by promotion, and the choice only changes the
+/// speed).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct FewPieces<W>(pub(crate) W, pub(crate) bool);
+
+impl<W: Width> Width for FewPieces<W> {
+    const SET_WISE: bool = W::SET_WISE;
+
+    #[inline(always)]
+    fn map_by_tables(self) -> bool {
+        self.1
+    }
+
+    #[inline(always)]
+    fn piece(self, list: &mut MoveList, from: Square, to: Bitboard, theirs: Bitboard) {
+        self.0.piece(list, from, to, theirs);
+    }
+
+    #[inline(always)]
+    fn pawns(self, list: &mut MoveList, to: Bitboard, step: i32, kind: MoveKind) {
+        self.0.pawns(list, to, step, kind);
+    }
+
+    #[inline(always)]
+    fn attack_map(
+        self,
+        knights: Bitboard,
+        diagonal: Bitboard,
+        straight: Bitboard,
+        occupied: Bitboard,
+    ) -> Option<Bitboard> {
+        self.0.attack_map(knights, diagonal, straight, occupied)
+    }
+
+    #[inline(always)]
+    fn move_count(
+        self,
+        knights: Bitboard,
+        diagonal: Bitboard,
+        straight: Bitboard,
+        occupied: Bitboard,
+        target: Bitboard,
+    ) -> Option<u64> {
+        if self.1 {
+            return None;
+        }
+        self.0.move_count(knights, diagonal, straight, occupied, target)
     }
 }
 
@@ -158,6 +223,8 @@ fn detect_wide() -> bool {
 
 #[cfg(target_arch = "x86_64")]
 impl Width for Wide {
+    const SET_WISE: bool = true;
+
     #[inline(always)]
     fn piece(self, list: &mut MoveList, from: Square, to: Bitboard, theirs: Bitboard) {
         // An empty set skipped (see the module docs); a piece has at most 27 targets, so its
@@ -224,6 +291,8 @@ impl Width for Wide {
 /// exist for the generic code.
 #[cfg(not(target_arch = "x86_64"))]
 impl Width for Wide {
+    const SET_WISE: bool = true;
+
     fn piece(self, list: &mut MoveList, from: Square, to: Bitboard, theirs: Bitboard) {
         Scalar.piece(list, from, to, theirs);
     }
@@ -492,10 +561,10 @@ mod tests {
     }
 
     /// The wide writer writes the same moves in the same order as the scalar one, and both
-    /// counters (the wide one set-wise) count as many, on every position four plies from the
-    /// start (captures, checks, pins, double pushes). The suites'
-    /// positions (castling, promotions, en passant) are compared in
-    /// `crates/chessbits/tests/perft_suites.rs`, through `legal_moves`.
+    /// counters (the wide one set-wise) count as many; so do the wide writer and counter with
+    /// [`FewPieces`]' table lookups. On every position four plies from the start (captures,
+    /// checks, pins, double pushes); the suites' positions (castling, promotions, en passant)
+    /// are compared in `crates/chessbits/tests/perft_suites.rs`, through `legal_moves`.
     #[test]
     fn wide_and_scalar_writers_agree() {
         let Some(wide) = Wide::detect() else {
@@ -506,9 +575,11 @@ mod tests {
         walk(&Position::new(), 4, &mut |pos| {
             let listed = written(pos, MoveList::new(), wide);
             assert_eq!(listed, written(pos, MoveList::new(), Scalar));
+            assert_eq!(listed, written(pos, MoveList::new(), FewPieces(wide, true)));
             let gen = Gen::new(tables(), pos);
             assert_eq!(gen.count_with(wide), listed.len() as u64);
             assert_eq!(gen.count_with(Scalar), listed.len() as u64);
+            assert_eq!(gen.count_with(FewPieces(wide, true)), listed.len() as u64);
             positions += 1;
         });
         assert_eq!(positions, 206_604);

@@ -4,7 +4,7 @@
 
 use core::mem::MaybeUninit;
 
-use chessbits_bitboard::Bitboard;
+use chessbits_bitboard::{Bitboard, Role};
 use chessbits_move::{Move16, MoveList};
 use chessbits_state::Position;
 
@@ -12,7 +12,7 @@ use super::table::{table_key, PerftTable};
 use crate::gen::{Child, Gen};
 use crate::isa;
 use crate::tables::Tables;
-use crate::wide::{Scalar, Wide, Width};
+use crate::wide::{FewPieces, Scalar, Wide, Width};
 
 /// What a walk does at its ends: the depth at which it counts instead of making moves, how it
 /// counts there, and whether it looks subtrees up in a table. Each policy is compiled into its
@@ -141,8 +141,15 @@ macro_rules! walk_body {
         // make and unmake alone keeps its values in registers (measured 12% fewer instructions
         // in the every-leaf walk).
         if $depth == W::LAST {
-            for &m in list {
-                nodes += W::last_ply($t, $pos, m, walk_body!(@writer $($x)?));
+            let x = walk_body!(@writer $($x)?);
+            if few_pieces($pos, x) {
+                for &m in list {
+                    nodes += W::last_ply($t, $pos, m, FewPieces(x, true));
+                }
+            } else {
+                for &m in list {
+                    nodes += W::last_ply($t, $pos, m, x);
+                }
             }
         } else {
             for &m in list {
@@ -191,6 +198,15 @@ fn list_moves<'a>(
     let list = out.write(MoveList::new());
     Gen::new(t, pos).push_moves(Bitboard::FULL, Bitboard::FULL, list);
     list
+}
+
+/// `true` if the children of `pos` are counted faster with [`FewPieces`]: `x` works set-wise
+/// (the wide width does) and neither side has more than two knights and sliders.
+#[inline(always)]
+fn few_pieces<X: Width>(pos: &Position, _: X) -> bool {
+    X::SET_WISE
+        && (pos.us() - pos.our(Role::Pawn) - pos.our(Role::King)).count() <= 2
+        && (pos.them() - pos.their(Role::Pawn) - pos.their(Role::King)).count() <= 2
 }
 
 /// Makes `m`, counts the child with [`Walk::leaf`] and unmakes it.
