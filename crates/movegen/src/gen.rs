@@ -312,20 +312,33 @@ impl<'a, P: Source> Gen<'a, P> {
         );
         let occupied = self.occupied - self.king;
         if W::SET_WISE && writer.map_by_tables() {
-            let t = self.t;
-            let mut map = Bitboard::EMPTY;
-            for sq in knights {
-                map |= t.knight(sq);
-            }
-            for sq in diagonal {
-                map |= t.bishop(sq, occupied);
-            }
-            for sq in straight {
-                map |= t.rook(sq, occupied);
-            }
-            return Some(map);
+            return Some(self.looked_up_map(knights, diagonal, straight, occupied));
         }
         writer.attack_map(knights, diagonal, straight, occupied)
+    }
+
+    /// The squares `knights` and the sliders `diagonal` and `straight` attack given
+    /// `occupied`, from the tables, a piece at a time.
+    #[inline(always)]
+    fn looked_up_map(
+        &self,
+        knights: Bitboard,
+        diagonal: Bitboard,
+        straight: Bitboard,
+        occupied: Bitboard,
+    ) -> Bitboard {
+        let t = self.t;
+        let mut map = Bitboard::EMPTY;
+        for sq in knights {
+            map |= t.knight(sq);
+        }
+        for sq in diagonal {
+            map |= t.bishop(sq, occupied);
+        }
+        for sq in straight {
+            map |= t.rook(sq, occupied);
+        }
+        map
     }
 
     /// `true` if the enemy has at most two knights and sliders, so that its attack map is
@@ -348,21 +361,14 @@ impl<'a, P: Source> Gen<'a, P> {
     /// squares behind it on a checking line count as attacked).
     #[inline(always)]
     fn danger(&self) -> Bitboard {
-        let t = self.t;
-        let board = self.pos;
-        let theirs = self.theirs;
-        let occupied = self.occupied - self.king;
-        let mut danger = self.leaper_danger();
-        for sq in board.knights() & theirs {
-            danger |= t.knight(sq);
-        }
-        for sq in board.diagonal_sliders() & theirs {
-            danger |= t.bishop(sq, occupied);
-        }
-        for sq in board.straight_sliders() & theirs {
-            danger |= t.rook(sq, occupied);
-        }
-        danger
+        let (board, theirs) = (self.pos, self.theirs);
+        self.leaper_danger()
+            | self.looked_up_map(
+                board.knights() & theirs,
+                board.diagonal_sliders() & theirs,
+                board.straight_sliders() & theirs,
+                self.occupied - self.king,
+            )
     }
 
     /// `true` if `sq` is attacked by the side not to move, given `occupied`.
