@@ -97,6 +97,14 @@ pub fn run<K: Kernel>(kernel: K) -> K::Output {
         // found on this CPU; it has no other requirement.
         return unsafe { run_fast_bits(kernel) };
     }
+    run_portable(kernel)
+}
+
+/// `kernel.run()` out of line, so that [`run`], inlined into its callers, is a plain dispatch
+/// whatever the kernel's frame needs (a kernel building a 64-byte-aligned value inline made
+/// every caller realign its stack and call the fast-bits copy instead of jumping to it).
+#[inline(never)]
+fn run_portable<K: Kernel>(kernel: K) -> K::Output {
     kernel.run()
 }
 
