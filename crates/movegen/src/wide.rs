@@ -119,12 +119,12 @@ impl Width for Scalar {
     }
 }
 
-/// `W`, or where its second field says so, the table lookups of a position with few knights
-/// and sliders: in an endgame a lookup a piece is cheaper than the eight lanes of
-/// [`Width::attack_map`] and [`Width::move_count`], whose answer comes through a long chain of
-/// dependent vector instructions. The perft walk decides once for all the children of a node
-/// (a move never adds a knight or slider but by promotion, and the choice only changes the
-/// speed).
+/// `W`, but where its flag (the second field) is set, the enemy's attack map and our pieces'
+/// move count come from table lookups, a piece at a time, instead of `W`'s set-wise
+/// [`Width::attack_map`] and [`Width::move_count`]. With few knights and sliders (endgames) the
+/// lookups are cheaper: the set-wise answer comes through a long chain of dependent vector
+/// instructions. The perft walk decides once for all the children of a node (a move adds a
+/// knight or slider only by promotion, and the choice changes the speed, never the answer).
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct FewPieces<W>(pub(crate) W, pub(crate) bool);
 

@@ -173,7 +173,7 @@ macro_rules! walk_body {
 /// A node's move list, at the start of a cache line. Left to the stack's placement, the
 /// every-leaf walk ran a fifth slower in some processes: the wide writer's 64-byte stores and
 /// the reads of the moves split cache lines differently with each placement (shifting the
-/// stack 16 bytes at a time, two placements in eight slow on startpos).
+/// stack 16 bytes at a time, two or three placements in eight slow on startpos; none aligned).
 #[repr(align(64))]
 struct ListSlot(MaybeUninit<MoveList>);
 
