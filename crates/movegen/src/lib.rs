@@ -163,10 +163,12 @@ pub trait MoveGen {
 /// set at once ([`wide::Wide`]) where the CPU has AVX-512 VBMI2, else by the fast-bits copy
 /// where it has those features, else by the portable code.
 ///
-/// The list starts uninitialised and the copy called writes it whole, empty list first: so
-/// LLVM builds it right in the caller's return slot (its call-slot optimisation). Made empty
-/// here and then filled through a reference, the list was built in a local of this function
-/// and copied out, all 516 bytes, on every call: 12% of `legal_moves()`.
+/// The list starts uninitialised and the copy called writes it whole, empty list first, and
+/// each branch returns right after its one call: so LLVM builds the list in the caller's own
+/// slot (its call-slot optimisation). Made empty here, filled through a reference and
+/// returned where the branches met, the list was built in a local of this function and copied
+/// out, all 516 bytes, on every call (13% of the lists workload's samples; without the copy
+/// the peer comparison's move lists ran 131.9 -> 100.3 ms).
 #[inline(always)]
 fn collect(pos: &Position, from: Bitboard, to: Bitboard) -> MoveList {
     let t = tables();
