@@ -31,7 +31,7 @@ use chessbits_move::{Move16, MoveKind, MoveList};
 use chessbits_state::{Castles, CastlingRights, CastlingSide, Position};
 
 use crate::tables::Tables;
-use crate::wide::{FewPieces, Scalar, Width};
+use crate::wide::{FewPieces, Scalar, Width, FEW_PIECES};
 
 /// The legal moves of one piece: its origin and a bitboard of targets.
 ///
@@ -341,11 +341,11 @@ impl<'a, P: Source> Gen<'a, P> {
         map
     }
 
-    /// `true` if the enemy has at most two knights and sliders, so that its attack map is
-    /// cheaper from the tables ([`FewPieces`]).
+    /// `true` if the enemy has at most [`FEW_PIECES`] knights and sliders, so that its attack
+    /// map is cheaper from the tables ([`FewPieces`]).
     #[inline(always)]
     fn enemy_has_few_pieces(&self) -> bool {
-        (self.theirs - self.pos.pawns() - self.pos.kings()).count() <= 2
+        (self.theirs - self.pos.pawns() - self.pos.kings()).count() <= FEW_PIECES
     }
 
     /// The squares the enemy pawns and king attack.
@@ -873,7 +873,7 @@ impl<L: Lists, W: Width> Sink for ListSink<L, W> {
 
     #[inline(always)]
     fn attack_map(&self, gen: &Gen<'_, impl Source>) -> Option<Bitboard> {
-        gen.attack_map_with(FewPieces(self.1, W::SET_WISE && gen.enemy_has_few_pieces()))
+        gen.attack_map_with(FewPieces(self.1, gen.enemy_has_few_pieces()))
     }
 
     #[inline(always)]

@@ -128,6 +128,10 @@ impl Width for Scalar {
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct FewPieces<W>(pub(crate) W, pub(crate) bool);
 
+/// The most knights and sliders a side may have for [`FewPieces`]' lookups to pay (measured on
+/// position 3, a rook each, and on the standard positions, where nothing changed).
+pub(crate) const FEW_PIECES: u32 = 2;
+
 impl<W: Width> Width for FewPieces<W> {
     const SET_WISE: bool = W::SET_WISE;
 

@@ -12,7 +12,7 @@ use super::table::{table_key, PerftTable};
 use crate::gen::{Child, Gen};
 use crate::isa;
 use crate::tables::Tables;
-use crate::wide::{FewPieces, Scalar, Wide, Width};
+use crate::wide::{FewPieces, Scalar, Wide, Width, FEW_PIECES};
 
 /// What a walk does at its ends: the depth at which it counts instead of making moves, how it
 /// counts there, and whether it looks subtrees up in a table. Each policy is compiled into its
@@ -208,12 +208,12 @@ fn list_moves<'a>(
 }
 
 /// `true` if the children of `pos` are counted faster with [`FewPieces`]: `x` works set-wise
-/// (the wide width does) and neither side has more than two knights and sliders.
+/// (the wide width does) and neither side has more than [`FEW_PIECES`] knights and sliders.
 #[inline(always)]
 fn few_pieces<X: Width>(pos: &Position, _: X) -> bool {
     X::SET_WISE
-        && (pos.us() - pos.our(Role::Pawn) - pos.our(Role::King)).count() <= 2
-        && (pos.them() - pos.their(Role::Pawn) - pos.their(Role::King)).count() <= 2
+        && (pos.us() - pos.our(Role::Pawn) - pos.our(Role::King)).count() <= FEW_PIECES
+        && (pos.them() - pos.their(Role::Pawn) - pos.their(Role::King)).count() <= FEW_PIECES
 }
 
 /// Makes `m`, counts the child with [`Walk::leaf`] and unmakes it.
