@@ -67,3 +67,37 @@ macro_rules! dispatch {
 }
 
 pub(crate) use {dispatch, fast_bits_copy, fast_bits_fn};
+
+/// The answer of one feature detection, found once and kept in one byte: the widths of
+/// [`crate::wide`] and [`crate::avx2`] each keep one.
+#[cfg(target_arch = "x86_64")]
+pub(crate) struct Detection(core::sync::atomic::AtomicU8);
+
+#[cfg(target_arch = "x86_64")]
+impl Detection {
+    /// The byte before the first detection.
+    const UNKNOWN: u8 = 2;
+
+    /// A detection not yet run.
+    pub(crate) const fn new() -> Detection {
+        Detection(core::sync::atomic::AtomicU8::new(Detection::UNKNOWN))
+    }
+
+    /// `detect`'s answer: run on the first call, kept for the later ones (one load and one
+    /// test).
+    #[inline]
+    pub(crate) fn found(&self, detect: fn() -> bool) -> bool {
+        match self.0.load(core::sync::atomic::Ordering::Relaxed) {
+            Detection::UNKNOWN => self.run(detect),
+            known => known == 1,
+        }
+    }
+
+    /// Runs `detect` and keeps its answer.
+    #[cold]
+    fn run(&self, detect: fn() -> bool) -> bool {
+        let found = detect();
+        self.0.store(u8::from(found), core::sync::atomic::Ordering::Relaxed);
+        found
+    }
+}

@@ -36,6 +36,7 @@
 #![deny(unsafe_code)]
 
 pub mod attacks;
+mod avx2;
 mod game;
 mod gen;
 mod isa;

@@ -1,5 +1,6 @@
 //! The generator at two widths: [`Scalar`], a square at a time, and [`Wide`], in AVX-512
-//! registers, chosen at run time.
+//! registers, chosen at run time. (A third, [`crate::avx2::Avx2`], serves CPUs with AVX2 but
+//! without AVX-512: the attack map and the count only.)
 //!
 //! A generator's sink takes a [`Width`]. [`Wide`] does three things faster where the CPU has
 //! AVX-512 F, BW, VBMI2 and VPOPCNTDQ:
@@ -184,13 +185,9 @@ impl<W: Width> Width for FewPieces<W> {
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Wide(());
 
-/// The detection's answer once known: [`UNKNOWN`], or 0 or 1.
+/// Whether this CPU has the wide features.
 #[cfg(target_arch = "x86_64")]
-static DETECTED: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(UNKNOWN);
-
-/// [`DETECTED`] before the first detection.
-#[cfg(target_arch = "x86_64")]
-const UNKNOWN: u8 = 2;
+static DETECTED: crate::isa::Detection = crate::isa::Detection::new();
 
 impl Wide {
     /// The wide width, if this CPU has the wide features. After the first call, one load and
@@ -199,11 +196,7 @@ impl Wide {
     pub(crate) fn detect() -> Option<Wide> {
         #[cfg(target_arch = "x86_64")]
         {
-            let found = match DETECTED.load(core::sync::atomic::Ordering::Relaxed) {
-                UNKNOWN => detect_wide(),
-                known => known == 1,
-            };
-            found.then_some(Wide(()))
+            DETECTED.found(has_wide_features).then_some(Wide(()))
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -212,17 +205,14 @@ impl Wide {
     }
 }
 
-/// Detects the wide features, records the answer in [`DETECTED`] and returns it.
+/// `true` if this CPU has the fast-bits features and AVX-512 F, BW, VBMI2 and VPOPCNTDQ.
 #[cfg(target_arch = "x86_64")]
-#[cold]
-fn detect_wide() -> bool {
-    let found = crate::isa::has_fast_bits()
+fn has_wide_features() -> bool {
+    crate::isa::has_fast_bits()
         && std::is_x86_feature_detected!("avx512f")
         && std::is_x86_feature_detected!("avx512bw")
         && std::is_x86_feature_detected!("avx512vbmi2")
-        && std::is_x86_feature_detected!("avx512vpopcntdq");
-    DETECTED.store(u8::from(found), core::sync::atomic::Ordering::Relaxed);
-    found
+        && std::is_x86_feature_detected!("avx512vpopcntdq")
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -541,7 +531,7 @@ mod x86 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use chessbits_state::Position;
 
     use super::*;
@@ -549,13 +539,13 @@ mod tests {
     use crate::tables::tables;
 
     /// The list `writer` appends to `list` for every legal move of `pos`.
-    fn written<W: Width>(pos: &Position, mut list: MoveList, writer: W) -> MoveList {
+    pub(crate) fn written<W: Width>(pos: &Position, mut list: MoveList, writer: W) -> MoveList {
         Gen::new(tables(), pos).push_moves_with(Bitboard::FULL, Bitboard::FULL, &mut list, writer);
         list
     }
 
     /// Every position `depth` plies from `pos`, `pos` included, handed to `check`.
-    fn walk(pos: &Position, depth: u32, check: &mut impl FnMut(&Position)) {
+    pub(crate) fn walk(pos: &Position, depth: u32, check: &mut impl FnMut(&Position)) {
         check(pos);
         if depth > 0 {
             for m in written(pos, MoveList::new(), Scalar) {
@@ -599,6 +589,14 @@ mod tests {
             eprintln!("this CPU lacks the wide features (AVX-512 VBMI2, VPOPCNTDQ): the wide attack map is not tested here");
             return;
         };
+        map_and_count_match_the_tables(wide);
+    }
+
+    /// Checks `width`'s attack map of knights and sliders against the union of the magic
+    /// tables' attacks, and its set-wise move count against the sum of each piece's, on
+    /// random boards of every density (the sliders and knights drawn among the occupied
+    /// squares, so each one blocks the others).
+    pub(crate) fn map_and_count_match_the_tables<W: Width>(width: W) {
         let t = tables();
         let mut state = 0x9e37_79b9_7f4a_7c15_u64;
         let mut random = move || {
@@ -630,7 +628,7 @@ mod tests {
             for sq in straight {
                 expected |= t.rook(sq, occupied);
             }
-            let found = wide.attack_map(knights, diagonal, straight, occupied);
+            let found = width.attack_map(knights, diagonal, straight, occupied);
             assert_eq!(found, Some(expected), "{occupied:?} {knights:?} {diagonal:?} {straight:?}");
 
             // The same pieces' moves onto a random target, counted set-wise, against one
@@ -646,7 +644,7 @@ mod tests {
             for sq in straight {
                 moves += (t.rook(sq, occupied) & target).count() as u64;
             }
-            let counted = wide.move_count(knights, diagonal, straight, occupied, target);
+            let counted = width.move_count(knights, diagonal, straight, occupied, target);
             assert_eq!(counted, Some(moves), "{occupied:?} {target:?}");
         }
     }

@@ -9,6 +9,7 @@ use chessbits_move::{Move16, MoveList};
 use chessbits_state::Position;
 
 use super::table::{table_key, PerftTable};
+use crate::avx2::Avx2;
 use crate::gen::{Child, Gen};
 use crate::isa;
 use crate::tables::Tables;
@@ -266,10 +267,26 @@ fn walk_wide<W: Walk>(
     walk_body!(walk_wide, t, pos, depth, w, wide, x)
 }
 
-/// Walks `pos` to `depth` (at least `W::LAST`) under the policy `w`, in the wide copy (for
-/// the walks that use it, [`Walk::WIDE`]) or the fast-bits copy where the CPU has the
-/// features, the lists written by the wide list path where the CPU has its features. Leaves
-/// `pos` as it found it.
+/// The walk compiled for the fast-bits features and AVX2, its counts using the attack map and
+/// set-wise count of `x` (`depth >= W::LAST`): the wide walk's part on CPUs without AVX-512.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+fn walk_avx2<W: Walk>(
+    t: &'static Tables,
+    pos: &mut Position,
+    depth: u32,
+    w: W,
+    wide: Option<Wide>,
+    x: Avx2,
+) -> u64 {
+    walk_body!(walk_avx2, t, pos, depth, w, wide, x)
+}
+
+/// Walks `pos` to `depth` (at least `W::LAST`) under the policy `w`: for the walks that count
+/// set-wise ([`Walk::WIDE`]), in the wide copy where the CPU has AVX-512, else in the AVX2
+/// copy where it has AVX2; otherwise in the fast-bits copy where the CPU has those features.
+/// The lists are written by the wide list path where the CPU has its features. Leaves `pos`
+/// as it found it.
 #[inline]
 pub(crate) fn run<W: Walk>(t: &'static Tables, pos: &mut Position, depth: u32, w: W) -> u64 {
     debug_assert!(depth >= W::LAST);
@@ -280,6 +297,13 @@ pub(crate) fn run<W: Walk>(t: &'static Tables, pos: &mut Position, depth: u32, w
         // Safety: a `Wide` exists only where the CPU has the features `walk_wide` is compiled
         // for.
         return unsafe { walk_wide(t, pos, depth, w, wide, x) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if let (true, Some(x)) = (W::WIDE, Avx2::detect()) {
+        #[allow(unsafe_code, reason = "calls code compiled for CPU features; see Safety")]
+        // Safety: an `Avx2` exists only where the CPU has the features `walk_avx2` is compiled
+        // for.
+        return unsafe { walk_avx2(t, pos, depth, w, wide, x) };
     }
     isa::dispatch!(walk_fast_bits, walk, (t, pos, depth, w, wide))
 }
@@ -304,9 +328,9 @@ mod tests {
         assert_eq!(pos, Position::new(), "the walk leaves the position as it found it");
     }
 
-    /// `run` takes the wide copy for bulk counting where the CPU has its features, so the
-    /// fast-bits copy of every policy is checked here directly, and the wide copy of the
-    /// every-leaf walk, which `run` never takes.
+    /// `run` takes the wide or the AVX2 copy for bulk counting where the CPU has their
+    /// features, so the fast-bits copy of every policy is checked here directly, and the wide
+    /// and AVX2 copies of the every-leaf walk, which `run` never takes.
     /// The counts are the published ones; the suites check `run` itself.
     #[test]
     fn every_copy_of_the_walk_counts() {
@@ -347,6 +371,24 @@ mod tests {
                         ]
                     };
                     assert_eq!(counts, [nodes; 3], "wide walks at depth {depth}, {lists:?}");
+                }
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx2) = Avx2::detect() {
+            for lists in [None, Wide::detect()] {
+                for (depth, nodes) in expected {
+                    #[allow(unsafe_code, reason = "calls code compiled for CPU features")]
+                    // Safety: an `Avx2` exists only where the CPU has the features `walk_avx2`
+                    // is compiled for.
+                    let counts = unsafe {
+                        [
+                            walk_avx2(t, &mut pos, depth, Bulk, lists, avx2),
+                            walk_avx2(t, &mut pos, depth, Leaves, lists, avx2),
+                            walk_avx2(t, &mut pos, depth, Hashed(&PerftTable::new(1)), lists, avx2),
+                        ]
+                    };
+                    assert_eq!(counts, [nodes; 3], "AVX2 walks at depth {depth}, {lists:?}");
                 }
             }
         }
