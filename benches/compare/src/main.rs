@@ -125,6 +125,30 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
     Ok(o)
 }
 
+/// Which of chessbits' copies compiled for CPU features run here (chosen at run time the way
+/// `chessbits-movegen` chooses them): its figures differ by a third and more between them, so
+/// a table is read with this line.
+fn code_paths() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as has;
+        let fast_bits = has!("popcnt") && has!("lzcnt") && has!("bmi1") && has!("bmi2");
+        let wide = has!("avx512f") && has!("avx512bw") && has!("avx512vbmi2");
+        let wide = wide && has!("avx512vpopcntdq");
+        let avx2 = has!("avx2");
+        match (fast_bits, wide, avx2) {
+            (false, _, _) => "portable (no POPCNT/BMI2)",
+            (true, true, _) => "fast bits (POPCNT, BMI2) and AVX-512 (lists, counts)",
+            (true, false, true) => "fast bits (POPCNT, BMI2) and AVX2 (bulk counts); no AVX-512",
+            (true, false, false) => "fast bits (POPCNT, BMI2); no AVX2, no AVX-512",
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        "portable (not x86-64)"
+    }
+}
+
 fn run(o: Options) -> Result<ExitCode, String> {
     let shallower = if o.quick { 2 } else { 0 };
     let passes = if o.quick { MOVEGEN_PASSES / 20 } else { MOVEGEN_PASSES };
@@ -133,6 +157,7 @@ fn run(o: Options) -> Result<ExitCode, String> {
         o.runs,
         if o.quick { " (--quick: shallower, not comparable with full runs)" } else { "" }
     );
+    println!("chessbits' code paths on this CPU: {}", code_paths());
     let standard = standard_positions()?;
 
     let mut rows = Vec::new();
