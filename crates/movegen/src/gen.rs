@@ -539,7 +539,13 @@ impl<'a, P: Source> Gen<'a, P> {
         let board = self.pos;
         let (ours, theirs, occupied, king) = (self.ours, self.theirs, self.occupied, self.king);
 
-        if from_mask.contains(king) {
+        // A king with no square to step to and no castling needs no attack map (a boxed-in
+        // king: common in the opening and the middlegame). Sinks without a map test the
+        // king's squares one by one, which costs nothing where there are none.
+        let king_may_move = || {
+            (t.king(king) & (to_mask - ours)).any() || (self.castle_candidates() & to_mask).any()
+        };
+        if from_mask.contains(king) && (!S::MAPS || king_may_move()) {
             if let Some(map) = sink.attack_map(self) {
                 // The whole map at hand: no square tested one by one.
                 let danger = map | self.leaper_danger();
@@ -703,6 +709,8 @@ pub(crate) fn attackers_in<P: Source>(
 /// Where [`Gen::generate_set_wise`] hands its moves: as sets, so a counter adds popcounts and a
 /// list writes moves with their flag nibble fixed per set.
 trait Sink {
+    /// `true` if [`Sink::attack_map`] may give a map (its width works set-wise).
+    const MAPS: bool = false;
     /// Moves of the piece on `from` to each square of `to`; those on `theirs` capture.
     fn piece(&mut self, from: Square, to: Bitboard, theirs: Bitboard);
     /// Pawn moves of one `kind` (quiet, double push or capture) to each square of `to`, each from
@@ -739,6 +747,8 @@ trait Sink {
 struct Counter<W>(u64, W);
 
 impl<W: Width> Sink for Counter<W> {
+    const MAPS: bool = W::SET_WISE;
+
     #[inline(always)]
     fn piece(&mut self, _: Square, to: Bitboard, _: Bitboard) {
         self.0 += to.count() as u64;
@@ -837,6 +847,8 @@ impl Lists for SplitLists<'_> {
 struct ListSink<L, W>(L, W);
 
 impl<L: Lists, W: Width> Sink for ListSink<L, W> {
+    const MAPS: bool = W::SET_WISE;
+
     #[inline(always)]
     fn piece(&mut self, from: Square, to: Bitboard, theirs: Bitboard) {
         if L::ONE {
