@@ -180,6 +180,48 @@ impl Tables {
         self.slider(self.bishop_magics[sq as usize].index(occupied))
     }
 
+    /// Asks the CPU to start loading into its caches the attack sets that the rooks on
+    /// `straight` and the bishops on `diagonal` will look up given `occupied`, so that the
+    /// lookups, made a little later, find them there. A hint: nothing changes but timing.
+    ///
+    /// For lists of positions that do not follow from one another (a database's, the peer
+    /// comparison's 1000): there the lookups miss the caches (the rook table alone is 800 KB)
+    /// and the prefetches overlap those misses with the work before them. The walks, whose
+    /// tables stay in cache, do not call it (the same prefetch made them 2% slower).
+    #[inline(always)]
+    pub(crate) fn prefetch_sliders(
+        &self,
+        straight: Bitboard,
+        diagonal: Bitboard,
+        occupied: Bitboard,
+    ) {
+        for sq in straight {
+            self.prefetch(self.rook_magics[sq as usize].index(occupied));
+        }
+        for sq in diagonal {
+            self.prefetch(self.bishop_magics[sq as usize].index(occupied));
+        }
+    }
+
+    /// Prefetches the slider attack set at `index` (see [`Tables::prefetch_sliders`]).
+    #[inline(always)]
+    fn prefetch(&self, index: usize) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            // `wrapping_add`: the address is only ever a hint, never read through.
+            let p = self.sliders.as_ptr().wrapping_add(index).cast::<i8>();
+            #[allow(unsafe_code, reason = "the prefetch intrinsic; see Safety")]
+            // Safety: a prefetch reads nothing the program sees and never faults, whatever the
+            // address; SSE, which has it, is part of every x86-64 CPU.
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(p)
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = index;
+    }
+
     /// The slider attack set at `index`, an index produced by [`Magic::index`].
     #[inline(always)]
     fn slider(&self, index: usize) -> Bitboard {
