@@ -252,14 +252,9 @@ fn collect_with(
     out: &mut MaybeUninit<MoveList>,
 ) {
     // A list is asked for one position at a time, often of positions that do not follow
-    // from one another: our sliders' lookups are started first (measured: the peer
-    // comparison's move lists 2% faster).
-    let queens = pos.our(Role::Queen);
-    t.prefetch_sliders(
-        pos.our(Role::Rook) | queens,
-        pos.our(Role::Bishop) | queens,
-        pos.board().occupied(),
-    );
+    // from one another: our rooks' and queens' lookups are started first (measured: the peer
+    // comparison's move lists 5% faster; see `Tables::prefetch_rooks`).
+    t.prefetch_rooks(pos.our(Role::Rook) | pos.our(Role::Queen), pos.board().occupied());
     Gen::new(t, pos).push_moves(from, to, out.write(MoveList::new()));
 }
 
