@@ -138,8 +138,12 @@ fn code_paths() -> &'static str {
         let avx2 = has!("avx2");
         match (fast_bits, wide, avx2) {
             (false, _, _) => "portable (no POPCNT/BMI2)",
-            (true, true, _) => "fast bits (POPCNT, BMI2) and AVX-512 (lists, counts)",
-            (true, false, true) => "fast bits (POPCNT, BMI2) and AVX2 (bulk counts); no AVX-512",
+            (true, true, _) => {
+                "fast bits (POPCNT, BMI2), AVX-512 (lists, counts) and AVX2 (every-leaf walk)"
+            }
+            (true, false, true) => {
+                "fast bits (POPCNT, BMI2) and AVX2 (bulk counts, every-leaf walk); no AVX-512"
+            }
             (true, false, false) => "fast bits (POPCNT, BMI2); no AVX2, no AVX-512",
         }
     }
