@@ -19,13 +19,13 @@ use crate::wide::{FewPieces, Scalar, Wide, Width, FEW_PIECES};
 /// counts there, and whether it looks subtrees up in a table. Each policy is compiled into its
 /// own copy of the walk, so the ones without a table pay nothing for the option.
 pub(crate) trait Walk: Copy {
-    /// At this depth the walk counts each move's child with [`Walk::last_ply`] instead of
-    /// walking it; the walk needs `depth >= LAST`.
+    /// At this depth the walk counts the moves' children with [`Walk::last_plies`] instead of
+    /// walking them; the walk needs `depth >= LAST`.
     const LAST: u32;
 
     /// `true` if the walk runs in the copy compiled for the wide features where the CPU has
     /// them ([`Wide`]: its attack map serves the counts); the every-leaf walk ran 3-7% slower
-    /// compiled for them, so it keeps the fast-bits copy.
+    /// compiled for them (with `undo`, before its copy-back), so it takes the AVX2 copy.
     const WIDE: bool;
 
     /// `true` if the walk runs in the copy compiled for AVX2 where the CPU has it and the wide
@@ -196,20 +196,18 @@ macro_rules! walk_body {
         // in the every-leaf walk).
         if $depth == W::LAST {
             nodes = W::last_plies($t, $pos, list, walk_body!(@writer $($x)?));
+        } else if W::COPY_BACK {
+            let before = *$pos;
+            for &m in list {
+                let _ = $pos.play_unchecked(m);
+                nodes += $name($t, $pos, $depth - 1, $w, $wide $(, $x)?);
+                *$pos = before;
+            }
         } else {
-            if W::COPY_BACK {
-                let before = *$pos;
-                for &m in list {
-                    let _ = $pos.play_unchecked(m);
-                    nodes += $name($t, $pos, $depth - 1, $w, $wide $(, $x)?);
-                    *$pos = before;
-                }
-            } else {
-                for &m in list {
-                    let undo = $pos.play_unchecked(m);
-                    nodes += $name($t, $pos, $depth - 1, $w, $wide $(, $x)?);
-                    $pos.undo(undo);
-                }
+            for &m in list {
+                let undo = $pos.play_unchecked(m);
+                nodes += $name($t, $pos, $depth - 1, $w, $wide $(, $x)?);
+                $pos.undo(undo);
             }
         }
         $w.store(key, $depth, nodes);
