@@ -28,11 +28,6 @@ pub(crate) trait Walk: Copy {
     /// compiled for them (with `undo`, before its copy-back), so it takes the AVX2 copy.
     const WIDE: bool;
 
-    /// `true` if the walk runs in the copy compiled for AVX2 where the CPU has it and the wide
-    /// copy does not apply: for the set-wise counts of [`Avx2`] (bulk counting), or for the
-    /// 32-byte loads and stores that copy a position back ([`Leaves`]).
-    const AVX2: bool;
-
     /// `true` if the moves above the last ply are taken back by copying back the position from
     /// before them (as [`Leaves`] does at the last ply), not by [`Position::undo`]: the
     /// every-leaf walk 2% faster so, the bulk walk no faster.
@@ -86,7 +81,6 @@ pub(crate) struct Bulk;
 impl Walk for Bulk {
     const LAST: u32 = 2;
     const WIDE: bool = true;
-    const AVX2: bool = true;
     const COPY_BACK: bool = false;
 
     #[inline(always)]
@@ -115,7 +109,6 @@ pub(crate) struct Leaves;
 impl Walk for Leaves {
     const LAST: u32 = 1;
     const WIDE: bool = false;
-    const AVX2: bool = true;
     const COPY_BACK: bool = true;
 
     #[inline(always)]
@@ -152,7 +145,6 @@ pub(crate) struct Hashed<'a>(pub(crate) &'a PerftTable);
 impl Walk for Hashed<'_> {
     const LAST: u32 = 2;
     const WIDE: bool = true;
-    const AVX2: bool = true;
     const COPY_BACK: bool = false;
 
     #[inline(always)]
@@ -336,8 +328,9 @@ fn walk_avx2<W: Walk>(
 
 /// Walks `pos` to `depth` (at least `W::LAST`) under the policy `w`: in the wide copy where
 /// the walk asks for it ([`Walk::WIDE`]) and the CPU has AVX-512, else in the AVX2 copy where
-/// the walk asks for it ([`Walk::AVX2`]) and the CPU has AVX2; otherwise in the fast-bits copy
-/// where the CPU has those features.
+/// the CPU has AVX2 (for the bulk walks' set-wise counts with [`Avx2`], for the every-leaf
+/// walk's 32-byte copies of the position); otherwise in the fast-bits copy where the CPU has
+/// those features.
 /// The lists are written by the wide list path where the CPU has its features. Leaves `pos`
 /// as it found it.
 #[inline]
@@ -352,7 +345,7 @@ pub(crate) fn run<W: Walk>(t: &'static Tables, pos: &mut Position, depth: u32, w
         return unsafe { walk_wide(t, pos, depth, w, wide, x) };
     }
     #[cfg(target_arch = "x86_64")]
-    if let (true, Some(x)) = (W::AVX2, Avx2::detect()) {
+    if let Some(x) = Avx2::detect() {
         #[allow(unsafe_code, reason = "calls code compiled for CPU features; see Safety")]
         // Safety: an `Avx2` exists only where the CPU has the features `walk_avx2` is compiled
         // for.
@@ -381,9 +374,9 @@ mod tests {
         assert_eq!(pos, Position::new(), "the walk leaves the position as it found it");
     }
 
-    /// `run` takes the wide or the AVX2 copy for bulk counting where the CPU has their
-    /// features, so the fast-bits copy of every policy is checked here directly, and the wide
-    /// and AVX2 copies of the every-leaf walk, which `run` never takes.
+    /// `run` takes the wide or the AVX2 copy where the CPU has their features, so the
+    /// fast-bits copy of every policy is checked here directly, and the wide copy of the
+    /// every-leaf walk, which `run` never takes, and every policy in the AVX2 copy.
     /// The counts are the published ones; the suites check `run` itself.
     #[test]
     fn every_copy_of_the_walk_counts() {
