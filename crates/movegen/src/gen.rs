@@ -26,6 +26,8 @@
 //! A generator reads a [`Source`]: a [`Position`], or a [`Child`], the piece sets after a move
 //! built without making it, which bulk perft counts at its last-but-one ply.
 
+use core::mem::MaybeUninit;
+
 use chessbits_bitboard::{Bitboard, Color, Rank, Role, Square};
 use chessbits_move::{Move16, MoveKind, MoveList};
 use chessbits_state::{Castles, CastlingRights, CastlingSide, Position};
@@ -188,6 +190,26 @@ impl<'a> Gen<'a> {
     #[inline(always)]
     pub(crate) fn new(t: &'static Tables, pos: &'a Position) -> Gen<'a> {
         Gen::of(t, pos)
+    }
+
+    /// The number of legal moves of every child of the position, summed (perft's last two
+    /// plies): its moves are taken set by set from the set-wise generator, with no move list,
+    /// and each child counted with `writer` ([`Children`]).
+    #[inline(always)]
+    pub(crate) fn count_children<W: Width>(&self, writer: W) -> u64 {
+        let touchy = self.pos.castles().touch_mask();
+        let moves = [const { MaybeUninit::uninit() }; 256];
+        let mut children = Children { pos: self.pos, touchy, len: 0, moves, writer };
+        self.generate_set_wise(Bitboard::FULL, Bitboard::FULL, &mut children);
+        let mut nodes = 0;
+        for &m in children.moves() {
+            nodes += if m.0 & ChildMove::MADE == 0 {
+                count_child(self.t, self.pos, m, writer)
+            } else {
+                count_made(self.t, self.pos, Move16::from_bits(m.0 as u16), writer)
+            };
+        }
+        nodes
     }
 }
 
@@ -594,11 +616,13 @@ impl<'a, P: Source> Gen<'a, P> {
             sink.piece(from, to & line, theirs);
         }
 
-        // Pawns: unpinned ones all at once, pinned ones (rare) each along its pin line.
+        // Pawns, all at once: pinned ones take part in the moves that keep them on their pin
+        // line (see `Gen::pawn_moves_pinned`).
         let pawns = board.pawns() & ours & from_mask;
-        self.pawn_moves(pawns - pinned, target, sink);
-        for from in pawns & pinned {
-            self.pawn_moves(Bitboard::from_square(from), self.pin_limit(from, target), sink);
+        if (pawns & pinned).is_empty() {
+            self.pawn_moves(pawns, pawns, pawns, target, sink);
+        } else {
+            self.pawn_moves_pinned(pawns, target, sink);
         }
         if let Some(ep) = self.pos.ep_square() {
             if to_mask.contains(ep) {
@@ -611,21 +635,50 @@ impl<'a, P: Source> Gen<'a, P> {
         }
     }
 
-    /// Pushes, double pushes and captures of the pawns in `pawns` onto squares of `target`.
+    /// The moves of `pawns`, some of them pinned, onto squares of `target`: a pinned pawn keeps
+    /// to the line through our king, so it may push only if pinned along the king's file, and
+    /// capture only along the king's diagonal that runs the way it captures (the piece it
+    /// captures there can only be the one that pins it). A pawn pinned along the king's rank
+    /// has no move. Set-wise, with no loop over the pinned pawns.
     #[inline(always)]
-    fn pawn_moves<S: Sink>(&self, pawns: Bitboard, target: Bitboard, sink: &mut S) {
+    fn pawn_moves_pinned<S: Sink>(&self, pawns: Bitboard, target: Bitboard, sink: &mut S) {
+        let pinned = pawns & self.pinned;
+        let free = pawns - pinned;
+        let king = self.king;
+        let (diagonal, anti_diagonal) = diagonals(king);
+        let file = pinned & Bitboard::from_file(king.file());
+        // White captures left (north-west) along an anti-diagonal and right along a diagonal;
+        // Black left (south-west) along a diagonal and right along an anti-diagonal.
+        let (left, right) = match self.us {
+            Color::White => (anti_diagonal, diagonal),
+            Color::Black => (diagonal, anti_diagonal),
+        };
+        self.pawn_moves(free | file, free | pinned & left, free | pinned & right, target, sink);
+    }
+
+    /// Pushes and double pushes of `pushers`, captures toward the a-file of `left` and
+    /// toward the h-file of `right`, onto squares of `target` (each set a subset of our pawns).
+    #[inline(always)]
+    fn pawn_moves<S: Sink>(
+        &self,
+        pushers: Bitboard,
+        left: Bitboard,
+        right: Bitboard,
+        target: Bitboard,
+        sink: &mut S,
+    ) {
         let us = self.us;
         let empty = !self.occupied;
         let last = Bitboard::backrank(!us);
         let third = Bitboard::from_rank(Rank::Third.relative_to(us));
-        let single = pawns.forward(us) & empty;
+        let single = pushers.forward(us) & empty;
         let double = (single & third).forward(us) & empty & target;
         let single = single & target;
         let captures = target & self.theirs;
         // Steps from origin to target: forward, forward-left (toward a), forward-right.
         let (up, left, right, left_to, right_to) = match us {
-            Color::White => (8, 7, 9, pawns.north_west(), pawns.north_east()),
-            Color::Black => (-8, -9, -7, pawns.south_west(), pawns.south_east()),
+            Color::White => (8, 7, 9, left.north_west(), right.north_east()),
+            Color::Black => (-8, -9, -7, left.south_west(), right.south_east()),
         };
         let (left_to, right_to) = (left_to & captures, right_to & captures);
         sink.pawns(single - last, up, MoveKind::Quiet);
@@ -675,6 +728,23 @@ impl<'a, P: Source> Gen<'a, P> {
     fn ep_is_legal(&self, from: Square, ep: Square) -> bool {
         ep_is_legal(self.t, self.pos, self.king, self.occupied, from, ep)
     }
+}
+
+/// The diagonal (a1-h8 way) and the anti-diagonal (h1-a8 way) through `sq`, `sq` included.
+#[inline(always)]
+fn diagonals(sq: Square) -> (Bitboard, Bitboard) {
+    const MAIN: u64 = 0x8040_2010_0804_0201; // a1, b2, ..., h8: file - rank = 0
+    const ANTI: u64 = 0x0102_0408_1020_4080; // h1, g2, ..., a8: file + rank = 7
+    let (file, rank) = (sq as u32 & 7, sq as u32 >> 3);
+    // A rank up is 8 bits up: the line of `file - rank = d` is MAIN moved d ranks down.
+    let diagonal =
+        if file >= rank { MAIN >> (8 * (file - rank)) } else { MAIN << (8 * (rank - file)) };
+    let anti = if file + rank <= 7 {
+        ANTI >> (8 * (7 - file - rank))
+    } else {
+        ANTI << (8 * (file + rank - 7))
+    };
+    (Bitboard(diagonal), Bitboard(anti))
 }
 
 /// The pieces of `color` that attack `sq`, given `occupied`.
@@ -788,6 +858,160 @@ impl<W: Width> Sink for Counter<W> {
     #[inline(always)]
     fn attack_map(&self, gen: &Gen<'_, impl Source>) -> Option<Bitboard> {
         gen.attack_map_with(self.1)
+    }
+}
+
+/// Collects the moves of a position as the set-wise generator hands them out, for
+/// [`Gen::count_children`] to count each child: not as a move list but as [`ChildMove`]s,
+/// which carry what building the child needs (the mover's role read once per piece, not once
+/// per move) and mark the moves to be made on a copy of the position instead (castling, en
+/// passant and moves onto a square whose change may cost a castling right).
+///
+/// The children are counted after the generation, in one loop: counting each in the sink's
+/// callbacks put a copy of the whole count in each of them (the walk's code grew sevenfold and
+/// position 4, whose children take most of the callbacks, ran 5% slower).
+struct Children<'p, W> {
+    pos: &'p Position,
+    touchy: Bitboard,
+    len: usize,
+    moves: [MaybeUninit<ChildMove>; 256],
+    /// The width whose attack map serves the position's own king moves.
+    writer: W,
+}
+
+/// One move in [`Children`]: the squares in bits 0-5 and 8-13, the mover's role in bits 16-18,
+/// its role after the move in bits 20-22, bit 24 for a double push; or, with bit 31 set, a
+/// [`Move16`] in bits 0-15 to be made.
+#[derive(Copy, Clone)]
+struct ChildMove(u32);
+
+impl ChildMove {
+    /// Set on a move to be made on a copy of the position.
+    const MADE: u32 = 1 << 31;
+    /// Set on a double push.
+    const DOUBLE: u32 = 1 << 24;
+
+    #[inline(always)]
+    fn new(from: Square, to: Square, role: Role, landed: Role, double: bool) -> ChildMove {
+        ChildMove(
+            from as u32
+                | (to as u32) << 8
+                | (role as u32) << 16
+                | (landed as u32) << 20
+                | u32::from(double) << 24,
+        )
+    }
+
+    #[inline(always)]
+    fn made(m: Move16) -> ChildMove {
+        ChildMove(ChildMove::MADE | u32::from(m.bits()))
+    }
+}
+
+impl<W> Children<'_, W> {
+    #[inline(always)]
+    fn push(&mut self, m: ChildMove) {
+        debug_assert!(self.len < self.moves.len());
+        // Safety net rather than UB: a position has at most 218 legal moves.
+        if let Some(slot) = self.moves.get_mut(self.len) {
+            slot.write(m);
+            self.len += 1;
+        }
+    }
+
+    /// The moves collected, in order.
+    #[inline(always)]
+    fn moves(&self) -> &[ChildMove] {
+        let moves = &self.moves[..self.len];
+        #[allow(unsafe_code, reason = "reads back the moves `push` wrote")]
+        // Safety: `push` wrote every slot below `len`.
+        unsafe {
+            &*(core::ptr::from_ref::<[MaybeUninit<ChildMove>]>(moves) as *const [ChildMove])
+        }
+    }
+}
+
+/// Counts the child after the move `m` of `pos` (a [`ChildMove`] not to be made) with
+/// `writer`.
+#[inline(always)]
+fn count_child<W: Width>(t: &'static Tables, pos: &Position, m: ChildMove, writer: W) -> u64 {
+    let bits = m.0;
+    let from = Square::new(bits & 63);
+    let to = Square::new(bits >> 8 & 63);
+    let role = Role::ALL[(bits >> 16 & 7) as usize];
+    let landed = Role::ALL[(bits >> 20 & 7) as usize];
+    let ep = (bits & ChildMove::DOUBLE != 0).then(|| Square::new((from as u32 + to as u32) / 2));
+    let mut child = Child::of(pos);
+    child.apply(pos, from, to, role, landed, ep);
+    Gen::of(t, &child).count_with(writer)
+}
+
+/// Counts the child after `m`, made on a copy of `pos`, with `writer`.
+#[inline(never)]
+fn count_made<W: Width>(t: &'static Tables, pos: &Position, m: Move16, writer: W) -> u64 {
+    let mut pos = *pos;
+    let _ = pos.play_unchecked(m);
+    Gen::new(t, &pos).count_with(writer)
+}
+
+impl<W: Width> Sink for Children<'_, W> {
+    const MAPS: bool = W::SET_WISE;
+
+    #[inline(always)]
+    fn piece(&mut self, from: Square, to: Bitboard, theirs: Bitboard) {
+        if to.is_empty() {
+            return;
+        }
+        let role = self.pos.board().role_at(from).unwrap_or(Role::Pawn);
+        for sq in to - self.touchy {
+            self.push(ChildMove::new(from, sq, role, role, false));
+        }
+        for sq in to & self.touchy {
+            let kind = if theirs.contains(sq) { MoveKind::Capture } else { MoveKind::Quiet };
+            self.push(ChildMove::made(Move16::new(from, sq, kind)));
+        }
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, to: Bitboard, step: i32, kind: MoveKind) {
+        let double = kind == MoveKind::DoublePush;
+        for sq in to - self.touchy {
+            let from = Square::new((sq as i32 - step) as u32);
+            self.push(ChildMove::new(from, sq, Role::Pawn, Role::Pawn, double));
+        }
+        for sq in to & self.touchy {
+            let from = Square::new((sq as i32 - step) as u32);
+            self.push(ChildMove::made(Move16::new(from, sq, kind)));
+        }
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, to: Bitboard, step: i32, capture: bool) {
+        for sq in to {
+            let from = Square::new((sq as i32 - step) as u32);
+            for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                self.push(if self.touchy.contains(sq) {
+                    let kind = if capture {
+                        MoveKind::CapturePromotion(role)
+                    } else {
+                        MoveKind::Promotion(role)
+                    };
+                    ChildMove::made(Move16::new(from, sq, kind))
+                } else {
+                    ChildMove::new(from, sq, Role::Pawn, role, false)
+                });
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn single(&mut self, m: Move16) {
+        self.push(ChildMove::made(m));
+    }
+
+    #[inline(always)]
+    fn attack_map(&self, gen: &Gen<'_, impl Source>) -> Option<Bitboard> {
+        gen.attack_map_with(self.writer)
     }
 }
 
@@ -1006,10 +1230,11 @@ impl Source for Position {
 /// The position after a move, as far as a [`Gen`] reads it, built from the position before
 /// the move without making it: bulk perft counts the children of its last walked ply this way
 /// (no board, key, clock or undo record written, nothing to take back). It is built in place
-/// ([`Child::of`], then [`Child::play`]): building it whole and moving it cost a copy whose
+/// ([`Child::of`], then [`Child::apply`]): building it whole and moving it cost a copy whose
 /// 16-byte reloads over the 8-byte updates stalled store forwarding (12-20% slower).
 /// It holds the piece sets, the side to move and the en passant square; the castling rights are
-/// the parent's, so only moves that keep the child's side's rights qualify ([`Child::handles`]).
+/// the parent's, so only moves that keep the child's side's rights qualify (see
+/// [`Child::apply`]; [`Children`] leaves the others to be made).
 ///
 /// It is aligned to 64 bytes: in the copy compiled for AVX-512 its eight piece sets are written
 /// with one 64-byte store, which straddled two cache lines wherever the stack happened to put
@@ -1052,16 +1277,7 @@ impl Source for Child<'_> {
 }
 
 impl<'a> Child<'a> {
-    /// `true` if [`Child::play`] handles `m` in `pos`: not castling, not en passant, and not
-    /// onto a square whose change may cost a castling right. (A move from such a square may
-    /// cost the mover a right, but the child generates for the other side, whose rights only a
-    /// capture on its rook's square can change.)
-    #[inline(always)]
-    pub(crate) fn handles(pos: &Position, m: Move16) -> bool {
-        !(m.is_castling() || m.is_en_passant() || pos.castles().touch_mask().contains(m.to()))
-    }
-
-    /// The position `pos`, to play one move on with [`Child::play`].
+    /// The position `pos`, to play one move on with [`Child::apply`].
     #[inline(always)]
     pub(crate) fn of(pos: &'a Position) -> Child<'a> {
         let board = pos.board();
@@ -1074,23 +1290,37 @@ impl<'a> Child<'a> {
         }
     }
 
-    /// Plays the legal move `m` of `pos` (the position this child was made [`Child::of`]),
-    /// one [`Child::handles`].
+    /// Plays the move of the `role` on `from` to `to` in `pos` (the position this child was
+    /// made [`Child::of`]), landing as `landed` (a promotion's role, else `role`), with `ep`
+    /// the en passant square it leaves: a legal move, not castling or en passant, onto no
+    /// square whose change may cost a castling right (the child keeps `pos`'s rights; a move
+    /// *from* such a square may cost the mover a right, but the child generates for the other
+    /// side, whose rights only a capture on its rook's square can change).
     #[inline(always)]
-    pub(crate) fn play(&mut self, pos: &Position, m: Move16) {
+    pub(crate) fn apply(
+        &mut self,
+        pos: &Position,
+        from: Square,
+        to: Square,
+        role: Role,
+        landed: Role,
+        ep: Option<Square>,
+    ) {
         let (board, us) = (pos.board(), pos.turn());
-        let (from, to) = (Bitboard::from_square(m.from()), Bitboard::from_square(m.to()));
-        if let Some(captured) = board.role_at(m.to()) {
-            self.by_role[captured as usize] ^= to;
-            self.by_color[!us as usize] ^= to;
+        let (from_bb, to_bb) = (Bitboard::from_square(from), Bitboard::from_square(to));
+        if let Some(captured) = board.role_at(to) {
+            self.by_role[captured as usize] ^= to_bb;
+            self.by_color[!us as usize] ^= to_bb;
         }
-        let role = board.role_at(m.from()).unwrap_or(Role::Pawn);
-        self.by_role[role as usize] ^= from;
-        self.by_role[m.promotion().unwrap_or(role) as usize] ^= to;
-        self.by_color[us as usize] ^= from | to;
+        if role == landed {
+            self.by_role[role as usize] ^= from_bb | to_bb;
+        } else {
+            self.by_role[role as usize] ^= from_bb;
+            self.by_role[landed as usize] ^= to_bb;
+        }
+        self.by_color[us as usize] ^= from_bb | to_bb;
         self.turn = !us;
-        self.ep_square = (m.nibble() == MoveKind::DoublePush.nibble())
-            .then(|| Square::new((m.from() as u32 + m.to() as u32) / 2));
+        self.ep_square = ep;
     }
 }
 
@@ -1099,28 +1329,80 @@ mod tests {
     use super::*;
     use crate::tables::tables;
 
-    /// The generator reads the same position from a [`Child`] as from the made move: the same
-    /// moves in the same order, the same checkers, for every move [`Child::handles`] in every
-    /// position three plies from the start (captures, checks, double pushes with their en
-    /// passant squares, king and rook moves that cost the mover a right).
+    /// The two diagonals through each square: together its empty-board bishop rays and
+    /// itself, meeting on it alone, each with one `file - rank` (or `file + rank`).
     #[test]
-    fn child_reads_as_the_made_move() {
-        fn check(pos: &Position, checked: &mut usize) {
+    fn diagonals_are_the_bishop_rays_split() {
+        let t = tables();
+        for sq in Bitboard::FULL {
+            let (diagonal, anti) = diagonals(sq);
+            assert_eq!(diagonal | anti, t.bishop_rays(sq).with(sq), "{sq:?}");
+            assert_eq!(diagonal & anti, Bitboard::from_square(sq), "{sq:?}");
+            let d = |s: Square| s as i32 % 8 - s as i32 / 8;
+            let a = |s: Square| s as i32 % 8 + s as i32 / 8;
+            assert!(diagonal.squares().all(|s| d(s) == d(sq)), "{sq:?}");
+            assert!(anti.squares().all(|s| a(s) == a(sq)), "{sq:?}");
+        }
+    }
+
+    /// [`Children`] collects every legal move once, and the generator reads the same position
+    /// from the [`Child`] of each move it does not leave to be made as from the made move:
+    /// the same moves in the same order, the same checkers. Checked in every position three
+    /// plies from the start and in the standard positions (captures, checks, promotions,
+    /// double pushes with their en passant squares, king and rook moves that cost the mover a
+    /// right, castling and moves onto castling squares left to be made).
+    #[test]
+    fn children_read_as_the_made_moves() {
+        fn check(pos: &Position, checked: &mut [usize; 2]) {
             let t = tables();
-            for m in Gen::new(t, pos).list() {
-                let made = pos.played_unchecked(m);
-                if Child::handles(pos, m) {
+            let legal = Gen::new(t, pos).list();
+            let moves = [const { MaybeUninit::uninit() }; 256];
+            let touchy = pos.castles().touch_mask();
+            let mut children = Children { pos, touchy, len: 0, moves, writer: Scalar };
+            Gen::new(t, pos).generate_set_wise(Bitboard::FULL, Bitboard::FULL, &mut children);
+            assert_eq!(children.moves().len(), legal.len(), "{pos:?}");
+            let mut seen = MoveList::new();
+            for &cm in children.moves() {
+                let m = if cm.0 & ChildMove::MADE != 0 {
+                    checked[1] += 1;
+                    Move16::from_bits(cm.0 as u16)
+                } else {
+                    let bits = cm.0;
+                    let (from, to) = (Square::new(bits & 63), Square::new(bits >> 8 & 63));
+                    let landed = Role::ALL[(bits >> 20 & 7) as usize];
+                    let m = legal
+                        .iter()
+                        .copied()
+                        .find(|m| {
+                            m.from() == from
+                                && m.to() == to
+                                && m.promotion().unwrap_or(landed) == landed
+                        })
+                        .unwrap_or_else(|| panic!("{pos:?}: no legal move {from:?}{to:?}"));
+                    assert!(!touchy.contains(to) && !m.is_castling() && !m.is_en_passant());
+                    assert_eq!(bits & ChildMove::DOUBLE != 0, m.is_double_push(), "{m:?}");
+                    let role = pos.board().role_at(from);
+                    assert_eq!(Role::ALL.get((bits >> 16 & 7) as usize).copied(), role);
+                    let (ep, role) = (
+                        (bits & ChildMove::DOUBLE != 0)
+                            .then(|| Square::new((from as u32 + to as u32) / 2)),
+                        role.unwrap(),
+                    );
                     let mut child = Child::of(pos);
-                    child.play(pos, m);
+                    child.apply(pos, from, to, role, landed, ep);
+                    let made = pos.played_unchecked(m);
                     let (from_child, from_made) = (Gen::of(t, &child), Gen::new(t, &made));
                     assert_eq!(from_child.list(), from_made.list(), "{pos:?} then {m:?}");
                     assert_eq!(from_child.checkers, from_made.checkers, "{pos:?} then {m:?}");
-                    assert_eq!(from_child.count(), from_made.count());
-                    *checked += 1;
-                }
+                    assert_eq!(count_child(t, pos, cm, Scalar), from_made.count());
+                    checked[0] += 1;
+                    m
+                };
+                assert!(legal.contains(&m) && !seen.contains(&m), "{pos:?}: {m:?}");
+                seen.push(m);
             }
         }
-        fn walk(pos: &Position, depth: u32, checked: &mut usize) {
+        fn walk(pos: &Position, depth: u32, checked: &mut [usize; 2]) {
             check(pos, checked);
             if depth > 0 {
                 for m in Gen::new(tables(), pos).list() {
@@ -1128,9 +1410,17 @@ mod tests {
                 }
             }
         }
-        let mut checked = 0;
+        let mut checked = [0; 2];
         walk(&Position::new(), 2, &mut checked);
-        assert!(checked > 8_000, "only {checked} moves checked");
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "8/8/8/KPp4r/8/8/8/6k1 w - c6 0 2",
+        ] {
+            walk(&crate::single::tests::parse(fen), 1, &mut checked);
+        }
+        assert!(checked[0] > 10_000 && checked[1] > 100, "only {checked:?} moves checked");
     }
 
     impl<P: Source> Gen<'_, P> {

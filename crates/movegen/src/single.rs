@@ -138,7 +138,7 @@ fn en_passant(pos: &Position, from: Square, to: Square, promotion: Option<Role>)
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::tables;
 
@@ -179,8 +179,9 @@ mod tests {
         }
     }
 
-    fn parse(fen: &str) -> Position {
-        // A tiny FEN placement reader for these tests (format is a higher layer).
+    /// A position from the placement, side to move, castling (`KQkq` only) and en passant
+    /// fields of `fen`: a tiny reader for tests, FEN being a higher layer's.
+    pub(crate) fn parse(fen: &str) -> Position {
         let mut fields = fen.split(' ');
         let mut setup = chessbits_state::Setup::empty();
         let (mut file, mut rank) = (0i32, 7i32);
@@ -199,7 +200,16 @@ mod tests {
         if fields.next() == Some("b") {
             setup.turn = Color::Black;
         }
-        let _castling = fields.next();
+        for c in fields.next().unwrap_or_default().chars() {
+            let corner = match c {
+                'K' => Square::H1,
+                'Q' => Square::A1,
+                'k' => Square::H8,
+                'q' => Square::A8,
+                _ => continue,
+            };
+            setup.castling_rooks.add(corner);
+        }
         setup.ep_square = fields.next().and_then(|s| s.parse().ok());
         Position::from_setup(&setup).unwrap()
     }

@@ -10,7 +10,7 @@ use chessbits_state::Position;
 
 use super::table::{table_key, PerftTable};
 use crate::avx2::Avx2;
-use crate::gen::{Child, Gen};
+use crate::gen::Gen;
 use crate::isa;
 use crate::tables::Tables;
 use crate::wide::{FewPieces, Scalar, Wide, Width, FEW_PIECES};
@@ -61,6 +61,22 @@ pub(crate) trait Walk: Copy {
         nodes
     }
 
+    /// `true` if the walk counts its last two plies with [`Walk::children`] rather than a
+    /// move list and [`Walk::last_plies`].
+    const CHILDREN: bool = false;
+
+    /// The count of the children of `pos`, the moves of the last ply, where
+    /// [`Walk::CHILDREN`]: by default the generator's [`Gen::count_children`], with
+    /// [`FewPieces`] where `pos` has few pieces and `x` counts set-wise.
+    #[inline(always)]
+    fn children<X: Width>(t: &'static Tables, pos: &Position, x: X) -> u64 {
+        if few_pieces(pos, x) {
+            Gen::new(t, pos).count_children(FewPieces(x, true))
+        } else {
+            Gen::new(t, pos).count_children(x)
+        }
+    }
+
     /// The table key of `pos` and the count stored for it at `depth`, if any.
     #[inline(always)]
     fn probe(self, _pos: &Position, _depth: u32) -> (u64, Option<u64>) {
@@ -73,8 +89,9 @@ pub(crate) trait Walk: Copy {
 }
 
 /// Bulk counting (`depth >= 2`): the last two plies are counted without making a move, as far
-/// as [`Child`] goes: the last ply's moves are counted, not made, and the children of the ply
-/// before it are read from piece sets built from the move, without making it.
+/// as [`Child`](crate::gen::Child) goes: the last ply's moves are counted, not made, and the children of the ply
+/// before it are read from piece sets built from the move, without making it, and without a
+/// move list ([`Walk::children`], [`Gen::count_children`]).
 #[derive(Copy, Clone)]
 pub(crate) struct Bulk;
 
@@ -82,23 +99,11 @@ impl Walk for Bulk {
     const LAST: u32 = 2;
     const WIDE: bool = true;
     const COPY_BACK: bool = false;
+    const CHILDREN: bool = true;
 
     #[inline(always)]
     fn leaf<X: Width>(t: &'static Tables, pos: &Position, x: X) -> u64 {
         Gen::new(t, pos).count_with(x)
-    }
-
-    /// Counts the child from the piece sets after the move ([`Child`]), without making
-    /// it: no board, key, clock or undo record is written. Castling, en passant and moves that
-    /// may cost a castling right are made as usual.
-    #[inline(always)]
-    fn last_ply<X: Width>(t: &'static Tables, pos: &mut Position, m: Move16, x: X) -> u64 {
-        if !Child::handles(pos, m) {
-            return made::<Self, X>(t, pos, m, x);
-        }
-        let mut child = Child::of(pos);
-        child.play(pos, m);
-        Gen::of(t, &child).count_with(x)
     }
 }
 
@@ -146,15 +151,11 @@ impl Walk for Hashed<'_> {
     const LAST: u32 = 2;
     const WIDE: bool = true;
     const COPY_BACK: bool = false;
+    const CHILDREN: bool = true;
 
     #[inline(always)]
     fn leaf<X: Width>(t: &'static Tables, pos: &Position, x: X) -> u64 {
         Bulk::leaf(t, pos, x)
-    }
-
-    #[inline(always)]
-    fn last_ply<X: Width>(t: &'static Tables, pos: &mut Position, m: Move16, x: X) -> u64 {
-        Bulk::last_ply(t, pos, m, x)
     }
 
     #[inline(always)]
@@ -177,6 +178,11 @@ macro_rules! walk_body {
     ($name:ident, $t:ident, $pos:ident, $depth:ident, $w:ident, $wide:ident $(, $x:ident)?) => {{
         let (key, known) = $w.probe($pos, $depth);
         if let Some(nodes) = known {
+            return nodes;
+        }
+        if W::CHILDREN && $depth == W::LAST {
+            let nodes = W::children($t, $pos, walk_body!(@writer $($x)?));
+            $w.store(key, $depth, nodes);
             return nodes;
         }
         let mut slot = ListSlot(MaybeUninit::uninit());
