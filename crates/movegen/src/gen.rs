@@ -26,8 +26,7 @@
 //! A generator reads a [`Source`]: a [`Position`], or a [`Child`], the piece sets after a move
 //! built without making it, which bulk perft counts at its last-but-one ply.
 
-use core::mem::MaybeUninit;
-
+use arrayvec::ArrayVec;
 use chessbits_bitboard::{Bitboard, Color, Rank, Role, Square};
 use chessbits_move::{Move16, MoveKind, MoveList};
 use chessbits_state::{Castles, CastlingRights, CastlingSide, Position};
@@ -198,11 +197,10 @@ impl<'a> Gen<'a> {
     #[inline(always)]
     pub(crate) fn count_children<W: Width>(&self, writer: W) -> u64 {
         let touchy = self.pos.castles().touch_mask();
-        let moves = [const { MaybeUninit::uninit() }; 256];
-        let mut children = Children { pos: self.pos, touchy, len: 0, moves, writer };
+        let mut children = Children { pos: self.pos, touchy, moves: ArrayVec::new(), writer };
         self.generate_set_wise(Bitboard::FULL, Bitboard::FULL, &mut children);
         let mut nodes = 0;
-        for &m in children.moves() {
+        for &m in &children.moves {
             nodes += if m.0 & ChildMove::MADE == 0 {
                 count_child(self.t, self.pos, m, writer)
             } else {
@@ -871,10 +869,12 @@ impl<W: Width> Sink for Counter<W> {
 /// callbacks put a copy of the whole count in each of them (the walk's code grew sevenfold and
 /// position 4, whose children take most of the callbacks, ran 5% slower).
 struct Children<'p, W> {
+    /// The position whose moves these are.
     pos: &'p Position,
+    /// The squares whose change may cost a castling right: moves onto them are made.
     touchy: Bitboard,
-    len: usize,
-    moves: [MaybeUninit<ChildMove>; 256],
+    /// The moves, in generation order (a position has at most 218).
+    moves: ArrayVec<ChildMove, 256>,
     /// The width whose attack map serves the position's own king moves.
     writer: W,
 }
@@ -891,6 +891,8 @@ impl ChildMove {
     /// Set on a double push.
     const DOUBLE: u32 = 1 << 24;
 
+    /// The move of the `role` on `from` to `to`, landing as `landed`; `double` for a double
+    /// push.
     #[inline(always)]
     fn new(from: Square, to: Square, role: Role, landed: Role, double: bool) -> ChildMove {
         ChildMove(
@@ -902,6 +904,7 @@ impl ChildMove {
         )
     }
 
+    /// `m`, to be made on a copy of the position.
     #[inline(always)]
     fn made(m: Move16) -> ChildMove {
         ChildMove(ChildMove::MADE | u32::from(m.bits()))
@@ -909,25 +912,10 @@ impl ChildMove {
 }
 
 impl<W> Children<'_, W> {
+    /// Keeps `m` (a position has at most 218 legal moves, so the list never fills).
     #[inline(always)]
     fn push(&mut self, m: ChildMove) {
-        debug_assert!(self.len < self.moves.len());
-        // Safety net rather than UB: a position has at most 218 legal moves.
-        if let Some(slot) = self.moves.get_mut(self.len) {
-            slot.write(m);
-            self.len += 1;
-        }
-    }
-
-    /// The moves collected, in order.
-    #[inline(always)]
-    fn moves(&self) -> &[ChildMove] {
-        let moves = &self.moves[..self.len];
-        #[allow(unsafe_code, reason = "reads back the moves `push` wrote")]
-        // Safety: `push` wrote every slot below `len`.
-        unsafe {
-            &*(core::ptr::from_ref::<[MaybeUninit<ChildMove>]>(moves) as *const [ChildMove])
-        }
+        let _ = self.moves.try_push(m);
     }
 }
 
@@ -1356,13 +1344,13 @@ mod tests {
         fn check(pos: &Position, checked: &mut [usize; 2]) {
             let t = tables();
             let legal = Gen::new(t, pos).list();
-            let moves = [const { MaybeUninit::uninit() }; 256];
             let touchy = pos.castles().touch_mask();
-            let mut children = Children { pos, touchy, len: 0, moves, writer: Scalar };
+            let moves = ArrayVec::new();
+            let mut children = Children { pos, touchy, moves, writer: Scalar };
             Gen::new(t, pos).generate_set_wise(Bitboard::FULL, Bitboard::FULL, &mut children);
-            assert_eq!(children.moves().len(), legal.len(), "{pos:?}");
+            assert_eq!(children.moves.len(), legal.len(), "{pos:?}");
             let mut seen = MoveList::new();
-            for &cm in children.moves() {
+            for &cm in &children.moves {
                 let m = if cm.0 & ChildMove::MADE != 0 {
                     checked[1] += 1;
                     Move16::from_bits(cm.0 as u16)
