@@ -89,9 +89,9 @@ pub(crate) trait Walk: Copy {
 }
 
 /// Bulk counting (`depth >= 2`): the last two plies are counted without making a move, as far
-/// as [`Child`](crate::gen::Child) goes: the last ply's moves are counted, not made, and the children of the ply
-/// before it are read from piece sets built from the move, without making it, and without a
-/// move list ([`Walk::children`], [`Gen::count_children`]).
+/// as [`Child`](crate::gen::Child) goes: the last ply's moves are counted, not made, and the
+/// children of the ply before it are read from piece sets built from the move, without making
+/// it, and without a move list ([`Walk::children`], [`Gen::count_children`]).
 #[derive(Copy, Clone)]
 pub(crate) struct Bulk;
 
