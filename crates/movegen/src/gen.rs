@@ -220,7 +220,7 @@ impl<'a, P: Source> Gen<'a, P> {
         let occupied = board.occupied();
         let ours = board.by_color(us);
         let theirs = board.by_color(!us);
-        let king = Square::new((board.kings() & ours).0.trailing_zeros());
+        let king = board.king();
 
         // Checkers and pins in one pass, without a magic lookup: leapers from their tables, and
         // every enemy slider on one of the king's lines (an empty-board ray) by what stands
@@ -1141,6 +1141,12 @@ pub(crate) trait Source {
     /// The en passant square (recorded after every double push).
     fn ep_square(&self) -> Option<Square>;
 
+    /// The square of the side to move's king.
+    #[inline(always)]
+    fn king(&self) -> Square {
+        Square::new((self.kings() & self.by_color(self.turn())).0.trailing_zeros())
+    }
+
     /// Every piece.
     #[inline(always)]
     fn occupied(&self) -> Bitboard {
@@ -1228,11 +1234,25 @@ impl Source for Position {
 /// with one 64-byte store, which straddled two cache lines wherever the stack happened to put
 /// it: bulk perft ran about a tenth slower in those processes (128 against 115 ms on the
 /// workload), and which processes depended on the stack's random start.
+///
+/// Its color sets are kept by side, the side to move's and the other's, not by color, and it
+/// carries the square of the side to move's king (which the move cannot have moved). The
+/// generator starts from these: it asks for the side to move's pieces and the other side's,
+/// which the compiler then reads off the values the child was built from, and looks up its
+/// tables from the king's square. Sets by color had to be stored at an index known only at run
+/// time and loaded back, and the king's square was found from the kings' set just updated in
+/// memory: each child waited for those stores (bulk perft 2-7% slower; `docs/perft.md`,
+/// "Speed, eleventh round").
 #[repr(align(64))]
 pub(crate) struct Child<'a> {
     by_role: [Bitboard; 6],
-    by_color: [Bitboard; 2],
+    /// The pieces of the side to move.
+    ours: Bitboard,
+    /// The pieces of the other side.
+    theirs: Bitboard,
     turn: Color,
+    /// The side to move's king, which the move did not move.
+    king: Square,
     ep_square: Option<Square>,
     castles: &'a Castles,
 }
@@ -1245,7 +1265,21 @@ impl Source for Child<'_> {
 
     #[inline(always)]
     fn by_color(&self, color: Color) -> Bitboard {
-        self.by_color[color as usize]
+        if color == self.turn {
+            self.ours
+        } else {
+            self.theirs
+        }
+    }
+
+    #[inline(always)]
+    fn occupied(&self) -> Bitboard {
+        self.ours | self.theirs
+    }
+
+    #[inline(always)]
+    fn king(&self) -> Square {
+        self.king
     }
 
     #[inline(always)]
@@ -1265,14 +1299,17 @@ impl Source for Child<'_> {
 }
 
 impl<'a> Child<'a> {
-    /// The position `pos`, to play one move on with [`Child::apply`].
+    /// The position `pos`, to play one of its moves on with [`Child::apply`]: its sets, the
+    /// other side already to move.
     #[inline(always)]
     pub(crate) fn of(pos: &'a Position) -> Child<'a> {
         let board = pos.board();
         Child {
             by_role: Role::ALL.map(|r| board.by_role(r)),
-            by_color: [board.by_color(Color::White), board.by_color(Color::Black)],
-            turn: pos.turn(),
+            ours: board.by_color(!pos.turn()),
+            theirs: board.by_color(pos.turn()),
+            turn: !pos.turn(),
+            king: Square::new((board.kings() & board.by_color(!pos.turn())).0.trailing_zeros()),
             ep_square: None,
             castles: pos.castles(),
         }
@@ -1294,11 +1331,11 @@ impl<'a> Child<'a> {
         landed: Role,
         ep: Option<Square>,
     ) {
-        let (board, us) = (pos.board(), pos.turn());
+        let board = pos.board();
         let (from_bb, to_bb) = (Bitboard::from_square(from), Bitboard::from_square(to));
         if let Some(captured) = board.role_at(to) {
             self.by_role[captured as usize] ^= to_bb;
-            self.by_color[!us as usize] ^= to_bb;
+            self.ours ^= to_bb;
         }
         if role == landed {
             self.by_role[role as usize] ^= from_bb | to_bb;
@@ -1306,8 +1343,7 @@ impl<'a> Child<'a> {
             self.by_role[role as usize] ^= from_bb;
             self.by_role[landed as usize] ^= to_bb;
         }
-        self.by_color[us as usize] ^= from_bb | to_bb;
-        self.turn = !us;
+        self.theirs ^= from_bb | to_bb;
         self.ep_square = ep;
     }
 }
