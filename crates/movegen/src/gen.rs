@@ -26,6 +26,8 @@
 //! A generator reads a [`Source`]: a [`Position`], or a [`Child`], the piece sets after a move
 //! built without making it, which bulk perft counts at its last-but-one ply.
 
+use core::sync::atomic::{AtomicU64, Ordering};
+
 use arrayvec::ArrayVec;
 use chessbits_bitboard::{Bitboard, Color, Rank, Role, Square};
 use chessbits_move::{Move16, MoveKind, MoveList};
@@ -197,17 +199,92 @@ impl<'a> Gen<'a> {
     #[inline(always)]
     pub(crate) fn count_children<W: Width>(&self, writer: W) -> u64 {
         let touchy = self.pos.castles().touch_mask();
+        let watch = self.watch(writer);
         let mut children = Children { pos: self.pos, touchy, moves: ArrayVec::new(), writer };
         self.generate_set_wise(Bitboard::FULL, Bitboard::FULL, &mut children);
         let mut nodes = 0;
         for &m in &children.moves {
             nodes += if m.0 & ChildMove::MADE == 0 {
-                count_child(self.t, self.pos, m, writer)
+                count_child(self.t, self.pos, m, writer, watch)
             } else {
                 count_made(self.t, self.pos, Move16::from_bits(m.0 as u16), writer)
             };
         }
         nodes
+    }
+}
+
+impl Gen<'_> {
+    /// What the children of the position share about the enemy king's squares (the king that
+    /// moves in every child, and never moves itself in the move that makes it): the squares it
+    /// may step or castle to and the danger on them, as a [`KingWatch`]. [`KingWatch::NONE`]
+    /// where `writer` finds no attack map set-wise ([`Scalar`]).
+    #[inline(always)]
+    fn watch<W: Width>(&self, writer: W) -> KingWatch {
+        if !W::SET_WISE {
+            return KingWatch::NONE;
+        }
+        let (t, board, ours, them) = (self.t, self.pos, self.ours, !self.us);
+        let king = Square::new((board.kings() & self.theirs).0.trailing_zeros());
+        let occupied = self.occupied - king;
+        // The squares whose danger the children read: the king's steps, and the way of each
+        // castling king. Their moves need the castling paths empty, so the paths are watched.
+        let mut squares = t.king(king) - self.theirs;
+        let mut watched = t.king(king);
+        let castles = board.castles();
+        if castles.rights().intersects(CastlingRights::both(them)) {
+            for side in CastlingSide::ALL {
+                if castles.rook(them, side).is_some() {
+                    let king_to = side.king_to(them);
+                    squares |= t.between(king, king_to).with(king_to);
+                    watched |= castles.path(them, side);
+                }
+            }
+        }
+        let danger = writer.attack_map(
+            board.knights() & ours,
+            board.diagonal_sliders() & ours,
+            board.straight_sliders() & ours,
+            occupied,
+        );
+        // Whatever attacks one of `squares` stands a knight's jump or a clear line away from
+        // it (a king's step or a pawn's capture is a line one square long), or is the first
+        // piece on such a line; a move that leaves and enters none of those squares changes no
+        // attack on them.
+        let reach = writer.attack_map(squares, squares, squares, occupied);
+        let (Some(danger), Some(reach)) = (danger, reach) else { return KingWatch::NONE };
+        let our_king = Square::new((board.kings() & ours).0.trailing_zeros());
+        KingWatch {
+            watched: watched | reach,
+            danger: danger
+                | chessbits_bitboard::attacks::pawns(self.us, board.pawns() & ours)
+                | t.king(our_king),
+        }
+    }
+}
+
+/// The enemy's danger on the squares around the king of the side to move in a position's
+/// children, found once for all of them ([`Gen::watch`]): a child whose move leaves and enters
+/// no `watched` square reads its king's moves and castling off `danger` and finds no attack
+/// map of its own. `danger` is exact only on the squares the king steps or castles through.
+#[derive(Copy, Clone)]
+pub(crate) struct KingWatch {
+    /// The squares a move must not touch for `danger` to hold in its child.
+    watched: Bitboard,
+    /// Every square the side to move in the position attacks, the enemy king lifted.
+    danger: Bitboard,
+}
+
+impl KingWatch {
+    /// No watch: every child finds its own map.
+    const NONE: KingWatch = KingWatch { watched: Bitboard::FULL, danger: Bitboard::EMPTY };
+
+    /// The danger map of the child after a move between `from` and `to`, if the watch holds
+    /// for it.
+    #[inline(always)]
+    fn danger(self, from: Square, to: Square) -> Option<Bitboard> {
+        let touched = Bitboard::from_square(from).with(to);
+        (!touched.intersects(self.watched)).then_some(self.danger)
     }
 }
 
@@ -517,9 +594,16 @@ impl<'a, P: Source> Gen<'a, P> {
     /// ([`Width::attack_map`]).
     #[inline(always)]
     pub(crate) fn count_with<W: Width>(&self, writer: W) -> u64 {
-        let mut counter = Counter(0, writer);
+        self.count_given(writer, None)
+    }
+
+    /// [`Gen::count_with`], with the danger map `known` for the king's moves and castling where
+    /// it is given ([`KingWatch`]).
+    #[inline(always)]
+    fn count_given<W: Width>(&self, writer: W, known: Option<Bitboard>) -> u64 {
+        let mut counter = Counter { nodes: 0, writer, known };
         self.generate_set_wise(Bitboard::FULL, Bitboard::FULL, &mut counter);
-        counter.0
+        counter.nodes
     }
 
     /// Appends the legal moves whose origin is in `from_mask` and target in `to_mask` to `list`.
@@ -566,9 +650,8 @@ impl<'a, P: Source> Gen<'a, P> {
             (t.king(king) & (to_mask - ours)).any() || (self.castle_candidates() & to_mask).any()
         };
         if from_mask.contains(king) && (!S::MAPS || king_may_move()) {
-            if let Some(map) = sink.attack_map(self) {
+            if let Some(danger) = sink.danger(self) {
                 // The whole map at hand: no square tested one by one.
-                let danger = map | self.leaper_danger();
                 sink.piece(king, self.t.king(king) & ((to_mask - ours) - danger), theirs);
                 for rook in self.castle_candidates() & to_mask {
                     if self.castle_is_safe_given(king, rook, danger) {
@@ -809,32 +892,43 @@ trait Sink {
     fn attack_map(&self, _gen: &Gen<'_, impl Source>) -> Option<Bitboard> {
         None
     }
+    /// Every square the enemy attacks with our king lifted, where [`Sink::attack_map`] gives
+    /// the knights' and sliders' part: that map with the pawns' and king's attacks.
+    #[inline(always)]
+    fn danger(&self, gen: &Gen<'_, impl Source>) -> Option<Bitboard> {
+        self.attack_map(gen).map(|map| map | gen.leaper_danger())
+    }
 }
 
-/// Counts moves; `W` only lends its attack map ([`Width::attack_map`]).
-struct Counter<W>(u64, W);
+/// Counts moves; `writer` only lends its attack map ([`Width::attack_map`]), and a `known`
+/// danger map spares even that.
+struct Counter<W> {
+    nodes: u64,
+    writer: W,
+    known: Option<Bitboard>,
+}
 
 impl<W: Width> Sink for Counter<W> {
     const MAPS: bool = W::SET_WISE;
 
     #[inline(always)]
     fn piece(&mut self, _: Square, to: Bitboard, _: Bitboard) {
-        self.0 += to.count() as u64;
+        self.nodes += to.count() as u64;
     }
 
     #[inline(always)]
     fn pawns(&mut self, to: Bitboard, _: i32, _: MoveKind) {
-        self.0 += to.count() as u64;
+        self.nodes += to.count() as u64;
     }
 
     #[inline(always)]
     fn promotions(&mut self, to: Bitboard, _: i32, _: bool) {
-        self.0 += 4 * to.count() as u64;
+        self.nodes += 4 * to.count() as u64;
     }
 
     #[inline(always)]
     fn single(&mut self, _: Move16) {
-        self.0 += 1;
+        self.nodes += 1;
     }
 
     #[inline(always)]
@@ -846,16 +940,24 @@ impl<W: Width> Sink for Counter<W> {
         occupied: Bitboard,
         target: Bitboard,
     ) -> bool {
-        let Some(n) = self.1.move_count(knights, diagonal, straight, occupied, target) else {
+        let Some(n) = self.writer.move_count(knights, diagonal, straight, occupied, target) else {
             return false;
         };
-        self.0 += n;
+        self.nodes += n;
         true
     }
 
     #[inline(always)]
     fn attack_map(&self, gen: &Gen<'_, impl Source>) -> Option<Bitboard> {
-        gen.attack_map_with(self.1)
+        gen.attack_map_with(self.writer)
+    }
+
+    #[inline(always)]
+    fn danger(&self, gen: &Gen<'_, impl Source>) -> Option<Bitboard> {
+        if self.known.is_some() {
+            return self.known;
+        }
+        self.attack_map(gen).map(|map| map | gen.leaper_danger())
     }
 }
 
@@ -920,18 +1022,24 @@ impl<W> Children<'_, W> {
 }
 
 /// Counts the child after the move `m` of `pos` (a [`ChildMove`] not to be made) with
-/// `writer`.
+/// `writer`, and with the danger map of `watch` where it holds.
 #[inline(always)]
-fn count_child<W: Width>(t: &'static Tables, pos: &Position, m: ChildMove, writer: W) -> u64 {
+fn count_child<W: Width>(
+    t: &'static Tables,
+    pos: &Position,
+    m: ChildMove,
+    writer: W,
+    watch: KingWatch,
+) -> u64 {
     let bits = m.0;
     let from = Square::new(bits & 63);
     let to = Square::new(bits >> 8 & 63);
     let role = Role::ALL[(bits >> 16 & 7) as usize];
     let landed = Role::ALL[(bits >> 20 & 7) as usize];
     let ep = (bits & ChildMove::DOUBLE != 0).then(|| Square::new((from as u32 + to as u32) / 2));
-    let mut child = Child::of(pos);
-    child.apply(pos, from, to, role, landed, ep);
-    Gen::of(t, &child).count_with(writer)
+    let mut roles = Roles::of(pos);
+    let child = Child::after(pos, &mut roles, from, to, role, landed, ep);
+    Gen::of(t, &child).count_given(writer, watch.danger(from, to))
 }
 
 /// Counts the child after `m`, made on a copy of `pos`, with `writer`.
@@ -1223,17 +1331,11 @@ impl Source for Position {
 
 /// The position after a move, as far as a [`Gen`] reads it, built from the position before
 /// the move without making it: bulk perft counts the children of its last walked ply this way
-/// (no board, key, clock or undo record written, nothing to take back). It is built in place
-/// ([`Child::of`], then [`Child::apply`]): building it whole and moving it cost a copy whose
-/// 16-byte reloads over the 8-byte updates stalled store forwarding (12-20% slower).
-/// It holds the piece sets, the side to move and the en passant square; the castling rights are
-/// the parent's, so only moves that keep the child's side's rights qualify (see
-/// [`Child::apply`]; [`Children`] leaves the others to be made).
-///
-/// It is aligned to 64 bytes: in the copy compiled for AVX-512 its eight piece sets are written
-/// with one 64-byte store, which straddled two cache lines wherever the stack happened to put
-/// it: bulk perft ran about a tenth slower in those processes (128 against 115 ms on the
-/// workload), and which processes depended on the stack's random start.
+/// (no board, key, clock or undo record written, nothing to take back). It holds the color
+/// sets, the side to move, its king's square and the en passant square, and reads the sets by
+/// role from its [`Roles`]; the castling rights are the parent's, so only moves that keep the
+/// child's side's rights qualify (see [`Child::after`]; [`Children`] leaves the others to be
+/// made).
 ///
 /// Its color sets are kept by side, the side to move's and the other's, not by color, and it
 /// carries the square of the side to move's king (which the move cannot have moved). The
@@ -1243,24 +1345,69 @@ impl Source for Position {
 /// time and loaded back, and the king's square was found from the kings' set just updated in
 /// memory: each child waited for those stores (bulk perft 2-7% slower; `docs/perft.md`,
 /// "Speed, eleventh round").
-#[repr(align(64))]
 pub(crate) struct Child<'a> {
-    by_role: [Bitboard; 6],
+    /// The pieces of each role.
+    roles: &'a Roles,
     /// The pieces of the side to move.
     ours: Bitboard,
     /// The pieces of the other side.
     theirs: Bitboard,
+    /// The side to move.
     turn: Color,
     /// The side to move's king, which the move did not move.
     king: Square,
+    /// The en passant square the move left.
     ep_square: Option<Square>,
+    /// The castling rights of the position before the move.
     castles: &'a Castles,
+}
+
+/// The sets by role of a [`Child`]: a copy of the parent's ([`Roles::of`]) that
+/// [`Child::after`] updates in place (building the sets whole and moving them cost a copy whose
+/// 16-byte reloads over the 8-byte updates stalled store forwarding, 12-20% slower). They are
+/// updated at an index known only at run time, which keeps them in memory; kept apart from the
+/// child's other fields, those stay in registers.
+///
+/// Each set is an [`AtomicU64`], read and written with relaxed ordering: plain 8-byte loads and
+/// stores on x86-64, which the compiler never merges into wider ones. With plain sets it read
+/// the bishops and the rooks with one 16-byte load, to OR both with the queens at once; where
+/// the move had just updated one of them with an 8-byte store, that load could not take its
+/// bytes from the store and waited for the store to reach the cache. Perf put an eighth of the
+/// samples of bulk perft on that load once the children no longer computed their attack map
+/// ([`KingWatch`]), and the watch paid only with atomic sets (`docs/perft.md`, "Speed, eleventh
+/// round").
+///
+/// It is aligned to 64 bytes, so that its sets never straddle two cache lines (a straddling
+/// 64-byte store once cost the copy compiled for AVX-512 about a tenth of its speed).
+#[repr(align(64))]
+pub(crate) struct Roles([AtomicU64; 6]);
+
+impl Roles {
+    /// The pieces of each role in `pos`.
+    #[inline(always)]
+    pub(crate) fn of(pos: &Position) -> Roles {
+        let board = pos.board();
+        Roles(Role::ALL.map(|r| AtomicU64::new(board.by_role(r).0)))
+    }
+
+    /// The set of `role`.
+    #[inline(always)]
+    fn get(&self, role: Role) -> Bitboard {
+        Bitboard(self.0[role as usize].load(Ordering::Relaxed))
+    }
+
+    /// Toggles `squares` in the set of `role`.
+    #[inline(always)]
+    fn toggle(&mut self, role: Role, squares: Bitboard) {
+        let set = self.0[role as usize].get_mut();
+        *set ^= squares.0;
+    }
 }
 
 impl Source for Child<'_> {
     #[inline(always)]
     fn by_role(&self, role: Role) -> Bitboard {
-        self.by_role[role as usize]
+        self.roles.get(role)
     }
 
     #[inline(always)]
@@ -1299,52 +1446,44 @@ impl Source for Child<'_> {
 }
 
 impl<'a> Child<'a> {
-    /// The position `pos`, to play one of its moves on with [`Child::apply`]: its sets, the
-    /// other side already to move.
+    /// The position after the move of the `role` on `from` to `to` in `pos`, landing as
+    /// `landed` (a promotion's role, else `role`), with `ep` the en passant square it leaves,
+    /// its sets by role written to `roles` (which hold those of `pos`): a legal move, not
+    /// castling or en passant, onto no square whose change may cost a castling right (the
+    /// child keeps `pos`'s rights; a move *from* such a square may cost the mover a right, but
+    /// the child generates for the other side, whose rights only a capture on its rook's
+    /// square can change).
     #[inline(always)]
-    pub(crate) fn of(pos: &'a Position) -> Child<'a> {
-        let board = pos.board();
-        Child {
-            by_role: Role::ALL.map(|r| board.by_role(r)),
-            ours: board.by_color(!pos.turn()),
-            theirs: board.by_color(pos.turn()),
-            turn: !pos.turn(),
-            king: Square::new((board.kings() & board.by_color(!pos.turn())).0.trailing_zeros()),
-            ep_square: None,
-            castles: pos.castles(),
-        }
-    }
-
-    /// Plays the move of the `role` on `from` to `to` in `pos` (the position this child was
-    /// made [`Child::of`]), landing as `landed` (a promotion's role, else `role`), with `ep`
-    /// the en passant square it leaves: a legal move, not castling or en passant, onto no
-    /// square whose change may cost a castling right (the child keeps `pos`'s rights; a move
-    /// *from* such a square may cost the mover a right, but the child generates for the other
-    /// side, whose rights only a capture on its rook's square can change).
-    #[inline(always)]
-    pub(crate) fn apply(
-        &mut self,
-        pos: &Position,
+    pub(crate) fn after(
+        pos: &'a Position,
+        roles: &'a mut Roles,
         from: Square,
         to: Square,
         role: Role,
         landed: Role,
         ep: Option<Square>,
-    ) {
-        let board = pos.board();
+    ) -> Child<'a> {
+        let (board, mover) = (pos.board(), pos.turn());
         let (from_bb, to_bb) = (Bitboard::from_square(from), Bitboard::from_square(to));
         if let Some(captured) = board.role_at(to) {
-            self.by_role[captured as usize] ^= to_bb;
-            self.ours ^= to_bb;
+            roles.toggle(captured, to_bb);
         }
         if role == landed {
-            self.by_role[role as usize] ^= from_bb | to_bb;
+            roles.toggle(role, from_bb | to_bb);
         } else {
-            self.by_role[role as usize] ^= from_bb;
-            self.by_role[landed as usize] ^= to_bb;
+            roles.toggle(role, from_bb);
+            roles.toggle(landed, to_bb);
         }
-        self.theirs ^= from_bb | to_bb;
-        self.ep_square = ep;
+        let ours = board.by_color(!mover);
+        Child {
+            roles,
+            ours: ours - to_bb,
+            theirs: board.by_color(mover) ^ (from_bb | to_bb),
+            turn: !mover,
+            king: Square::new((board.kings() & ours).0.trailing_zeros()),
+            ep_square: ep,
+            castles: pos.castles(),
+        }
     }
 }
 
@@ -1412,13 +1551,13 @@ mod tests {
                             .then(|| Square::new((from as u32 + to as u32) / 2)),
                         role.unwrap(),
                     );
-                    let mut child = Child::of(pos);
-                    child.apply(pos, from, to, role, landed, ep);
+                    let mut roles = Roles::of(pos);
+                    let child = Child::after(pos, &mut roles, from, to, role, landed, ep);
                     let made = pos.played_unchecked(m);
                     let (from_child, from_made) = (Gen::of(t, &child), Gen::new(t, &made));
                     assert_eq!(from_child.list(), from_made.list(), "{pos:?} then {m:?}");
                     assert_eq!(from_child.checkers, from_made.checkers, "{pos:?} then {m:?}");
-                    assert_eq!(count_child(t, pos, cm, Scalar), from_made.count());
+                    assert_eq!(count_child(t, pos, cm, Scalar, KingWatch::NONE), from_made.count());
                     checked[0] += 1;
                     m
                 };
@@ -1445,6 +1584,65 @@ mod tests {
             walk(&crate::single::tests::parse(fen), 1, &mut checked);
         }
         assert!(checked[0] > 10_000 && checked[1] > 100, "only {checked:?} moves checked");
+    }
+
+    /// The king's watch ([`KingWatch`]) holds wherever it is used: in every child whose move
+    /// it lets through, its danger agrees with the child's own on the squares the king steps
+    /// and castles through, and the children count as the made moves do. Checked where the
+    /// AVX2 width runs, in every position three plies from the start and in the standard
+    /// positions (castling rights, promotions, checks, pins).
+    #[test]
+    fn the_king_watch_agrees_with_each_child() {
+        let Some(avx2) = crate::avx2::Avx2::detect() else {
+            eprintln!("this CPU lacks AVX2: the king's watch is not tested here");
+            return;
+        };
+        fn check(pos: &Position, avx2: crate::avx2::Avx2, used: &mut usize) {
+            let t = tables();
+            let gen = Gen::new(t, pos);
+            let (watch, legal) = (gen.watch(avx2), gen.list());
+            let made = legal.iter().map(|&m| Gen::new(t, &pos.played_unchecked(m)).count());
+            assert_eq!(gen.count_children(avx2), made.sum::<u64>(), "{pos:?}");
+            let touchy = pos.castles().touch_mask();
+            for &m in &legal {
+                if m.is_castling() || m.is_en_passant() || touchy.contains(m.to()) {
+                    continue;
+                }
+                let Some(danger) = watch.danger(m.from(), m.to()) else { continue };
+                let child = pos.played_unchecked(m);
+                let of_child = Gen::new(t, &child);
+                let own = of_child.attack_map_with(avx2).unwrap() | of_child.leaper_danger();
+                let (king, us) = (of_child.king, child.turn());
+                // The king's steps onto squares not its own side's, and its castling ways.
+                let mut read = t.king(king) - of_child.ours;
+                for side in CastlingSide::ALL {
+                    if child.castles().rook(us, side).is_some() {
+                        read |= t.between(king, side.king_to(us)).with(side.king_to(us));
+                    }
+                }
+                assert_eq!(danger & read, own & read, "{pos:?} then {m:?}");
+                *used += 1;
+            }
+        }
+        fn walk(pos: &Position, depth: u32, avx2: crate::avx2::Avx2, used: &mut usize) {
+            check(pos, avx2, used);
+            if depth > 0 {
+                for m in Gen::new(tables(), pos).list() {
+                    walk(&pos.played_unchecked(m), depth - 1, avx2, used);
+                }
+            }
+        }
+        let mut used = 0;
+        walk(&Position::new(), 3, avx2, &mut used);
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        ] {
+            walk(&crate::single::tests::parse(fen), 2, avx2, &mut used);
+        }
+        assert!(used > 100_000, "the watch held in only {used} children");
     }
 
     impl<P: Source> Gen<'_, P> {
