@@ -807,7 +807,15 @@ impl<'a, P: Source> Gen<'a, P> {
     /// capture a checking pawn that is not on the target square.
     #[inline(always)]
     fn ep_is_legal(&self, from: Square, ep: Square) -> bool {
-        ep_is_legal(self.t, self.pos, self.king, self.occupied, from, ep)
+        let (board, theirs) = (self.pos, self.theirs);
+        let enemy = Enemy {
+            knights: board.knights() & theirs,
+            pawns: board.pawns() & theirs,
+            kings: board.kings() & theirs,
+            diagonal: board.diagonal_sliders() & theirs,
+            straight: board.straight_sliders() & theirs,
+        };
+        ep_is_legal(self.t, enemy, self.us, self.king, self.occupied, from, ep)
     }
 }
 
@@ -1216,14 +1224,26 @@ impl<L: Lists, W: Width> Sink for ListSink<L, W> {
     }
 }
 
-/// `true` if our pawn on `from` may capture en passant onto `ep`: our king on `king` is not
-/// attacked once both pawns have left their squares ([`Gen::ep_is_legal`]). Out of line and
-/// given plain values, so the generator's own state need not be stored for the rare call.
+/// The enemy's pieces, by kind, handed by value to [`ep_is_legal`].
+#[derive(Copy, Clone)]
+struct Enemy {
+    knights: Bitboard,
+    pawns: Bitboard,
+    kings: Bitboard,
+    diagonal: Bitboard,
+    straight: Bitboard,
+}
+
+/// `true` if our (`us`) pawn on `from` may capture en passant onto `ep`: our king on `king` is
+/// not attacked by the `enemy` once both pawns have left their squares
+/// ([`Gen::ep_is_legal`]). Out of line and given plain values, so that no generator, and no
+/// [`Child`], need be stored in memory for the rare call.
 #[cold]
 #[inline(never)]
-fn ep_is_legal<P: Source>(
+fn ep_is_legal(
     t: &Tables,
-    pos: &P,
+    enemy: Enemy,
+    us: Color,
     king: Square,
     occupied: Bitboard,
     from: Square,
@@ -1231,8 +1251,12 @@ fn ep_is_legal<P: Source>(
 ) -> bool {
     let captured = Square::from_coords(ep.file(), from.rank());
     let occupied = (occupied - from - captured) | ep;
-    let attackers = attackers_in(t, pos, king, !pos.turn(), occupied) - captured;
-    attackers.is_empty()
+    let attackers = t.knight(king) & enemy.knights
+        | t.king(king) & enemy.kings
+        | t.pawn(us, king) & enemy.pawns
+        | t.rook(king, occupied) & enemy.straight
+        | t.bishop(king, occupied) & enemy.diagonal;
+    (attackers - captured).is_empty()
 }
 
 /// What a [`Gen`] reads: the pieces, the side to move, the castling rights and the en passant
