@@ -253,12 +253,11 @@ impl Gen<'_> {
         // attack on them.
         let reach = writer.attack_map(squares, squares, squares, occupied);
         let (Some(danger), Some(reach)) = (danger, reach) else { return KingWatch::NONE };
-        let our_king = Square::new((board.kings() & ours).0.trailing_zeros());
         KingWatch {
             watched: watched | reach,
             danger: danger
                 | chessbits_bitboard::attacks::pawns(self.us, board.pawns() & ours)
-                | t.king(our_king),
+                | t.king(self.king),
         }
     }
 }
@@ -807,15 +806,8 @@ impl<'a, P: Source> Gen<'a, P> {
     /// capture a checking pawn that is not on the target square.
     #[inline(always)]
     fn ep_is_legal(&self, from: Square, ep: Square) -> bool {
-        let (board, theirs) = (self.pos, self.theirs);
-        let enemy = Enemy {
-            knights: board.knights() & theirs,
-            pawns: board.pawns() & theirs,
-            kings: board.kings() & theirs,
-            diagonal: board.diagonal_sliders() & theirs,
-            straight: board.straight_sliders() & theirs,
-        };
-        ep_is_legal(self.t, enemy, self.us, self.king, self.occupied, from, ep)
+        let enemy = Side::of(self.pos, !self.us);
+        ep_is_legal(self.t, enemy, self.king, self.occupied, from, ep)
     }
 }
 
@@ -857,12 +849,7 @@ pub(crate) fn attackers_in<P: Source>(
     color: Color,
     occupied: Bitboard,
 ) -> Bitboard {
-    (t.knight(sq) & board.knights()
-        | t.king(sq) & board.kings()
-        | t.pawn(!color, sq) & board.pawns()
-        | t.rook(sq, occupied) & board.straight_sliders()
-        | t.bishop(sq, occupied) & board.diagonal_sliders())
-        & board.by_color(color)
+    Side::of(board, color).attackers(t, sq, occupied)
 }
 
 /// Where [`Gen::generate_set_wise`] hands its moves: as sets, so a counter adds popcounts and a
@@ -1224,26 +1211,59 @@ impl<L: Lists, W: Width> Sink for ListSink<L, W> {
     }
 }
 
-/// The enemy's pieces, by kind, handed by value to [`ep_is_legal`].
+/// The pieces of one side by kind, as plain values: what finding their attacks on a square
+/// needs ([`Side::attackers`]), handed by value to [`ep_is_legal`].
 #[derive(Copy, Clone)]
-struct Enemy {
+struct Side {
+    /// The side's color.
+    color: Color,
+    /// Its knights.
     knights: Bitboard,
+    /// Its pawns.
     pawns: Bitboard,
+    /// Its king.
     kings: Bitboard,
+    /// Its bishops and queens.
     diagonal: Bitboard,
+    /// Its rooks and queens.
     straight: Bitboard,
 }
 
-/// `true` if our (`us`) pawn on `from` may capture en passant onto `ep`: our king on `king` is
-/// not attacked by the `enemy` once both pawns have left their squares
-/// ([`Gen::ep_is_legal`]). Out of line and given plain values, so that no generator, and no
-/// [`Child`], need be stored in memory for the rare call.
+impl Side {
+    /// The pieces of `color` in `board`.
+    #[inline(always)]
+    fn of<P: Source>(board: &P, color: Color) -> Side {
+        let pieces = board.by_color(color);
+        Side {
+            color,
+            knights: board.knights() & pieces,
+            pawns: board.pawns() & pieces,
+            kings: board.kings() & pieces,
+            diagonal: board.diagonal_sliders() & pieces,
+            straight: board.straight_sliders() & pieces,
+        }
+    }
+
+    /// The pieces that attack `sq`, given `occupied`.
+    #[inline(always)]
+    fn attackers(self, t: &Tables, sq: Square, occupied: Bitboard) -> Bitboard {
+        t.knight(sq) & self.knights
+            | t.king(sq) & self.kings
+            | t.pawn(!self.color, sq) & self.pawns
+            | t.rook(sq, occupied) & self.straight
+            | t.bishop(sq, occupied) & self.diagonal
+    }
+}
+
+/// `true` if our pawn on `from` may capture en passant onto `ep`: our king on `king` is not
+/// attacked by the `enemy` once both pawns have left their squares ([`Gen::ep_is_legal`]).
+/// Out of line and given plain values, so that no generator, and no [`Child`], need be stored
+/// in memory for the rare call.
 #[cold]
 #[inline(never)]
 fn ep_is_legal(
     t: &Tables,
-    enemy: Enemy,
-    us: Color,
+    enemy: Side,
     king: Square,
     occupied: Bitboard,
     from: Square,
@@ -1251,12 +1271,7 @@ fn ep_is_legal(
 ) -> bool {
     let captured = Square::from_coords(ep.file(), from.rank());
     let occupied = (occupied - from - captured) | ep;
-    let attackers = t.knight(king) & enemy.knights
-        | t.king(king) & enemy.kings
-        | t.pawn(us, king) & enemy.pawns
-        | t.rook(king, occupied) & enemy.straight
-        | t.bishop(king, occupied) & enemy.diagonal;
-    (attackers - captured).is_empty()
+    (enemy.attackers(t, king, occupied) - captured).is_empty()
 }
 
 /// What a [`Gen`] reads: the pieces, the side to move, the castling rights and the en passant
