@@ -649,7 +649,10 @@ impl<'a, P: Source> Gen<'a, P> {
             (t.king(king) & (to_mask - ours)).any() || (self.castle_candidates() & to_mask).any()
         };
         if from_mask.contains(king) && (!S::MAPS || king_may_move()) {
-            if let Some(danger) = sink.danger(self) {
+            let danger = sink
+                .known_danger()
+                .or_else(|| sink.attack_map(self).map(|map| map | self.leaper_danger()));
+            if let Some(danger) = danger {
                 // The whole map at hand: no square tested one by one.
                 sink.piece(king, self.t.king(king) & ((to_mask - ours) - danger), theirs);
                 for rook in self.castle_candidates() & to_mask {
@@ -887,11 +890,11 @@ trait Sink {
     fn attack_map(&self, _gen: &Gen<'_, impl Source>) -> Option<Bitboard> {
         None
     }
-    /// Every square the enemy attacks with our king lifted, where [`Sink::attack_map`] gives
-    /// the knights' and sliders' part: that map with the pawns' and king's attacks.
+    /// Every square the enemy attacks with our king lifted, if this sink was handed it
+    /// ([`KingWatch`]), so that no [`Sink::attack_map`] need be found; `None` by default.
     #[inline(always)]
-    fn danger(&self, gen: &Gen<'_, impl Source>) -> Option<Bitboard> {
-        self.attack_map(gen).map(|map| map | gen.leaper_danger())
+    fn known_danger(&self) -> Option<Bitboard> {
+        None
     }
 }
 
@@ -948,11 +951,8 @@ impl<W: Width> Sink for Counter<W> {
     }
 
     #[inline(always)]
-    fn danger(&self, gen: &Gen<'_, impl Source>) -> Option<Bitboard> {
-        if self.known.is_some() {
-            return self.known;
-        }
-        self.attack_map(gen).map(|map| map | gen.leaper_danger())
+    fn known_danger(&self) -> Option<Bitboard> {
+        self.known
     }
 }
 
