@@ -229,6 +229,10 @@ fn read_pgn(path: &Path) -> Result<Vec<Read>, String> {
     let mut out = Vec::new();
     while let Some(result) = reader.read_game(&mut Replay::default()) {
         let Ok(replayed) = result else { continue };
+        if replayed.game.moves().iter().any(|m| m.is_null()) {
+            // An analysis with a pass: its positions are no real game's.
+            continue;
+        }
         let mut position = *replayed.game.start();
         out.push(Read { position, ply_is_start: true });
         for &m in replayed.game.moves() {

@@ -27,7 +27,7 @@ use chessbits_format::bits::move_model::{
     FEATURE_COUNT, SCORE_SCALE, SLOTS,
 };
 use chessbits_format::bits::range::TOTAL;
-use chessbits_format::pgn::{RawTag, Replay, ReplayError, ReplayedGame, SliceReader, Visitor};
+use chessbits_format::pgn::{Replay, SliceReader};
 use chessbits_move::Move16;
 use chessbits_state::Position;
 
@@ -58,62 +58,17 @@ struct Game {
     moves: Vec<Move16>,
 }
 
-/// Replay, keeping only standard and Chess960 games.
-#[derive(Default)]
-struct Loader {
-    replay: Replay,
-    other_variant: bool,
-}
-
-impl Visitor for Loader {
-    type Output = Option<ReplayedGame>;
-    type Error = ReplayError;
-
-    fn begin_game(&mut self) {
-        self.replay.begin_game();
-        self.other_variant = false;
-    }
-
-    fn tag(&mut self, name: &[u8], value: RawTag<'_>) -> Result<(), ReplayError> {
-        if name == b"Variant" {
-            let v = value.0.to_ascii_lowercase();
-            self.other_variant = !(v == b"standard"
-                || v == b"from position"
-                || chessbits_format::pgn::is_chess960_variant(value.0));
-        }
-        self.replay.tag(name, value)
-    }
-
-    fn begin_variation(&mut self) -> chessbits_format::pgn::Skip {
-        chessbits_format::pgn::Skip(true)
-    }
-
-    fn san(&mut self, san: chessbits_format::SanPlus) -> Result<(), ReplayError> {
-        if self.other_variant {
-            return Ok(());
-        }
-        self.replay.san(san)
-    }
-
-    fn outcome(&mut self, result: chessbits_format::pgn::GameResult) {
-        self.replay.outcome(result);
-    }
-
-    fn end_game(&mut self) -> Option<ReplayedGame> {
-        let game = self.replay.end_game();
-        (!self.other_variant).then_some(game)
-    }
-}
-
 fn load(path: &Path) -> Result<Vec<Game>, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut reader = SliceReader::new(&bytes);
     let mut games = Vec::new();
-    let mut loader = Loader::default();
-    while let Some(result) = reader.read_game(&mut loader) {
-        if let Ok(Some(replayed)) = result {
+    // `Replay` refuses games of other variants than standard chess and Chess960.
+    let mut replay = Replay::default();
+    while let Some(result) = reader.read_game(&mut replay) {
+        if let Ok(replayed) = result {
             let moves = replayed.game.moves().to_vec();
-            if !moves.is_empty() {
+            // A null move has no code: such an analysis game is no training data.
+            if !moves.is_empty() && !moves.iter().any(|m| m.is_null()) {
                 games.push(Game { start: *replayed.game.start(), moves });
             }
         }

@@ -117,6 +117,12 @@ fn read_pgn(bytes: &[u8], path: &str, corpus: &mut Corpus) {
     let mut reader = SliceReader::new(bytes);
     while let Some(result) = reader.read_game(&mut Replay::default()) {
         match result {
+            Ok(replayed) if replayed.game.moves().iter().any(|m| m.is_null()) => {
+                eprintln!(
+                    "{path}: game {}: a null move, which no format codes (left out)",
+                    reader.games()
+                );
+            }
             Ok(replayed) => add_game(replayed.game, corpus),
             Err(e) => eprintln!("{path}: {e} (left out)"),
         }

@@ -6,7 +6,9 @@
 //!
 //! - `--to uci`: `<number>\t<final FEN>\t<UCI moves of the mainline, space-separated>`; the FEN
 //!   has X-FEN castling and the en passant square only when a capture is legal, and Chess960
-//!   games (a FEN or `Variant` tag saying so) write castling as king takes rook. A broken game
+//!   games (a FEN or `Variant` tag saying so) write castling as king takes rook; a null move
+//!   (`--` in the PGN) is `0000`. A game of a variant chessbits does not play (`[Variant
+//!   "Crazyhouse"]`, ...) is a broken game: `variant "Crazyhouse" is not supported`. A broken game
 //!   prints `<number>\terror\t<message>`, and the message goes to stderr too, with the file,
 //!   the game number, line and column.
 //! - `--to pgn`: each game in the PGN export format (variations, comments and NAGs kept); a
@@ -14,7 +16,8 @@
 //! - `--to moves:CODE`, CODE one of `12`, `san-like`, `san-like-7-13`: per game
 //!   `<number>\t<plies>\t<bits>\t<hex>`, the mainline in that move code
 //!   (`chessbits_format::bits::moves`), from the game's start position; broken games as for
-//!   `--to uci`.
+//!   `--to uci`, and a game with a null move, which no move code holds, as
+//!   `<number>\terror\tply <N>: a null move cannot be coded`.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
@@ -123,15 +126,20 @@ pub fn run(
                 to,
                 out,
                 err,
-                |n, replayed, out| match encode_moves(&replayed.game, code) {
-                    Ok(bits) => writeln!(
-                        out,
-                        "{n}\t{}\t{}\t{bits}",
-                        replayed.game.moves().len(),
-                        bits.len()
-                    ),
-                    // A replayed game holds only legal moves, so every code can write them.
-                    Err(e) => writeln!(out, "{n}\terror\t{e}"),
+                |n, replayed, out| {
+                    if let Some(ply) = null_ply(&replayed.game) {
+                        return writeln!(out, "{n}\terror\tply {ply}: a null move cannot be coded");
+                    }
+                    match encode_moves(&replayed.game, code) {
+                        Ok(bits) => writeln!(
+                            out,
+                            "{n}\t{}\t{}\t{bits}",
+                            replayed.game.moves().len(),
+                            bits.len()
+                        ),
+                        // A replayed game holds only legal moves besides its null moves.
+                        Err(e) => writeln!(out, "{n}\terror\t{e}"),
+                    }
                 },
             )?,
             To::Pgn => run.file(
@@ -191,7 +199,12 @@ impl Run {
     }
 }
 
-/// `<final FEN>\t<uci> <uci> ...` for a replayed game.
+/// The ply (from 1) of the first null move of `game`'s mainline, which no move code holds.
+fn null_ply(game: &chessbits_movegen::Game) -> Option<usize> {
+    game.moves().iter().position(|m| m.is_null()).map(|i| i + 1)
+}
+
+/// `<final FEN>\t<uci> <uci> ...` for a replayed game (a null move as `0000`).
 pub(crate) fn uci_line(replayed: &ReplayedGame, line: &mut String) {
     use std::fmt::Write as _;
     line.clear();

@@ -137,6 +137,50 @@ fn pgn_to_moves_writes_each_mainline_in_a_move_code() {
 }
 
 #[test]
+fn pgn_as_found_in_the_wild_reads_in_every_command() {
+    // A tag value ending in a backslash, a null move, a variant game, and two games without
+    // result markers split by a blank line.
+    let uci = run(&["pgn", &data("wild.pgn"), "--to", "uci"], "");
+    assert_eq!(uci.status.code(), Some(1), "the variant game is refused");
+    insta::assert_snapshot!(text(&uci.stdout), @r#"
+    1	r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4	e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7
+    2	r1bqkbnr/ppp1p1pp/2n5/3pPp2/8/5N2/PPPP1PPP/RNBQKB1R b KQkq - 3 4	e2e4 d7d5 e4e5 f7f5 0000 b8c6 g1f3
+    3	error	variant "Crazyhouse" is not supported
+    4	r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3	e2e4 e7e5 g1f3 b8c6 f1b5
+    5	rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq - 0 2	d2d4 d7d5 c2c4
+    "#);
+    assert!(
+        text(&uci.stderr).contains("game 3 (game 3 of the file), line 12, column 1"),
+        "{}",
+        text(&uci.stderr)
+    );
+    let pgn = run(&["pgn", &data("wild.pgn"), "--to", "pgn"], "");
+    let exported = text(&pgn.stdout);
+    assert!(exported.contains("[Event \"Ugra Cup \\\\\"]"), "{exported}");
+    assert!(exported.contains("3. -- Nc6"), "{exported}");
+    assert_eq!(exported.matches("[Event ").count(), 4, "{exported}");
+    let moves = run(&["pgn", &data("wild.pgn"), "--to", "moves:12"], "");
+    let stdout = text(&moves.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[1], "2\terror\tply 5: a null move cannot be coded");
+    assert!(lines[2].starts_with("3\terror\tvariant"), "{stdout}");
+    assert_eq!(lines.len(), 5);
+    // `.cbg` and Parquet cannot hold the null move: that game is an error naming its ply.
+    let cbg = temp("wild.cbg");
+    let packed = run(&["pack", &data("wild.pgn"), "-o", &cbg, "--stats"], "");
+    let stderr = text(&packed.stderr);
+    assert!(stderr.contains("ply 5: a null move cannot be coded"), "{stderr}");
+    assert!(stderr.contains("variant \"Crazyhouse\" is not supported"), "{stderr}");
+    assert!(text(&packed.stdout).contains("\"games\":3,"), "{}", text(&packed.stdout));
+    let parquet = temp("wild.parquet");
+    let exported = run(&["export", &data("wild.pgn"), "-o", &parquet, "--stats"], "");
+    let stderr = text(&exported.stderr);
+    assert!(stderr.contains("ply 5: a null move cannot be coded"), "{stderr}");
+    assert!(stderr.contains("variant \"Crazyhouse\" is not supported"), "{stderr}");
+    assert!(text(&exported.stdout).contains("\"games\":3,"), "{}", text(&exported.stdout));
+}
+
+#[test]
 fn san_reads_lines_and_goes_on_after_a_bad_one() {
     let out = run(&["san"], "startpos;e2e4 e7e5 g1f3\nstartpos;e2e5\nstartpos;d2d4\n");
     assert_eq!(out.status.code(), Some(1));

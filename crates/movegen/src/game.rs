@@ -1,7 +1,7 @@
 //! [`Game`]: a start position, the moves played, and everything needed to say how it ends.
 
 use chessbits_move::{Move16, UciMove};
-use chessbits_state::{zobrist, History, Position, Undo};
+use chessbits_state::{zobrist, History, NullMoveError, Position, Undo};
 
 use crate::{IllegalMoveError, MoveGen, Outcome, Termination};
 
@@ -111,6 +111,36 @@ impl Game {
         Ok(())
     }
 
+    /// Plays a null move: the side to move passes (the en passant square is cleared, the
+    /// halfmove clock counts on, the move number too after Black's turn) and
+    /// [`Move16::NULL`] is recorded among the moves. Annotated games write it `--`
+    /// ("if it were the other side's move"). A null move is reversible: repetitions are
+    /// counted across it.
+    ///
+    /// ```
+    /// use chessbits_movegen::Game;
+    /// use chessbits_move::Move16;
+    ///
+    /// let mut game = Game::default();
+    /// game.play_uci("e2e4".parse()?)?;
+    /// game.play_null()?;
+    /// assert_eq!(game.moves(), [game.moves()[0], Move16::NULL].as_slice());
+    /// assert_eq!(game.position().halfmoves(), 1);
+    /// assert_eq!(game.position().fullmoves(), 2);
+    /// assert_eq!(game.undo(), Some(Move16::NULL));
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`NullMoveError`], leaving the game unchanged, if the side to move is in check.
+    pub fn play_null(&mut self) -> Result<(), NullMoveError> {
+        let undo = self.position.play_null()?;
+        self.history.push(repetition_key(&self.position), false);
+        self.moves.push(Move16::NULL);
+        self.undos.push(undo);
+        Ok(())
+    }
+
     /// Resolves a UCI move against the current position and plays it.
     ///
     /// # Errors
@@ -124,7 +154,11 @@ impl Game {
     /// Takes back the last move and returns it, or `None` at the start.
     pub fn undo(&mut self) -> Option<Move16> {
         let undo = self.undos.pop()?;
-        self.position.undo(undo);
+        if undo.moved().is_none() {
+            self.position.undo_null(undo);
+        } else {
+            self.position.undo(undo);
+        }
         self.history.pop();
         self.moves.pop()
     }

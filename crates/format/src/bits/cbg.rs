@@ -301,11 +301,13 @@ impl GameRecord {
         }
     }
 
-    /// The position after the mainline (after its last legal move, if one is not).
+    /// The position after the mainline (after its last legal move, if one is not; a null
+    /// move, which a record from [`GameBuilder`] may hold, passes the turn).
     pub fn end_position(&self) -> Position {
         let mut pos = self.start;
         for &m in &self.moves {
-            if pos.play(m).is_err() {
+            let played = if m.is_null() { pos.play_null().is_ok() } else { pos.play(m).is_ok() };
+            if !played {
                 break;
             }
         }

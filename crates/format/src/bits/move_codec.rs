@@ -120,7 +120,8 @@ impl FromStr for MoveCodec {
     }
 }
 
-/// A move that is not legal where it was to be coded.
+/// A move that is not legal where it was to be coded (a null move among them: no code holds
+/// one).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct MoveEncodeError {
     /// The ply of the move, from 1.
@@ -131,6 +132,10 @@ pub struct MoveEncodeError {
 
 impl fmt::Display for MoveEncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.m.is_null() {
+            // PGN's `--`: no legal move, and no code of this format holds one.
+            return write!(f, "ply {}: a null move cannot be coded", self.ply);
+        }
         let (from, to) = (self.m.from(), self.m.to());
         write!(f, "ply {}: {from}{to}", self.ply)?;
         if let Some(role) = self.m.promotion() {

@@ -35,14 +35,19 @@
 //!   as a broken game.
 //! - **A game** is a tag section, then movetext. It ends after its result (`1-0`, `0-1`,
 //!   `1/2-1/2`, `*`; also `1/2` read as a draw) outside any variation, where the next tag
-//!   section starts (a `[` in the movetext), or at the end of the input. Blank lines do not
-//!   end a game: tags, two blank lines and movetext are one game (python-chess makes two).
-//!   Movetext with no tags before it is a game of its own.
+//!   section starts (a `[` in the movetext), where the movetext starts again at move 1 after
+//!   a blank line (`1.` as the first token after a line of white space, outside any
+//!   variation: games without result markers are often separated so), or at the end of the
+//!   input. Other blank lines do not end a game: tags, two blank lines and movetext are one
+//!   game (python-chess makes two). Movetext with no tags before it is a game of its own.
 //! - **Tags**: `[Name "value"]`, any blanks between the parts, several on a line or one per
 //!   line, blank lines, `%` lines and `;` lines between them. The value ends at the quote
 //!   that the `]` follows; `\"` and `\\` are escapes ([`RawTag::unescape`]), and a quote not
-//!   followed by `]` is part of the value. A tag must end on its line. A second `Event` tag
-//!   starts a new game (a game with tags and no movetext, then the next one).
+//!   followed by `]` is part of the value. A tag must end on its line; where the line ends
+//!   inside the value, the value ends at the line's last quote that blanks and a `]` follow
+//!   (`[Event "Ugra Cup \"]`, as ChessBase writes a value ending in a backslash, reads as
+//!   `Ugra Cup \`). A second `Event` tag starts a new game (a game with tags and no
+//!   movetext, then the next one).
 //! - **Movetext tokens**: moves in SAN ([`SanPlus::from_ascii`](crate::SanPlus::from_ascii)
 //!   reads them, with `0-0`, `--`, `Z0` and long algebraic forms); move numbers `12.`,
 //!   `12...`, `12` and attached ones (`1.e4`); stray dots and commas (`1. e4, e5`);
@@ -65,11 +70,24 @@
 //! tag size [`MAX_TAG_LEN`], tag count [`MAX_TAGS`], moves [`MAX_MOVES`], game size
 //! [`MAX_GAME_LEN`], configurable with `with_limits`) and by [`MAX_TOKEN_LEN`].
 //!
-//! ## Chess960 and start positions
+//! ## Chess960, variants, start positions and null moves
 //!
 //! [`start_position`] gives the position a `FEN` tag describes (`SetUp` is not needed), and
 //! [`is_chess960_variant`] says whether a `Variant` tag names Chess960 (`Chess960`,
-//! `chess 960`, `Fischerandom`...).
+//! `chess 960`, `Fischerandom`...). [`Variant::from_tag`] reads a `Variant` tag: standard
+//! chess (`Standard`, `From Position`, ...) or Chess960. The visitors that play moves
+//! ([`Replay`], [`TreeBuilder`], the `.cbg` game builder) refuse a game whose `Variant` tag
+//! names anything else (`Crazyhouse`, `Atomic`, `Three-check`, ...) at that tag, with
+//! [`ReplayError::Variant`] (`variant "Crazyhouse" is not supported`), so that no variant game
+//! passes as standard chess; the reader then skips it and reads the next game.
+//!
+//! A null move `--` (also `Z0`) in the mainline is a pass, as engines and ChessBase write
+//! analysis ("if it were the other side's move"): the visitors play it
+//! ([`Game::play_null`](chessbits_movegen::Game::play_null): en passant right cleared, the
+//! halfmove clock counted on, as python-chess counts it), UCI writes it `0000` and PGN `--`.
+//! A null move while in check is refused ([`ReplayError::NullMoveInCheck`]): passing would
+//! leave a king to capture. Where a format cannot hold a null move (the move codes, the move
+//! codec), coding the game is an error naming the ply.
 //!
 //! ## Comment commands
 //!
@@ -133,6 +151,7 @@ pub use reader::{
 pub use tree::{read_games, Games, Node, PgnGame, Tags, TreeBuilder, Variation, SEVEN_TAG_ROSTER};
 pub use visitor::{
     is_chess960_variant, resolve_san, start_position, GameResult, InvalidResult, Nothing,
-    RawComment, RawTag, Replay, ReplayError, ReplayedGame, Skip, Visitor,
+    RawComment, RawTag, Replay, ReplayError, ReplayedGame, Skip, UnsupportedVariant, Variant,
+    Visitor,
 };
 pub use writer::MAX_LINE_LEN;

@@ -369,21 +369,49 @@ impl<S: Source> Parser<S> {
     /// Skips white space; returns the next byte, or `None` at the end of the input.
     #[inline]
     fn skip_space(&mut self) -> Option<u8> {
+        self.skip_movetext_space().0
+    }
+
+    /// Skips white space; returns the next byte (`None` at the end of the input) and whether
+    /// the white space held a blank line (two line breaks): in movetext, a movetext that starts
+    /// again at move 1 after one is a new game.
+    #[inline]
+    fn skip_movetext_space(&mut self) -> (Option<u8>, bool) {
+        let mut breaks = 0u32;
         loop {
             let buf = self.src.buf();
             let mut i = self.pos;
             while let Some(&b) = buf.get(i) {
                 if !is_space(b) {
                     self.pos = i;
-                    return Some(b);
+                    return (Some(b), breaks >= 2);
                 }
+                breaks += u32::from(b == b'\n');
                 i += 1;
             }
             self.pos = i;
             if !self.fill(1) {
-                return None;
+                return (None, false);
             }
         }
+    }
+
+    /// Whether a new game starts after the line break just before `pos`: the rest of its line is
+    /// blank, and after any more white space the movetext starts again at move 1 (`1.`). Games
+    /// with no result marker are often separated this way. Moves `pos` over the white space.
+    fn restarts_after_break(&mut self) -> bool {
+        let mut blank = false;
+        while self.fill(2) {
+            let rest = self.src.buf().get(self.pos..).unwrap_or_default();
+            match rest.first() {
+                Some(b'\n') => blank = true,
+                Some(&b) if is_space(b) => {}
+                Some(b'1') if blank => return rest.get(1) == Some(&b'.'),
+                _ => return false,
+            }
+            self.pos += 1;
+        }
+        false
     }
 
     /// Skips to the start of the next line (or the end of the input).
@@ -575,7 +603,14 @@ impl<S: Source> Parser<S> {
         depth: &mut usize,
     ) -> Result<End, Stop<V::Error>> {
         let end = loop {
-            let Some(b) = self.skip_space() else { break End::Cut };
+            let (Some(b), blank) = self.skip_movetext_space() else { break End::Cut };
+            if blank && *depth == 0 && b == b'1' {
+                // After a blank line, a movetext that starts again at move 1 is the next game.
+                self.fill(2);
+                if self.src.buf().get(self.pos + 1) == Some(&b'.') {
+                    break End::Cut;
+                }
+            }
             if S::STREAMING {
                 self.fill(LOOKAHEAD);
             }
@@ -842,6 +877,7 @@ impl<S: Source> Parser<S> {
             let mut i = self.pos;
             let mut comment = false;
             let mut line = false;
+            let mut blank = false;
             while i < limit {
                 let Some(&b) = buf.get(i) else { break };
                 if !SKIP_CLASS[b as usize] {
@@ -859,9 +895,16 @@ impl<S: Source> Parser<S> {
                     }
                     b'\n' => {
                         i += 1;
-                        if buf.get(i) == Some(&b'%') {
-                            line = true;
-                            break;
+                        match buf.get(i) {
+                            Some(b'%') => {
+                                line = true;
+                                break;
+                            }
+                            Some(&b) if is_space(b) && depth == 0 && !in_variation => {
+                                blank = true;
+                                break;
+                            }
+                            _ => {}
                         }
                     }
                     b'(' => {
@@ -913,6 +956,13 @@ impl<S: Source> Parser<S> {
                 }
             } else if line {
                 self.skip_line();
+            } else if blank {
+                if self.restarts_after_break() {
+                    return End::Cut;
+                }
+                if self.at_line_start() && self.src.buf().get(self.pos) == Some(&b'%') {
+                    self.skip_line();
+                }
             } else if i >= len && !self.fill(1) {
                 return End::Cut;
             }
@@ -1323,15 +1373,41 @@ fn parse_tag(
             }
             Some(b'\\') => {
                 if matches!(b.get(i + 1), Some(b'\n' | b'\r')) {
-                    return Err(TagFail::Bad(i + 1, TagError::UnterminatedValue));
+                    return last_close(b, name, value_start, i + 1)
+                        .ok_or(TagFail::Bad(i + 1, TagError::UnterminatedValue));
                 }
                 i += 2;
             }
-            Some(b'\n' | b'\r') => return Err(TagFail::Bad(i, TagError::UnterminatedValue)),
+            Some(b'\n' | b'\r') => {
+                return last_close(b, name, value_start, i)
+                    .ok_or(TagFail::Bad(i, TagError::UnterminatedValue))
+            }
             Some(_) => i += 1,
-            None => return Err(missing(b.len(), TagError::UnterminatedValue)),
+            None if eof => {
+                return last_close(b, name, value_start, b.len())
+                    .ok_or(TagFail::Bad(b.len(), TagError::UnterminatedValue))
+            }
+            None => return Err(TagFail::Incomplete),
         }
     }
+}
+
+/// The recovery for a tag value whose line ends before its closing quote: the value ends at
+/// the last `"` of the line (before `line_end`) that blanks and a `]` follow, as other readers
+/// take it. A value that ends in a backslash (`[Event "Ugra Cup \"]`, as some exports write
+/// it) reads as escaping its closing quote by the letter of the standard.
+#[allow(clippy::type_complexity, reason = "a private helper's plain tuple")]
+fn last_close(
+    b: &[u8],
+    name: core::ops::Range<usize>,
+    value_start: usize,
+    line_end: usize,
+) -> Option<(core::ops::Range<usize>, core::ops::Range<usize>, usize)> {
+    let line = b.get(value_start..line_end)?;
+    let bracket = memrchr(b']', line)?;
+    let before = line.get(..bracket)?.iter().rposition(|&c| c != b' ' && c != b'\t')?;
+    (line.get(before) == Some(&b'"'))
+        .then(|| (name, value_start..value_start + before, value_start + bracket + 1))
 }
 
 /// Bytes decoded for an error message.
@@ -2090,7 +2166,9 @@ mod tests {
         insta::assert_snapshot!(message("[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]", Replay::default()), @r#"game 1, line 1, column 1 (byte 0): invalid FEN tag: white has no king, black has no king"#);
         insta::assert_snapshot!(message("1. e4 e5 2. Ke3", Replay::default()), @r#"game 1, line 1, column 13 (byte 12): ply 3 (Ke3): illegal move Ke3"#);
         insta::assert_snapshot!(message("[FEN \"4k3/8/8/8/8/8/8/1N3N1K w - - 0 1\"] 1. Nd2", Replay::default()), @r#"game 1, line 1, column 45 (byte 44): ply 1 (Nd2): ambiguous move Nd2: Nb1d2 or Nf1d2"#);
-        insta::assert_snapshot!(message("1. e4 --", Replay::default()), @r#"game 1, line 1, column 7 (byte 6): ply 2: a null move in the mainline"#);
+        insta::assert_snapshot!(message("1. e4 f5 2. Qh5+ --", Replay::default()), @r#"game 1, line 1, column 18 (byte 17): ply 4: a null move in check"#);
+        insta::assert_snapshot!(message("[Event \"e\"] [Variant \"Atomic\"] 1. Nf3", Replay::default()), @r#"game 1, line 1, column 13 (byte 12): variant "Atomic" is not supported"#);
+        insta::assert_snapshot!(message("[Variant \"Three-check\"] 1. e4", TreeBuilder::default()), @r#"game 1, line 1, column 1 (byte 0): variant "Three-check" is not supported"#);
         insta::assert_snapshot!(message("1. e4 f5 2. Qh5+ (2. Nf3) --", TreeBuilder::default()), @r#"game 1, line 1, column 27 (byte 26): ply 4: a null move in check"#);
         insta::assert_snapshot!(message("1. e4 (1. d4 d5 2. Ke3)", TreeBuilder::default()), @r#"game 1, line 1, column 20 (byte 19): ply 3 (Ke3): illegal move Ke3"#);
     }

@@ -25,7 +25,7 @@ use super::annotations::{decode_lossy, normalize_space, split_comment, Clock, Ev
 use super::reader::{PgnError, SliceReader};
 use super::visitor::{
     is_chess960_variant, resolve_san, start_position, with_variant, GameResult, RawComment, RawTag,
-    ReplayError, Skip, Visitor,
+    ReplayError, Skip, Variant, Visitor,
 };
 use crate::text::san::{San, SanPlus};
 
@@ -268,6 +268,8 @@ impl Visitor for TreeBuilder {
         let unescaped = value.unescape();
         if name == b"FEN" {
             self.start = start_position(Some(&unescaped)).map_err(ReplayError::Fen)?;
+        } else if name == b"Variant" {
+            Variant::from_tag(&unescaped).map_err(ReplayError::Variant)?;
         }
         self.tags.0.push((decode_lossy(name).into_owned(), decode_lossy(&unescaped).into_owned()));
         Ok(())

@@ -228,6 +228,73 @@ pub fn is_chess960_variant(value: &[u8]) -> bool {
     )
 }
 
+/// The rules a game's `Variant` tag names, among those chessbits plays: standard chess or
+/// Chess960. [`Variant::from_tag`] refuses every other variant (lichess's Crazyhouse, Atomic,
+/// Horde, Three-check, Antichess, King of the Hill, Racing Kings, and any name it does not
+/// know), so that no such game passes as standard chess.
+///
+/// ```
+/// use chessbits_format::pgn::Variant;
+///
+/// assert_eq!(Variant::from_tag(b"Standard"), Ok(Variant::Standard));
+/// assert_eq!(Variant::from_tag(b"From Position"), Ok(Variant::Standard));
+/// assert_eq!(Variant::from_tag(b"Chess960"), Ok(Variant::Chess960));
+/// let err = Variant::from_tag(b"Crazyhouse").unwrap_err();
+/// assert_eq!(err.to_string(), "variant \"Crazyhouse\" is not supported");
+/// ```
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Standard chess: `Standard`, `Chess`, `Classical`, `Normal`, `From Position` (lichess's
+    /// name for a game from a set-up position), and an empty or `?` value.
+    #[default]
+    Standard,
+    /// Chess960, in any of the spellings [`is_chess960_variant`] knows.
+    Chess960,
+}
+
+impl Variant {
+    /// The variant a `Variant` tag value names (compared without case, spaces, `-` and `_`).
+    ///
+    /// # Errors
+    /// [`UnsupportedVariant`] for any other value.
+    pub fn from_tag(value: &[u8]) -> Result<Variant, UnsupportedVariant> {
+        if is_chess960_variant(value) {
+            return Ok(Variant::Chess960);
+        }
+        let mut name = [0u8; 16];
+        let mut len = 0;
+        for &b in value.trim_ascii() {
+            if matches!(b, b' ' | b'-' | b'_') {
+                continue;
+            }
+            match name.get_mut(len) {
+                Some(slot) => *slot = b.to_ascii_lowercase(),
+                None => return Err(UnsupportedVariant(decode_lossy(value).into_owned())),
+            }
+            len += 1;
+        }
+        match name.get(..len) {
+            Some(
+                b"" | b"?" | b"standard" | b"chess" | b"classical" | b"normal" | b"fromposition",
+            ) => Ok(Variant::Standard),
+            _ => Err(UnsupportedVariant(decode_lossy(value).into_owned())),
+        }
+    }
+}
+
+/// A `Variant` tag naming rules chessbits does not play (see [`Variant::from_tag`]): the value
+/// as written.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct UnsupportedVariant(pub String);
+
+impl fmt::Display for UnsupportedVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "variant {:?} is not supported", self.0)
+    }
+}
+
+impl std::error::Error for UnsupportedVariant {}
+
 /// The start position a game's tags give: the `FEN` tag's position if there is one (whatever
 /// `SetUp` says), else the standard one.
 ///
@@ -335,12 +402,9 @@ pub enum ReplayError {
         /// Why it does not resolve.
         error: Box<SanError>,
     },
-    /// The mainline has a null move, which a [`Game`] cannot hold.
-    NullMove {
-        /// The ply of the move, from 1.
-        ply: u32,
-    },
-    /// A null move while in check (from [`TreeBuilder`](super::TreeBuilder)).
+    /// The `Variant` tag names rules chessbits does not play.
+    Variant(UnsupportedVariant),
+    /// A null move (`--`) while in check: passing would leave a king to capture.
     NullMoveInCheck {
         /// The ply of the move, from 1.
         ply: u32,
@@ -352,7 +416,7 @@ impl fmt::Display for ReplayError {
         match self {
             ReplayError::Fen(err) => write!(f, "invalid FEN tag: {err}"),
             ReplayError::Move { ply, san, error } => write!(f, "ply {ply} ({san}): {error}"),
-            ReplayError::NullMove { ply } => write!(f, "ply {ply}: a null move in the mainline"),
+            ReplayError::Variant(err) => write!(f, "{err}"),
             ReplayError::NullMoveInCheck { ply } => write!(f, "ply {ply}: a null move in check"),
         }
     }
@@ -394,7 +458,10 @@ impl Visitor for Replay {
                 self.start =
                     Some(start_position(Some(&value.unescape())).map_err(ReplayError::Fen)?);
             }
-            b"Variant" => self.chess960 = is_chess960_variant(value.0),
+            b"Variant" => {
+                let variant = Variant::from_tag(&value.unescape()).map_err(ReplayError::Variant)?;
+                self.chess960 = variant == Variant::Chess960;
+            }
             _ => {}
         }
         Ok(())
@@ -408,7 +475,7 @@ impl Visitor for Replay {
         let game = self.game();
         let ply = game.moves().len() as u32 + 1;
         if san.san == San::Null {
-            return Err(ReplayError::NullMove { ply });
+            return game.play_null().map_err(|_| ReplayError::NullMoveInCheck { ply });
         }
         let m = resolve_san(game.position(), &san.san).map_err(|error| ReplayError::Move {
             ply,
