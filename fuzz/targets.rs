@@ -1,5 +1,5 @@
 //! The fuzz target bodies, shared by the cargo-fuzz binaries (`fuzz/fuzz_targets/*.rs`) and the
-//! stable test that replays the committed corpora (`crates/format/tests/fuzz_corpus.rs`), so both
+//! stable test that replays the committed corpora (`crates/codec/tests/fuzz_corpus.rs`), so both
 //! run identical code. Each body takes arbitrary bytes, must never panic on them, and asserts
 //! the properties its name promises; a panic is a finding.
 //!
@@ -9,14 +9,23 @@
 
 use std::io::Cursor;
 
-use chessbits_format::bits::{encoding::Encoding, StateFormat};
-use chessbits_format::bits::{BitReader, BoardFormat, GameFormat, MoveCode, PositionFormat};
-use chessbits_format::pgn::{self, PgnReader, Replay, SliceReader};
-use chessbits_format::{
-    compact, move_codec, packed, CbgFile, CbgReader, Epd, Fen, MoveCodec, San, SanPlus, UciPosition,
-};
+use chessbits_codec::cbg::{CbgFile, CbgReader};
+use chessbits_codec::classic::board::BoardFormat;
+use chessbits_codec::classic::encoding::Encoding;
+use chessbits_codec::classic::game::GameFormat;
+use chessbits_codec::classic::moves::MoveCode;
+use chessbits_codec::classic::position::PositionFormat;
+use chessbits_codec::classic::position::StateFormat;
+use chessbits_codec::io::BitReader;
+use chessbits_codec::move_codec::MoveCodec;
+use chessbits_codec::{compact, move_codec, packed};
 use chessbits_move::{Move16, UciMove};
 use chessbits_movegen::{Game, MoveGen};
+use chessbits_notation::epd::Epd;
+use chessbits_notation::fen::Fen;
+use chessbits_notation::san::{San, SanPlus};
+use chessbits_notation::uci::UciPosition;
+use chessbits_pgn::{self, PgnReader, Replay, SliceReader};
 use chessbits_state::{Position, Status};
 
 /// A target's body.
@@ -184,7 +193,7 @@ pub fn pgn(data: &[u8]) {
             _ => panic!("slice and stream readers differ: {a:?} / {b:?}"),
         }
     }
-    for game in pgn::read_games(data).flatten() {
+    for game in chessbits_pgn::read_games(data).flatten() {
         let _ = game.end_position();
     }
 }

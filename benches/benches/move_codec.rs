@@ -1,4 +1,4 @@
-//! The move codecs of `chessbits_format::bits::move_codec` on the 66 lichess games of
+//! The move codecs of `chessbits_codec::move_codec` on the 66 lichess games of
 //! `testdata/games/lichess-2021-10-sample.pgn` (5,000-odd plies): encoding and decoding whole
 //! mainlines with the fitted model and with the plain index codec, and the model's features
 //! alone (the pieces' and the played piece's moves'). Throughput is in plies.
@@ -7,10 +7,10 @@
 
 use std::hint::black_box;
 
-use chessbits_format::bits::move_codec::{self, MoveCodec};
-use chessbits_format::bits::move_model::{Candidates, History, MoveModel};
-use chessbits_format::pgn::{Replay, SliceReader};
+use chessbits_codec::move_codec::{self, MoveCodec};
+use chessbits_codec::move_model::{Candidates, History, MoveModel};
 use chessbits_move::Move16;
+use chessbits_pgn::{Replay, SliceReader};
 use chessbits_state::Position;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 

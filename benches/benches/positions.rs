@@ -7,7 +7,8 @@
 
 use std::hint::black_box;
 
-use chessbits_format::{compact, packed, parse_position};
+use chessbits_codec::{compact, packed};
+use chessbits_notation::fen::parse_position;
 use chessbits_state::Position;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 

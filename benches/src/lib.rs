@@ -15,7 +15,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
-use chessbits_format::Epd;
+use chessbits_notation::epd::Epd;
 use chessbits_state::Position;
 
 /// The perft suites of `testdata/perft` as `(name, EPD text)`, standard first.

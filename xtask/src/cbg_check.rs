@@ -12,9 +12,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use chessbits_format::bits::cbg::{CbgFile, CbgReader, CbgWriter, GameBuilder, GameRecord};
-use chessbits_format::bits::move_codec::MoveCodec;
-use chessbits_format::pgn::{PgnGame, SliceReader, TreeBuilder};
+use chessbits_codec::cbg::{CbgFile, CbgReader, CbgWriter, GameBuilder, GameRecord};
+use chessbits_codec::move_codec::MoveCodec;
+use chessbits_pgn::{PgnGame, SliceReader, TreeBuilder};
 
 use crate::project_root;
 

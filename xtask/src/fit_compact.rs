@@ -1,5 +1,5 @@
 //! `cargo xtask fit-compact`: fits the `compact` position model on the PGN games of the shared
-//! corpus, writes `crates/format/src/bits/compact_model.rs`, and measures both bit-level
+//! corpus, writes `crates/codec/src/compact_model.rs`, and measures both bit-level
 //! position formats on the fitting set and on held-out sets, checking that every position
 //! round-trips.
 //!
@@ -14,18 +14,19 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use chessbits_format::compact::{Fitter, Model, MIN_COUNT_CHESS960};
-use chessbits_format::pgn::{Replay, SliceReader};
-use chessbits_format::{
-    fen_of, packed, parse_position, CastlingNotation, EnPassantMode, FenOptions,
+use chessbits_codec::compact::{Fitter, Model, MIN_COUNT_CHESS960};
+use chessbits_codec::packed;
+use chessbits_notation::fen::{
+    fen_of, parse_position, CastlingNotation, EnPassantMode, FenOptions,
 };
+use chessbits_pgn::{Replay, SliceReader};
 use chessbits_state::Position;
 
 const HELP: &str = "usage: cargo xtask fit-compact [--fens DIR] [--min-count N] [--measure-only]
 
 Fits the compact position model on the lichess arena games of ../shared/corpus/train
 (train/lichess-arena-*.pgn), the Chess960 games tcec-*.pgn and the 960 start positions
-frc-openings-960.epd, writes crates/format/src/bits/compact_model.rs, then measures packed
+frc-openings-960.epd, writes crates/codec/src/compact_model.rs, then measures packed
 and compact on every set below and checks that every position round-trips.
 
   --fens DIR       read FEN lists, one X.fen per corpus X.pgn, instead of the PGN files
@@ -116,7 +117,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
                 .collect::<Vec<_>>()
                 .join("\n"),
         );
-        let path = crate::project_root().join("crates/format/src/bits/compact_model.rs");
+        let path = crate::project_root().join("crates/codec/src/compact_model.rs");
         fs::write(&path, model.to_rust(&header)).map_err(|e| format!("{}: {e}", path.display()))?;
         println!(
             "wrote {} ({} positions, {:.1} s)",

@@ -1,5 +1,5 @@
 //! `cargo xtask fit-moves`: fits the move model's weights and opening book on lichess games
-//! and writes `crates/format/src/bits/move_model_table.rs`; `--eval` only measures the shipped
+//! and writes `crates/codec/src/move_model_table.rs`; `--eval` only measures the shipped
 //! model.
 //!
 //! The split (binding: the reported held-out figures depend on it):
@@ -22,13 +22,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use chessbits_format::bits::move_model::{
+use chessbits_codec::move_model::{
     feature_name, Book, Candidates, History, MoveModel, BOOK_BUCKETS, BOOK_PLIES, FEATURES,
     FEATURE_COUNT, SCORE_SCALE, SLOTS,
 };
-use chessbits_format::bits::range::TOTAL;
-use chessbits_format::pgn::{Replay, SliceReader};
+use chessbits_codec::range::TOTAL;
 use chessbits_move::Move16;
+use chessbits_pgn::{Replay, SliceReader};
 use chessbits_state::Position;
 
 use crate::project_root;
@@ -481,8 +481,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
 
     // One newline at the end, as rustfmt leaves the file (`cargo fmt --check` runs in CI).
     let source = format!("{}\n", table_source(&weights, &book, &fit_games, &o).trim_end());
-    let out =
-        o.out.unwrap_or_else(|| project_root().join("crates/format/src/bits/move_model_table.rs"));
+    let out = o.out.unwrap_or_else(|| project_root().join("crates/codec/src/move_model_table.rs"));
     std::fs::write(&out, source).map_err(|e| format!("{}: {e}", out.display()))?;
     eprintln!("wrote {} ({:.0} s in all)", out.display(), started.elapsed().as_secs_f64());
     Ok(ExitCode::SUCCESS)
@@ -490,7 +489,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
 
 /// Times both codecs over `games`: encode, then decode, plies per second on one thread.
 fn speed(games: &[Game]) -> Result<(), String> {
-    use chessbits_format::bits::move_codec::{self, MoveCodec};
+    use chessbits_codec::move_codec::{self, MoveCodec};
     let plies: usize = games.iter().map(|g| g.moves.len()).sum();
     for codec in [MoveCodec::Model, MoveCodec::Index] {
         let mut coded: Vec<Vec<u8>> = Vec::with_capacity(games.len());

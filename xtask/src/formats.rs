@@ -1,20 +1,22 @@
-//! `cargo xtask formats`: measures the bit-level encodings of `chessbits_format::bits` on
+//! `cargo xtask formats`: measures the bit-level encodings of `chessbits_codec` on
 //! games and positions, and checks that every one round-trips. See [`HELP`].
 
 use std::fs;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use chessbits_format::bits::game::{read_moves, write_moves};
-use chessbits_format::bits::io::{BitReader, BitWriter};
-use chessbits_format::bits::move_codec::{self, MoveCodec};
-use chessbits_format::bits::{BoardFormat, MoveCode, PositionFormat, StateFormat};
-use chessbits_format::fen::parse_position;
-use chessbits_format::fen::Fen;
-use chessbits_format::pgn::{Replay, SliceReader};
-use chessbits_format::uci::UciPosition;
-use chessbits_format::{compact, packed};
+use chessbits_codec::classic::board::BoardFormat;
+use chessbits_codec::classic::game::{read_moves, write_moves};
+use chessbits_codec::classic::moves::MoveCode;
+use chessbits_codec::classic::position::{PositionFormat, StateFormat};
+use chessbits_codec::io::{BitReader, BitWriter};
+use chessbits_codec::move_codec::{self, MoveCodec};
+use chessbits_codec::{compact, packed};
 use chessbits_movegen::Game;
+use chessbits_notation::fen::parse_position;
+use chessbits_notation::fen::Fen;
+use chessbits_notation::uci::UciPosition;
+use chessbits_pgn::{Replay, SliceReader};
 use chessbits_state::{Position, Setup};
 
 const HELP: &str =
@@ -372,7 +374,7 @@ fn per_game_table(games: &[Game]) {
     println!("|---:|---:|{}", "---:|".repeat(MoveCode::ALL.len()));
     for (i, game) in games.iter().enumerate() {
         let bits = MoveCode::ALL.map(|code| {
-            chessbits_format::bits::game::encode_moves(game, code)
+            chessbits_codec::classic::game::encode_moves(game, code)
                 .map_or(0, |b| b.len())
                 .to_string()
         });

@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
-use chessbits_format::cbg::GameBuilder;
-use chessbits_format::pgn::SliceReader;
+use chessbits_codec::cbg::GameBuilder;
+use chessbits_pgn::SliceReader;
 
 /// The column names a reader must see, in order.
 const COLUMNS: &str = "game,Event,Site,White,Black,Result,UTCDate,UTCTime,WhiteElo,BlackElo,ECO,Opening,TimeControl,Termination,tags,plies,start_fen,moves,clocks,evals,keys";

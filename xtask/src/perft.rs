@@ -4,10 +4,11 @@ use std::fs;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use chessbits_format::uci::{UciPosition, UciPositionError, UciPositionErrorKind};
-use chessbits_format::{fen, Epd};
 use chessbits_move::CastlingMode;
 use chessbits_movegen::{divide, perft, perft_make_unmake, perft_parallel, PerftTable};
+use chessbits_notation::epd::Epd;
+use chessbits_notation::fen;
+use chessbits_notation::uci::{UciPosition, UciPositionError, UciPositionErrorKind};
 use chessbits_state::Position;
 
 const HELP: &str = "usage: cargo xtask perft [options]

@@ -20,9 +20,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::Instant;
 
-use chessbits_format::cbg::{GameBuilder, GameRecord};
-use chessbits_format::parse_position;
-use chessbits_format::pgn::SliceReader;
+use chessbits_codec::cbg::{GameBuilder, GameRecord};
+use chessbits_notation::fen::parse_position;
+use chessbits_pgn::SliceReader;
 
 use crate::project_root;
 

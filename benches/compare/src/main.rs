@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use chessbits_benches::EpdPosition;
-use chessbits_format::{fen_of, CastlingNotation, EnPassantMode, FenOptions};
+use chessbits_notation::fen::{fen_of, CastlingNotation, EnPassantMode, FenOptions};
 use chessbits_movegen::MoveGen;
 use peers::{Boards, LIBS};
 

@@ -21,7 +21,7 @@ impl Boards {
     /// the suites hold) as its docs allow; chess: `FromStr`).
     pub fn parse(fen: &str) -> Result<Boards, String> {
         let bad = |lib: &str, e: &dyn std::fmt::Display| format!("{lib} rejects FEN {fen:?}: {e}");
-        let chessbits = chessbits_format::parse_position(fen).map_err(|e| bad("chessbits", &e))?;
+        let chessbits = chessbits_notation::fen::parse_position(fen).map_err(|e| bad("chessbits", &e))?;
         let cozy = fen.parse::<cozy_chess::Board>().map_err(|e| bad("cozy-chess", &e))?;
         let shakmaty = fen
             .parse::<shakmaty::fen::Fen>()

@@ -10,8 +10,8 @@
 
 use std::ops::ControlFlow;
 
-use chessbits_format::pgn::{Skip as CbSkip, SliceReader, Visitor as CbVisitor};
-use chessbits_format::SanPlus as CbSanPlus;
+use chessbits_pgn::{Skip as CbSkip, SliceReader, Visitor as CbVisitor};
+use chessbits_notation::san::SanPlus as CbSanPlus;
 use chessbits_state::Position as CbPosition;
 use shakmaty::{Chess, Position as _};
 

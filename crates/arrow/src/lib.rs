@@ -2,8 +2,8 @@
 //! so that SQL engines (DataFusion, DuckDB, Spark, pyarrow) can query any number of games.
 //!
 //! Games come in as [`GameRecord`]s: from PGN through
-//! [`GameBuilder`](chessbits_format::cbg::GameBuilder), or from a `.cbg` file through
-//! [`CbgReader`](chessbits_format::cbg::CbgReader). A [`BatchBuilder`] turns them into one
+//! [`GameBuilder`](chessbits_codec::cbg::GameBuilder), or from a `.cbg` file through
+//! [`CbgReader`](chessbits_codec::cbg::CbgReader). A [`BatchBuilder`] turns them into one
 //! [`RecordBatch`] of the [`schema`]; a [`ParquetExporter`] streams them to a Parquet file in
 //! constant memory: a batch of [`ExportOptions::batch_games`] games at a time, written into
 //! row groups of [`ExportOptions::row_group_rows`] rows (zstd-compressed).
@@ -41,8 +41,8 @@
 //!
 //! ```
 //! use chessbits_arrow::{BatchBuilder, ExportOptions};
-//! use chessbits_format::cbg::GameBuilder;
-//! use chessbits_format::pgn::SliceReader;
+//! use chessbits_codec::cbg::GameBuilder;
+//! use chessbits_pgn::SliceReader;
 //!
 //! let pgn = b"[White \"Anna\"]\n[WhiteElo \"1500\"]\n[UTCDate \"2024.01.31\"]\n\n1. e4 { [%clk 0:03:00] } e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
 //! let mut reader = SliceReader::new(pgn);
@@ -68,10 +68,10 @@ use arrow_array::builder::{
 };
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{ArrowError, DataType, Field, Fields, Schema, SchemaRef};
-use chessbits_format::cbg::GameRecord;
-use chessbits_format::fen::{fen_of, CastlingNotation, EnPassantMode, FenOptions};
-use chessbits_format::move_codec::{MoveCodec, MoveEncodeError, MoveEncoder};
-use chessbits_format::pgn::{decode_lossy, Score};
+use chessbits_codec::cbg::GameRecord;
+use chessbits_codec::move_codec::{MoveCodec, MoveEncodeError, MoveEncoder};
+use chessbits_notation::fen::{fen_of, CastlingNotation, EnPassantMode, FenOptions};
+use chessbits_pgn::{decode_lossy, Score};
 use chessbits_state::Position;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
@@ -409,9 +409,8 @@ impl BatchBuilder {
         }
         self.moves.append_value(&self.bytes);
         if game.clocks.iter().any(Option::is_some) {
-            let centis = |c: chessbits_format::pgn::Clock| {
-                i32::try_from(c.millis() / 10).unwrap_or(i32::MAX)
-            };
+            let centis =
+                |c: chessbits_pgn::Clock| i32::try_from(c.millis() / 10).unwrap_or(i32::MAX);
             self.clocks.append_value(game.clocks.iter().map(|c| c.map(centis)));
         } else {
             self.clocks.append_null();

@@ -5,10 +5,10 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::{Date32Type, Int32Type, Int64Type};
 use arrow_array::{Array, RecordBatch};
 use chessbits_arrow::{parse_date, ExportOptions, Keys, ParquetExporter};
-use chessbits_format::cbg::{CbgReader, CbgWriter, GameBuilder, GameRecord};
-use chessbits_format::move_codec::{self, MoveCodec};
-use chessbits_format::pgn::{read_games, PgnGame, SliceReader};
+use chessbits_codec::cbg::{CbgReader, CbgWriter, GameBuilder, GameRecord};
+use chessbits_codec::move_codec::{self, MoveCodec};
 use chessbits_movegen::MoveGen;
+use chessbits_pgn::{read_games, PgnGame, SliceReader};
 use chessbits_state::Position;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 

@@ -20,8 +20,10 @@
 
 use std::io::{self, BufRead, BufWriter, Write};
 
-use chessbits::format::fen::{self, EnPassantMode, FenOptions};
-use chessbits::format::uci::{ParseUciPositionError, UciMoves, UciPosition, UciPositionErrorKind};
+use chessbits::notation::fen::{self, EnPassantMode, FenOptions};
+use chessbits::notation::uci::{
+    ParseUciPositionError, UciMoves, UciPosition, UciPositionErrorKind,
+};
 
 #[allow(dead_code, reason = "the replay test includes this file for `replay` alone")]
 fn main() -> io::Result<()> {

@@ -1,8 +1,8 @@
 //! Game state: Polyglot keys, repetition, the move-count rules and every outcome, from real move
 //! sequences; and make/unmake with history over random playouts.
 
-use chessbits::format::fen;
 use chessbits::movegen::GameResult;
+use chessbits::notation::fen;
 use chessbits::prelude::*;
 
 fn game_from(fen_text: &str, moves: &str) -> Game {

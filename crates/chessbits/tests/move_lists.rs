@@ -5,9 +5,9 @@
 //! the legal moves of their kind; `is_irreversible` says what playing each move does.
 
 use chessbits::bitboard::Role;
-use chessbits::format::fen;
 use chessbits::movegen::MoveGen;
 use chessbits::moves::{Move16, Move32, MoveList};
+use chessbits::notation::fen;
 use chessbits::state::Position;
 
 #[path = "../../../testdata/perft/suites.rs"]

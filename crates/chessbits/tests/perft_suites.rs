@@ -5,8 +5,8 @@
 use std::fs;
 use std::path::PathBuf;
 
-use chessbits::format::{fen, Epd};
 use chessbits::movegen::{divide, perft, perft_make_unmake};
+use chessbits::notation::{epd::Epd, fen};
 
 /// Node budget per position for this test (the test profile is optimised but keeps debug
 /// assertions, which recompute the Zobrist key on every move).

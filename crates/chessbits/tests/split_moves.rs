@@ -3,9 +3,9 @@
 //! they are exactly `legal_moves()`, and the tactical list is exactly `captures()` plus the
 //! promotions among `quiets()`. A search over a `MoveStack` counts what perft counts.
 
-use chessbits::format::fen;
 use chessbits::movegen::{generate_split, perft, MoveGen, MoveStack, SplitMoves};
 use chessbits::moves::{Move16, MoveList};
+use chessbits::notation::fen;
 use chessbits::state::Position;
 
 #[path = "../../../testdata/perft/suites.rs"]

@@ -1,5 +1,5 @@
 //! `chessbits encode` and `chessbits decode`: positions to and from the bit-level encodings of
-//! `chessbits_format::bits`.
+//! `chessbits_codec`.
 //!
 //! `encode --format F` reads one FEN per line (`startpos` for the standard position; board-only
 //! formats also take a lone placement field) and prints `<bits>\t<hex>`. `decode --format F`
@@ -11,9 +11,9 @@
 
 use std::io::{self, BufRead, Write};
 
-use chessbits_format::bits::encoding::{self, Encoding};
-use chessbits_format::bits::io::{parse_hex, BitReader};
-use chessbits_format::Fen;
+use chessbits_codec::classic::encoding::{self, Encoding};
+use chessbits_codec::io::{parse_hex, BitReader};
+use chessbits_notation::fen::Fen;
 use clap::Args;
 
 /// The arguments of `chessbits encode`.

@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use chessbits_arrow::{ExportError, ExportOptions, Keys, ParquetExporter};
-use chessbits_format::cbg::{CbgReader, GameBuilder, GameRecord, MAGIC};
-use chessbits_format::pgn::PgnReader;
+use chessbits_codec::cbg::{CbgReader, GameBuilder, GameRecord, MAGIC};
+use chessbits_pgn::PgnReader;
 
 use crate::pack::Counting;
 use crate::pgn::{open, total_size};

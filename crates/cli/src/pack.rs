@@ -21,13 +21,11 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use chessbits_format::bits::cbg::{
-    CbgError, CbgFile, CbgReader, CbgWriter, GameBuilder, GameRecord,
-};
-use chessbits_format::bits::move_codec::MoveCodec;
-use chessbits_format::pgn::{PgnReader, ReplayedGame};
+use chessbits_codec::cbg::{CbgError, CbgFile, CbgReader, CbgWriter, GameBuilder, GameRecord};
+use chessbits_codec::move_codec::MoveCodec;
 use chessbits_move::CastlingMode;
 use chessbits_movegen::Game;
+use chessbits_pgn::{PgnReader, ReplayedGame};
 
 use crate::pgn::{open, total_size, uci_line, To};
 use crate::progress::Progress;
@@ -196,7 +194,7 @@ fn write_game(
                 // The moves decoded legal: playing them cannot fail.
                 let _ = game.play(m);
             }
-            match chessbits_format::bits::game::encode_moves(&game, code) {
+            match chessbits_codec::classic::game::encode_moves(&game, code) {
                 Ok(bits) => {
                     writeln!(
                         out,

@@ -15,7 +15,7 @@
 //!   broken game is left out and reported on stderr.
 //! - `--to moves:CODE`, CODE one of `12`, `san-like`, `san-like-7-13`: per game
 //!   `<number>\t<plies>\t<bits>\t<hex>`, the mainline in that move code
-//!   (`chessbits_format::bits::moves`), from the game's start position; broken games as for
+//!   (`chessbits_codec::classic::moves`), from the game's start position; broken games as for
 //!   `--to uci`, and a game with a null move, which no move code holds, as
 //!   `<number>\terror\tply <N>: a null move cannot be coded`.
 
@@ -24,9 +24,10 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use chessbits_format::bits::game::encode_moves;
-use chessbits_format::pgn::{PgnError, PgnReader, Replay, ReplayedGame, TreeBuilder, Visitor};
-use chessbits_format::{fen_of, CastlingNotation, EnPassantMode, FenOptions, MoveCode};
+use chessbits_codec::classic::game::encode_moves;
+use chessbits_codec::classic::moves::MoveCode;
+use chessbits_notation::fen::{fen_of, CastlingNotation, EnPassantMode, FenOptions};
+use chessbits_pgn::{PgnError, PgnReader, Replay, ReplayedGame, TreeBuilder, Visitor};
 
 use crate::progress::Progress;
 

@@ -8,9 +8,10 @@
 
 use std::io::{self, BufRead, Write};
 
-use chessbits_format::{fen, SanPlus};
 use chessbits_move::UciMove;
 use chessbits_movegen::MoveGen;
+use chessbits_notation::fen;
+use chessbits_notation::san::SanPlus;
 use chessbits_state::Position;
 
 /// Converts one input line; `Err` holds the message for `error: ...`.

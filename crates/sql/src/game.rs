@@ -5,11 +5,11 @@
 
 use core::fmt;
 
-use chessbits_format::fen::{fen_of, CastlingNotation, EnPassantMode, FenOptions};
-use chessbits_format::move_codec::{MoveCodec, MoveDecodeError, MoveDecoder};
-use chessbits_format::san::SanPlus;
-use chessbits_format::{parse_position, FenError};
+use chessbits_codec::move_codec::{MoveCodec, MoveDecodeError, MoveDecoder};
 use chessbits_movegen::{Game, Outcome};
+use chessbits_notation::fen::{fen_of, CastlingNotation, EnPassantMode, FenOptions};
+use chessbits_notation::fen::{parse_position, FenError};
+use chessbits_notation::san::SanPlus;
 use chessbits_state::{
     Bitboard, CastlingMode, CastlingRights, Color, Move16, Position, Role, UciMove,
 };
@@ -260,7 +260,7 @@ fn home_pawns(pos: &Position) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chessbits_format::move_codec;
+    use chessbits_codec::move_codec;
     use chessbits_movegen::MoveGen;
 
     /// The coded mainline of `uci` from `start`.

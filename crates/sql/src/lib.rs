@@ -36,7 +36,7 @@
 //! ```
 //! use chessbits_sql::datafusion::arrow::array::{AsArray, BinaryArray, Int32Array, RecordBatch, StringArray};
 //! use chessbits_sql::datafusion::prelude::SessionContext;
-//! use chessbits_format::move_codec::{self, MoveCodec};
+//! use chessbits_codec::move_codec::{self, MoveCodec};
 //! use chessbits_movegen::MoveGen;
 //! use chessbits_state::Position;
 //! use std::sync::Arc;

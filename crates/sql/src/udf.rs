@@ -197,7 +197,7 @@ struct Targets {
 }
 
 impl Targets {
-    fn get(&mut self, fen: &str) -> Result<Target, chessbits_format::FenError> {
+    fn get(&mut self, fen: &str) -> Result<Target, chessbits_notation::fen::FenError> {
         if let Some((last, target)) = &self.last {
             if last == fen {
                 return Ok(*target);

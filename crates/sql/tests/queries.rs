@@ -6,11 +6,11 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use chessbits_arrow::{ExportOptions, ParquetExporter};
-use chessbits_format::cbg::{GameBuilder, GameRecord};
-use chessbits_format::fen::{fen_of, CastlingNotation, EnPassantMode, FenOptions};
-use chessbits_format::pgn::SliceReader;
-use chessbits_format::san::SanPlus;
+use chessbits_codec::cbg::{GameBuilder, GameRecord};
 use chessbits_movegen::Game;
+use chessbits_notation::fen::{fen_of, CastlingNotation, EnPassantMode, FenOptions};
+use chessbits_notation::san::SanPlus;
+use chessbits_pgn::SliceReader;
 use chessbits_sql::datafusion::arrow::array::RecordBatch;
 use chessbits_sql::datafusion::arrow::util::display::{ArrayFormatter, FormatOptions};
 use chessbits_sql::{run_query, Table};

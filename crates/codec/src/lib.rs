@@ -1,0 +1,47 @@
+//! Chess positions and games to the bit: the layouts that store them in as few bytes as the
+//! position or game allows, with typed errors that say at which byte or bit, and decoders that
+//! never panic.
+//!
+//! - [`io`]: the bit writer and reader every layout shares (most significant bit first).
+//! - [`classic`]: the classic, field-by-field encodings of boards, game states, positions,
+//!   moves and games ([`classic::board::BoardFormat`], [`classic::position::PositionFormat`],
+//!   [`classic::moves::MoveCode`], [`classic::game::GameFormat`]).
+//! - [`packed`]: a position in at most 24 bytes (35 with clocks), the lichess "binary FEN"
+//!   layout.
+//! - [`compact`]: a position coded against a model of real games, about 10 bytes.
+//! - [`range`]: the range coder that model-coded formats drive.
+//! - [`move_model`]: a probability for every legal move, from a cheap fitted model.
+//! - [`move_codec`]: a game's mainline as bytes, by that model and the range coder (about 3
+//!   bits a move), or as move indices.
+//! - [`cbg`]: the `.cbg` game file: tags, start position, coded mainline, clocks and
+//!   evaluations per game, with an index; [`cbg::GameBuilder`] reads it from PGN.
+//!
+//! Every layout is documented in its module with its exact bits and a worked example in hex;
+//! changing one is a breaking change.
+//!
+//! ```
+//! use chessbits_codec::{compact, packed};
+//! use chessbits_notation::fen::parse_position;
+//!
+//! let pos = parse_position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")?;
+//! // With the clocks: the position comes back whole.
+//! let bytes = packed::encode(&pos, true);
+//! assert!(bytes.as_bytes().len() <= packed::MAX_LEN);
+//! assert_eq!(packed::decode(bytes.as_bytes())?, pos);
+//! let small = compact::encode(&pos, true);
+//! assert!(small.as_bytes().len() < bytes.as_bytes().len());
+//! assert_eq!(compact::decode(small.as_bytes())?, pos);
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+#![forbid(unsafe_code)]
+
+pub mod cbg;
+pub mod classic;
+pub mod compact;
+mod inline_bytes;
+pub mod io;
+pub mod move_codec;
+pub mod move_model;
+mod move_model_table;
+pub mod packed;
+pub mod range;

@@ -1,0 +1,523 @@
+//! The mainline of a game as bytes: each move coded against the legal moves of its position,
+//! by the fitted [`move_model`](crate::move_model) and the [`range`] coder
+//! ([`MoveCodec::Model`], about 3 bits a move), or as its index in canonical order
+//! ([`MoveCodec::Index`], about 5 bits a move, no model).
+//!
+//! Decoding needs the start position and the number of plies: the bytes hold neither (the
+//! [`cbg`](crate::cbg) game file stores both).
+//!
+//! # `model`
+//!
+//! For each ply, the model gives every legal move a frequency out of 2<sup>15</sup>
+//! ([`MoveModel::frequencies`]), in canonical order; the range coder codes the played move's
+//! interval `(cum, freq)`, `cum` the sum of the frequencies before it. The bytes are the range
+//! coder's output: the shortest encoding, which the decoder checks when it finishes, so one
+//! game has one encoding. A game with no moves (or only forced ones) is zero bytes.
+//!
+//! # `index`
+//!
+//! For each ply, the index of the move among the `n` legal moves in canonical order
+//! ([`canonical_moves`](crate::move_model::canonical_moves)), in `⌈log2 n⌉` bits (none for a forced move), most significant bit
+//! first, through the shared [`BitWriter`]; the last byte is padded with zero bits. An index
+//! of `n` or more, a missing bit or a non-zero padding bit is an error.
+//!
+//! # Worked example
+//!
+//! `1. e4 e5 2. Nf3` from the start position. In canonical order (origin a1..h8, then target)
+//! white's 20 first moves are `b1a3 b1c3 g1f3 g1h3 a2a3 a2a4 b2b3 b2b4 c2c3 c2c4 d2d3 d2d4
+//! e2e3 e2e4 ...`: e2e4 is index 13, written in 5 bits `01101`. Black's pawns come before
+//! its knights and a pawn's targets go up the board from a1's side, so the 20 replies start
+//! `a7a5 a7a6 b7b5 b7b6 ...` and e7e5 is index 8 (`01000`). Then white has 29 moves, `b1a3
+//! b1c3 d1e2 d1f3 d1g4 d1h5 e1e2 f1e2 f1d3 f1c4 f1b5 f1a6 g1e2 g1f3 ...`: g1f3 is index 13
+//! (`01101`). The 15 bits and one bit of padding: `0110 1010 0001 1010` = `6a 1a`.
+//!
+//! ```
+//! use chessbits_codec::move_codec::{self, MoveCodec};
+//! use chessbits_movegen::MoveGen;
+//! use chessbits_state::Position;
+//!
+//! let start = Position::new();
+//! let mut pos = start;
+//! let mut moves = Vec::new();
+//! for uci in ["e2e4", "e7e5", "g1f3"] {
+//!     let m = pos.resolve_uci(uci.parse()?)?;
+//!     pos.play(m)?;
+//!     moves.push(m);
+//! }
+//! let mut bytes = Vec::new();
+//! move_codec::encode(MoveCodec::Index, &start, &moves, &mut bytes)?;
+//! assert_eq!(bytes, [0x6a, 0x1a]);
+//!
+//! bytes.clear();
+//! move_codec::encode(MoveCodec::Model, &start, &moves, &mut bytes)?;
+//! assert!(bytes.len() <= 2);
+//! let mut decoded = Vec::new();
+//! move_codec::decode(MoveCodec::Model, &start, 3, &bytes, &mut decoded)?;
+//! assert_eq!(decoded, moves);
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Changing either layout, the canonical order or the model's table is a breaking change.
+
+use core::fmt;
+use core::str::FromStr;
+
+use chessbits_bitboard::isa;
+use chessbits_move::Move16;
+use chessbits_state::Position;
+
+use crate::io::{BitReader, BitWriter};
+use crate::move_model::{canonical_count, canonical_index, History, MoveModel, Scored};
+use crate::range::{self, RangeError};
+
+/// How moves are coded: see the [module docs](self).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MoveCodec {
+    /// The fitted move model and the range coder.
+    #[default]
+    Model,
+    /// The index in canonical order, in `⌈log2 n⌉` bits.
+    Index,
+}
+
+impl MoveCodec {
+    /// The name: `model` or `index`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            MoveCodec::Model => "model",
+            MoveCodec::Index => "index",
+        }
+    }
+}
+
+impl fmt::Display for MoveCodec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not a [`MoveCodec`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownCodec(pub String);
+
+impl fmt::Display for UnknownCodec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown move codec {:?} (expected model or index)", self.0)
+    }
+}
+
+impl std::error::Error for UnknownCodec {}
+
+impl FromStr for MoveCodec {
+    type Err = UnknownCodec;
+
+    fn from_str(s: &str) -> Result<MoveCodec, UnknownCodec> {
+        match s {
+            "model" => Ok(MoveCodec::Model),
+            "index" => Ok(MoveCodec::Index),
+            _ => Err(UnknownCodec(s.to_owned())),
+        }
+    }
+}
+
+/// A move that is not legal where it was to be coded (a null move among them: no code holds
+/// one).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MoveEncodeError {
+    /// The ply of the move, from 1.
+    pub ply: u32,
+    /// The move.
+    pub m: Move16,
+}
+
+impl fmt::Display for MoveEncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.m.is_null() {
+            // PGN's `--`: no legal move, and no code of this format holds one.
+            return write!(f, "ply {}: a null move cannot be coded", self.ply);
+        }
+        let (from, to) = (self.m.from(), self.m.to());
+        write!(f, "ply {}: {from}{to}", self.ply)?;
+        if let Some(role) = self.m.promotion() {
+            write!(f, "{}", role.char())?;
+        }
+        f.write_str(" is not a legal move")
+    }
+}
+
+impl std::error::Error for MoveEncodeError {}
+
+/// Bytes that do not decode to moves: at which ply, near which byte, and what.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MoveDecodeError {
+    /// The ply being decoded, from 1 (for an error found at the end: the number of plies).
+    pub ply: u32,
+    /// The byte offset in the coded moves where the problem lies (for the model codec: where
+    /// the decoder's window reached, within four bytes).
+    pub byte: usize,
+    /// What is wrong.
+    pub kind: MoveDecodeErrorKind,
+}
+
+/// What is wrong in a [`MoveDecodeError`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MoveDecodeErrorKind {
+    /// The game is over (checkmate or stalemate) but more plies were expected.
+    NoLegalMove,
+    /// The code names no legal move.
+    Invalid,
+    /// The bytes end before the last move does.
+    Truncated,
+    /// Bytes follow the last move, or it is not the shortest encoding.
+    Trailing,
+}
+
+impl fmt::Display for MoveDecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ply {} (byte {}): ", self.ply, self.byte)?;
+        f.write_str(match self.kind {
+            MoveDecodeErrorKind::NoLegalMove => "no legal move, yet more plies follow",
+            MoveDecodeErrorKind::Invalid => "the code names no legal move",
+            MoveDecodeErrorKind::Truncated => "the coded moves end early",
+            MoveDecodeErrorKind::Trailing => "bytes follow the last move",
+        })
+    }
+}
+
+impl std::error::Error for MoveDecodeError {}
+
+/// Codes moves one by one from a start position; [`MoveEncoder::finish`] appends the bytes.
+/// Reusable: buffers are kept from game to game.
+#[derive(Clone, Debug)]
+pub struct MoveEncoder {
+    codec: MoveCodec,
+    model: MoveModel<'static>,
+    pos: Position,
+    history: History,
+    scored: Box<Scored<'static>>,
+    range: range::Encoder<Vec<u8>>,
+    bits: BitWriter,
+    bit_len: u64,
+}
+
+impl MoveEncoder {
+    /// An encoder for a game starting at `start`.
+    pub fn new(codec: MoveCodec, start: &Position) -> MoveEncoder {
+        MoveEncoder {
+            codec,
+            model: MoveModel::FITTED,
+            pos: *start,
+            history: History::new(),
+            scored: Box::new(Scored::new(MoveModel::FITTED.weights())),
+            range: range::Encoder::new(Vec::new()),
+            bits: BitWriter::new(),
+            bit_len: 0,
+        }
+    }
+
+    /// Starts a new game at `start`, with `codec`, dropping what was coded.
+    pub fn reset(&mut self, codec: MoveCodec, start: &Position) {
+        self.codec = codec;
+        self.pos = *start;
+        self.history = History::new();
+        let mut buf = core::mem::replace(&mut self.range, range::Encoder::new(Vec::new())).finish();
+        buf.clear();
+        self.range = range::Encoder::new(buf);
+        self.bits.clear();
+        self.bit_len = 0;
+    }
+
+    /// The position after the moves pushed so far.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// Plies pushed so far.
+    pub fn plies(&self) -> u32 {
+        self.history.ply()
+    }
+
+    /// Codes `m`, which must be legal in the current position, and plays it.
+    ///
+    /// # Errors
+    /// [`MoveEncodeError`] if `m` is not legal; nothing is coded then.
+    #[inline]
+    pub fn push(&mut self, m: Move16) -> Result<(), MoveEncodeError> {
+        // Features and move generation count and walk many bitboards: with POPCNT and BMI1
+        // where the CPU has them (`isa::run` compiles the kernel twice).
+        isa::run(Push(self, m))
+    }
+
+    /// [`MoveEncoder::push`]'s body, inlined into both copies of [`Push`].
+    #[inline(always)]
+    fn push_portable(&mut self, m: Move16) -> Result<(), MoveEncodeError> {
+        let illegal = MoveEncodeError { ply: self.history.ply() + 1, m };
+        match self.codec {
+            MoveCodec::Model => {
+                let analysis = self.model.analyse(&self.pos, &self.history);
+                let piece = analysis.piece_on(m.from()).ok_or(illegal)?;
+                // The move first: it must be legal before anything is coded.
+                self.scored.clear();
+                analysis.moves(piece, &mut *self.scored);
+                let index = self.scored.moves().iter().position(|&c| c == m).ok_or(illegal)?;
+                let moves = (self.scored.len() > 1).then(|| self.scored.choice(index));
+                if analysis.piece_count() > 1 {
+                    self.scored.clear();
+                    analysis.score_pieces(&mut self.scored);
+                    let (cum, freq) = self.scored.choice(piece);
+                    self.range.encode(cum, freq);
+                }
+                if let Some((cum, freq)) = moves {
+                    self.range.encode(cum, freq);
+                }
+            }
+            MoveCodec::Index => {
+                let (index, n) = canonical_index(&self.pos, m);
+                let index = index.ok_or(illegal)?;
+                let width = index_width(n);
+                self.bits.write(index as u64, width);
+                self.bit_len += u64::from(width);
+            }
+        }
+        self.pos.play_unchecked(m);
+        self.history.push(m);
+        Ok(())
+    }
+
+    /// Appends the coded moves to `out` and starts over from the current position (clear it
+    /// with [`MoveEncoder::reset`]).
+    pub fn finish(&mut self, out: &mut Vec<u8>) {
+        match self.codec {
+            MoveCodec::Model => {
+                let range = core::mem::replace(&mut self.range, range::Encoder::new(Vec::new()));
+                let mut buf = range.finish();
+                out.extend_from_slice(&buf);
+                buf.clear();
+                self.range = range::Encoder::new(buf);
+            }
+            MoveCodec::Index => {
+                out.extend_from_slice(self.bits.as_bytes());
+                self.bits.clear();
+            }
+        }
+    }
+}
+
+/// The bits of an index among `n` moves: `⌈log2 n⌉`.
+#[inline]
+fn index_width(n: usize) -> u32 {
+    if n <= 1 {
+        0
+    } else {
+        usize::BITS - (n - 1).leading_zeros()
+    }
+}
+
+/// Reads moves back from the bytes a [`MoveEncoder`] wrote.
+#[derive(Clone, Debug)]
+pub struct MoveDecoder<'a> {
+    codec: MoveCodec,
+    model: MoveModel<'static>,
+    pos: Position,
+    history: History,
+    scored: Box<Scored<'static>>,
+    range: range::Decoder<'a>,
+    bits: BitReader<'a>,
+}
+
+impl<'a> MoveDecoder<'a> {
+    /// A decoder of `bytes`, for a game starting at `start`.
+    pub fn new(codec: MoveCodec, start: &Position, bytes: &'a [u8]) -> MoveDecoder<'a> {
+        MoveDecoder {
+            codec,
+            model: MoveModel::FITTED,
+            pos: *start,
+            history: History::new(),
+            scored: Box::new(Scored::new(MoveModel::FITTED.weights())),
+            range: range::Decoder::new(bytes),
+            bits: BitReader::new(bytes),
+        }
+    }
+
+    /// The position after the moves decoded so far.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    fn error(&self, kind: MoveDecodeErrorKind) -> MoveDecodeError {
+        let byte = match self.codec {
+            MoveCodec::Model => self.range.position().saturating_sub(4),
+            MoveCodec::Index => self.bits.position() / 8,
+        };
+        MoveDecodeError { ply: self.history.ply() + 1, byte, kind }
+    }
+
+    /// Decodes the next move and plays it.
+    ///
+    /// # Errors
+    /// [`MoveDecodeError`] if the bytes name no legal move (or there is none).
+    #[inline]
+    pub fn next_move(&mut self) -> Result<Move16, MoveDecodeError> {
+        // As in [`MoveEncoder::push`]: compiled twice, with and without the fast-bits features.
+        isa::run(NextMove(self))
+    }
+
+    /// [`MoveDecoder::next_move`]'s body, inlined into both copies of [`NextMove`].
+    #[inline(always)]
+    fn next_move_portable(&mut self) -> Result<Move16, MoveDecodeError> {
+        let m = match self.codec {
+            MoveCodec::Model => {
+                let analysis = self.model.analyse(&self.pos, &self.history);
+                let piece = match analysis.piece_count() {
+                    0 => return Err(self.error(MoveDecodeErrorKind::NoLegalMove)),
+                    1 => 0,
+                    _ => {
+                        self.scored.clear();
+                        analysis.score_pieces(&mut self.scored);
+                        decode_choice(&mut self.range, &self.scored)
+                            .ok_or(self.error(MoveDecodeErrorKind::Invalid))?
+                    }
+                };
+                if analysis.move_count(piece) > 1 {
+                    self.scored.clear();
+                    analysis.moves(piece, &mut *self.scored);
+                    let index = decode_choice(&mut self.range, &self.scored)
+                        .ok_or(self.error(MoveDecodeErrorKind::Invalid))?;
+                    self.scored.moves().get(index).copied()
+                } else {
+                    analysis.move_at(piece, 0)
+                }
+                .ok_or(self.error(MoveDecodeErrorKind::Invalid))?
+            }
+            MoveCodec::Index => {
+                let (n, move_at) = canonical_count(&self.pos);
+                if n == 0 {
+                    return Err(self.error(MoveDecodeErrorKind::NoLegalMove));
+                }
+                let width = index_width(n);
+                let at = self.bits.position();
+                let index = self.bits.read(width).map_err(|_| {
+                    let mut e = self.error(MoveDecodeErrorKind::Truncated);
+                    e.byte = at / 8;
+                    e
+                })?;
+                match move_at(index as usize) {
+                    Some(m) => m,
+                    None => {
+                        let mut e = self.error(MoveDecodeErrorKind::Invalid);
+                        e.byte = at / 8;
+                        return Err(e);
+                    }
+                }
+            }
+        };
+        self.pos.play_unchecked(m);
+        self.history.push(m);
+        Ok(m)
+    }
+
+    /// Checks that the bytes end with the last move decoded: no byte more, none missing.
+    ///
+    /// # Errors
+    /// [`MoveDecodeError`] with the number of plies decoded as its ply.
+    pub fn finish(&self) -> Result<(), MoveDecodeError> {
+        let ply = self.history.ply();
+        match self.codec {
+            MoveCodec::Model => self.range.finish().map_err(|e| match e {
+                RangeError::Truncated { at } => {
+                    MoveDecodeError { ply, byte: at, kind: MoveDecodeErrorKind::Truncated }
+                }
+                RangeError::NotShortest { at } => {
+                    MoveDecodeError { ply, byte: at, kind: MoveDecodeErrorKind::Trailing }
+                }
+                RangeError::Invalid => {
+                    MoveDecodeError { ply, byte: 0, kind: MoveDecodeErrorKind::Invalid }
+                }
+            }),
+            MoveCodec::Index => self.bits.finish().map_err(|e| MoveDecodeError {
+                ply,
+                byte: e.offset / 8,
+                kind: MoveDecodeErrorKind::Trailing,
+            }),
+        }
+    }
+}
+
+/// [`MoveEncoder::push`] as an [`isa::Kernel`].
+struct Push<'e>(&'e mut MoveEncoder, Move16);
+
+impl isa::Kernel for Push<'_> {
+    type Output = Result<(), MoveEncodeError>;
+
+    #[inline(always)]
+    fn run(self) -> Self::Output {
+        self.0.push_portable(self.1)
+    }
+}
+
+/// [`MoveDecoder::next_move`] as an [`isa::Kernel`].
+struct NextMove<'d, 'a>(&'d mut MoveDecoder<'a>);
+
+impl isa::Kernel for NextMove<'_, '_> {
+    type Output = Result<Move16, MoveDecodeError>;
+
+    #[inline(always)]
+    fn run(self) -> Self::Output {
+        self.0.next_move_portable()
+    }
+}
+
+/// Decodes the index of a candidate of `scored`; `None` if the code names none.
+#[inline(always)]
+fn decode_choice(range: &mut range::Decoder<'_>, scored: &Scored<'_>) -> Option<usize> {
+    let d = scored.distribution()?;
+    let target = range.target();
+    let mut cum = 0u32;
+    for (i, &s) in scored.scores().iter().enumerate() {
+        let freq = d.freq(s);
+        if target < cum + freq {
+            range.consume(cum, freq);
+            return Some(i);
+        }
+        cum += freq;
+    }
+    None
+}
+
+/// Codes `moves`, played from `start`, and appends the bytes to `out`.
+///
+/// # Errors
+/// [`MoveEncodeError`] at the first move that is not legal (`out` is left as it was).
+pub fn encode(
+    codec: MoveCodec,
+    start: &Position,
+    moves: &[Move16],
+    out: &mut Vec<u8>,
+) -> Result<(), MoveEncodeError> {
+    let mut encoder = MoveEncoder::new(codec, start);
+    for &m in moves {
+        encoder.push(m)?;
+    }
+    encoder.finish(out);
+    Ok(())
+}
+
+/// Decodes `plies` moves from `bytes`, played from `start`, into `out` (cleared first), and
+/// checks that the bytes end there.
+///
+/// # Errors
+/// [`MoveDecodeError`] if the bytes are not the coding of `plies` legal moves.
+pub fn decode(
+    codec: MoveCodec,
+    start: &Position,
+    plies: usize,
+    bytes: &[u8],
+    out: &mut Vec<Move16>,
+) -> Result<(), MoveDecodeError> {
+    out.clear();
+    let mut decoder = MoveDecoder::new(codec, start, bytes);
+    for _ in 0..plies {
+        out.push(decoder.next_move()?);
+    }
+    decoder.finish()
+}
