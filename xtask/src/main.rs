@@ -15,6 +15,8 @@
 //!   writes its table (or only measures the shipped one).
 //! - `cargo xtask cbg-check [FILE...]`: the `.cbg` round trip over every corpus PGN file.
 //! - `cargo xtask fuzz [--seconds N] [TARGET...]`: runs the cargo-fuzz targets in `fuzz/`.
+//! - `cargo xtask layers`: checks with `cargo tree` that each library crate depends only on the
+//!   layers below it and on what its concern needs.
 //! - `cargo xtask sql-bench [--repeats A,B] [--threads A,B]`: times the SQL questions against a
 //!   scan of the PGN with the library, on the training games repeated (docs/sql.md).
 //! - `cargo xtask distributed [FILE.pgn...]`: the SQL functions on a local Ballista cluster,
@@ -27,6 +29,7 @@ mod fit_compact;
 mod fit_moves;
 mod formats;
 mod fuzz;
+mod layers;
 mod magics;
 mod parquet_check;
 mod perft;
@@ -38,19 +41,24 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage: cargo xtask <task> [options]
 
-tasks:
-  perft     count the legal move tree (see cargo xtask perft --help)
-  magics    search magic multipliers and print them as Rust source
-  snapshots run the snapshot tests, list pending snapshots (exit 1 if any); --accept or --reject them
-  compare   time chessbits against other Rust chess crates (see cargo xtask compare --help)
-  formats   measure and round-trip the bit-level encodings (see cargo xtask formats --help)
-  fit-compact  fit the compact position model and measure it (see cargo xtask fit-compact --help)
-  fit-moves fit the move model's table on ../shared/corpus/train (--eval: measure it only)
-  cbg-check pack and unpack every corpus PGN file as .cbg and compare every game
-  fuzz      run the cargo-fuzz targets (nightly; see cargo xtask fuzz --help)
+develop:
+  perft          count the legal move tree (see cargo xtask perft --help)
+  snapshots      run the snapshot tests, list pending snapshots (exit 1 if any); --accept or --reject them
+  layers         check that each library crate depends only on the layers below it (cargo tree)
+  fuzz           run the cargo-fuzz targets (nightly; see cargo xtask fuzz --help)
+
+fit (write generated tables):
+  magics         search magic multipliers and print them as Rust source
+  fit-moves      fit the move model's table on ../shared/corpus/train (--eval: measure it only)
+  fit-compact    fit the compact position model and measure it (see cargo xtask fit-compact --help)
+
+measure and check:
+  compare        time chessbits against other Rust chess crates (see cargo xtask compare --help)
+  formats        measure and round-trip the bit-level encodings (see cargo xtask formats --help)
+  cbg-check      pack and unpack every corpus PGN file as .cbg and compare every game
   parquet-check  export a PGN file to Parquet and read it with pyarrow and DuckDB (skipped if absent)
-  sql-bench time the SQL questions on 120k and 1M games against a PGN scan (docs/sql.md)
-  distributed  the SQL functions on a local Ballista scheduler and two executors, against local DataFusion";
+  sql-bench      time the SQL questions on 120k and 1M games against a PGN scan (docs/sql.md)
+  distributed    the SQL functions on a local Ballista scheduler and two executors, against local DataFusion";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -71,6 +79,7 @@ fn main() -> ExitCode {
         "snapshots" => snapshots::run(rest),
         "fuzz" => fuzz::run(rest),
         "fit-compact" => fit_compact::run(rest),
+        "layers" => layers::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)

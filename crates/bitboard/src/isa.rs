@@ -120,7 +120,7 @@ mod tests {
     use super::*;
 
     /// The kept answer is the detected one, before and after it is kept (the Safety argument of
-    /// [`with_fast_bits`] rests on it).
+    /// [`run`] rests on it).
     #[test]
     fn kept_answer_is_the_detected_one() {
         let detected = std::is_x86_feature_detected!("popcnt")

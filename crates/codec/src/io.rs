@@ -1,4 +1,4 @@
-//! The bit writer and reader every encoding of [`bits`](super) shares, the finished stream
+//! The bit writer and reader every encoding of this crate shares, the finished stream
 //! ([`Bits`]) and the error type decoders return ([`DecodeError`]).
 //!
 //! # Bit order

@@ -1,6 +1,6 @@
 //! Positions as text: [`Position`]'s `Display` (a board diagram with the FEN below), and the FEN
 //! fields that are the state's own business, [`BoardFen`] (the placement) and [`CastlingFen`]
-//! (the castling rights). Reading FEN is the format crate's job; it writes these two fields with
+//! (the castling rights). Reading FEN is `chessbits-notation`'s job; it writes these two fields with
 //! the types here, so there is one writer of each.
 //!
 //! The exact text is documented on the `Display` impl.

@@ -821,8 +821,9 @@ impl Position {
     ///
     /// # Errors
     /// [`NullMoveError`], leaving the position unchanged, if the side to move is in check:
-    /// passing would let the other side take the king. The check test uses the slow reference
-    /// attacks; a search that already knows it is not in check calls
+    /// passing would let the other side take the king. The check test uses the state crate's own
+    /// small tables (ray walks for sliders, slower than movegen's); a search that already knows
+    /// it is not in check calls
     /// [`Position::play_null_unchecked`].
     #[doc(alias = "swap_turn")]
     #[doc(alias = "null_move")]

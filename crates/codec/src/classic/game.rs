@@ -65,8 +65,8 @@ use crate::io::{BitReader, BitWriter, Bits, DecodeError};
 /// Appends the moves of `game`, each against the position it was played in.
 ///
 /// # Errors
-/// Never for a [`Game`], whose moves are checked when played; [`IllegalMoveError`] is there so
-/// that no path panics.
+/// [`IllegalMoveError`] (`0000`) for a null move, which no move code holds (a [`Game`] may
+/// hold one: PGN's `--`); never for a game's other moves, which are checked when played.
 pub fn write_moves(w: &mut BitWriter, game: &Game, code: MoveCode) -> Result<(), IllegalMoveError> {
     let mut pos = *game.start();
     for &m in game.moves() {
@@ -244,7 +244,8 @@ impl FromStr for GameFormat {
 pub enum GameEncodeError {
     /// The start position's state does not fit its encoding.
     Start(StateEncodeError),
-    /// A move is not legal (never for a [`Game`] built by playing moves).
+    /// A move has no code: a null move (never another move of a [`Game`] built by playing
+    /// moves).
     Move(IllegalMoveError),
     /// More than `u32::MAX` plies.
     TooLong,
