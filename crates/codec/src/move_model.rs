@@ -55,7 +55,7 @@
 //! Two features of earlier tables are gone for speed (2026-11-23): the enemy pieces a move
 //! attacks from its target (a slider lookup per move, about 5% of the work) and the book bucket
 //! of a piece's moves (about 3%). Refitted without them, the held-out lichess games cost 0.08
-//! bits a move more (docs/formats.md, "Third round").
+//! bits a move more (docs/log/formats.md, "Move codec, third round").
 //!
 //! # From features to frequencies (integers only)
 //!

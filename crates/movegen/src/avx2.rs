@@ -17,7 +17,7 @@
 //!   [`Width::move_count`] gives.
 //!
 //! [`Avx2`] writes lists as [`Scalar`] does (AVX2 has no compress instruction), and only the
-//! bulk walk uses it: its map made the lists no faster (`docs/perft.md`, "Speed, eighth
+//! bulk walk uses it: its map made the lists no faster (`docs/log/perft.md`, "Speed, eighth
 //! round"). Tests compare it with the magic tables on random boards, and with [`Scalar`] on
 //! every position four plies from the start.
 

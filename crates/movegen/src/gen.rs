@@ -1382,7 +1382,7 @@ impl Source for Position {
 /// which the compiler then reads off the values the child was built from, and looks up its
 /// tables from the king's square. Sets by color had to be stored at an index known only at run
 /// time and loaded back, and the king's square was found from the kings' set just updated in
-/// memory: each child waited for those stores (bulk perft 2-7% slower; `docs/perft.md`,
+/// memory: each child waited for those stores (bulk perft 2-7% slower; `docs/log/perft.md`,
 /// "Speed, eleventh round").
 pub(crate) struct Child<'a> {
     /// The pieces of each role.
@@ -1413,7 +1413,7 @@ pub(crate) struct Child<'a> {
 /// the move had just updated one of them with an 8-byte store, that load could not take its
 /// bytes from the store and waited for the store to reach the cache. Perf put an eighth of the
 /// samples of bulk perft on that load once the children no longer computed their attack map
-/// ([`KingWatch`]), and the watch paid only with atomic sets (`docs/perft.md`, "Speed, eleventh
+/// ([`KingWatch`]), and the watch paid only with atomic sets (`docs/log/perft.md`, "Speed, eleventh
 /// round").
 ///
 /// It is aligned to 64 bytes, so that its sets never straddle two cache lines (a straddling
