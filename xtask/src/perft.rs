@@ -171,7 +171,7 @@ fn position(start: &str, moves: &str) -> Result<Position, String> {
     })?;
     cmd.to_position().map_err(|e| match e {
         UciPositionError::Position(_) => format!("bad FEN {start:?}: {e}"),
-        UciPositionError::IllegalMove { .. } => format!("bad moves {moves:?}: {e}"),
+        _ => format!("bad moves {moves:?}: {e}"),
     })
 }
 

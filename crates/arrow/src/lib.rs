@@ -163,6 +163,7 @@ impl Default for ExportOptions {
 
 /// Why a game or a file could not be exported.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum ExportError {
     /// A game's mainline did not code: its number in its input, and why.
     Moves {
@@ -187,7 +188,15 @@ impl fmt::Display for ExportError {
     }
 }
 
-impl std::error::Error for ExportError {}
+impl std::error::Error for ExportError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ExportError::Moves { error, .. } => Some(error),
+            ExportError::Arrow(err) => Some(err),
+            ExportError::Parquet(err) => Some(err),
+        }
+    }
+}
 
 impl From<ArrowError> for ExportError {
     fn from(e: ArrowError) -> Self {

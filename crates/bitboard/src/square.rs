@@ -267,6 +267,7 @@ impl Square {
 
 /// Why a square name could not be parsed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ParseSquareError {
     /// The name is not exactly two characters long.
     Length,

@@ -404,6 +404,7 @@ pub struct CbgError {
 
 /// What is wrong in a [`CbgError`].
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum CbgErrorKind {
     /// Reading failed.
     Io(io::ErrorKind),
@@ -466,10 +467,19 @@ impl fmt::Display for CbgErrorKind {
     }
 }
 
-impl std::error::Error for CbgError {}
+impl std::error::Error for CbgError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            CbgErrorKind::Position(err) => Some(err),
+            CbgErrorKind::Moves(err) => Some(err),
+            _ => None,
+        }
+    }
+}
 
 /// Why a game could not be written.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum CbgWriteError {
     /// A move of the mainline is not legal.
     Move(MoveEncodeError),
@@ -486,7 +496,14 @@ impl fmt::Display for CbgWriteError {
     }
 }
 
-impl std::error::Error for CbgWriteError {}
+impl std::error::Error for CbgWriteError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CbgWriteError::Move(err) => Some(err),
+            CbgWriteError::Io(err) => Some(err),
+        }
+    }
+}
 
 impl From<io::Error> for CbgWriteError {
     fn from(e: io::Error) -> Self {

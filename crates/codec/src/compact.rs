@@ -220,6 +220,7 @@ pub struct CompactError {
 
 /// What is wrong in a compact position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum CompactErrorKind {
     /// A coded value falls in no symbol of its table: not a compact position.
     Invalid,
@@ -261,7 +262,14 @@ impl fmt::Display for CompactErrorKind {
     }
 }
 
-impl std::error::Error for CompactError {}
+impl std::error::Error for CompactError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            CompactErrorKind::Position(err) => Some(err),
+            _ => None,
+        }
+    }
+}
 
 /// The pieces of one piece table: which of the 12 stands on an occupied square, the pieces
 /// sorted by falling frequency so that decoding, which searches from the start, stops early.

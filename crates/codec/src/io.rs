@@ -418,6 +418,7 @@ pub struct TrailingBits {
 
 /// A varint that cannot be read.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum VarintError {
     /// The stream ends inside it.
     End(EndOfBits),
@@ -448,6 +449,7 @@ pub struct DecodeError<K> {
 
 /// What is wrong with a stream: see [`DecodeError`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum DecodeErrorKind<K> {
     /// The stream ends inside a field that needed this many more bits.
     Truncated {

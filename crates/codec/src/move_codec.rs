@@ -161,6 +161,7 @@ pub struct MoveDecodeError {
 
 /// What is wrong in a [`MoveDecodeError`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum MoveDecodeErrorKind {
     /// The game is over (checkmate or stalemate) but more plies were expected.
     NoLegalMove,

@@ -280,6 +280,7 @@ pub struct PackedError {
 
 /// What is wrong in a packed position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PackedErrorKind {
     /// The input ends inside the occupancy or the piece codes.
     Truncated,

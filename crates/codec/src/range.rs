@@ -273,6 +273,7 @@ fn shortest(low: u64, range: u32) -> (u64, u32) {
 
 /// The input is not the shortest encoding of what it decodes to.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RangeError {
     /// The input stops this many bytes short of the encoding it decodes to.
     Truncated {

@@ -49,6 +49,7 @@ pub enum UciMove {
 
 /// Why a UCI move could not be parsed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ParseUciMoveError {
     /// The text is not 4 or 5 characters long.
     Length(usize),

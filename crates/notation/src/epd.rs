@@ -565,6 +565,7 @@ impl fmt::Display for EpdPart {
 
 /// What is wrong in an EPD record.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum EpdErrorKind {
     /// A FEN field is wrong, as the FEN reader says.
     Field(FenErrorKind),

@@ -264,6 +264,7 @@ impl fmt::Display for FenField {
 
 /// What is wrong in a FEN field.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum FenErrorKind {
     /// The text ends before this field.
     MissingField,
@@ -409,6 +410,7 @@ impl std::error::Error for ParseFenError {}
 
 /// Why FEN text does not give a position: it is not FEN, or not a legal position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FenError {
     /// The text is not valid FEN.
     Syntax(ParseFenError),
@@ -426,7 +428,14 @@ impl fmt::Display for FenError {
 }
 
 /// The message is the inner error's, so the inner error is not repeated as the source.
-impl std::error::Error for FenError {}
+impl std::error::Error for FenError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            FenError::Syntax(err) => Some(err),
+            FenError::Position(err) => Some(err),
+        }
+    }
+}
 
 impl From<ParseFenError> for FenError {
     fn from(err: ParseFenError) -> FenError {

@@ -488,6 +488,7 @@ impl Buf {
 
 /// What [`ParseSanError`] found wrong.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ParseSanErrorKind {
     /// The text is empty.
     Empty,
@@ -580,6 +581,7 @@ pub type Candidates = arrayvec::ArrayVec<Move16, 8>;
 /// The candidates sit on the stack in a [`Candidates`] list, so building the error allocates
 /// nothing and the error stays small (20 bytes).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SanError {
     /// No legal move matches.
     Illegal {

@@ -317,6 +317,7 @@ impl<'a> FieldSource<'a> for FenTokens<'_, 'a> {
 
 /// What is wrong in a UCI `position` command.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum UciPositionErrorKind {
     /// The command does not go on with `startpos` or `fen`.
     ExpectedStart,
@@ -385,11 +386,19 @@ impl fmt::Display for ParseUciPositionError {
     }
 }
 
-impl std::error::Error for ParseUciPositionError {}
+impl std::error::Error for ParseUciPositionError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            UciPositionErrorKind::Move { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
 
 /// Why a `position` command gives no position: the FEN is not a legal position, or a move is
 /// illegal.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum UciPositionError {
     /// The FEN describes no legal position.
     Position(PositionError),
@@ -411,7 +420,14 @@ impl fmt::Display for UciPositionError {
     }
 }
 
-impl std::error::Error for UciPositionError {}
+impl std::error::Error for UciPositionError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            UciPositionError::Position(err) => Some(err),
+            UciPositionError::IllegalMove { error, .. } => Some(error),
+        }
+    }
+}
 
 impl From<PositionError> for UciPositionError {
     fn from(err: PositionError) -> UciPositionError {

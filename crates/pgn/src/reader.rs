@@ -1417,6 +1417,7 @@ fn lossy(bytes: &[u8]) -> String {
 
 /// What is wrong with a tag pair.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum TagError {
     /// There is no name after the `[`.
     MissingName,
@@ -1441,6 +1442,7 @@ impl fmt::Display for TagError {
 
 /// What is wrong with a game; see [`PgnError`].
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum PgnErrorKind<E = Infallible> {
     /// The input could not be read. No game follows.
     Io(io::Error),
@@ -1577,7 +1579,17 @@ impl<E: fmt::Display> fmt::Display for PgnError<E> {
     }
 }
 
-impl<E: fmt::Debug + fmt::Display> std::error::Error for PgnError<E> {}
+/// The source is the read error or the SAN syntax error; a visitor's error is in
+/// [`PgnError::kind`] (its type need not be an `Error`).
+impl<E: fmt::Debug + fmt::Display> std::error::Error for PgnError<E> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            PgnErrorKind::Io(err) => Some(err),
+            PgnErrorKind::InvalidSan { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
 
 /// The methods the two readers share.
 macro_rules! reader_methods {

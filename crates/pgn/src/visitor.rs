@@ -390,6 +390,7 @@ pub struct ReplayedGame {
 
 /// Why [`Replay`] rejects a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ReplayError {
     /// The `FEN` tag is not a legal position.
     Fen(FenError),
@@ -422,7 +423,16 @@ impl fmt::Display for ReplayError {
     }
 }
 
-impl std::error::Error for ReplayError {}
+impl std::error::Error for ReplayError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ReplayError::Fen(err) => Some(err),
+            ReplayError::Move { error, .. } => Some(&**error),
+            ReplayError::Variant(err) => Some(err),
+            ReplayError::NullMoveInCheck { .. } => None,
+        }
+    }
+}
 
 impl Replay {
     fn game(&mut self) -> &mut Game {

@@ -243,6 +243,7 @@ impl FromStr for BoardFormat {
 
 /// What is wrong with a board stream (the position is in [`DecodeError`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum BoardErrorKind {
     /// A piece code of 13, 14 or 15 (or 0 where a piece must stand).
     InvalidCode(u8),

@@ -226,6 +226,7 @@ impl fmt::Display for Decoded {
 
 /// A FEN that an encoding cannot hold.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum EncodeError {
     /// The FEN is not a legal position, and the encoding needs one.
     Position(PositionError),
@@ -242,7 +243,14 @@ impl fmt::Display for EncodeError {
     }
 }
 
-impl std::error::Error for EncodeError {}
+impl std::error::Error for EncodeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            EncodeError::Position(err) => Some(err),
+            EncodeError::State(err) => Some(err),
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

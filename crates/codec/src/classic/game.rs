@@ -241,6 +241,7 @@ impl FromStr for GameFormat {
 
 /// A game its format cannot hold.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum GameEncodeError {
     /// The start position's state does not fit its encoding.
     Start(StateEncodeError),
@@ -261,10 +262,19 @@ impl fmt::Display for GameEncodeError {
     }
 }
 
-impl std::error::Error for GameEncodeError {}
+impl std::error::Error for GameEncodeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            GameEncodeError::Start(err) => Some(err),
+            GameEncodeError::Move(err) => Some(err),
+            GameEncodeError::TooLong => None,
+        }
+    }
+}
 
 /// What is wrong with a game stream.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum GameErrorKind {
     /// The start position.
     Start(PositionErrorKind),

@@ -318,6 +318,7 @@ impl FromStr for MoveCode {
 
 /// What is wrong with a move code in its position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum MoveErrorKind {
     /// No legal move goes to `to` (from `from`, or by a piece of `role`, when the code says).
     NoMove {

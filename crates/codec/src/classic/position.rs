@@ -243,6 +243,7 @@ impl FromStr for PositionFormat {
 
 /// What is wrong with a position stream.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PositionErrorKind {
     /// The board part is not a board.
     Board(BoardErrorKind),

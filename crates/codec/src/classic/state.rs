@@ -229,6 +229,7 @@ pub(crate) fn en_passant_bits(pos: &Position) -> Result<u64, Square> {
 
 /// What is wrong with a game state read from a stream, once the board is known.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum StateErrorKind {
     /// A castling bit is set, but there is no single king of `color` on its back rank with a
     /// rook on `side` of it.
@@ -261,6 +262,7 @@ pub type StateError = DecodeError<StateErrorKind>;
 
 /// A position whose game state `state14` cannot hold. It never truncates: it refuses.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum StateEncodeError {
     /// The halfmove clock is above 63, the most 6 bits hold.
     HalfmovesTooLarge(u32),
