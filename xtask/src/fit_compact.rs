@@ -1,5 +1,5 @@
 //! `cargo xtask fit-compact`: fits the `compact` position model on the PGN games of the shared
-//! corpus, writes `crates/codec/src/compact_model.rs`, and measures both bit-level
+//! corpus, writes `crates/codec/src/compact/compact_model.rs`, and measures both bit-level
 //! position formats on the fitting set and on held-out sets, checking that every position
 //! round-trips.
 //!
@@ -26,7 +26,7 @@ const HELP: &str = "usage: cargo xtask fit-compact [--fens DIR] [--min-count N] 
 
 Fits the compact position model on the lichess arena games of ../shared/corpus/train
 (train/lichess-arena-*.pgn), the Chess960 games tcec-*.pgn and the 960 start positions
-frc-openings-960.epd, writes crates/codec/src/compact_model.rs, then measures packed
+frc-openings-960.epd, writes crates/codec/src/compact/compact_model.rs, then measures packed
 and compact on every set below and checks that every position round-trips.
 
   --fens DIR       read FEN lists, one X.fen per corpus X.pgn, instead of the PGN files
@@ -117,7 +117,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
                 .collect::<Vec<_>>()
                 .join("\n"),
         );
-        let path = crate::project_root().join("crates/codec/src/compact_model.rs");
+        let path = crate::project_root().join("crates/codec/src/compact/compact_model.rs");
         fs::write(&path, model.to_rust(&header)).map_err(|e| format!("{}: {e}", path.display()))?;
         println!(
             "wrote {} ({} positions, {:.1} s)",

@@ -137,7 +137,14 @@
 #![forbid(unsafe_code)]
 
 mod annotations;
+mod bytes;
+mod error;
+mod limits;
 mod reader;
+mod san_cache;
+mod scanner;
+mod source;
+mod tags;
 mod tree;
 mod visitor;
 mod writer;
@@ -146,10 +153,12 @@ pub use annotations::{
     commands, decode_lossy, split_comment, Clock, Command, Commands, CommentParts, Eval,
     InvalidClock, InvalidEval, InvalidNag, Nag, Score,
 };
-pub use reader::{
-    Limits, PgnError, PgnErrorKind, PgnReader, SliceReader, TagError, MAX_COMMENT_LEN,
-    MAX_GAME_LEN, MAX_MOVES, MAX_TAGS, MAX_TAG_LEN, MAX_TOKEN_LEN, MAX_VARIATION_DEPTH,
+pub use error::{PgnError, PgnErrorKind, TagError};
+pub use limits::{
+    Limits, MAX_COMMENT_LEN, MAX_GAME_LEN, MAX_MOVES, MAX_TAGS, MAX_TAG_LEN, MAX_TOKEN_LEN,
+    MAX_VARIATION_DEPTH,
 };
+pub use reader::{PgnReader, SliceReader};
 pub use tree::{read_games, Games, Node, PgnGame, Tags, TreeBuilder, Variation, SEVEN_TAG_ROSTER};
 pub use visitor::{
     is_chess960_variant, resolve_san, start_position, GameResult, InvalidResult, Nothing,

@@ -22,7 +22,8 @@ use chessbits_movegen::MoveGen;
 use chessbits_state::Position;
 
 use super::annotations::{decode_lossy, normalize_space, split_comment, Clock, Eval, Nag};
-use super::reader::{PgnError, SliceReader};
+use super::error::PgnError;
+use super::reader::SliceReader;
 use super::visitor::{
     is_chess960_variant, resolve_san, start_position, with_variant, GameResult, RawComment, RawTag,
     ReplayError, Skip, Variant, Visitor,

@@ -1,0 +1,178 @@
+//! A game as `.cbg` stores it ([`GameRecord`]), apart from the container: the PGN visitor that
+//! builds one ([`GameBuilder`]) and the way back to a PGN game tree ([`GameRecord::to_pgn`]).
+
+use chessbits_move::Move16;
+use chessbits_movegen::MoveGen;
+use chessbits_notation::san::SanPlus;
+use chessbits_pgn::{
+    decode_lossy, split_comment, Clock, Eval, GameResult, Nag, Node, PgnGame, RawComment, RawTag,
+    Replay, ReplayError, Skip, Tags, Variation, Visitor,
+};
+use chessbits_state::Position;
+
+/// One game as `.cbg` stores it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    /// The game's number in the input it was packed from (from 1, broken games counted), or 0
+    /// if unknown: the writer then takes its place in the file.
+    pub number: u64,
+    /// The tags in the order read: names and unescaped values, as bytes.
+    pub tags: Vec<(Vec<u8>, Vec<u8>)>,
+    /// The start position (its castling mode says whether UCI castling is Chess960's).
+    pub start: Position,
+    /// The mainline.
+    pub moves: Vec<Move16>,
+    /// The clock after each move, if given (as long as `moves`).
+    pub clocks: Vec<Option<Clock>>,
+    /// The evaluation after each move, if given (as long as `moves`).
+    pub evals: Vec<Option<Eval>>,
+    /// The movetext's termination marker, if any.
+    pub result: Option<GameResult>,
+}
+
+impl Default for GameRecord {
+    fn default() -> Self {
+        GameRecord {
+            number: 0,
+            tags: Vec::new(),
+            start: Position::new(),
+            moves: Vec::new(),
+            clocks: Vec::new(),
+            evals: Vec::new(),
+            result: None,
+        }
+    }
+}
+
+impl GameRecord {
+    /// The value of the first tag named `name`.
+    pub fn tag(&self, name: &str) -> Option<&[u8]> {
+        self.tags.iter().find(|(n, _)| n == name.as_bytes()).map(|(_, v)| v.as_slice())
+    }
+
+    /// The game as a PGN tree, to write in the export format: the tags decoded (UTF-8, or
+    /// Latin-1 if they are not), the mainline with its clocks and evaluations, and the result
+    /// (the movetext's, else the `Result` tag's, else `*`), as [`TreeBuilder`] reads it.
+    ///
+    /// [`TreeBuilder`]: chessbits_pgn::TreeBuilder
+    pub fn to_pgn(&self) -> PgnGame {
+        let tags = Tags(
+            self.tags
+                .iter()
+                .map(|(n, v)| (decode_lossy(n).into_owned(), decode_lossy(v).into_owned()))
+                .collect(),
+        );
+        let mut pos = self.start;
+        let mut moves = Vec::with_capacity(self.moves.len());
+        for (i, &mv) in self.moves.iter().enumerate() {
+            let san = SanPlus::from_move_and_play(&mut pos, mv);
+            moves.push(Node {
+                san,
+                mv,
+                nags: Vec::new(),
+                comments: Vec::new(),
+                clock: self.clocks.get(i).copied().flatten(),
+                eval: self.evals.get(i).copied().flatten(),
+                variations: Vec::new(),
+            });
+        }
+        let result = self
+            .result
+            .or_else(|| tags.get("Result").and_then(|r| r.parse().ok()))
+            .unwrap_or(GameResult::Unknown);
+        PgnGame {
+            tags,
+            start: self.start,
+            mainline: Variation { comments: Vec::new(), moves },
+            result,
+        }
+    }
+
+    /// The position after the mainline (after its last legal move, if one is not; a null
+    /// move, which a record from [`GameBuilder`] may hold, passes the turn).
+    pub fn end_position(&self) -> Position {
+        let mut pos = self.start;
+        for &m in &self.moves {
+            let played = if m.is_null() { pos.play_null().is_ok() } else { pos.play(m).is_ok() };
+            if !played {
+                break;
+            }
+        }
+        pos
+    }
+}
+
+/// A [`Visitor`] that reads a PGN game into a [`GameRecord`]: the mainline as [`Replay`]
+/// plays it (the same games fail, with the same errors), the tags, and the last clock and
+/// evaluation of the comments after each move. It counts what it drops: comment text, glyphs,
+/// clocks and evaluations before the first move, and variations (each with all it holds).
+#[derive(Clone, Debug, Default)]
+pub struct GameBuilder {
+    replay: Replay,
+    record: GameRecord,
+    /// Comments with text (other than clocks and evaluations), comments before the first
+    /// move, and glyphs, dropped so far (over all games read).
+    pub dropped_comments: u64,
+    /// Variations dropped so far (over all games read).
+    pub dropped_variations: u64,
+}
+
+impl Visitor for GameBuilder {
+    type Output = GameRecord;
+    type Error = ReplayError;
+
+    fn begin_game(&mut self) {
+        self.replay.begin_game();
+        self.record = GameRecord::default();
+    }
+
+    fn tag(&mut self, name: &[u8], value: RawTag<'_>) -> Result<(), ReplayError> {
+        self.record.tags.push((name.to_vec(), value.unescape().into_owned()));
+        self.replay.tag(name, value)
+    }
+
+    fn san(&mut self, san: SanPlus) -> Result<(), ReplayError> {
+        self.replay.san(san)?;
+        self.record.clocks.push(None);
+        self.record.evals.push(None);
+        Ok(())
+    }
+
+    fn nag(&mut self, _: Nag) {
+        self.dropped_comments += 1;
+    }
+
+    fn comment(&mut self, comment: RawComment<'_>) {
+        let parts = split_comment(comment.0);
+        match (self.record.clocks.last_mut(), self.record.evals.last_mut()) {
+            (Some(clock), Some(eval)) => {
+                *clock = parts.clock.or(*clock);
+                *eval = parts.eval.or(*eval);
+                if !parts.text.is_empty() {
+                    self.dropped_comments += 1;
+                }
+            }
+            _ => self.dropped_comments += 1,
+        }
+    }
+
+    fn begin_variation(&mut self) -> Skip {
+        self.dropped_variations += 1;
+        Skip(true)
+    }
+
+    fn outcome(&mut self, result: GameResult) {
+        self.record.result = Some(result);
+        self.replay.outcome(result);
+    }
+
+    fn end_game(&mut self) -> GameRecord {
+        let replayed = self.replay.end_game();
+        let mut record = core::mem::take(&mut self.record);
+        record.start = *replayed.game.start();
+        record.moves = replayed.game.moves().to_vec();
+        record.clocks.resize(record.moves.len(), None);
+        record.evals.resize(record.moves.len(), None);
+        record
+    }
+}

@@ -1,0 +1,857 @@
+//! The PGN scanner: the [`Parser`] that [`PgnReader`](crate::PgnReader) and
+//! [`SliceReader`](crate::SliceReader) drive over a [`Source`], handing a [`Visitor`](crate::Visitor) each game.
+//! See the [crate docs](crate) for the grammar read.
+//!
+//! The scanner works on bytes, never decodes text, and allocates nothing but its input buffer
+//! (and the error of a broken game). Movetext tokens are found by byte class and dispatched on
+//! their first byte; comments and skipped text are searched with `memchr`. A skipped movetext
+//! or variation is passed over by a byte loop that only tracks braces, parentheses, line
+//! comments and where the game ends.
+
+use std::io;
+
+use memchr::{memchr, memchr2, memrchr};
+
+use super::annotations::Nag;
+use super::visitor::{GameResult, RawComment, RawTag, Visitor};
+
+use chessbits_notation::san::SanPlus;
+
+use crate::bytes::{find_in_words, is_space, quick_token, token_end, BOM, SAN_CLASS, SKIP_CLASS};
+use crate::error::{PgnError, PgnErrorKind};
+use crate::limits::{Limits, MAX_TOKEN_LEN};
+use crate::san_cache::SanCache;
+use crate::source::Source;
+use crate::tags::{parse_tag, starts_tag, TagFail};
+
+/// Bytes the streaming reader keeps available ahead of each movetext token, so that a token is
+/// always whole in the buffer.
+pub(crate) const LOOKAHEAD: usize = MAX_TOKEN_LEN + 16;
+
+/// Bytes looked at after a line break inside a comment, to see whether a tag pair starts there.
+pub(crate) const TAG_PROBE: usize = 48;
+
+/// Line numbers, counted lazily: up to an error, or over bytes about to leave the buffer.
+#[derive(Debug)]
+pub(crate) struct Lines {
+    /// The input offset up to which line breaks are counted.
+    counted: u64,
+    /// The line number at `counted` (1-based).
+    line: u64,
+    /// The input offset where that line starts.
+    line_start: u64,
+}
+
+impl Lines {
+    fn new() -> Lines {
+        Lines { counted: 0, line: 1, line_start: 0 }
+    }
+
+    /// Counts the line breaks in `buf` (which starts at input offset `base`) up to `upto`.
+    fn count_to(&mut self, buf: &[u8], base: u64, upto: usize) {
+        let from = usize::try_from(self.counted.saturating_sub(base)).unwrap_or(usize::MAX);
+        if let Some(bytes) = buf.get(from..upto) {
+            let breaks = count_line_breaks(bytes);
+            if let Some(last) = memrchr(b'\n', bytes) {
+                self.line += breaks as u64;
+                self.line_start = base + (from + last + 1) as u64;
+            }
+            self.counted = base + upto as u64;
+        }
+    }
+}
+
+/// The number of `\n` in `bytes`, summed in blocks of 255 into a `u8`, which the compiler
+/// turns into byte-wide vector instructions (a plain filtered count into a `usize` compiles
+/// to code several times slower).
+pub(crate) fn count_line_breaks(bytes: &[u8]) -> usize {
+    bytes
+        .chunks(255)
+        .map(|block| usize::from(block.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'))))
+        .sum()
+}
+
+/// Why the scanner stopped inside a game: where and what.
+pub(crate) struct Stop<E> {
+    at: u64,
+    kind: PgnErrorKind<E>,
+}
+
+/// How a comment scan ended. Offsets are relative to the scanner position at the end.
+pub(crate) enum CommentEnd {
+    /// At the `}`, this many bytes ahead.
+    Closed(usize),
+    /// Not closed: the input ends, or a tag pair starts a line, this many bytes ahead.
+    Unclosed(usize),
+    /// Longer than [`MAX_COMMENT_LEN`](crate::MAX_COMMENT_LEN).
+    TooLong,
+}
+
+/// Where a movetext ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum End {
+    /// At the `)` closing the variation being skipped.
+    Closed,
+    /// After a game termination marker.
+    Result,
+    /// At the next game's tags, or at the end of the input.
+    Cut,
+}
+
+/// Which part of a game the scanner is in, to know how to skip the rest after an error.
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub(crate) enum Phase {
+    Tags,
+    Movetext,
+}
+
+/// The scanner over a source.
+pub(crate) struct Parser<S> {
+    pub(crate) src: S,
+    /// The read position in `src.buf()`.
+    pub(crate) pos: usize,
+    /// Games started, the current one included.
+    pub(crate) games: u64,
+    /// The input offset where the current game starts.
+    pub(crate) game_start: u64,
+    lines: Lines,
+    phase: Phase,
+    /// How many variations were open when an error stopped the movetext.
+    depth: usize,
+    sans: SanCache,
+    /// No more games: the input ended or could not be read.
+    finished: bool,
+    pub(crate) limits: Limits,
+    /// Tags and moves read in the current game.
+    tags: usize,
+    moves: usize,
+}
+
+impl<S: Source> Parser<S> {
+    pub(crate) fn new(src: S, limits: Limits) -> Parser<S> {
+        Parser {
+            limits,
+            tags: 0,
+            moves: 0,
+            src,
+            pos: 0,
+            games: 0,
+            game_start: 0,
+            lines: Lines::new(),
+            phase: Phase::Tags,
+            depth: 0,
+            sans: SanCache::default(),
+            finished: false,
+        }
+    }
+
+    #[inline]
+    fn abs(&self, index: usize) -> u64 {
+        self.src.base() + index as u64
+    }
+
+    /// Makes `want` bytes available from `pos` if the input has them; says whether it does.
+    #[inline]
+    fn fill(&mut self, want: usize) -> bool {
+        if self.src.buf().len().saturating_sub(self.pos) >= want {
+            return true;
+        }
+        if !S::STREAMING || self.src.exhausted() {
+            return false;
+        }
+        self.refill(want)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn refill(&mut self, want: usize) -> bool {
+        // Keep the byte before `pos`, to know whether `pos` starts a line.
+        let keep = self.pos.saturating_sub(1);
+        self.lines.count_to(self.src.buf(), self.src.base(), keep);
+        self.src.refill(keep, self.pos - keep + want);
+        self.pos -= keep;
+        self.src.buf().len().saturating_sub(self.pos) >= want
+    }
+
+    /// Whether `pos` is at the start of a line (or of the input, after a byte order mark).
+    fn at_line_start(&self) -> bool {
+        match self.pos.checked_sub(1).and_then(|i| self.src.buf().get(i)) {
+            None | Some(b'\n') => true,
+            Some(_) => {
+                self.src.base() == 0 && self.pos == BOM.len() && self.src.buf().starts_with(BOM)
+            }
+        }
+    }
+
+    /// Skips white space; returns the next byte, or `None` at the end of the input.
+    #[inline]
+    fn skip_space(&mut self) -> Option<u8> {
+        self.skip_movetext_space().0
+    }
+
+    /// Skips white space; returns the next byte (`None` at the end of the input) and whether
+    /// the white space held a blank line (two line breaks): in movetext, a movetext that starts
+    /// again at move 1 after one is a new game.
+    #[inline]
+    fn skip_movetext_space(&mut self) -> (Option<u8>, bool) {
+        let mut breaks = 0u32;
+        loop {
+            let buf = self.src.buf();
+            let mut i = self.pos;
+            while let Some(&b) = buf.get(i) {
+                if !is_space(b) {
+                    self.pos = i;
+                    return (Some(b), breaks >= 2);
+                }
+                breaks += u32::from(b == b'\n');
+                i += 1;
+            }
+            self.pos = i;
+            if !self.fill(1) {
+                return (None, false);
+            }
+        }
+    }
+
+    /// Whether a new game starts after the line break just before `pos`: the rest of its line is
+    /// blank, and after any more white space the movetext starts again at move 1 (`1.`). Games
+    /// with no result marker are often separated this way. Moves `pos` over the white space.
+    fn restarts_after_break(&mut self) -> bool {
+        let mut blank = false;
+        while self.fill(2) {
+            let rest = self.src.buf().get(self.pos..).unwrap_or_default();
+            match rest.first() {
+                Some(b'\n') => blank = true,
+                Some(&b) if is_space(b) => {}
+                Some(b'1') if blank => return rest.get(1) == Some(&b'.'),
+                _ => return false,
+            }
+            self.pos += 1;
+        }
+        false
+    }
+
+    /// Skips to the start of the next line (or the end of the input).
+    fn skip_line(&mut self) {
+        loop {
+            let buf = self.src.buf();
+            if let Some(i) = memchr(b'\n', buf.get(self.pos..).unwrap_or_default()) {
+                self.pos += i + 1;
+                return;
+            }
+            self.pos = buf.len();
+            if !self.fill(1) {
+                return;
+            }
+        }
+    }
+
+    /// Whether the bytes at `pos` are a byte order mark.
+    fn at_bom(&mut self) -> bool {
+        self.fill(BOM.len());
+        self.src.buf().get(self.pos..).is_some_and(|rest| rest.starts_with(BOM))
+    }
+
+    /// Skips what lies between games: white space, byte order marks, `%` lines, `;` comments
+    /// and lines that cannot start a game. Returns whether a game starts at `pos`.
+    fn find_game(&mut self) -> bool {
+        loop {
+            let Some(b) = self.skip_space() else { return false };
+            if b == BOM[0] && self.at_bom() {
+                self.pos += BOM.len();
+                continue;
+            }
+            if b == b'['
+                || b == b'{'
+                || b == b'('
+                || b == b'$'
+                || b == b'*'
+                || b.is_ascii_alphanumeric()
+            {
+                return true;
+            }
+            self.skip_line();
+        }
+    }
+
+    /// Reads the next game into `visitor`.
+    pub(crate) fn read_game<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+    ) -> Option<Result<V::Output, PgnError<V::Error>>> {
+        if self.finished {
+            return None;
+        }
+        if !self.find_game() {
+            self.finished = true;
+            let err = self.src.take_error()?;
+            self.games += 1;
+            return Some(Err(self.io_error(err)));
+        }
+        self.games += 1;
+        self.game_start = self.abs(self.pos);
+        visitor.begin_game();
+        match self.game(visitor) {
+            Ok(end) => {
+                if end != End::Result {
+                    if let Some(err) = self.src.take_error() {
+                        // The game may have been cut short by the read error.
+                        self.finished = true;
+                        return Some(Err(self.io_error(err)));
+                    }
+                }
+                Some(Ok(visitor.end_game()))
+            }
+            Err(Stop { at, kind }) => {
+                let err = self.error_at(at, kind);
+                self.recover();
+                Some(Err(err))
+            }
+        }
+    }
+
+    fn io_error<E>(&mut self, err: io::Error) -> PgnError<E> {
+        let at = self.abs(self.pos);
+        self.error_at(at, PgnErrorKind::Io(err))
+    }
+
+    fn error_at<E>(&mut self, at: u64, kind: PgnErrorKind<E>) -> PgnError<E> {
+        let base = self.src.base();
+        let upto = usize::try_from(at.saturating_sub(base)).unwrap_or(usize::MAX);
+        self.lines.count_to(self.src.buf(), base, upto.min(self.src.buf().len()));
+        PgnError {
+            game: self.games,
+            line: self.lines.line,
+            column: at.saturating_sub(self.lines.line_start) + 1,
+            offset: at,
+            kind,
+        }
+    }
+
+    fn syntax<E>(&self, index: usize, kind: PgnErrorKind<E>) -> Stop<E> {
+        Stop { at: self.abs(index), kind }
+    }
+
+    fn game<V: Visitor>(&mut self, v: &mut V) -> Result<End, Stop<V::Error>> {
+        self.phase = Phase::Tags;
+        (self.tags, self.moves) = (0, 0);
+        self.tags(v)?;
+        self.phase = Phase::Movetext;
+        if v.begin_movetext().0 {
+            return Ok(self.skip_movetext(0, false));
+        }
+        let mut depth = 0;
+        let end = self.movetext(v, &mut depth);
+        if end.is_err() {
+            self.depth = depth;
+        }
+        end
+    }
+
+    fn tags<V: Visitor>(&mut self, v: &mut V) -> Result<(), Stop<V::Error>> {
+        let mut event = false;
+        loop {
+            let Some(b) = self.skip_space() else { return Ok(()) };
+            match b {
+                b'[' => {
+                    self.check_game_len(self.pos)?;
+                    if !self.tag(v, &mut event)? {
+                        return Ok(());
+                    }
+                }
+                b'%' if self.at_line_start() => self.skip_line(),
+                b';' => self.skip_line(),
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    /// Reads the tag pair at `pos`. Returns `false`, reading nothing, if it is a second `Event`
+    /// tag (`event` says whether the game has one): the start of the next game.
+    fn tag<V: Visitor>(&mut self, v: &mut V, event: &mut bool) -> Result<bool, Stop<V::Error>> {
+        let mut want = TAG_PROBE;
+        loop {
+            self.fill(want);
+            let buf = self.src.buf().get(self.pos..).unwrap_or_default();
+            let eof = !S::STREAMING || self.src.exhausted();
+            match parse_tag(buf, eof) {
+                Ok((name, value, end)) => {
+                    let name = buf.get(name).unwrap_or_default();
+                    if name == b"Event" {
+                        if *event {
+                            return Ok(false);
+                        }
+                        *event = true;
+                    }
+                    if end > self.limits.tag_len {
+                        let limit = self.limits.tag_len;
+                        return Err(self.syntax(self.pos, PgnErrorKind::TagTooLong { limit }));
+                    }
+                    self.tags += 1;
+                    if self.tags > self.limits.tags {
+                        let limit = self.limits.tags;
+                        return Err(self.syntax(self.pos, PgnErrorKind::TooManyTags { limit }));
+                    }
+                    let value = RawTag(buf.get(value).unwrap_or_default());
+                    let result = v.tag(name, value);
+                    let at = self.pos;
+                    self.pos += end;
+                    return match result {
+                        Ok(()) => Ok(true),
+                        Err(err) => Err(self.syntax(at, PgnErrorKind::Visitor(err))),
+                    };
+                }
+                Err(TagFail::Incomplete) if buf.len() > self.limits.tag_len => {
+                    let limit = self.limits.tag_len;
+                    return Err(self.syntax(self.pos, PgnErrorKind::TagTooLong { limit }));
+                }
+                Err(TagFail::Incomplete) => want = buf.len() + TAG_PROBE,
+                Err(TagFail::Bad(i, kind)) => {
+                    return Err(self.syntax(self.pos + i, PgnErrorKind::Tag(kind)));
+                }
+            }
+        }
+    }
+
+    /// Reads movetext to the end of the game; `depth` is the number of variations open.
+    fn movetext<V: Visitor>(
+        &mut self,
+        v: &mut V,
+        depth: &mut usize,
+    ) -> Result<End, Stop<V::Error>> {
+        let end = loop {
+            let (Some(b), blank) = self.skip_movetext_space() else { break End::Cut };
+            if blank && *depth == 0 && b == b'1' {
+                // After a blank line, a movetext that starts again at move 1 is the next game.
+                self.fill(2);
+                if self.src.buf().get(self.pos + 1) == Some(&b'.') {
+                    break End::Cut;
+                }
+            }
+            if S::STREAMING {
+                self.fill(LOOKAHEAD);
+            }
+            let start = self.pos;
+            self.check_game_len(start)?;
+            let buf = self.src.buf();
+            match b {
+                b'a'..=b'z' | b'A'..=b'Z' | b'-' => self.san(v, start)?,
+                b'0'..=b'9' => {
+                    let rest = buf.get(start..).unwrap_or_default();
+                    if let Some((result, len)) = match_result(rest) {
+                        self.pos = start + len;
+                        if *depth == 0 {
+                            v.outcome(result);
+                            return Ok(End::Result);
+                        }
+                    } else if rest.starts_with(b"0-0") {
+                        self.san(v, start)?;
+                    } else {
+                        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+                        if digits > MAX_TOKEN_LEN {
+                            return Err(self.syntax(start, PgnErrorKind::TokenTooLong));
+                        }
+                        self.pos = start + digits;
+                    }
+                }
+                b'.' => {
+                    let rest = buf.get(start..).unwrap_or_default();
+                    self.pos = start + rest.iter().take_while(|&&b| b == b'.').count();
+                }
+                b'{' => self.comment(v)?,
+                b'(' => {
+                    if *depth >= self.limits.variation_depth {
+                        let limit = self.limits.variation_depth;
+                        return Err(self.syntax(start, PgnErrorKind::TooDeep { limit }));
+                    }
+                    self.pos = start + 1;
+                    if v.begin_variation().0 {
+                        if self.skip_movetext(0, true) != End::Closed {
+                            break End::Cut;
+                        }
+                    } else {
+                        *depth += 1;
+                    }
+                }
+                b')' => {
+                    if *depth == 0 {
+                        return Err(self.syntax(start, PgnErrorKind::UnmatchedParenthesis));
+                    }
+                    *depth -= 1;
+                    self.pos = start + 1;
+                    v.end_variation();
+                }
+                b'$' => {
+                    let rest = buf.get(start..).unwrap_or_default();
+                    let digits = rest.iter().skip(1).take(MAX_TOKEN_LEN);
+                    let len = 1 + digits.take_while(|b| b.is_ascii_digit()).count();
+                    let token = rest.get(..len).unwrap_or_default();
+                    let nag = Nag::from_ascii(token)
+                        .map_err(|_| self.syntax(start, PgnErrorKind::InvalidNag(lossy(token))))?;
+                    self.pos = start + len;
+                    v.nag(nag);
+                }
+                b'!' | b'?' => {
+                    let rest = buf.get(start..).unwrap_or_default();
+                    let marks = rest.iter().take(MAX_TOKEN_LEN);
+                    let len = marks.take_while(|&&b| b == b'!' || b == b'?').count();
+                    let token = rest.get(..len).unwrap_or_default();
+                    let nag = Nag::from_suffix(token).ok_or_else(|| {
+                        self.syntax(start, PgnErrorKind::InvalidNag(lossy(token)))
+                    })?;
+                    self.pos = start + len;
+                    v.nag(nag);
+                }
+                b'*' => {
+                    self.pos = start + 1;
+                    if *depth == 0 {
+                        v.outcome(GameResult::Unknown);
+                        return Ok(End::Result);
+                    }
+                }
+                b';' => self.line_comment(v)?,
+                b'%' if self.at_line_start() => self.skip_line(),
+                b',' => self.pos = start + 1,
+                b'[' => break End::Cut,
+                _ => return Err(self.syntax(start, PgnErrorKind::UnexpectedByte(b))),
+            }
+        };
+        for _ in 0..*depth {
+            v.end_variation();
+        }
+        Ok(end)
+    }
+
+    /// An error if the game has gone on past [`Limits::game_len`] at `index`.
+    #[inline(always)]
+    fn check_game_len<E>(&self, index: usize) -> Result<(), Stop<E>> {
+        let limit = self.limits.game_len;
+        if self.abs(index).saturating_sub(self.game_start) > limit {
+            return Err(self.syntax(index, PgnErrorKind::GameTooLong { limit }));
+        }
+        Ok(())
+    }
+
+    /// Reads the move token at `start` and hands it to the visitor.
+    #[inline(always)]
+    fn san<V: Visitor>(&mut self, v: &mut V, start: usize) -> Result<(), Stop<V::Error>> {
+        self.moves += 1;
+        if self.moves > self.limits.moves {
+            let limit = self.limits.moves;
+            return Err(self.syntax(start, PgnErrorKind::TooManyMoves { limit }));
+        }
+        let buf = self.src.buf();
+        // The fast path: the token ends at a common terminator within 8 bytes and is a common
+        // SAN form (which has only SAN bytes, so the terminator found is the token's end).
+        if let Some((word, len)) = quick_token(buf, start) {
+            if let Some(san) = self.sans.get(word, len) {
+                self.pos = start + len;
+                return v.san(san).map_err(|err| self.syntax(start, PgnErrorKind::Visitor(err)));
+            }
+        }
+        let end = token_end(buf, start);
+        let token = buf.get(start..end).unwrap_or_default();
+        if token.len() > MAX_TOKEN_LEN {
+            return Err(self.syntax(start, PgnErrorKind::TokenTooLong));
+        }
+        match SanPlus::from_ascii(token) {
+            Ok(san) => {
+                self.pos = end;
+                v.san(san).map_err(|err| self.syntax(start, PgnErrorKind::Visitor(err)))
+            }
+            Err(error) => {
+                Err(self.syntax(start, PgnErrorKind::InvalidSan { token: lossy(token), error }))
+            }
+        }
+    }
+
+    /// Reads the `{...}` comment at `pos`.
+    fn comment<V: Visitor>(&mut self, v: &mut V) -> Result<(), Stop<V::Error>> {
+        // Most comments are short and on one line (`{ [%clk 0:03:00] }`): look for the end in
+        // the next few words first.
+        let buf = self.src.buf();
+        let near = buf.len().min(self.pos + 1 + 32);
+        if let Some(end) = find_in_words(buf, self.pos + 1, near, [b'}', b'\n']) {
+            if buf.get(end) == Some(&b'}') && end - self.pos <= self.limits.comment_len + 1 {
+                v.comment(RawComment(buf.get(self.pos + 1..end).unwrap_or_default()));
+                self.pos = end + 1;
+                return Ok(());
+            }
+        }
+        let at = self.abs(self.pos);
+        match self.scan_comment(true) {
+            CommentEnd::Closed(close) => {
+                let buf = self.src.buf();
+                let text = buf.get(self.pos + 1..self.pos + close).unwrap_or_default();
+                v.comment(RawComment(text));
+                self.pos += close + 1;
+                Ok(())
+            }
+            CommentEnd::Unclosed(resume) => {
+                self.pos += resume;
+                Err(Stop { at, kind: PgnErrorKind::UnclosedComment })
+            }
+            CommentEnd::TooLong => Err(Stop {
+                at,
+                kind: PgnErrorKind::CommentTooLong { limit: self.limits.comment_len },
+            }),
+        }
+    }
+
+    /// Finds the end of the `{...}` comment at `pos`. With `keep`, `pos` stays at the `{` and
+    /// the whole comment stays in the buffer; without, `pos` moves on through it.
+    fn scan_comment(&mut self, keep: bool) -> CommentEnd {
+        let mut from = 1;
+        loop {
+            let buf = self.src.buf().get(self.pos..).unwrap_or_default();
+            let found = memchr2(b'}', b'\n', buf.get(from..).unwrap_or_default());
+            match found {
+                Some(k) => {
+                    let at = from + k;
+                    if keep && at > self.limits.comment_len + 1 {
+                        return CommentEnd::TooLong;
+                    }
+                    if buf.get(at) == Some(&b'}') {
+                        return CommentEnd::Closed(at);
+                    }
+                    let next = buf.get(at + 1..).unwrap_or_default();
+                    if next.len() < TAG_PROBE && S::STREAMING && !self.src.exhausted() {
+                        // Not enough bytes after the line break to tell whether a tag starts.
+                        if keep {
+                            from = at;
+                        } else {
+                            self.pos += at;
+                            from = 0;
+                        }
+                        self.fill(from + 1 + TAG_PROBE);
+                        continue;
+                    }
+                    if starts_tag(next) {
+                        return CommentEnd::Unclosed(at + 1);
+                    }
+                    from = at + 1;
+                }
+                None => {
+                    if keep && buf.len() > self.limits.comment_len + 1 {
+                        return CommentEnd::TooLong;
+                    }
+                    if keep {
+                        from = buf.len();
+                    } else {
+                        self.pos += buf.len();
+                        from = 0;
+                    }
+                    if !self.fill(from + 1) {
+                        return CommentEnd::Unclosed(from);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads the `;` comment at `pos`, to the end of its line.
+    fn line_comment<V: Visitor>(&mut self, v: &mut V) -> Result<(), Stop<V::Error>> {
+        let mut from = 1;
+        let (end, next) = loop {
+            let buf = self.src.buf().get(self.pos..).unwrap_or_default();
+            if let Some(k) = memchr(b'\n', buf.get(from..).unwrap_or_default()) {
+                break (from + k, from + k + 1);
+            }
+            from = buf.len();
+            if from > self.limits.comment_len + 1 {
+                let limit = self.limits.comment_len;
+                return Err(self.syntax(self.pos, PgnErrorKind::CommentTooLong { limit }));
+            }
+            if !self.fill(from + 1) {
+                break (from, from);
+            }
+        };
+        if end > self.limits.comment_len + 1 {
+            let limit = self.limits.comment_len;
+            return Err(self.syntax(self.pos, PgnErrorKind::CommentTooLong { limit }));
+        }
+        let buf = self.src.buf();
+        let mut text = buf.get(self.pos + 1..self.pos + end).unwrap_or_default();
+        if let [rest @ .., b'\r'] = text {
+            text = rest;
+        }
+        v.comment(RawComment(text));
+        self.pos += next;
+        Ok(())
+    }
+
+    /// Skips movetext without reading it, with `depth` variations open: to the end of the
+    /// game, or with `in_variation` to the `)` that closes the variation just opened.
+    fn skip_movetext(&mut self, mut depth: usize, in_variation: bool) -> End {
+        loop {
+            if S::STREAMING {
+                self.fill(LOOKAHEAD);
+            }
+            let buf = self.src.buf();
+            let len = buf.len();
+            let limit =
+                if S::STREAMING && !self.src.exhausted() { len.saturating_sub(8) } else { len };
+            let mut i = self.pos;
+            let mut comment = false;
+            let mut line = false;
+            let mut blank = false;
+            while i < limit {
+                let Some(&b) = buf.get(i) else { break };
+                if !SKIP_CLASS[b as usize] {
+                    i += 1;
+                    continue;
+                }
+                match b {
+                    b'{' => {
+                        comment = true;
+                        break;
+                    }
+                    b';' => {
+                        line = true;
+                        break;
+                    }
+                    b'\n' => {
+                        i += 1;
+                        match buf.get(i) {
+                            Some(b'%') => {
+                                line = true;
+                                break;
+                            }
+                            Some(&b) if is_space(b) && depth == 0 && !in_variation => {
+                                blank = true;
+                                break;
+                            }
+                            _ => {}
+                        }
+                    }
+                    b'(' => {
+                        depth += 1;
+                        i += 1;
+                    }
+                    b')' => {
+                        i += 1;
+                        if depth > 0 {
+                            depth -= 1;
+                        } else if in_variation {
+                            self.pos = i;
+                            return End::Closed;
+                        }
+                    }
+                    b'[' => {
+                        self.pos = i;
+                        return End::Cut;
+                    }
+                    b'*' => {
+                        i += 1;
+                        if depth == 0 && !in_variation {
+                            self.pos = i;
+                            return End::Result;
+                        }
+                    }
+                    _ => {
+                        // '0' or '1': a result if it starts a token.
+                        if depth == 0 && !in_variation && token_starts_at(buf, i) {
+                            if let Some((_, n)) = match_result(buf.get(i..).unwrap_or_default()) {
+                                self.pos = i + n;
+                                return End::Result;
+                            }
+                        }
+                        i += 1;
+                    }
+                }
+            }
+            self.pos = i;
+            if comment {
+                match self.scan_comment(false) {
+                    CommentEnd::Closed(close) => self.pos += close + 1,
+                    CommentEnd::Unclosed(resume) => {
+                        self.pos += resume;
+                        return End::Cut;
+                    }
+                    // Not returned without `keep`; step over the brace all the same.
+                    CommentEnd::TooLong => self.pos += 1,
+                }
+            } else if line {
+                self.skip_line();
+            } else if blank {
+                if self.restarts_after_break() {
+                    return End::Cut;
+                }
+                if self.at_line_start() && self.src.buf().get(self.pos) == Some(&b'%') {
+                    self.skip_line();
+                }
+            } else if i >= len && !self.fill(1) {
+                return End::Cut;
+            }
+        }
+    }
+
+    /// Skips the rest of a game after an error.
+    fn recover(&mut self) {
+        if self.phase == Phase::Tags {
+            // Skip the bad tag (to its `]` or the end of its line) and the tags after it.
+            loop {
+                self.skip_tag();
+                if self.skip_space() != Some(b'[') {
+                    break;
+                }
+                self.fill(TAG_PROBE);
+                let rest = self.src.buf().get(self.pos..).unwrap_or_default();
+                if rest.starts_with(b"[Event ") || rest.starts_with(b"[Event\t") {
+                    return;
+                }
+            }
+            self.depth = 0;
+        }
+        self.skip_movetext(self.depth, false);
+    }
+
+    /// Skips to after the next `]` on this line, or to the next line.
+    fn skip_tag(&mut self) {
+        loop {
+            let buf = self.src.buf();
+            let rest = buf.get(self.pos..).unwrap_or_default();
+            if let Some(i) = memchr2(b']', b'\n', rest) {
+                self.pos += i + 1;
+                return;
+            }
+            self.pos = buf.len();
+            if !self.fill(1) {
+                return;
+            }
+        }
+    }
+}
+
+/// Whether a token can start at `i`: the byte before is white space or ends a token.
+pub(crate) fn token_starts_at(buf: &[u8], i: usize) -> bool {
+    match i.checked_sub(1).and_then(|p| buf.get(p)) {
+        None => true,
+        Some(&b) => is_space(b) || matches!(b, b'(' | b')' | b'}' | b'.' | b',' | b'!' | b'?'),
+    }
+}
+
+/// The game termination marker at the start of `rest`, with its length: `1-0`, `0-1`,
+/// `1/2-1/2`, or `1/2` (read as a draw), not followed by a byte of a move token.
+pub(crate) fn match_result(rest: &[u8]) -> Option<(GameResult, usize)> {
+    let (result, len) = if rest.starts_with(b"1-0") {
+        (GameResult::WhiteWins, 3)
+    } else if rest.starts_with(b"0-1") {
+        (GameResult::BlackWins, 3)
+    } else if rest.starts_with(b"1/2-1/2") {
+        (GameResult::Draw, 7)
+    } else if rest.starts_with(b"1/2") {
+        (GameResult::Draw, 3)
+    } else {
+        return None;
+    };
+    match rest.get(len) {
+        Some(&b) if SAN_CLASS[b as usize] => None,
+        _ => Some((result, len)),
+    }
+}
+
+/// Bytes decoded for an error message.
+pub(crate) fn lossy(bytes: &[u8]) -> String {
+    super::annotations::decode_lossy(bytes).into_owned()
+}
