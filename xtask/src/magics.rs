@@ -6,7 +6,7 @@
 
 use std::process::ExitCode;
 
-use chessbits_bitboard::{attacks, Bitboard, Square};
+use chessbits_bitboard::{reference, Bitboard, Square};
 
 struct Rng(u64);
 
@@ -24,12 +24,12 @@ impl Rng {
 }
 
 fn find(rng: &mut Rng, sq: Square, directions: &[(i32, i32); 4]) -> u64 {
-    let mask = attacks::relevant_occupancy(sq, directions).0;
+    let mask = reference::relevant_occupancy(sq, directions).0;
     let bits = mask.count_ones();
     let mut subsets = Vec::new();
     let mut subset = 0u64;
     loop {
-        subsets.push((subset, attacks::sliding(sq, Bitboard(subset), directions)));
+        subsets.push((subset, reference::sliding(sq, Bitboard(subset), directions)));
         subset = subset.wrapping_sub(mask) & mask;
         if subset == 0 {
             break;
@@ -58,7 +58,7 @@ fn find(rng: &mut Rng, sq: Square, directions: &[(i32, i32); 4]) -> u64 {
 pub fn run() -> Result<ExitCode, String> {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     for (name, directions) in
-        [("ROOK", &attacks::ROOK_DIRECTIONS), ("BISHOP", &attacks::BISHOP_DIRECTIONS)]
+        [("ROOK", &reference::ROOK_DIRECTIONS), ("BISHOP", &reference::BISHOP_DIRECTIONS)]
     {
         let magics: Vec<u64> =
             Square::ALL.iter().map(|&sq| find(&mut rng, sq, directions)).collect();

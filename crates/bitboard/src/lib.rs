@@ -21,11 +21,11 @@
 #[cfg(all(feature = "std", not(test)))]
 extern crate std;
 
-pub mod attacks;
 mod bitboard;
 mod color;
 pub mod isa;
 mod piece;
+pub mod reference;
 #[cfg(feature = "serde")]
 mod serde_text;
 mod square;

@@ -1341,7 +1341,7 @@ struct PairTable {
 }
 
 const fn pair_mask(role: usize, from: Square) -> u64 {
-    use chessbits_bitboard::attacks as reference;
+    use chessbits_bitboard::reference;
     match role {
         0 => {
             let rank = from as u32 / 8;

@@ -3,7 +3,7 @@
 use core::fmt;
 
 use bitflags::bitflags;
-use chessbits_bitboard::{attacks, Bitboard, Color, Piece, Rank, Role, Square};
+use chessbits_bitboard::{reference, Bitboard, Color, Piece, Rank, Role, Square};
 
 crate::packed_fields! {
     /// A move packed into 32 bits, in the 24-bit layout that bitboard engines share, plus the
@@ -261,11 +261,11 @@ impl Move32 {
         }
         let reach = match piece.role {
             Role::Pawn => return pawn_move(m, color),
-            Role::Knight => attacks::knight(from),
-            Role::Bishop => attacks::bishop(from, Bitboard::EMPTY),
-            Role::Rook => attacks::rook(from, Bitboard::EMPTY),
-            Role::Queen => attacks::queen(from, Bitboard::EMPTY),
-            Role::King => attacks::king(from),
+            Role::Knight => reference::knight(from),
+            Role::Bishop => reference::bishop(from, Bitboard::EMPTY),
+            Role::Rook => reference::rook(from, Bitboard::EMPTY),
+            Role::Queen => reference::queen(from, Bitboard::EMPTY),
+            Role::King => reference::king(from),
         };
         if m.double_push() || m.en_passant() {
             Err(InvalidMove32::Flags)

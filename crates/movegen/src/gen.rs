@@ -256,7 +256,7 @@ impl Gen<'_> {
         KingWatch {
             watched: watched | reach,
             danger: danger
-                | chessbits_bitboard::attacks::pawns(self.us, board.pawns() & ours)
+                | chessbits_bitboard::reference::pawns(self.us, board.pawns() & ours)
                 | t.king(self.king),
         }
     }
@@ -449,7 +449,7 @@ impl<'a, P: Source> Gen<'a, P> {
     fn leaper_danger(&self) -> Bitboard {
         let board = self.pos;
         let theirs = self.theirs;
-        chessbits_bitboard::attacks::pawns(!self.us, board.pawns() & theirs)
+        chessbits_bitboard::reference::pawns(!self.us, board.pawns() & theirs)
             | self.t.king(Square::new((board.kings() & theirs).0.trailing_zeros()))
     }
 

@@ -3,7 +3,7 @@
 //! [`tables()`] is the only accessor. Hot loops call it once and pass the reference down, so no
 //! lookup pays for the lazy-initialisation check.
 
-use chessbits_bitboard::{attacks as reference, Bitboard, Color, Square};
+use chessbits_bitboard::{reference, Bitboard, Color, Square};
 use once_cell::sync::Lazy;
 
 use crate::magics::{BISHOP_MAGICS, ROOK_MAGICS};

@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use chessbits_bitboard::{attacks, Bitboard, Color, File, Piece, Role, Square};
+use chessbits_bitboard::{reference, Bitboard, Color, File, Piece, Role, Square};
 use chessbits_move::{CastlingMode, Move16, Move32, MoveFlags, MoveKind, UciMove};
 
 use crate::board::{self, EMPTY};
@@ -398,7 +398,7 @@ impl Position {
     #[inline]
     pub fn pseudo_ep_square(&self) -> Option<Square> {
         let ep = self.state.ep_square?;
-        (attacks::pawn(!self.state.turn, ep) & self.our(Role::Pawn)).any().then_some(ep)
+        (reference::pawn(!self.state.turn, ep) & self.our(Role::Pawn)).any().then_some(ep)
     }
 
     /// Halfmoves since the last capture or pawn move (the fifty-move counter).
@@ -711,7 +711,7 @@ impl Position {
             if flag == DOUBLE_PUSH {
                 let ep = Square::new((from as u32 + to as u32) / 2);
                 self.state.ep_square = Some(ep);
-                if (attacks::pawn(us, ep) & self.board.by_piece(Role::Pawn.of(!us))).any() {
+                if (reference::pawn(us, ep) & self.board.by_piece(Role::Pawn.of(!us))).any() {
                     key ^= zobrist::en_passant(ep.file());
                 }
             }

@@ -1,13 +1,13 @@
 //! Lookup tables for building a [`Position`](crate::Position) quickly: leaper attacks, slider
 //! rays on an empty board and the squares between two aligned squares, all computed at compile
-//! time from the slow reference definitions in `chessbits_bitboard::attacks` (a test checks them
+//! time from the slow reference definitions in `chessbits_bitboard::reference` (a test checks them
 //! square by square).
 //!
 //! The state crate sits below movegen and has no magic tables; these are enough to find the
 //! pieces attacking one square (the king tests of validation) in a few table reads, without
 //! walking rays.
 
-use chessbits_bitboard::{attacks, Bitboard, Color, Square};
+use chessbits_bitboard::{reference, Bitboard, Color, Square};
 
 use crate::Board;
 
@@ -27,7 +27,7 @@ const fn leaper_table(king: bool) -> [u64; 64] {
     let mut sq = 0;
     while sq < 64 {
         let s = Square::new(sq as u32);
-        table[sq] = if king { attacks::king(s).0 } else { attacks::knight(s).0 };
+        table[sq] = if king { reference::king(s).0 } else { reference::knight(s).0 };
         sq += 1;
     }
     table
@@ -39,9 +39,9 @@ const fn ray_table(diagonal: bool) -> [u64; 64] {
     while sq < 64 {
         let s = Square::new(sq as u32);
         table[sq] = if diagonal {
-            attacks::bishop(s, Bitboard::EMPTY).0
+            reference::bishop(s, Bitboard::EMPTY).0
         } else {
-            attacks::rook(s, Bitboard::EMPTY).0
+            reference::rook(s, Bitboard::EMPTY).0
         };
         sq += 1;
     }
@@ -81,7 +81,7 @@ pub(crate) fn attackers(board: &Board, sq: Square, color: Color) -> Bitboard {
     let occupied = board.occupied().0;
     let leapers = KNIGHT[i] & board.knights().0
         | KING[i] & board.kings().0
-        | attacks::pawn(!color, sq).0 & board.pawns().0;
+        | reference::pawn(!color, sq).0 & board.pawns().0;
     let mut attackers = leapers;
     let sliders = (ROOK_RAYS[i] & board.straight_sliders().0
         | BISHOP_RAYS[i] & board.diagonal_sliders().0)
@@ -103,10 +103,10 @@ mod tests {
     fn tables_match_the_reference_attacks() {
         for sq in Square::ALL {
             let i = sq as usize;
-            assert_eq!(Bitboard(KNIGHT[i]), attacks::knight(sq));
-            assert_eq!(Bitboard(KING[i]), attacks::king(sq));
-            assert_eq!(Bitboard(ROOK_RAYS[i]), attacks::rook(sq, Bitboard::EMPTY));
-            assert_eq!(Bitboard(BISHOP_RAYS[i]), attacks::bishop(sq, Bitboard::EMPTY));
+            assert_eq!(Bitboard(KNIGHT[i]), reference::knight(sq));
+            assert_eq!(Bitboard(KING[i]), reference::king(sq));
+            assert_eq!(Bitboard(ROOK_RAYS[i]), reference::rook(sq, Bitboard::EMPTY));
+            assert_eq!(Bitboard(BISHOP_RAYS[i]), reference::bishop(sq, Bitboard::EMPTY));
             for other in Square::ALL {
                 assert_eq!(Bitboard(BETWEEN[i][other as usize]), walk_between(sq, other));
             }
@@ -136,11 +136,11 @@ mod tests {
     /// The reference: every piece's attacks computed by walking rays.
     fn attackers_slow(board: &Board, sq: Square, color: Color) -> Bitboard {
         let occ = board.occupied();
-        (attacks::knight(sq) & board.knights()
-            | attacks::king(sq) & board.kings()
-            | attacks::pawn(!color, sq) & board.pawns()
-            | attacks::rook(sq, occ) & board.straight_sliders()
-            | attacks::bishop(sq, occ) & board.diagonal_sliders())
+        (reference::knight(sq) & board.knights()
+            | reference::king(sq) & board.kings()
+            | reference::pawn(!color, sq) & board.pawns()
+            | reference::rook(sq, occ) & board.straight_sliders()
+            | reference::bishop(sq, occ) & board.diagonal_sliders())
             & board.by_color(color)
     }
 

@@ -48,7 +48,7 @@
 use core::fmt;
 
 use bitflags::bitflags;
-use chessbits_bitboard::{attacks, Bitboard, Color, Rank, Role, Square};
+use chessbits_bitboard::{reference, Bitboard, Color, Rank, Role, Square};
 
 use crate::{tables, Board, Castles, CastlingRights, CastlingSide, Setup};
 
@@ -395,8 +395,8 @@ fn check_status(
         let (pushed, start) = double_push(ep, turn);
         let blocked = board.occupied().with(start);
         let through_start = sliders
-            - (attacks::rook(king, blocked) & board.straight_sliders())
-            - (attacks::bishop(king, blocked) & board.diagonal_sliders());
+            - (reference::rook(king, blocked) & board.straight_sliders())
+            - (reference::bishop(king, blocked) & board.diagonal_sliders());
         (checkers - Bitboard::from_square(pushed) - through_start).any()
     } else if checkers.more_than_one() {
         match (sliders.first(), sliders.last()) {
