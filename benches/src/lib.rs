@@ -18,14 +18,9 @@
 use chessbits_notation::epd::Epd;
 use chessbits_state::Position;
 
-/// The perft suites of `testdata/perft` as `(name, EPD text)`, standard first.
-pub const SUITES: [(&str, &str); 5] = [
-    ("standard", include_str!("../../testdata/perft/standard.epd")),
-    ("perftsuite", include_str!("../../testdata/perft/perftsuite.epd")),
-    ("random", include_str!("../../testdata/perft/random.epd")),
-    ("tricky", include_str!("../../testdata/perft/tricky.epd")),
-    ("chess960", include_str!("../../testdata/perft/chess960.epd")),
-];
+/// The perft suites of `testdata/perft` as `(name, EPD text)`, standard first (the tests' own
+/// list, so that both see the same positions).
+pub use chessbits_testkit::SUITES;
 
 /// The names of the positions of `standard.epd`, in file order (the chessprogramming.org perft
 /// positions; position 4 appears twice, as given and mirrored).

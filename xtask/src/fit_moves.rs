@@ -32,6 +32,7 @@ use chessbits_pgn::{Replay, SliceReader};
 use chessbits_state::Position;
 
 use crate::project_root;
+use chessbits_testkit::Rng;
 
 /// The train files held out of the fit.
 const HELD_OUT: [&str; 2] =
@@ -82,18 +83,6 @@ fn load_all(paths: &[PathBuf]) -> Result<Vec<Game>, String> {
         games.extend(load(path)?);
     }
     Ok(games)
-}
-
-/// xorshift64*, fixed seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
 }
 
 /// The book as owned arrays.
@@ -395,7 +384,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
 
     let mut fit = Fit::new();
     let mut order: Vec<usize> = (0..fit_games.len()).collect();
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let (mut pieces, mut moves) = (Candidates::new(), Candidates::new());
     let mut probs = Vec::new();
     let mut features = Vec::new();

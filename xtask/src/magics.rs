@@ -7,21 +7,7 @@
 use std::process::ExitCode;
 
 use chessbits_bitboard::{reference, Bitboard, Square};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(2_685_821_657_736_338_717)
-    }
-
-    fn sparse(&mut self) -> u64 {
-        self.next() & self.next() & self.next()
-    }
-}
+use chessbits_testkit::Rng;
 
 fn find(rng: &mut Rng, sq: Square, directions: &[(i32, i32); 4]) -> u64 {
     let mask = reference::relevant_occupancy(sq, directions).0;
@@ -56,7 +42,7 @@ fn find(rng: &mut Rng, sq: Square, directions: &[(i32, i32); 4]) -> u64 {
 }
 
 pub fn run() -> Result<ExitCode, String> {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     for (name, directions) in
         [("ROOK", &reference::ROOK_DIRECTIONS), ("BISHOP", &reference::BISHOP_DIRECTIONS)]
     {

@@ -4,6 +4,7 @@
 use chessbits::movegen::GameResult;
 use chessbits::notation::fen;
 use chessbits::prelude::*;
+use chessbits_testkit::Rng;
 
 fn game_from(fen_text: &str, moves: &str) -> Game {
     let start = if fen_text == "startpos" {
@@ -270,21 +271,9 @@ fn illegal_moves_leave_the_game_unchanged() {
     assert_eq!(game.moves().len(), 1);
 }
 
-/// xorshift64*, fixed seed: the same playouts every run.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
-    }
-}
-
 #[test]
 fn undo_with_history_matches_a_fresh_replay() {
-    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut rng = Rng::new(0x1234_5678_9abc_def1);
     let starts = [
         "startpos",
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N1Q2p/PPPBBPPP/R3K2R w KQkq - 0 1",

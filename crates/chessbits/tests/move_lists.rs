@@ -10,9 +10,7 @@ use chessbits::moves::{Move16, Move32, MoveList};
 use chessbits::notation::fen;
 use chessbits::state::Position;
 
-#[path = "../../../testdata/perft/suites.rs"]
-mod suites;
-use suites::SUITES;
+use chessbits_testkit::SUITES;
 
 fn sorted(list: &MoveList) -> Vec<Move16> {
     let mut v = list.to_vec();

@@ -8,9 +8,7 @@ use chessbits::moves::{Move16, MoveList};
 use chessbits::notation::fen;
 use chessbits::state::Position;
 
-#[path = "../../../testdata/perft/suites.rs"]
-mod suites;
-use suites::SUITES;
+use chessbits_testkit::SUITES;
 
 fn sorted(moves: impl IntoIterator<Item = Move16>) -> Vec<Move16> {
     let mut v: Vec<Move16> = moves.into_iter().collect();

@@ -3,26 +3,15 @@
 //! what went wrong whenever it does not succeed (on stderr, or as an `error` line of its output
 //! for the line-by-line commands).
 
+use chessbits_testkit::Rng;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_chessbits");
 
-/// A deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-}
-
 /// Inputs: random bytes, random text over a chess alphabet, and mangled valid inputs.
 fn inputs() -> Vec<Vec<u8>> {
-    let mut rng = Rng(0x5eed);
+    let mut rng = Rng::new(0x5eed);
     let alphabet = b"abcdefgh12345678KQRBNPkqrbnp/-+#=x.O0{}()[]\";$!? \n\t\r\0\xff";
     let valid: [&[u8]; 6] = [
         b"[Event \"e\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n",

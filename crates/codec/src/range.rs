@@ -443,18 +443,7 @@ impl<'a> Decoder<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// xorshift64*, fixed seed.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        }
-    }
+    use chessbits_testkit::Rng;
 
     /// A cumulative table from frequencies that sum to `TOTAL`.
     fn table(freqs: &[u32]) -> Vec<u16> {
@@ -534,7 +523,7 @@ mod tests {
 
     #[test]
     fn long_random_messages_round_trip() {
-        let mut rng = Rng(0x0123_4567_89ab_cdef);
+        let mut rng = Rng::new(0x0123_4567_89ab_cdef);
         for _ in 0..200 {
             // A random table of 2..40 symbols, then a message of up to 2000 symbols.
             let k = 2 + (rng.next() % 39) as usize;
@@ -561,7 +550,7 @@ mod tests {
 
     #[test]
     fn binary_decisions_round_trip_among_symbols() {
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
         let cum = table(&[TOTAL / 2, TOTAL / 4, TOTAL / 4]);
         for _ in 0..500 {
             // Decisions of any probability, each followed by a symbol.

@@ -16,6 +16,7 @@ use chessbits_movegen::{Game, MoveGen};
 use chessbits_notation::epd::Epd;
 use chessbits_notation::fen::{fen_of, parse_position, Fen, FenOptions};
 use chessbits_state::Position;
+use chessbits_testkit::Rng;
 
 const SUITES: [&str; 5] = [
     include_str!("../../../testdata/perft/standard.epd"),
@@ -105,22 +106,6 @@ fn every_perft_suite_position_round_trips() {
     }
 }
 
-/// A deterministic xorshift generator: the property test needs no dependency and replays.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// A random game of up to `plies` moves from `start`.
 fn playout(rng: &mut Rng, start: Position, plies: usize) -> Game {
     let mut game = Game::new(start);
@@ -137,7 +122,7 @@ fn playout(rng: &mut Rng, start: Position, plies: usize) -> Game {
 
 #[test]
 fn random_playouts_round_trip() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let starts = [
         Position::new(),
         parse_position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
@@ -294,7 +279,7 @@ fn bad_input_gives_typed_errors_and_never_panics() {
             });
         }
         let game =
-            playout(&mut Rng((fen.len() as u64).wrapping_mul(0x2545_f491_4f6c_dd1d)), pos, 40);
+            playout(&mut Rng::new((fen.len() as u64).wrapping_mul(0x2545_f491_4f6c_dd1d)), pos, 40);
         for code in MoveCode::ALL {
             let format = GameFormat::new(code);
             let bits = format.encode(&game).unwrap();
@@ -309,7 +294,7 @@ fn bad_input_gives_typed_errors_and_never_panics() {
 
 #[test]
 fn garbage_never_panics() {
-    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut rng = Rng::new(0x1234_5678_9abc_def1);
     let mut bytes = [0u8; 48];
     let encodings: Vec<Encoding> = {
         let mut v: Vec<Encoding> = BoardFormat::ALL.map(Encoding::Board).to_vec();

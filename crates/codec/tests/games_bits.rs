@@ -14,6 +14,7 @@ use chessbits_movegen::MoveGen;
 use chessbits_notation::epd::Epd;
 use chessbits_pgn::{Clock, SliceReader};
 use chessbits_state::Position;
+use chessbits_testkit::Rng;
 
 const SAMPLE: &[u8] = include_bytes!("../../../testdata/games/lichess-2021-10-sample.pgn");
 
@@ -39,25 +40,9 @@ fn sample() -> Vec<GameRecord> {
     games
 }
 
-/// xorshift64*, fixed seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 /// Random legal games from the suites' positions, to the end or 120 plies.
 fn playouts() -> Vec<(Position, Vec<Move16>)> {
-    let mut rng = Rng(0x5eed_cafe_f00d_d00d);
+    let mut rng = Rng::new(0x5eed_cafe_f00d_d00d);
     let mut games = Vec::new();
     for suite in SUITES {
         for line in suite.lines().filter(|l| !l.trim().is_empty()) {
@@ -166,7 +151,7 @@ fn an_illegal_move_is_refused_with_its_ply() {
 
 #[test]
 fn move_decoders_take_any_bytes_without_panicking() {
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let mut moves = Vec::new();
     let (mut ok, mut errors) = (0, 0);
     for round in 0..3000 {
@@ -363,7 +348,7 @@ fn garbage_in_good_frames_never_panics() {
         i + 1
     };
     let body = &bytes[header_len..ends[0] - 2];
-    let mut rng = Rng(42);
+    let mut rng = Rng::new(42);
     let mut errors = 0;
     for round in 0..4000 {
         let mut mutated = if round % 4 == 0 {

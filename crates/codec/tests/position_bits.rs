@@ -8,6 +8,7 @@ use chessbits_movegen::MoveGen;
 use chessbits_notation::epd::Epd;
 use chessbits_notation::fen::{fen_of, CastlingNotation, EnPassantMode, FenOptions};
 use chessbits_state::Position;
+use chessbits_testkit::Rng;
 
 const SUITES: [(&str, &str); 5] = [
     ("standard.epd", include_str!("../../../testdata/perft/standard.epd")),
@@ -100,26 +101,10 @@ fn suites_round_trip() {
     }
 }
 
-/// xorshift64*, fixed seed: the same playouts every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// Random games from the start position and from the Chess960 suite's start positions, every
 /// position checked; returns how many.
 fn random_playouts(mut visit: impl FnMut(&Position, &str)) -> usize {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let starts: Vec<Position> = std::iter::once(Position::new())
         .chain(
             suite_positions()
@@ -153,7 +138,7 @@ fn random_playouts_round_trip() {
 
 #[test]
 fn packed_decoder_survives_mutations() {
-    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut rng = Rng::new(0x1234_5678_9abc_def1);
     let mut decoded = 0;
     for (at, pos) in suite_positions() {
         for clocks in [false, true] {
@@ -196,7 +181,7 @@ fn packed_decoder_survives_mutations() {
 
 #[test]
 fn compact_decoder_survives_mutations() {
-    let mut rng = Rng(0x0fed_cba9_8765_4321);
+    let mut rng = Rng::new(0x0fed_cba9_8765_4321);
     let mut decoded = 0;
     let mut positions: Vec<(String, Position)> = suite_positions();
     random_playouts(|pos, at| {

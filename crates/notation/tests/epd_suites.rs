@@ -7,9 +7,8 @@ use std::path::{Path, PathBuf};
 
 use chessbits_notation::epd::{Epd, EpdPart, Operation};
 
-#[path = "../../../testdata/perft/suites.rs"]
-mod suites;
-use suites::SUITES;
+use chessbits_testkit::Rng;
+use chessbits_testkit::SUITES;
 
 /// The shared corpus, beside the repository root.
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus");
@@ -162,40 +161,21 @@ fn corpus_files_parse_and_round_trip() {
     ");
 }
 
-/// A xorshift64 generator: deterministic, tiny and good enough to pick mutations.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    /// A byte, usually one that EPD uses.
-    fn byte(&mut self) -> u8 {
-        const PALETTE: &[u8] = b"pnbrqkPNBRQK12345678/ wb-KQkqah0;;;\"\"\\ \tDcmvx_+\xc3\xff";
-        if self.below(4) == 0 {
-            self.next() as u8
-        } else {
-            PALETTE[self.below(PALETTE.len())]
-        }
+/// A byte, usually one that EPD uses.
+fn byte(rng: &mut Rng) -> u8 {
+    const PALETTE: &[u8] = b"pnbrqkPNBRQK12345678/ wb-KQkqah0;;;\"\"\\ \tDcmvx_+\xc3\xff";
+    if rng.below(4) == 0 {
+        rng.next() as u8
+    } else {
+        PALETTE[rng.below(PALETTE.len())]
     }
 }
 
 /// Changes `text` once: replaces, inserts or deletes a byte, duplicates a stretch, or truncates.
 /// Half the time the change falls after the fourth field, among the operations.
-fn mutate(rng: &mut XorShift, text: &mut Vec<u8>) {
+fn mutate(rng: &mut Rng, text: &mut Vec<u8>) {
     if text.is_empty() {
-        text.push(rng.byte());
+        text.push(byte(rng));
         return;
     }
     let fields_end = text
@@ -209,9 +189,9 @@ fn mutate(rng: &mut XorShift, text: &mut Vec<u8>) {
         _ => fields_end + rng.below(text.len() - fields_end),
     };
     match rng.below(5) {
-        0 => text[i] = rng.byte(),
+        0 => text[i] = byte(rng),
         1 => {
-            let b = rng.byte();
+            let b = byte(rng);
             text.insert(i, b);
         }
         2 => {
@@ -276,7 +256,7 @@ fn mutated_lines_never_panic_and_round_trip() {
             lines.extend(file_lines(&bytes).into_iter().step_by(25).map(|(_, l)| l.to_vec()));
         }
     }
-    let mut rng = XorShift(0x2545_f491_4f6c_dd1d);
+    let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
     let mut outcomes: BTreeMap<Outcome, u32> = BTreeMap::new();
     for _ in 0..100_000 {
         let mut text = lines[rng.below(lines.len())].clone();

@@ -12,9 +12,8 @@ use chessbits_notation::fen::{
 };
 use chessbits_state::{CastlingSide, Position};
 
-#[path = "../../../testdata/perft/suites.rs"]
-mod suites;
-use suites::SUITES;
+use chessbits_testkit::Rng;
+use chessbits_testkit::SUITES;
 
 /// Every suite line as (suite, line number, FEN), read as EPD: the FEN is the line without its
 /// perft operations, which must be exactly ` ;D1 n ;D2 n ...` after it.
@@ -125,7 +124,7 @@ fn chess960_positions_are_detected() {
             if has_chess960_rights(&pos) { CastlingMode::Chess960 } else { CastlingMode::Standard };
         assert_eq!(pos.castling_mode(), expected, "{suite}:{line}: {fen}");
         if expected == CastlingMode::Chess960 {
-            assert_eq!(suite, "chess960.epd", "{suite}:{line}: {fen}");
+            assert_eq!(suite, "chess960", "{suite}:{line}: {fen}");
             chess960 += 1;
         }
     }
@@ -134,38 +133,9 @@ fn chess960_positions_are_detected() {
     assert_eq!(chess960, 99);
 }
 
-/// A xorshift64 generator: deterministic, tiny and good enough to pick mutations.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    /// A byte, usually one that FEN uses.
-    fn byte(&mut self) -> u8 {
-        const PALETTE: &[u8] = b"pnbrqkPNBRQK123456789/ wb-KQkqABCDEFGHabcdefgh0;\t\xc3\xff";
-        if self.below(4) == 0 {
-            self.next() as u8
-        } else {
-            PALETTE[self.below(PALETTE.len())]
-        }
-    }
-}
-
 /// A position in `text` (`len` inclusive if `end`): half the time anywhere, half the time in a
 /// field picked at random, so the short fields get as much attention as the placement.
-fn site(rng: &mut XorShift, text: &[u8], end: bool) -> usize {
+fn site(rng: &mut Rng, text: &[u8], end: bool) -> usize {
     let fields = field_spans(text);
     let (start, stop) = if fields.is_empty() || rng.below(2) == 0 {
         (0, text.len())
@@ -175,21 +145,31 @@ fn site(rng: &mut XorShift, text: &[u8], end: bool) -> usize {
     start + rng.below(stop - start + usize::from(end))
 }
 
+/// A byte, usually one that FEN uses.
+fn byte(rng: &mut Rng) -> u8 {
+    const PALETTE: &[u8] = b"pnbrqkPNBRQK123456789/ wb-KQkqABCDEFGHabcdefgh0;\t\xc3\xff";
+    if rng.below(4) == 0 {
+        rng.next() as u8
+    } else {
+        PALETTE[rng.below(PALETTE.len())]
+    }
+}
+
 /// Changes `text` once: replaces, inserts or deletes a byte, swaps two piece letters,
 /// duplicates a field, or truncates.
-fn mutate(rng: &mut XorShift, text: &mut Vec<u8>) {
+fn mutate(rng: &mut Rng, text: &mut Vec<u8>) {
     if text.is_empty() {
-        text.push(rng.byte());
+        text.push(byte(rng));
         return;
     }
     match rng.below(6) {
         0 => {
             let i = site(rng, text, false);
-            text[i] = rng.byte();
+            text[i] = byte(rng);
         }
         1 => {
             let i = site(rng, text, true);
-            let b = rng.byte();
+            let b = byte(rng);
             text.insert(i, b);
         }
         2 => {
@@ -296,7 +276,7 @@ fn check_mutant(text: &[u8]) -> Outcome {
 #[test]
 fn mutated_suite_lines_never_panic_and_round_trip() {
     let fens = suite_fens();
-    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let mut outcomes: HashMap<Outcome, u32> = HashMap::new();
     for _ in 0..200_000 {
         let (_, _, fen) = fens[rng.below(fens.len())];

@@ -12,9 +12,7 @@ use chessbits_notation::fen::parse_position;
 use chessbits_notation::san::{Candidates, San, SanError, SanPlus, Suffix};
 use chessbits_state::{CastlingSide, Position};
 
-#[path = "../../../testdata/perft/suites.rs"]
-mod suites;
-use suites::SUITES;
+use chessbits_testkit::SUITES;
 
 /// Every suite position: the text before the first `;` of each line.
 fn suite_positions() -> Vec<(String, Position)> {

@@ -10,9 +10,6 @@ use chessbits_notation::epd::Epd;
 use chessbits_notation::fen::Fen;
 use chessbits_state::{Position, Setup, Status};
 
-#[path = "../../../testdata/perft/suites.rs"]
-mod suites;
-
 /// The flags named in `text`, `-` for none.
 fn flags(text: &str) -> Status {
     text.split_whitespace()
@@ -128,7 +125,7 @@ fn tolerated_rights_and_en_passant_squares_are_dropped() {
 fn suite_positions_have_no_problem_but_impossible_checks() {
     let mut impossible = 0;
     let mut total = 0;
-    for (name, text) in suites::SUITES {
+    for (name, text) in chessbits_testkit::SUITES {
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             let epd: Epd = line.parse().unwrap_or_else(|e| panic!("{name}: {e}"));
             let status = epd.fen().0.status();
