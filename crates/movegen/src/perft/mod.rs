@@ -5,6 +5,7 @@
 //! CPU features of [`crate::isa`]); [`table`] the lockless transposition table; [`parallel`]
 //! the thread scheduler. This file holds the public entry points.
 
+pub(crate) mod children;
 mod parallel;
 mod table;
 mod walk;
