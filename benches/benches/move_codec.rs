@@ -8,7 +8,7 @@
 use std::hint::black_box;
 
 use chessbits_codec::move_codec::{self, MoveCodec};
-use chessbits_codec::move_model::{Candidates, History, MoveModel};
+use chessbits_codec::move_model::{FeaturedMoves, MoveModel, RecentMoves};
 use chessbits_move::Move16;
 use chessbits_pgn::{Replay, SliceReader};
 use chessbits_state::Position;
@@ -63,12 +63,12 @@ fn codecs(c: &mut Criterion) {
     }
     let model = MoveModel::FITTED;
     group.bench_function("model/features", |b| {
-        let mut candidates = Candidates::new();
+        let mut candidates = FeaturedMoves::new();
         b.iter(|| {
             let mut n = 0;
             for (start, moves) in black_box(&games) {
                 let mut pos = *start;
-                let mut history = History::new();
+                let mut history = RecentMoves::new();
                 for &m in moves {
                     let analysis = model.analyse(&pos, &history);
                     candidates.clear();

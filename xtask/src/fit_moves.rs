@@ -23,7 +23,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use chessbits_codec::move_model::{
-    feature_name, Book, Candidates, History, MoveModel, BOOK_BUCKETS, BOOK_PLIES, FEATURES,
+    feature_name, Book, FeaturedMoves, MoveModel, RecentMoves, BOOK_BUCKETS, BOOK_PLIES, FEATURES,
     FEATURE_COUNT, SCORE_SCALE, SLOTS,
 };
 use chessbits_codec::range::TOTAL;
@@ -222,7 +222,7 @@ impl Fit {
 }
 
 /// The features of `c` with the slots in the bit mask `drop` set to 0.
-fn masked(c: &Candidates, drop: u16, out: &mut Vec<[u16; SLOTS]>) {
+fn masked(c: &FeaturedMoves, drop: u16, out: &mut Vec<[u16; SLOTS]>) {
     out.clear();
     for f in c.features() {
         let mut f = *f;
@@ -240,10 +240,10 @@ fn masked(c: &Candidates, drop: u16, out: &mut Vec<[u16; SLOTS]>) {
 fn ply_lists(
     model: &MoveModel<'_>,
     pos: &Position,
-    history: &History,
+    history: &RecentMoves,
     m: Move16,
-    pieces: &mut Candidates,
-    moves: &mut Candidates,
+    pieces: &mut FeaturedMoves,
+    moves: &mut FeaturedMoves,
 ) -> (usize, usize) {
     let analysis = model.analyse(pos, history);
     let (piece, index) = analysis.locate(m).expect("a legal move");
@@ -256,12 +256,12 @@ fn ply_lists(
 
 /// Bits per move of the integer model over `games`: (plies, bits).
 fn measure(model: &MoveModel<'_>, games: &[Game]) -> (u64, f64) {
-    let (mut pieces, mut moves) = (Candidates::new(), Candidates::new());
+    let (mut pieces, mut moves) = (FeaturedMoves::new(), FeaturedMoves::new());
     let mut freqs = [0u16; 256];
     let (mut plies, mut bits) = (0u64, 0f64);
     for game in games {
         let mut pos = game.start;
-        let mut history = History::new();
+        let mut history = RecentMoves::new();
         for &m in &game.moves {
             let (piece, index) = ply_lists(model, &pos, &history, m, &mut pieces, &mut moves);
             for (list, i) in [(&pieces, piece), (&moves, index)] {
@@ -385,7 +385,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
     let mut fit = Fit::new();
     let mut order: Vec<usize> = (0..fit_games.len()).collect();
     let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
-    let (mut pieces, mut moves) = (Candidates::new(), Candidates::new());
+    let (mut pieces, mut moves) = (FeaturedMoves::new(), FeaturedMoves::new());
     let mut probs = Vec::new();
     let mut features = Vec::new();
     for epoch in 0..o.epochs {
@@ -402,7 +402,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         for &g in &order {
             let game = &fit_games[g];
             let mut pos = game.start;
-            let mut history = History::new();
+            let mut history = RecentMoves::new();
             for &m in &game.moves {
                 let (piece, index) =
                     ply_lists(&extractor, &pos, &history, m, &mut pieces, &mut moves);
@@ -440,7 +440,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         let mut plies = 0u64;
         for game in &held_games {
             let mut pos = game.start;
-            let mut history = History::new();
+            let mut history = RecentMoves::new();
             for &m in &game.moves {
                 let (piece, index) =
                     ply_lists(&extractor, &pos, &history, m, &mut pieces, &mut moves);

@@ -67,7 +67,7 @@ use chessbits_move::Move16;
 use chessbits_state::Position;
 
 use crate::io::{BitReader, BitWriter};
-use crate::move_model::{canonical_count, canonical_index, History, MoveModel, Scored};
+use crate::move_model::{canonical_count, canonical_index, MoveModel, RecentMoves, Scored};
 use crate::range::{self, RangeError};
 
 /// How moves are coded: see the [module docs](self).
@@ -194,7 +194,7 @@ pub struct MoveEncoder {
     codec: MoveCodec,
     model: MoveModel<'static>,
     pos: Position,
-    history: History,
+    history: RecentMoves,
     scored: Box<Scored<'static>>,
     range: range::Encoder<Vec<u8>>,
     bits: BitWriter,
@@ -208,7 +208,7 @@ impl MoveEncoder {
             codec,
             model: MoveModel::FITTED,
             pos: *start,
-            history: History::new(),
+            history: RecentMoves::new(),
             scored: Box::new(Scored::new(MoveModel::FITTED.weights())),
             range: range::Encoder::new(Vec::new()),
             bits: BitWriter::new(),
@@ -220,7 +220,7 @@ impl MoveEncoder {
     pub fn reset(&mut self, codec: MoveCodec, start: &Position) {
         self.codec = codec;
         self.pos = *start;
-        self.history = History::new();
+        self.history = RecentMoves::new();
         let mut buf = core::mem::replace(&mut self.range, range::Encoder::new(Vec::new())).finish();
         buf.clear();
         self.range = range::Encoder::new(buf);
@@ -320,7 +320,7 @@ pub struct MoveDecoder<'a> {
     codec: MoveCodec,
     model: MoveModel<'static>,
     pos: Position,
-    history: History,
+    history: RecentMoves,
     scored: Box<Scored<'static>>,
     range: range::Decoder<'a>,
     bits: BitReader<'a>,
@@ -333,7 +333,7 @@ impl<'a> MoveDecoder<'a> {
             codec,
             model: MoveModel::FITTED,
             pos: *start,
-            history: History::new(),
+            history: RecentMoves::new(),
             scored: Box::new(Scored::new(MoveModel::FITTED.weights())),
             range: range::Decoder::new(bytes),
             bits: BitReader::new(bytes),

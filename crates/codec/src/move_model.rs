@@ -78,16 +78,16 @@
 //! of every format built on it.
 //!
 //! ```
-//! use chessbits_codec::move_model::{Candidates, History, MoveModel};
+//! use chessbits_codec::move_model::{FeaturedMoves, RecentMoves, MoveModel};
 //! use chessbits_state::Position;
 //!
 //! let pos = Position::new();
 //! let model = MoveModel::FITTED;
-//! let analysis = model.analyse(&pos, &History::new());
-//! let mut pieces = Candidates::new();
+//! let analysis = model.analyse(&pos, &RecentMoves::new());
+//! let mut pieces = FeaturedMoves::new();
 //! analysis.pieces(&mut pieces);
 //! assert_eq!(pieces.len(), 10); // two knights and eight pawns
-//! let mut moves = Candidates::new();
+//! let mut moves = FeaturedMoves::new();
 //! analysis.moves(0, &mut moves); // the knight on b1
 //! assert_eq!(moves.moves().iter().map(|m| pos.uci(*m).to_string()).collect::<Vec<_>>(), ["b1a3", "b1c3"]);
 //! let mut freqs = [0u16; 256];
@@ -245,7 +245,7 @@ impl<'a> Book<'a> {
 
 /// What the model remembers of the game so far: the last two moves and the ply.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct History {
+pub struct RecentMoves {
     /// The opponent's last move (the one just played), if any.
     last: Option<Played>,
     /// Our own last move (two plies ago), if any.
@@ -261,10 +261,10 @@ struct Played {
     capture: bool,
 }
 
-impl History {
+impl RecentMoves {
     /// The history at the start of a game.
-    pub const fn new() -> History {
-        History { last: None, own: None, ply: 0 }
+    pub const fn new() -> RecentMoves {
+        RecentMoves { last: None, own: None, ply: 0 }
     }
 
     /// Records the move `m`, just played.
@@ -288,25 +288,25 @@ pub trait Sink {
     fn push(&mut self, m: Move16, features: &[u16; SLOTS]);
 }
 
-/// Candidates in canonical order with their features: what [`Analysis::pieces`] and
+/// FeaturedMoves in canonical order with their features: what [`Analysis::pieces`] and
 /// [`Analysis::moves`] fill.
 #[derive(Clone, Debug)]
-pub struct Candidates {
+pub struct FeaturedMoves {
     moves: [Move16; 256],
     features: [[u16; SLOTS]; 256],
     len: usize,
 }
 
-impl Default for Candidates {
+impl Default for FeaturedMoves {
     fn default() -> Self {
-        Candidates::new()
+        FeaturedMoves::new()
     }
 }
 
-impl Candidates {
+impl FeaturedMoves {
     /// An empty list.
-    pub fn new() -> Candidates {
-        Candidates { moves: [Move16::NONE; 256], features: [[0; SLOTS]; 256], len: 0 }
+    pub fn new() -> FeaturedMoves {
+        FeaturedMoves { moves: [Move16::NONE; 256], features: [[0; SLOTS]; 256], len: 0 }
     }
 
     /// Forgets the candidates.
@@ -339,7 +339,7 @@ impl Candidates {
     }
 }
 
-impl Sink for Candidates {
+impl Sink for FeaturedMoves {
     #[inline]
     fn push(&mut self, m: Move16, features: &[u16; SLOTS]) {
         if let (Some(slot), Some(f)) =
@@ -352,7 +352,7 @@ impl Sink for Candidates {
     }
 }
 
-/// Candidates with their scores: the coding path's sink.
+/// FeaturedMoves with their scores: the coding path's sink.
 #[derive(Clone, Debug)]
 pub(crate) struct Scored<'w> {
     weights: &'w [i16; FEATURES],
@@ -521,7 +521,7 @@ impl<'a> MoveModel<'a> {
     /// Analyses `pos`, given what `history` remembers of the game: its movable pieces in
     /// canonical order and what their features need.
     #[inline(always)]
-    pub fn analyse<'p>(&'p self, pos: &'p Position, history: &History) -> Analysis<'p> {
+    pub fn analyse<'p>(&'p self, pos: &'p Position, history: &RecentMoves) -> Analysis<'p> {
         let t = tables();
         let ctx = Context::new(t, pos, history, &self.book);
         let pieces = Pieces::of(pos);
@@ -530,7 +530,7 @@ impl<'a> MoveModel<'a> {
 
     /// Fills `freqs[..n]` with the frequency of each of the `n` candidates out of [`TOTAL`]
     /// (see the module docs) and returns `n`; 0 and nothing written if there are none.
-    pub fn frequencies(&self, candidates: &Candidates, freqs: &mut [u16; 256]) -> usize {
+    pub fn frequencies(&self, candidates: &FeaturedMoves, freqs: &mut [u16; 256]) -> usize {
         let mut scored = Scored::new(self.weights);
         for (&m, f) in candidates.moves().iter().zip(candidates.features()) {
             scored.push(m, f);
@@ -953,7 +953,7 @@ fn bit(bb: Bitboard, sq: Square) -> usize {
 
 impl<'a> Context<'a> {
     #[inline(always)]
-    fn new(t: &Tables, pos: &Position, history: &History, book: &Book<'a>) -> Context<'a> {
+    fn new(t: &Tables, pos: &Position, history: &RecentMoves, book: &Book<'a>) -> Context<'a> {
         let board = pos.board();
         let us = pos.turn();
         let them = !us;
@@ -1438,7 +1438,7 @@ mod tests {
         let model = MoveModel::FITTED;
         let (mut canonical, mut fast) =
             (Scored::new(model.weights()), Scored::new(model.weights()));
-        let mut history = History::new();
+        let mut history = RecentMoves::new();
         for pos in positions() {
             // Some history, so that the last-move features are not all zero.
             if let Some(m) = pos.legal_moves().first().copied() {
@@ -1472,10 +1472,10 @@ mod tests {
             castles += list.iter().filter(|m| m.is_castling()).count();
             // The model's two steps list the same moves in the same order.
             let model = MoveModel::FITTED;
-            let analysis = model.analyse(&pos, &History::new());
+            let analysis = model.analyse(&pos, &RecentMoves::new());
             let mut moves = Vec::new();
             for piece in 0..analysis.piece_count() {
-                let mut candidates = Candidates::new();
+                let mut candidates = FeaturedMoves::new();
                 analysis.moves(piece, &mut candidates);
                 assert_eq!(candidates.len(), analysis.move_count(piece));
                 for (i, &m) in candidates.moves().iter().enumerate() {
@@ -1493,17 +1493,17 @@ mod tests {
     fn features_are_in_range_and_frequencies_fill_the_total() {
         let model = MoveModel::FITTED;
         let mut freqs = [0u16; 256];
-        let mut history = History::new();
+        let mut history = RecentMoves::new();
         for (i, pos) in positions().into_iter().enumerate() {
             // Some history: a move of the side that just moved, when there is one.
             if i % 3 == 0 {
-                history = History::new();
+                history = RecentMoves::new();
             }
             let analysis = model.analyse(&pos, &history);
-            let mut lists = vec![Candidates::new()];
+            let mut lists = vec![FeaturedMoves::new()];
             analysis.pieces(&mut lists[0]);
             for piece in 0..analysis.piece_count() {
-                let mut c = Candidates::new();
+                let mut c = FeaturedMoves::new();
                 analysis.moves(piece, &mut c);
                 lists.push(c);
             }

@@ -423,7 +423,7 @@ struct Freqs {
 /// A fitted probability model and the codec that uses it.
 ///
 /// [`Model::builtin`] is the model shipped with the crate, which [`encode`] and [`decode`]
-/// use; [`Fitter`] makes new ones (for `cargo xtask fit-compact`), which code with the same
+/// use; `Fitter` (feature `fit`) makes new ones (for `cargo xtask fit-compact`), which code with the same
 /// layout and other probabilities.
 #[derive(Clone, Debug)]
 pub struct Model {
