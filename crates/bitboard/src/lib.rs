@@ -29,6 +29,7 @@ pub mod reference;
 #[cfg(feature = "serde")]
 mod serde_text;
 mod square;
+pub mod tables;
 
 pub use bitboard::{Bitboard, Squares};
 pub use color::{ByColor, Color};

@@ -1,9 +1,13 @@
 //! The lookup tables, built once on first use and reached through one `&'static` reference.
 //!
 //! [`tables()`] is the only accessor. Hot loops call it once and pass the reference down, so no
-//! lookup pays for the lazy-initialisation check.
+//! lookup pays for the lazy-initialisation check. The magic tables for sliders are built here,
+//! lazily (about 840 KB, and only move generation needs them); every other table (leapers,
+//! empty-board rays, between and line) has one home, the bitboard crate's compile-time
+//! [`chessbits_bitboard::tables`], which the state crate reads too. [`Tables`]'s methods
+//! reach both, so the generator asks one object for every attack.
 
-use chessbits_bitboard::{reference, Bitboard, Color, Square};
+use chessbits_bitboard::{reference, tables as fixed, Bitboard, Color, Square};
 use once_cell::sync::Lazy;
 
 use crate::magics::{BISHOP_MAGICS, ROOK_MAGICS};
@@ -48,19 +52,10 @@ impl Magic {
 
 /// Every lookup table move generation uses.
 pub struct Tables {
-    knight: [Bitboard; 64],
-    king: [Bitboard; 64],
-    pawn: [[Bitboard; 64]; 2],
-    rook_rays: [Bitboard; 64],
-    bishop_rays: [Bitboard; 64],
     rook_magics: [Magic; 64],
     bishop_magics: [Magic; 64],
     /// Rook attack sets (all squares, then bishops'), indexed through the magics.
     sliders: Box<[Bitboard]>,
-    /// Squares strictly between two aligned squares.
-    between: Box<[[Bitboard; 64]; 64]>,
-    /// The whole line through two aligned squares, edge to edge.
-    line: Box<[[Bitboard; 64]; 64]>,
 }
 
 static TABLES: Lazy<Tables> = Lazy::new(Tables::build);
@@ -74,26 +69,10 @@ pub fn tables() -> &'static Tables {
 impl Tables {
     fn build() -> Tables {
         let mut t = Tables {
-            knight: [Bitboard::EMPTY; 64],
-            king: [Bitboard::EMPTY; 64],
-            pawn: [[Bitboard::EMPTY; 64]; 2],
-            rook_rays: [Bitboard::EMPTY; 64],
-            bishop_rays: [Bitboard::EMPTY; 64],
             rook_magics: [Magic::default(); 64],
             bishop_magics: [Magic::default(); 64],
             sliders: Box::default(),
-            between: Box::new([[Bitboard::EMPTY; 64]; 64]),
-            line: Box::new([[Bitboard::EMPTY; 64]; 64]),
         };
-        for sq in Square::ALL {
-            t.knight[sq as usize] = reference::knight(sq);
-            t.king[sq as usize] = reference::king(sq);
-            t.rook_rays[sq as usize] = reference::rook(sq, Bitboard::EMPTY);
-            t.bishop_rays[sq as usize] = reference::bishop(sq, Bitboard::EMPTY);
-            for color in Color::ALL {
-                t.pawn[color as usize][sq as usize] = reference::pawn(color, sq);
-            }
-        }
         let mut sliders = Vec::new();
         for (magics, numbers, directions) in [
             (&mut t.rook_magics, &ROOK_MAGICS, &reference::ROOK_DIRECTIONS),
@@ -125,47 +104,37 @@ impl Tables {
             }
         }
         t.sliders = sliders.into_boxed_slice();
-        for a in Square::ALL {
-            for attack in [reference::rook as fn(Square, Bitboard) -> Bitboard, reference::bishop] {
-                for b in attack(a, Bitboard::EMPTY) {
-                    let from_b = attack(b, Bitboard::EMPTY);
-                    t.between[a as usize][b as usize] =
-                        attack(a, Bitboard::from_square(b)) & attack(b, Bitboard::from_square(a));
-                    t.line[a as usize][b as usize] = (attack(a, Bitboard::EMPTY) & from_b) | a | b;
-                }
-            }
-        }
         t
     }
 
     /// Knight attacks from `sq`.
     #[inline(always)]
     pub fn knight(&self, sq: Square) -> Bitboard {
-        self.knight[sq as usize]
+        fixed::knight(sq)
     }
 
     /// King attacks from `sq`.
     #[inline(always)]
     pub fn king(&self, sq: Square) -> Bitboard {
-        self.king[sq as usize]
+        fixed::king(sq)
     }
 
     /// Attacks of a pawn of `color` on `sq`.
     #[inline(always)]
     pub fn pawn(&self, color: Color, sq: Square) -> Bitboard {
-        self.pawn[color as usize][sq as usize]
+        fixed::pawn(color, sq)
     }
 
     /// Rook attacks from `sq` on an empty board: the squares of its rank and file.
     #[inline(always)]
     pub fn rook_rays(&self, sq: Square) -> Bitboard {
-        self.rook_rays[sq as usize]
+        fixed::rook_rays(sq)
     }
 
     /// Bishop attacks from `sq` on an empty board: the squares of its diagonals.
     #[inline(always)]
     pub fn bishop_rays(&self, sq: Square) -> Bitboard {
-        self.bishop_rays[sq as usize]
+        fixed::bishop_rays(sq)
     }
 
     /// Rook attacks from `sq` given the occupied squares.
@@ -240,13 +209,13 @@ impl Tables {
     /// Squares strictly between `a` and `b` if they share a rank, file or diagonal, else empty.
     #[inline(always)]
     pub fn between(&self, a: Square, b: Square) -> Bitboard {
-        self.between[a as usize][b as usize]
+        fixed::between(a, b)
     }
 
     /// The full line (edge to edge) through `a` and `b` if they are aligned, else empty.
     #[inline(always)]
     pub fn line(&self, a: Square, b: Square) -> Bitboard {
-        self.line[a as usize][b as usize]
+        fixed::line(a, b)
     }
 }
 
