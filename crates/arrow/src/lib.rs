@@ -115,6 +115,16 @@ pub const TYPED_TAGS: [&str; TYPED] = [
     "Termination",
 ];
 
+/// The typed tags of one game, as [`BatchBuilder::push`] reads them from its tags.
+struct Typed<'g> {
+    /// The first value of each of [`TYPED_TAGS`] that parsed (dates and ratings as numbers).
+    values: [Option<&'g [u8]>; TYPED],
+    /// `UTCDate` as days since the epoch.
+    date: Option<i32>,
+    /// `WhiteElo`, `BlackElo`.
+    elo: [Option<i32>; 2],
+}
+
 /// The number of typed tag columns.
 const TYPED: usize = 13;
 const RESULT: usize = 4;
@@ -348,6 +358,17 @@ impl BatchBuilder {
     /// [`GameRecord`] read by the library always is); the batch is then left as it was.
     pub fn push(&mut self, game: &GameRecord) -> Result<(), ExportError> {
         // The moves first: the only step that can fail, before any column grows.
+        self.code_moves(game)?;
+        self.game.append_value(i64::try_from(game.number).unwrap_or(i64::MAX));
+        let typed = self.push_tags(game)?;
+        self.push_typed(game, &typed);
+        self.push_play(game);
+        self.len += 1;
+        Ok(())
+    }
+
+    /// Codes `game`'s mainline into `bytes` and its first position keys into `keys_buf`.
+    fn code_moves(&mut self, game: &GameRecord) -> Result<(), ExportError> {
         self.encoder.reset(MoveCodec::Model, &game.start);
         let limit = usize::try_from(self.keys.limit()).unwrap_or(usize::MAX);
         let keys = &mut self.keys_buf;
@@ -363,29 +384,31 @@ impl BatchBuilder {
         }
         self.bytes.clear();
         self.encoder.finish(&mut self.bytes);
+        Ok(())
+    }
 
-        self.game.append_value(i64::try_from(game.number).unwrap_or(i64::MAX));
-        let mut typed: [Option<&[u8]>; TYPED] = [None; TYPED];
-        let mut date = None;
-        let mut elo = [None; 2];
+    /// Appends the tags that have no typed column to the `tags` map, and returns the typed
+    /// ones: the first value of each, the date and the ratings when they parse.
+    fn push_tags<'g>(&mut self, game: &'g GameRecord) -> Result<Typed<'g>, ExportError> {
+        let mut t = Typed { values: [None; TYPED], date: None, elo: [None; 2] };
         for (name, value) in &game.tags {
             let slot = TYPED_TAGS.iter().position(|t| t.as_bytes() == name.as_slice());
             let parsed = match slot {
-                Some(i) if typed.get(i).is_some_and(Option::is_none) => match i {
-                    UTC_DATE => parse_date(value).map(|d| date = Some(d)),
+                Some(i) if t.values.get(i).is_some_and(Option::is_none) => match i {
+                    UTC_DATE => parse_date(value).map(|d| t.date = Some(d)),
                     WHITE_ELO | BLACK_ELO => core::str::from_utf8(value)
                         .ok()
                         .and_then(|v| v.parse::<i32>().ok())
                         .map(|v| {
-                            if let Some(e) = elo.get_mut(i - WHITE_ELO) {
+                            if let Some(e) = t.elo.get_mut(i - WHITE_ELO) {
                                 *e = Some(v);
                             }
                         }),
                     _ => Some(()),
                 }
                 .map(|()| {
-                    if let Some(t) = typed.get_mut(i) {
-                        *t = Some(value);
+                    if let Some(slot) = t.values.get_mut(i) {
+                        *slot = Some(value);
                     }
                 }),
                 _ => None,
@@ -396,18 +419,27 @@ impl BatchBuilder {
             }
         }
         self.tags.append(true)?;
+        Ok(t)
+    }
+
+    /// Appends the typed tag columns (`Result` falls back on the movetext's marker).
+    fn push_typed(&mut self, game: &GameRecord, typed: &Typed<'_>) {
         let marker = game.result.map(|r| r.as_str().as_bytes());
-        for (i, (builder, value)) in self.text.iter_mut().zip(typed).enumerate() {
+        for (i, (builder, value)) in self.text.iter_mut().zip(typed.values).enumerate() {
             match (i, value) {
                 (UTC_DATE | WHITE_ELO | BLACK_ELO, _) => builder.append_null(),
                 (RESULT, None) => builder.append_option(marker.map(decode_lossy)),
                 (_, value) => builder.append_option(value.map(decode_lossy)),
             }
         }
-        self.date.append_option(date);
-        for (builder, value) in self.elo.iter_mut().zip(elo) {
+        self.date.append_option(typed.date);
+        for (builder, value) in self.elo.iter_mut().zip(typed.elo) {
             builder.append_option(value);
         }
+    }
+
+    /// Appends the play: plies, start position, coded moves, clocks, evaluations, keys.
+    fn push_play(&mut self, game: &GameRecord) {
         self.plies.append_value(i32::try_from(game.moves.len()).unwrap_or(i32::MAX));
         if game.start == Position::new() {
             self.start_fen.append_null();
@@ -431,8 +463,6 @@ impl BatchBuilder {
         }
         self.positions.values().append_slice(&self.keys_buf);
         self.positions.append(true);
-        self.len += 1;
-        Ok(())
     }
 
     /// The games pushed so far as a batch; the builder is empty again.

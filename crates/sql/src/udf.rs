@@ -134,6 +134,110 @@ impl ChessUdf {
         })
     }
 
+    /// `chess_uci`, `chess_san`: each game's mainline as text.
+    fn game_texts(&self, arrays: &[ArrayRef]) -> Result<ArrayRef> {
+        let mut starts = Starts::default();
+        let mut out = StringBuilder::new();
+        let mut text = String::new();
+        for (row, game) in games(arrays)?.enumerate() {
+            let Some(game) = game else {
+                out.append_null();
+                continue;
+            };
+            text.clear();
+            open(&mut starts, game)
+                .and_then(|replay| match self.function {
+                    Function::Uci => replay.write_uci(&mut text),
+                    _ => replay.write_san(&mut text),
+                })
+                .map_err(|e| self.fail(row, e))?;
+            out.append_value(&text);
+        }
+        Ok(Arc::new(out.finish()))
+    }
+
+    /// `chess_fen_at`, `chess_move_at`: the FEN or the move at a ply of each game.
+    fn texts_at_ply(&self, arrays: &[ArrayRef]) -> Result<ArrayRef> {
+        let mut starts = Starts::default();
+        let mut out = StringBuilder::new();
+        let plies = arrays.get(3).map(ints).transpose()?.into_iter().flatten();
+        for (row, (game, ply)) in games(arrays)?.zip(plies).enumerate() {
+            let value = match (game, ply) {
+                (Some(game), Some(ply)) => open(&mut starts, game)
+                    .and_then(|replay| match self.function {
+                        Function::FenAt => replay.fen_at(ply),
+                        _ => replay.move_at(ply).map(|m| m.map(|m| m.to_string())),
+                    })
+                    .map_err(|e| self.fail(row, e))?,
+                _ => None,
+            };
+            out.append_option(value);
+        }
+        Ok(Arc::new(out.finish()))
+    }
+
+    /// `chess_reaches`, `chess_next_move`: whether each game reaches a position, and its move there.
+    fn searches(&self, arrays: &[ArrayRef]) -> Result<ArrayRef> {
+        let mut starts = Starts::default();
+        let mut targets = Targets::default();
+        let fens = arrays.get(3).map(texts).transpose()?.into_iter().flatten();
+        let mut found = BooleanBuilder::new();
+        let mut moves = StringBuilder::new();
+        for (row, (game, fen)) in games(arrays)?.zip(fens).enumerate() {
+            let (Some(game), Some(fen)) = (game, fen) else {
+                found.append_null();
+                moves.append_null();
+                continue;
+            };
+            let target = targets.get(fen).map_err(|e| self.fail(row, format_args!("fen: {e}")))?;
+            let replay = open(&mut starts, game).map_err(|e| self.fail(row, e))?;
+            if self.function == Function::Reaches {
+                found.append_value(replay.reaches(&target).map_err(|e| self.fail(row, e))?);
+            } else {
+                let m = replay.next_move_from(&target).map_err(|e| self.fail(row, e))?;
+                moves.append_option(m.map(|m| m.to_string()));
+            }
+        }
+        Ok(match self.function {
+            Function::Reaches => Arc::new(found.finish()),
+            _ => Arc::new(moves.finish()),
+        })
+    }
+
+    /// `chess_outcome`: how each game's moves ended it by rule.
+    fn outcomes(&self, arrays: &[ArrayRef]) -> Result<ArrayRef> {
+        let mut starts = Starts::default();
+        let mut out = StringBuilder::new();
+        for (row, game) in games(arrays)?.enumerate() {
+            let outcome = match game {
+                Some(game) => open(&mut starts, game)
+                    .and_then(Replay::outcome)
+                    .map_err(|e| self.fail(row, e))?,
+                None => None,
+            };
+            out.append_option(outcome.map(|o| o.to_string()));
+        }
+        Ok(Arc::new(out.finish()))
+    }
+
+    /// `chess_key`: the Polyglot key of each FEN.
+    fn keys(&self, arrays: &[ArrayRef]) -> Result<ArrayRef> {
+        let mut out = Int64Builder::new();
+        let mut targets = Targets::default();
+        let fens = arrays.first().map(texts).transpose()?.into_iter().flatten();
+        for (row, fen) in fens.enumerate() {
+            let key = match fen {
+                Some(fen) => Some(
+                    targets.get(fen).map_err(|e| self.fail(row, format_args!("fen: {e}")))?.key,
+                ),
+                None => None,
+            };
+            // Signed, as the `keys` column stores it.
+            out.append_option(key.map(|k| k as i64));
+        }
+        Ok(Arc::new(out.finish()))
+    }
+
     fn fail(&self, row: usize, e: impl core::fmt::Display) -> DataFusionError {
         DataFusionError::Execution(format!("{}: row {row} of the batch: {e}", self.function.name()))
     }
@@ -262,102 +366,12 @@ impl ScalarUDFImpl for ChessUdf {
                 self.function.usage()
             );
         }
-        let mut starts = Starts::default();
         let result: ArrayRef = match self.function {
-            Function::Uci | Function::San => {
-                let mut out = StringBuilder::new();
-                let mut text = String::new();
-                for (row, game) in games(&arrays)?.enumerate() {
-                    let Some(game) = game else {
-                        out.append_null();
-                        continue;
-                    };
-                    text.clear();
-                    open(&mut starts, game)
-                        .and_then(|replay| match self.function {
-                            Function::Uci => replay.write_uci(&mut text),
-                            _ => replay.write_san(&mut text),
-                        })
-                        .map_err(|e| self.fail(row, e))?;
-                    out.append_value(&text);
-                }
-                Arc::new(out.finish())
-            }
-            Function::FenAt | Function::MoveAt => {
-                let mut out = StringBuilder::new();
-                let plies = arrays.get(3).map(ints).transpose()?.into_iter().flatten();
-                for (row, (game, ply)) in games(&arrays)?.zip(plies).enumerate() {
-                    let value = match (game, ply) {
-                        (Some(game), Some(ply)) => open(&mut starts, game)
-                            .and_then(|replay| match self.function {
-                                Function::FenAt => replay.fen_at(ply),
-                                _ => replay.move_at(ply).map(|m| m.map(|m| m.to_string())),
-                            })
-                            .map_err(|e| self.fail(row, e))?,
-                        _ => None,
-                    };
-                    out.append_option(value);
-                }
-                Arc::new(out.finish())
-            }
-            Function::Reaches | Function::NextMove => {
-                let mut targets = Targets::default();
-                let fens = arrays.get(3).map(texts).transpose()?.into_iter().flatten();
-                let mut found = BooleanBuilder::new();
-                let mut moves = StringBuilder::new();
-                for (row, (game, fen)) in games(&arrays)?.zip(fens).enumerate() {
-                    let (Some(game), Some(fen)) = (game, fen) else {
-                        found.append_null();
-                        moves.append_null();
-                        continue;
-                    };
-                    let target =
-                        targets.get(fen).map_err(|e| self.fail(row, format_args!("fen: {e}")))?;
-                    let replay = open(&mut starts, game).map_err(|e| self.fail(row, e))?;
-                    if self.function == Function::Reaches {
-                        found.append_value(replay.reaches(&target).map_err(|e| self.fail(row, e))?);
-                    } else {
-                        let m = replay.next_move_from(&target).map_err(|e| self.fail(row, e))?;
-                        moves.append_option(m.map(|m| m.to_string()));
-                    }
-                }
-                match self.function {
-                    Function::Reaches => Arc::new(found.finish()),
-                    _ => Arc::new(moves.finish()),
-                }
-            }
-            Function::Outcome => {
-                let mut out = StringBuilder::new();
-                for (row, game) in games(&arrays)?.enumerate() {
-                    let outcome = match game {
-                        Some(game) => open(&mut starts, game)
-                            .and_then(Replay::outcome)
-                            .map_err(|e| self.fail(row, e))?,
-                        None => None,
-                    };
-                    out.append_option(outcome.map(|o| o.to_string()));
-                }
-                Arc::new(out.finish())
-            }
-            Function::Key => {
-                let mut out = Int64Builder::new();
-                let mut targets = Targets::default();
-                let fens = arrays.first().map(texts).transpose()?.into_iter().flatten();
-                for (row, fen) in fens.enumerate() {
-                    let key = match fen {
-                        Some(fen) => Some(
-                            targets
-                                .get(fen)
-                                .map_err(|e| self.fail(row, format_args!("fen: {e}")))?
-                                .key,
-                        ),
-                        None => None,
-                    };
-                    // Signed, as the `keys` column stores it.
-                    out.append_option(key.map(|k| k as i64));
-                }
-                Arc::new(out.finish())
-            }
+            Function::Uci | Function::San => self.game_texts(&arrays)?,
+            Function::FenAt | Function::MoveAt => self.texts_at_ply(&arrays)?,
+            Function::Reaches | Function::NextMove => self.searches(&arrays)?,
+            Function::Outcome => self.outcomes(&arrays)?,
+            Function::Key => self.keys(&arrays)?,
         };
         if constant {
             return Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(&result, 0)?));

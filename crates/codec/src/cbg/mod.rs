@@ -868,40 +868,9 @@ fn decode_body(
     } else {
         0
     };
-    let tag_count = c.varint("tag count")?;
-    if tag_count > body.len() as u64 {
-        return Err(c.error(CbgErrorKind::TooLarge(tag_count)));
-    }
     // Names and raw value forms first: form 7 needs the start position, which follows.
-    let mut raw_tags = Vec::with_capacity(tag_count as usize);
-    for _ in 0..tag_count {
-        let name = match c.varint("tag name")? {
-            0 => c.bytes("tag name")?.to_vec(),
-            k => KNOWN_TAGS
-                .get(k as usize - 1)
-                .ok_or(c.error(CbgErrorKind::Field("tag name")))?
-                .as_bytes()
-                .to_vec(),
-        };
-        let value_at = c.at;
-        skip_value(&mut c)?;
-        raw_tags.push((name, value_at));
-    }
-    let start = if flags & 1 != 0 {
-        let at = c.at;
-        let bytes = c.bytes("start position")?;
-        packed::decode(bytes).map_err(|e| CbgError {
-            game,
-            byte: base + at as u64,
-            kind: CbgErrorKind::Position(e),
-        })?
-    } else {
-        let mut pos = Position::new();
-        if flags & 2 != 0 {
-            let _ = pos.set_castling_mode(CastlingMode::Chess960);
-        }
-        pos
-    };
+    let raw_tags = read_tag_names(&mut c)?;
+    let start = read_start(&mut c, flags)?;
     let end_of_tags = c.at;
     let mut tags = Vec::with_capacity(raw_tags.len());
     for (name, at) in raw_tags {
@@ -909,24 +878,8 @@ fn decode_body(
         tags.push((name, read_value(&mut c, &start)?));
     }
     c.at = end_of_tags;
-    let plies = c.varint("ply count")?;
-    if plies > MAX_PLIES {
-        return Err(c.error(CbgErrorKind::TooLarge(plies)));
-    }
-    let coded = c.bytes("moves")?;
-    let coded_at = base + (c.at - coded.len()) as u64;
-    let mut decoder = MoveDecoder::new(codec, &start, coded);
-    let mut moves = Vec::with_capacity(plies as usize);
-    let moves_error = |e: MoveDecodeError| CbgError {
-        game,
-        byte: coded_at + e.byte as u64,
-        kind: CbgErrorKind::Moves(e),
-    };
-    for _ in 0..plies {
-        moves.push(decoder.next_move().map_err(moves_error)?);
-    }
-    decoder.finish().map_err(moves_error)?;
-    let plies = plies as usize;
+    let moves = read_moves(&mut c, codec, &start)?;
+    let plies = moves.len();
     let clocks = if flags & 0x40 != 0 {
         let clocks = read_clocks(&mut c, plies)?;
         if clocks.iter().all(Option::is_none) {
@@ -947,6 +900,76 @@ fn decode_body(
     };
     c.done()?;
     Ok(GameRecord { number: game + skipped, tags, start, moves, clocks, evals, result })
+}
+
+/// The tag names of a game body, each with where its value starts (values are read once the
+/// start position is known).
+fn read_tag_names(c: &mut Cursor<'_>) -> Result<Vec<(Vec<u8>, usize)>, CbgError> {
+    let tag_count = c.varint("tag count")?;
+    if tag_count > c.bytes.len() as u64 {
+        return Err(c.error(CbgErrorKind::TooLarge(tag_count)));
+    }
+    let mut raw_tags = Vec::with_capacity(tag_count as usize);
+    for _ in 0..tag_count {
+        let name = match c.varint("tag name")? {
+            0 => c.bytes("tag name")?.to_vec(),
+            k => KNOWN_TAGS
+                .get(k as usize - 1)
+                .ok_or(c.error(CbgErrorKind::Field("tag name")))?
+                .as_bytes()
+                .to_vec(),
+        };
+        let value_at = c.at;
+        skip_value(c)?;
+        raw_tags.push((name, value_at));
+    }
+    Ok(raw_tags)
+}
+
+/// The start position: `packed` bytes if the flags say one follows, else the standard one
+/// (with Chess960 castling if flagged).
+fn read_start(c: &mut Cursor<'_>, flags: u8) -> Result<Position, CbgError> {
+    if flags & 1 == 0 {
+        let mut pos = Position::new();
+        if flags & 2 != 0 {
+            let _ = pos.set_castling_mode(CastlingMode::Chess960);
+        }
+        return Ok(pos);
+    }
+    let at = c.at;
+    let bytes = c.bytes("start position")?;
+    packed::decode(bytes).map_err(|e| CbgError {
+        game: c.game,
+        byte: c.base + at as u64,
+        kind: CbgErrorKind::Position(e),
+    })
+}
+
+/// The ply count and the coded mainline, decoded from `start`.
+fn read_moves(
+    c: &mut Cursor<'_>,
+    codec: MoveCodec,
+    start: &Position,
+) -> Result<Vec<chessbits_move::Move16>, CbgError> {
+    let plies = c.varint("ply count")?;
+    if plies > MAX_PLIES {
+        return Err(c.error(CbgErrorKind::TooLarge(plies)));
+    }
+    let coded = c.bytes("moves")?;
+    let coded_at = c.base + (c.at - coded.len()) as u64;
+    let game = c.game;
+    let mut decoder = MoveDecoder::new(codec, start, coded);
+    let mut moves = Vec::with_capacity(plies as usize);
+    let moves_error = |e: MoveDecodeError| CbgError {
+        game,
+        byte: coded_at + e.byte as u64,
+        kind: CbgErrorKind::Moves(e),
+    };
+    for _ in 0..plies {
+        moves.push(decoder.next_move().map_err(moves_error)?);
+    }
+    decoder.finish().map_err(moves_error)?;
+    Ok(moves)
 }
 
 /// Passes over a tag value without building it.
