@@ -295,59 +295,8 @@ struct Options {
 }
 
 pub fn run(args: &[String]) -> Result<ExitCode, String> {
-    let mut o = Options {
-        eval_only: false,
-        speed: false,
-        epochs: 12,
-        lr: 0.02,
-        l2: 1e-6,
-        batch: 256,
-        out: None,
-        drop: 0,
-    };
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = || it.next().ok_or(format!("{arg} needs a value"));
-        match arg.as_str() {
-            "--eval" => o.eval_only = true,
-            "--speed" => o.speed = true,
-            "--epochs" => o.epochs = value()?.parse().map_err(|e| format!("--epochs: {e}"))?,
-            "--lr" => o.lr = value()?.parse().map_err(|e| format!("--lr: {e}"))?,
-            "--l2" => o.l2 = value()?.parse().map_err(|e| format!("--l2: {e}"))?,
-            "--batch" => o.batch = value()?.parse().map_err(|e| format!("--batch: {e}"))?,
-            "--out" => o.out = Some(PathBuf::from(value()?)),
-            "--drop" => {
-                for slot in value()?.split(',') {
-                    let slot: u32 = slot.parse().map_err(|e| format!("--drop: {e}"))?;
-                    o.drop |= 1 << slot;
-                }
-            }
-            "-h" | "--help" => {
-                println!(
-                    "usage: cargo xtask fit-moves [--eval] [--epochs N] [--lr X] [--l2 X] [--batch N] [--out FILE]"
-                );
-                return Ok(ExitCode::SUCCESS);
-            }
-            other => return Err(format!("unknown option {other:?}")),
-        }
-    }
-    let train_dir = corpus().join("train");
-    let mut fit_paths = Vec::new();
-    let mut held_paths = Vec::new();
-    let mut names: Vec<_> = std::fs::read_dir(&train_dir)
-        .map_err(|e| format!("{}: {e}", train_dir.display()))?
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".pgn"))
-        .collect();
-    names.sort();
-    for name in &names {
-        if HELD_OUT.contains(&name.as_str()) {
-            held_paths.push(train_dir.join(name));
-        } else {
-            fit_paths.push(train_dir.join(name));
-        }
-    }
+    let Some(o) = options(args)? else { return Ok(ExitCode::SUCCESS) };
+    let (fit_paths, held_paths) = split_paths()?;
     let started = Instant::now();
     let fit_games = load_all(&fit_paths)?;
     let held_games = load_all(&held_paths)?;
@@ -381,7 +330,92 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
     eprintln!("book: {} positions, {} moves", book.keys.len(), book.moves.len());
     let zero = Box::new([0i16; FEATURES]);
     let extractor = MoveModel::new(&zero, book.book());
+    let fit = train(&o, &fit_games, &extractor);
+    if o.drop != 0 {
+        held_out_without_dropped(&o, &held_games, &extractor, &fit);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let q = fit.quantized();
+    let weights: Box<[i16; FEATURES]> =
+        q.into_boxed_slice().try_into().map_err(|_| "weight count".to_owned())?;
+    let model = MoveModel::new(&weights, book.book());
+    report(&model, &fit_games, &held_games, &sets);
+    print_top(&fit.w);
 
+    // One newline at the end, as rustfmt leaves the file (`cargo fmt --check` runs in CI).
+    let source = format!("{}\n", table_source(&weights, &book, &fit_games, &o).trim_end());
+    let out = o.out.unwrap_or_else(|| project_root().join("crates/codec/src/move_model_table.rs"));
+    std::fs::write(&out, source).map_err(|e| format!("{}: {e}", out.display()))?;
+    eprintln!("wrote {} ({:.0} s in all)", out.display(), started.elapsed().as_secs_f64());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The command line's options; `None` after printing the help.
+fn options(args: &[String]) -> Result<Option<Options>, String> {
+    let mut o = Options {
+        eval_only: false,
+        speed: false,
+        epochs: 12,
+        lr: 0.02,
+        l2: 1e-6,
+        batch: 256,
+        out: None,
+        drop: 0,
+    };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = || it.next().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--eval" => o.eval_only = true,
+            "--speed" => o.speed = true,
+            "--epochs" => o.epochs = value()?.parse().map_err(|e| format!("--epochs: {e}"))?,
+            "--lr" => o.lr = value()?.parse().map_err(|e| format!("--lr: {e}"))?,
+            "--l2" => o.l2 = value()?.parse().map_err(|e| format!("--l2: {e}"))?,
+            "--batch" => o.batch = value()?.parse().map_err(|e| format!("--batch: {e}"))?,
+            "--out" => o.out = Some(PathBuf::from(value()?)),
+            "--drop" => {
+                for slot in value()?.split(',') {
+                    let slot: u32 = slot.parse().map_err(|e| format!("--drop: {e}"))?;
+                    o.drop |= 1 << slot;
+                }
+            }
+            "-h" | "--help" => {
+                println!(
+                    "usage: cargo xtask fit-moves [--eval] [--epochs N] [--lr X] [--l2 X] [--batch N] [--out FILE]"
+                );
+                return Ok(None);
+            }
+            other => return Err(format!("unknown option {other:?}")),
+        }
+    }
+    Ok(Some(o))
+}
+
+/// The training files: the fitted ones, and the held-out ones the figures are reported on.
+fn split_paths() -> Result<(Vec<PathBuf>, Vec<PathBuf>), String> {
+    let train_dir = corpus().join("train");
+    let mut fit_paths = Vec::new();
+    let mut held_paths = Vec::new();
+    let mut names: Vec<_> = std::fs::read_dir(&train_dir)
+        .map_err(|e| format!("{}: {e}", train_dir.display()))?
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".pgn"))
+        .collect();
+    names.sort();
+    for name in &names {
+        if HELD_OUT.contains(&name.as_str()) {
+            held_paths.push(train_dir.join(name));
+        } else {
+            fit_paths.push(train_dir.join(name));
+        }
+    }
+    Ok((fit_paths, held_paths))
+}
+
+/// Fits the model's weights on `games` by stochastic gradient descent over `o.epochs`, the
+/// games shuffled with a fixed seed each epoch.
+fn train(o: &Options, fit_games: &[Game], extractor: &MoveModel<'_>) -> Fit {
     let mut fit = Fit::new();
     let mut order: Vec<usize> = (0..fit_games.len()).collect();
     let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
@@ -405,7 +439,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
             let mut history = RecentMoves::new();
             for &m in &game.moves {
                 let (piece, index) =
-                    ply_lists(&extractor, &pos, &history, m, &mut pieces, &mut moves);
+                    ply_lists(extractor, &pos, &history, m, &mut pieces, &mut moves);
                 let mut coded = false;
                 for (list, i) in [(&pieces, piece), (&moves, index)] {
                     if list.len() > 1 {
@@ -435,45 +469,41 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
             t0.elapsed().as_secs_f64()
         );
     }
-    if o.drop != 0 {
-        let mut bits = 0.0;
-        let mut plies = 0u64;
-        for game in &held_games {
-            let mut pos = game.start;
-            let mut history = RecentMoves::new();
-            for &m in &game.moves {
-                let (piece, index) =
-                    ply_lists(&extractor, &pos, &history, m, &mut pieces, &mut moves);
-                for (list, i) in [(&pieces, piece), (&moves, index)] {
-                    masked(list, o.drop, &mut features);
-                    fit.probabilities(&features, &mut probs);
-                    bits -= probs[i].log2();
-                }
-                plies += 1;
-                pos.play_unchecked(m);
-                history.push(m);
-            }
-        }
-        println!(
-            "slots {:#x} dropped: held out {:.4} bits/move (float weights)",
-            o.drop,
-            bits / plies as f64
-        );
-        return Ok(ExitCode::SUCCESS);
-    }
-    let q = fit.quantized();
-    let weights: Box<[i16; FEATURES]> =
-        q.into_boxed_slice().try_into().map_err(|_| "weight count".to_owned())?;
-    let model = MoveModel::new(&weights, book.book());
-    report(&model, &fit_games, &held_games, &sets);
-    print_top(&fit.w);
+    fit
+}
 
-    // One newline at the end, as rustfmt leaves the file (`cargo fmt --check` runs in CI).
-    let source = format!("{}\n", table_source(&weights, &book, &fit_games, &o).trim_end());
-    let out = o.out.unwrap_or_else(|| project_root().join("crates/codec/src/move_model_table.rs"));
-    std::fs::write(&out, source).map_err(|e| format!("{}: {e}", out.display()))?;
-    eprintln!("wrote {} ({:.0} s in all)", out.display(), started.elapsed().as_secs_f64());
-    Ok(ExitCode::SUCCESS)
+/// The held-out games' bits per move with the float weights and `o.drop`'s slots dropped.
+fn held_out_without_dropped(
+    o: &Options,
+    held_games: &[Game],
+    extractor: &MoveModel<'_>,
+    fit: &Fit,
+) {
+    let (mut pieces, mut moves) = (FeaturedMoves::new(), FeaturedMoves::new());
+    let mut probs = Vec::new();
+    let mut features = Vec::new();
+    let mut bits = 0.0;
+    let mut plies = 0u64;
+    for game in held_games {
+        let mut pos = game.start;
+        let mut history = RecentMoves::new();
+        for &m in &game.moves {
+            let (piece, index) = ply_lists(extractor, &pos, &history, m, &mut pieces, &mut moves);
+            for (list, i) in [(&pieces, piece), (&moves, index)] {
+                masked(list, o.drop, &mut features);
+                fit.probabilities(&features, &mut probs);
+                bits -= probs[i].log2();
+            }
+            plies += 1;
+            pos.play_unchecked(m);
+            history.push(m);
+        }
+    }
+    println!(
+        "slots {:#x} dropped: held out {:.4} bits/move (float weights)",
+        o.drop,
+        bits / plies as f64
+    );
 }
 
 /// Times both codecs over `games`: encode, then decode, plies per second on one thread.

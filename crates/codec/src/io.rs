@@ -151,6 +151,18 @@ impl BitWriter {
     }
 }
 
+/// Hands `value` to `push` as LEB128 bytes: 7 bits a byte, least significant group first, the
+/// high bit set on every byte but the last (the byte-aligned varint of `packed`'s clocks and of
+/// `.cbg`; [`BitWriter::write_varint`] is the bit stream's own, other layout).
+#[inline]
+pub(crate) fn leb128(mut value: u64, mut push: impl FnMut(u8)) {
+    while value > 0x7f {
+        push(value as u8 | 0x80);
+        value >>= 7;
+    }
+    push(value as u8);
+}
+
 /// The number of bits [`BitWriter::write_varint`] takes for `value`.
 pub const fn varint_len(value: u32) -> usize {
     let significant = 32 - value.leading_zeros() as usize;

@@ -159,12 +159,8 @@ impl Packed {
         }
     }
 
-    fn push_leb128(&mut self, mut value: u64) {
-        while value > 0x7f {
-            self.push(value as u8 | 0x80);
-            value >>= 7;
-        }
-        self.push(value as u8);
+    fn push_leb128(&mut self, value: u64) {
+        crate::io::leb128(value, |byte| self.push(byte));
     }
 }
 

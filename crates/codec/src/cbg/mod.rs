@@ -372,12 +372,8 @@ pub fn crc16(bytes: &[u8]) -> u16 {
     crc
 }
 
-fn put_varint(out: &mut Vec<u8>, mut value: u64) {
-    while value >= 0x80 {
-        out.push(value as u8 | 0x80);
-        value >>= 7;
-    }
-    out.push(value as u8);
+fn put_varint(out: &mut Vec<u8>, value: u64) {
+    crate::io::leb128(value, |byte| out.push(byte));
 }
 
 fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
