@@ -98,6 +98,25 @@ pub(crate) enum End {
     Cut,
 }
 
+/// Why the byte loop of a skipped movetext stopped.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum SkipStop {
+    /// The skipped part ended.
+    End(End),
+    /// At a `{`: a comment to pass over.
+    Comment,
+    /// At a `;` or a `%` line: the rest of the line to pass over.
+    Line,
+    /// After a line break that white space follows: perhaps a new game after a blank line.
+    Blank,
+    /// At the end of what the buffer holds (`at_end`: of all of it, not only of the part
+    /// scanned safely).
+    Buffer {
+        /// Whether the scan reached the buffer's end.
+        at_end: bool,
+    },
+}
+
 /// Which part of a game the scanner is in, to know how to skip the rest after an error.
 #[derive(Copy, Clone, PartialEq, Eq)]
 pub(crate) enum Phase {
@@ -421,12 +440,9 @@ impl<S: Source> Parser<S> {
     ) -> Result<End, Stop<V::Error>> {
         let end = loop {
             let (Some(b), blank) = self.skip_movetext_space() else { break End::Cut };
-            if blank && *depth == 0 && b == b'1' {
+            if blank && *depth == 0 && b == b'1' && self.restarts_here() {
                 // After a blank line, a movetext that starts again at move 1 is the next game.
-                self.fill(2);
-                if self.src.buf().get(self.pos + 1) == Some(&b'.') {
-                    break End::Cut;
-                }
+                break End::Cut;
             }
             if S::STREAMING {
                 self.fill(LOOKAHEAD);
@@ -437,21 +453,8 @@ impl<S: Source> Parser<S> {
             match b {
                 b'a'..=b'z' | b'A'..=b'Z' | b'-' => self.san(v, start)?,
                 b'0'..=b'9' => {
-                    let rest = buf.get(start..).unwrap_or_default();
-                    if let Some((result, len)) = match_result(rest) {
-                        self.pos = start + len;
-                        if *depth == 0 {
-                            v.outcome(result);
-                            return Ok(End::Result);
-                        }
-                    } else if rest.starts_with(b"0-0") {
-                        self.san(v, start)?;
-                    } else {
-                        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-                        if digits > MAX_TOKEN_LEN {
-                            return Err(self.syntax(start, PgnErrorKind::TokenTooLong));
-                        }
-                        self.pos = start + digits;
+                    if self.number(v, start, *depth)? {
+                        return Ok(End::Result);
                     }
                 }
                 b'.' => {
@@ -460,17 +463,8 @@ impl<S: Source> Parser<S> {
                 }
                 b'{' => self.comment(v)?,
                 b'(' => {
-                    if *depth >= self.limits.variation_depth {
-                        let limit = self.limits.variation_depth;
-                        return Err(self.syntax(start, PgnErrorKind::TooDeep { limit }));
-                    }
-                    self.pos = start + 1;
-                    if v.begin_variation().0 {
-                        if self.skip_movetext(0, true) != End::Closed {
-                            break End::Cut;
-                        }
-                    } else {
-                        *depth += 1;
+                    if !self.open_variation(v, start, depth)? {
+                        break End::Cut;
                     }
                 }
                 b')' => {
@@ -481,27 +475,7 @@ impl<S: Source> Parser<S> {
                     self.pos = start + 1;
                     v.end_variation();
                 }
-                b'$' => {
-                    let rest = buf.get(start..).unwrap_or_default();
-                    let digits = rest.iter().skip(1).take(MAX_TOKEN_LEN);
-                    let len = 1 + digits.take_while(|b| b.is_ascii_digit()).count();
-                    let token = rest.get(..len).unwrap_or_default();
-                    let nag = Nag::from_ascii(token)
-                        .map_err(|_| self.syntax(start, PgnErrorKind::InvalidNag(lossy(token))))?;
-                    self.pos = start + len;
-                    v.nag(nag);
-                }
-                b'!' | b'?' => {
-                    let rest = buf.get(start..).unwrap_or_default();
-                    let marks = rest.iter().take(MAX_TOKEN_LEN);
-                    let len = marks.take_while(|&&b| b == b'!' || b == b'?').count();
-                    let token = rest.get(..len).unwrap_or_default();
-                    let nag = Nag::from_suffix(token).ok_or_else(|| {
-                        self.syntax(start, PgnErrorKind::InvalidNag(lossy(token)))
-                    })?;
-                    self.pos = start + len;
-                    v.nag(nag);
-                }
+                b'$' | b'!' | b'?' => self.glyph(v, start, b)?,
                 b'*' => {
                     self.pos = start + 1;
                     if *depth == 0 {
@@ -520,6 +494,84 @@ impl<S: Source> Parser<S> {
             v.end_variation();
         }
         Ok(end)
+    }
+
+    /// Whether the `1` at `pos` (after a blank line) is move number 1: `1.`.
+    #[inline(always)]
+    fn restarts_here(&mut self) -> bool {
+        self.fill(2);
+        self.src.buf().get(self.pos + 1) == Some(&b'.')
+    }
+
+    /// Reads the token at `start`, which starts with a digit: a result (`true` if it ends the
+    /// game, at depth 0), castling written with zeros, or a move number.
+    #[inline(always)]
+    fn number<V: Visitor>(
+        &mut self,
+        v: &mut V,
+        start: usize,
+        depth: usize,
+    ) -> Result<bool, Stop<V::Error>> {
+        let rest = self.src.buf().get(start..).unwrap_or_default();
+        if let Some((result, len)) = match_result(rest) {
+            self.pos = start + len;
+            if depth == 0 {
+                v.outcome(result);
+                return Ok(true);
+            }
+        } else if rest.starts_with(b"0-0") {
+            self.san(v, start)?;
+        } else {
+            let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+            if digits > MAX_TOKEN_LEN {
+                return Err(self.syntax(start, PgnErrorKind::TokenTooLong));
+            }
+            self.pos = start + digits;
+        }
+        Ok(false)
+    }
+
+    /// Opens the variation at `start` (`(`): read (one more level in `depth`) or skipped to its
+    /// `)`, as the visitor asks. `false` if the input ended inside a skipped variation.
+    #[inline(always)]
+    fn open_variation<V: Visitor>(
+        &mut self,
+        v: &mut V,
+        start: usize,
+        depth: &mut usize,
+    ) -> Result<bool, Stop<V::Error>> {
+        if *depth >= self.limits.variation_depth {
+            let limit = self.limits.variation_depth;
+            return Err(self.syntax(start, PgnErrorKind::TooDeep { limit }));
+        }
+        self.pos = start + 1;
+        if v.begin_variation().0 {
+            return Ok(self.skip_movetext(0, true) == End::Closed);
+        }
+        *depth += 1;
+        Ok(true)
+    }
+
+    /// Reads the glyph at `start`: `$n`, or the suffix marks `!`, `?`, `!!`, `??`, `!?`, `?!`.
+    #[inline(always)]
+    fn glyph<V: Visitor>(&mut self, v: &mut V, start: usize, b: u8) -> Result<(), Stop<V::Error>> {
+        let rest = self.src.buf().get(start..).unwrap_or_default();
+        let (len, nag) = if b == b'$' {
+            let digits = rest.iter().skip(1).take(MAX_TOKEN_LEN);
+            let len = 1 + digits.take_while(|b| b.is_ascii_digit()).count();
+            (len, Nag::from_ascii(rest.get(..len).unwrap_or_default()).ok())
+        } else {
+            let marks = rest.iter().take(MAX_TOKEN_LEN);
+            let len = marks.take_while(|&&b| b == b'!' || b == b'?').count();
+            (len, Nag::from_suffix(rest.get(..len).unwrap_or_default()))
+        };
+        let Some(nag) = nag else {
+            let token = rest.get(..len).unwrap_or_default();
+            return Err(self.syntax(start, PgnErrorKind::InvalidNag(lossy(token))));
+        };
+        self.pos = start + len;
+        v.nag(nag);
+        Ok(())
     }
 
     /// An error if the game has gone on past [`Limits::game_len`] at `index`.
@@ -687,82 +739,11 @@ impl<S: Source> Parser<S> {
             if S::STREAMING {
                 self.fill(LOOKAHEAD);
             }
-            let buf = self.src.buf();
-            let len = buf.len();
-            let limit =
-                if S::STREAMING && !self.src.exhausted() { len.saturating_sub(8) } else { len };
-            let mut i = self.pos;
-            let mut comment = false;
-            let mut line = false;
-            let mut blank = false;
-            while i < limit {
-                let Some(&b) = buf.get(i) else { break };
-                if !SKIP_CLASS[b as usize] {
-                    i += 1;
-                    continue;
-                }
-                match b {
-                    b'{' => {
-                        comment = true;
-                        break;
-                    }
-                    b';' => {
-                        line = true;
-                        break;
-                    }
-                    b'\n' => {
-                        i += 1;
-                        match buf.get(i) {
-                            Some(b'%') => {
-                                line = true;
-                                break;
-                            }
-                            Some(&b) if is_space(b) && depth == 0 && !in_variation => {
-                                blank = true;
-                                break;
-                            }
-                            _ => {}
-                        }
-                    }
-                    b'(' => {
-                        depth += 1;
-                        i += 1;
-                    }
-                    b')' => {
-                        i += 1;
-                        if depth > 0 {
-                            depth -= 1;
-                        } else if in_variation {
-                            self.pos = i;
-                            return End::Closed;
-                        }
-                    }
-                    b'[' => {
-                        self.pos = i;
-                        return End::Cut;
-                    }
-                    b'*' => {
-                        i += 1;
-                        if depth == 0 && !in_variation {
-                            self.pos = i;
-                            return End::Result;
-                        }
-                    }
-                    _ => {
-                        // '0' or '1': a result if it starts a token.
-                        if depth == 0 && !in_variation && token_starts_at(buf, i) {
-                            if let Some((_, n)) = match_result(buf.get(i..).unwrap_or_default()) {
-                                self.pos = i + n;
-                                return End::Result;
-                            }
-                        }
-                        i += 1;
-                    }
-                }
-            }
+            let (i, stop) = self.scan_skipped(&mut depth, in_variation);
             self.pos = i;
-            if comment {
-                match self.scan_comment(false) {
+            match stop {
+                SkipStop::End(end) => return end,
+                SkipStop::Comment => match self.scan_comment(false) {
                     CommentEnd::Closed(close) => self.pos += close + 1,
                     CommentEnd::Unclosed(resume) => {
                         self.pos += resume;
@@ -770,20 +751,84 @@ impl<S: Source> Parser<S> {
                     }
                     // Not returned without `keep`; step over the brace all the same.
                     CommentEnd::TooLong => self.pos += 1,
+                },
+                SkipStop::Line => self.skip_line(),
+                SkipStop::Blank => {
+                    if self.restarts_after_break() {
+                        return End::Cut;
+                    }
+                    if self.at_line_start() && self.src.buf().get(self.pos) == Some(&b'%') {
+                        self.skip_line();
+                    }
                 }
-            } else if line {
-                self.skip_line();
-            } else if blank {
-                if self.restarts_after_break() {
-                    return End::Cut;
+                SkipStop::Buffer { at_end } => {
+                    if at_end && !self.fill(1) {
+                        return End::Cut;
+                    }
                 }
-                if self.at_line_start() && self.src.buf().get(self.pos) == Some(&b'%') {
-                    self.skip_line();
-                }
-            } else if i >= len && !self.fill(1) {
-                return End::Cut;
             }
         }
+    }
+
+    /// The byte loop of [`Parser::skip_movetext`] over the buffer from `pos`: tracks only
+    /// braces, parentheses, line comments, blank lines and where the game ends, and returns
+    /// where it stopped and why.
+    #[inline(always)]
+    fn scan_skipped(&self, depth: &mut usize, in_variation: bool) -> (usize, SkipStop) {
+        let buf = self.src.buf();
+        let len = buf.len();
+        let limit = if S::STREAMING && !self.src.exhausted() { len.saturating_sub(8) } else { len };
+        let mut i = self.pos;
+        while i < limit {
+            let Some(&b) = buf.get(i) else { break };
+            if !SKIP_CLASS[b as usize] {
+                i += 1;
+                continue;
+            }
+            match b {
+                b'{' => return (i, SkipStop::Comment),
+                b';' => return (i, SkipStop::Line),
+                b'\n' => {
+                    i += 1;
+                    match buf.get(i) {
+                        Some(b'%') => return (i, SkipStop::Line),
+                        Some(&b) if is_space(b) && *depth == 0 && !in_variation => {
+                            return (i, SkipStop::Blank)
+                        }
+                        _ => {}
+                    }
+                }
+                b'(' => {
+                    *depth += 1;
+                    i += 1;
+                }
+                b')' => {
+                    i += 1;
+                    if *depth > 0 {
+                        *depth -= 1;
+                    } else if in_variation {
+                        return (i, SkipStop::End(End::Closed));
+                    }
+                }
+                b'[' => return (i, SkipStop::End(End::Cut)),
+                b'*' => {
+                    i += 1;
+                    if *depth == 0 && !in_variation {
+                        return (i, SkipStop::End(End::Result));
+                    }
+                }
+                _ => {
+                    // '0' or '1': a result if it starts a token.
+                    if *depth == 0 && !in_variation && token_starts_at(buf, i) {
+                        if let Some((_, n)) = match_result(buf.get(i..).unwrap_or_default()) {
+                            return (i + n, SkipStop::End(End::Result));
+                        }
+                    }
+                    i += 1;
+                }
+            }
+        }
+        (i, SkipStop::Buffer { at_end: i >= len })
     }
 
     /// Skips the rest of a game after an error.
