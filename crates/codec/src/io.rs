@@ -447,17 +447,49 @@ impl From<EndOfBits> for VarintError {
     }
 }
 
-/// Why a stream does not decode: where (the bit offset from the start of the stream) and what.
-///
-/// `K` is the encoding's own kind of error; running out of bits and bits left over after the
-/// end are common to all encodings. It prints as `bit 12: invalid piece code 13`.
+/// The one shape of the bit-level decoders' errors: where (the bit offset from the start of
+/// the input, the start of the field at fault) and what (`K`, the format's own kind). The
+/// classic encodings ([`DecodeError`]), `packed` (`PackedError`) and `compact`
+/// (`CompactError`) all report through it, and it prints as `bit 12: invalid piece code 13`
+/// unless the kind says otherwise ([`BitErrorKind::fmt_at`]: an illegal position has no bit).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct DecodeError<K> {
-    /// The bit offset from the start of the stream: the start of the field at fault.
-    pub offset: usize,
+pub struct BitError<K> {
+    /// The bit offset from the start of the input: the start of the field at fault.
+    pub bit: usize,
     /// What is wrong.
-    pub kind: DecodeErrorKind<K>,
+    pub kind: K,
 }
+
+/// A kind of [`BitError`]: how it prints with its bit offset, and the error it wraps.
+pub trait BitErrorKind: fmt::Display + fmt::Debug {
+    /// Writes the error found at `bit`: `bit N: ` and the kind, unless the kind has no place
+    /// in the input.
+    fn fmt_at(&self, bit: usize, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "bit {bit}: {self}")
+    }
+
+    /// The error this kind wraps, if any ([`std::error::Error::source`]).
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        None
+    }
+}
+
+impl<K: BitErrorKind> fmt::Display for BitError<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.kind.fmt_at(self.bit, f)
+    }
+}
+
+impl<K: BitErrorKind> std::error::Error for BitError<K> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.kind.source()
+    }
+}
+
+/// Why a stream of the classic encodings does not decode: a [`BitError`] whose kind is the
+/// encoding's own (`K`) or one common to all of them (running out of bits, bits left over
+/// after the end).
+pub type DecodeError<K> = BitError<DecodeErrorKind<K>>;
 
 /// What is wrong with a stream: see [`DecodeError`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -481,9 +513,9 @@ pub enum DecodeErrorKind<K> {
 }
 
 impl<K> DecodeError<K> {
-    /// An error of the encoding's own kind at `offset`.
-    pub const fn invalid(offset: usize, kind: K) -> DecodeError<K> {
-        DecodeError { offset, kind: DecodeErrorKind::Invalid(kind) }
+    /// An error of the encoding's own kind at bit `bit`.
+    pub const fn invalid(bit: usize, kind: K) -> DecodeError<K> {
+        DecodeError { bit, kind: DecodeErrorKind::Invalid(kind) }
     }
 
     /// The same error with the encoding's kind turned into another (an encoding made of parts
@@ -495,19 +527,19 @@ impl<K> DecodeError<K> {
             DecodeErrorKind::VarintTooLarge => DecodeErrorKind::VarintTooLarge,
             DecodeErrorKind::Invalid(kind) => DecodeErrorKind::Invalid(f(kind)),
         };
-        DecodeError { offset: self.offset, kind }
+        DecodeError { bit: self.bit, kind }
     }
 }
 
 impl<K> From<EndOfBits> for DecodeError<K> {
     fn from(end: EndOfBits) -> DecodeError<K> {
-        DecodeError { offset: end.offset, kind: DecodeErrorKind::Truncated { wanted: end.wanted } }
+        DecodeError { bit: end.offset, kind: DecodeErrorKind::Truncated { wanted: end.wanted } }
     }
 }
 
 impl<K> From<TrailingBits> for DecodeError<K> {
     fn from(rest: TrailingBits) -> DecodeError<K> {
-        DecodeError { offset: rest.offset, kind: DecodeErrorKind::TrailingBits { bits: rest.bits } }
+        DecodeError { bit: rest.offset, kind: DecodeErrorKind::TrailingBits { bits: rest.bits } }
     }
 }
 
@@ -516,7 +548,7 @@ impl<K> From<VarintError> for DecodeError<K> {
         match err {
             VarintError::End(end) => end.into(),
             VarintError::TooLarge { offset } => {
-                DecodeError { offset, kind: DecodeErrorKind::VarintTooLarge }
+                DecodeError { bit: offset, kind: DecodeErrorKind::VarintTooLarge }
             }
         }
     }
@@ -545,13 +577,7 @@ impl<K: fmt::Display> fmt::Display for DecodeErrorKind<K> {
     }
 }
 
-impl<K: fmt::Display> fmt::Display for DecodeError<K> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "bit {}: {}", self.offset, self.kind)
-    }
-}
-
-impl<K: fmt::Debug + fmt::Display> std::error::Error for DecodeError<K> {}
+impl<K: fmt::Debug + fmt::Display> BitErrorKind for DecodeErrorKind<K> {}
 
 #[cfg(test)]
 mod tests {

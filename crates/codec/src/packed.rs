@@ -104,6 +104,7 @@
 //! lies (byte × 8, plus 4 for a high nibble) and a [`PackedErrorKind`].
 
 use crate::inline_bytes::inline_bytes;
+use crate::io::{BitError, BitErrorKind};
 use core::fmt;
 
 use chessbits_bitboard::{Bitboard, ByRole, Color, Piece, Rank, Role, Square};
@@ -264,15 +265,10 @@ fn flagged_kings(
     (first, a, b)
 }
 
-/// Where a [`PackedError`] is and what it is.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct PackedError {
-    /// The bit offset in the input: byte × 8, plus 4 for a high nibble. For a
-    /// [`PackedErrorKind::Position`] error, 0.
-    pub bit: usize,
-    /// What is wrong.
-    pub kind: PackedErrorKind,
-}
+/// Why bytes are not a packed position: where (`bit`: the byte × 8, plus 4 for a high
+/// nibble; 0 for [`PackedErrorKind::Position`]) and what, in the bit-level decoders' one shape
+/// ([`BitError`]).
+pub type PackedError = BitError<PackedErrorKind>;
 
 /// What is wrong in a packed position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -296,12 +292,20 @@ pub enum PackedErrorKind {
     Position(PositionError),
 }
 
-impl fmt::Display for PackedError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let PackedErrorKind::Position(err) = self.kind {
-            return write!(f, "illegal position: {err}");
+/// `bit N: ` and the kind; an illegal position has no place in the input.
+impl BitErrorKind for PackedErrorKind {
+    fn fmt_at(&self, bit: usize, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PackedErrorKind::Position(err) => write!(f, "illegal position: {err}"),
+            kind => write!(f, "bit {bit}: {kind}"),
         }
-        write!(f, "bit {}: {}", self.bit, self.kind)
+    }
+
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PackedErrorKind::Position(err) => Some(err),
+            _ => None,
+        }
     }
 }
 
@@ -324,8 +328,6 @@ impl fmt::Display for PackedErrorKind {
         }
     }
 }
-
-impl std::error::Error for PackedError {}
 
 /// Reads a packed position into a legal [`Position`].
 ///

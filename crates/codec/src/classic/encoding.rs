@@ -121,7 +121,7 @@ impl Encoding {
             Encoding::Packed { .. } => {
                 let bytes = read_bytes(r)?;
                 let pos = crate::packed::decode(&bytes).map_err(|e| DecodeError {
-                    offset: e.bit,
+                    bit: e.bit,
                     kind: DecodeErrorKind::Invalid(PositionErrorKind::Packed(e.kind)),
                 })?;
                 Decoded::Position(pos)
@@ -129,7 +129,7 @@ impl Encoding {
             Encoding::Compact { .. } => {
                 let bytes = read_bytes(r)?;
                 let pos = crate::compact::decode(&bytes).map_err(|e| DecodeError {
-                    offset: e.bit,
+                    bit: e.bit,
                     kind: DecodeErrorKind::Invalid(PositionErrorKind::Compact(e.kind)),
                 })?;
                 Decoded::Position(pos)
@@ -152,10 +152,9 @@ fn read_bytes(r: &mut BitReader<'_>) -> Result<Vec<u8>, PositionDecodeError> {
     let mut bytes = Vec::with_capacity(r.remaining() / 8);
     while r.remaining() >= 8 {
         let at = r.position();
-        let byte = r.read(8).map_err(|_| DecodeError {
-            offset: at,
-            kind: DecodeErrorKind::Truncated { wanted: 8 },
-        })?;
+        let byte = r
+            .read(8)
+            .map_err(|_| DecodeError { bit: at, kind: DecodeErrorKind::Truncated { wanted: 8 } })?;
         bytes.push(byte as u8);
     }
     Ok(bytes)

@@ -115,6 +115,7 @@
 //! add it.
 
 use crate::inline_bytes::inline_bytes;
+use crate::io::{BitError, BitErrorKind};
 use core::fmt;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -215,15 +216,10 @@ pub fn decode_setup(bytes: &[u8]) -> Result<Setup, CompactError> {
     Model::builtin().decode_setup(bytes)
 }
 
-/// Where a [`CompactError`] is and what it is.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct CompactError {
-    /// The bit offset in the input (for range-coded input, the byte the decoder had reached,
-    /// × 8). For a [`CompactErrorKind::Position`] error, 0.
-    pub bit: usize,
-    /// What is wrong.
-    pub kind: CompactErrorKind,
-}
+/// Why bytes are not a compact position: where (`bit`: for range-coded input, the byte the
+/// decoder had reached, × 8; 0 for [`CompactErrorKind::Position`]) and what, in the bit-level
+/// decoders' one shape ([`BitError`]).
+pub type CompactError = BitError<CompactErrorKind>;
 
 /// What is wrong in a compact position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -241,15 +237,24 @@ pub enum CompactErrorKind {
     Position(PositionError),
 }
 
-impl fmt::Display for CompactError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.kind {
+/// `bit N: ` and the kind; an illegal position has no place in the input, and an escaped
+/// packed position's error is the packed one.
+impl BitErrorKind for CompactErrorKind {
+    fn fmt_at(&self, bit: usize, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             CompactErrorKind::Position(err) => write!(f, "illegal position: {err}"),
             CompactErrorKind::Packed(kind) => {
-                let inner = packed::PackedError { bit: self.bit, kind };
-                write!(f, "escaped packed position: {inner}")
+                f.write_str("escaped packed position: ")?;
+                kind.fmt_at(bit, f)
             }
-            kind => write!(f, "bit {}: {kind}", self.bit),
+            kind => write!(f, "bit {bit}: {kind}"),
+        }
+    }
+
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CompactErrorKind::Position(err) => Some(err),
+            _ => None,
         }
     }
 }
@@ -265,15 +270,6 @@ impl fmt::Display for CompactErrorKind {
             CompactErrorKind::NotShortest => {
                 f.write_str("not the shortest encoding (trailing or padded bytes)")
             }
-        }
-    }
-}
-
-impl std::error::Error for CompactError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.kind {
-            CompactErrorKind::Position(err) => Some(err),
-            _ => None,
         }
     }
 }
