@@ -405,51 +405,10 @@ pub fn decode_setup(bytes: &[u8]) -> Result<Setup, PackedError> {
 /// Reads a packed position: the placement as bitboards, the other fields as written.
 #[inline(always)]
 fn read(bytes: &[u8]) -> Result<BitboardSetup, PackedError> {
-    let error = |bit: usize, kind| Err(PackedError { bit, kind });
-    let Some((occupancy, rest)) = bytes.split_first_chunk::<8>() else {
-        return error(bytes.len() * 8, PackedErrorKind::Truncated);
-    };
-    let occupied = Bitboard(u64::from_be_bytes(*occupancy));
-    let count = occupied.count() as usize;
-    let board_len = count.div_ceil(2);
-    let Some(codes) = rest.get(..board_len) else {
-        return error(bytes.len() * 8, PackedErrorKind::Truncated);
-    };
-    if count % 2 == 1 && codes.last().is_some_and(|b| b >> 4 != 0) {
-        return error((8 + board_len) * 8 - 4, PackedErrorKind::Padding);
-    }
-
-    // One bitboard per code, in one pass over the occupied squares.
-    // One bitboard per code: each byte holds the codes of the next two occupied squares, the
-    // first in the low nibble. After an odd count the last high nibble is the padding 0, and
-    // its square bit is 0: that update changes nothing.
-    let mut by_code = [0u64; 16];
-    let mut squares = occupied.0;
-    for &byte in codes {
-        let first = squares & squares.wrapping_neg();
-        squares ^= first;
-        let second = squares & squares.wrapping_neg();
-        squares ^= second;
-        by_code[(byte & 15) as usize] |= first;
-        by_code[(byte >> 4) as usize] |= second;
-    }
+    let (occupied, by_code, board_len) = read_board(bytes)?;
     let bb = |code: u8| Bitboard(by_code[code as usize]);
-    // The bit offset of the code of the piece on `sq`.
-    let bit_of = |sq: Square| 64 + 4 * (occupied.0 & ((1 << sq as u32) - 1)).count_ones() as usize;
-
     let ep_pawns = bb(EP_PAWN);
-    let mut ep_square = None;
-    for (k, sq) in ep_pawns.into_iter().enumerate() {
-        let ep = match sq.rank() {
-            Rank::Fourth => sq as u32 - 8,
-            Rank::Fifth => sq as u32 + 8,
-            _ => return error(bit_of(sq), PackedErrorKind::EnPassantRank),
-        };
-        if k > 0 {
-            return error(bit_of(sq), PackedErrorKind::SecondEnPassant);
-        }
-        ep_square = Some(Square::new(ep));
-    }
+    let ep_square = read_ep_square(occupied, ep_pawns)?;
     let castling_rooks = bb(WHITE_CASTLING_ROOK) | bb(BLACK_CASTLING_ROOK);
     let mut turn = if bb(BLACK_KING_TO_MOVE).any() { Color::Black } else { Color::White };
     let pair = |role: Role| bb(2 * role as u8) | bb(2 * role as u8 + 1);
@@ -466,85 +425,14 @@ fn read(bytes: &[u8]) -> Result<BitboardSetup, PackedError> {
         | bb(BLACK_CASTLING_ROOK)
         | bb(BLACK_KING_TO_MOVE)
         | ep_pawns & Bitboard::RANK_5;
-
-    // The Chess960 flag: exactly two king codes forming one of the flagged pairs.
     let mut chess960 = false;
-    // Every flagged pair has zero or two white kings (10): one is the common case, skipped.
-    let one_white_king = bb(WHITE_KING).any() && !bb(WHITE_KING).more_than_one();
-    let two_kings = || kings.count() == 2;
-    if let (false, true, Some(first), Some(second)) =
-        (one_white_king, !one_white_king && two_kings(), kings.first(), kings.last())
-    {
-        let code_at = |sq: Square| {
-            [WHITE_KING, BLACK_KING, BLACK_KING_TO_MOVE]
-                .into_iter()
-                .find(|&code| bb(code).contains(sq))
-                .unwrap_or(WHITE_KING)
-        };
-        let flagged = match (code_at(first), code_at(second)) {
-            (WHITE_KING, WHITE_KING) => Some((first, second, Color::White)),
-            (BLACK_KING, BLACK_KING) => Some((second, first, Color::White)),
-            (BLACK_KING_TO_MOVE, BLACK_KING_TO_MOVE) => Some((second, first, Color::Black)),
-            (BLACK_KING_TO_MOVE, BLACK_KING) => Some((first, second, Color::Black)),
-            _ => None,
-        };
-        if let Some((white_king, black_king, side)) = flagged {
-            black = black.without(white_king).with(black_king);
-            turn = side;
-            chess960 = true;
-        }
+    if let Some((white_king, black_king, side)) = chess960_kings(&by_code, kings) {
+        black = black.without(white_king).with(black_king);
+        turn = side;
+        chess960 = true;
     }
-
-    // The trailing fields.
-    let mut at = 8 + board_len;
-    let mut halfmoves = 0;
-    let mut ply = 0;
-    let mut fields = 0;
-    while let Some(&byte) = bytes.get(at) {
-        match fields {
-            0 | 1 => {
-                let start = at;
-                let mut value: u64 = 0;
-                let mut shift = 0;
-                loop {
-                    let Some(&b) = bytes.get(at) else {
-                        return error(at * 8, PackedErrorKind::Clock);
-                    };
-                    if shift > 28 {
-                        return error(start * 8, PackedErrorKind::Clock);
-                    }
-                    value |= u64::from(b & 0x7f) << shift;
-                    shift += 7;
-                    at += 1;
-                    if b & 0x80 == 0 {
-                        break;
-                    }
-                }
-                if fields == 0 {
-                    let Ok(value) = u32::try_from(value) else {
-                        return error(start * 8, PackedErrorKind::Clock);
-                    };
-                    halfmoves = value;
-                } else {
-                    if value / 2 >= u64::from(u32::MAX) {
-                        return error(start * 8, PackedErrorKind::Clock);
-                    }
-                    ply = value;
-                }
-            }
-            2 => {
-                match byte {
-                    0 | 3 => {}
-                    VARIANT_CHESS960 => chess960 = true,
-                    v => return error(at * 8, PackedErrorKind::Variant(v)),
-                }
-                at += 1;
-            }
-            _ => return error(at * 8, PackedErrorKind::TrailingBytes),
-        }
-        fields += 1;
-    }
-    if ply % 2 == 1 {
+    let trailer = read_trailer(bytes, 8 + board_len)?;
+    if trailer.ply % 2 == 1 {
         turn = Color::Black;
     }
     // Every occupied square has exactly one code, so the bitboards never overlap.
@@ -554,10 +442,159 @@ fn read(bytes: &[u8]) -> Result<BitboardSetup, PackedError> {
         turn,
         castling_rooks,
         ep_square,
-        halfmoves,
-        fullmoves: (ply / 2 + 1) as u32,
-        castling_mode: if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard },
+        halfmoves: trailer.halfmoves,
+        fullmoves: (trailer.ply / 2 + 1) as u32,
+        castling_mode: if chess960 || trailer.chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        },
     })
+}
+
+/// The occupancy, one bitboard per piece code, and the board's length in bytes.
+#[inline(always)]
+fn read_board(bytes: &[u8]) -> Result<(Bitboard, [u64; 16], usize), PackedError> {
+    let error = |bit: usize, kind| Err(PackedError { bit, kind });
+    let Some((occupancy, rest)) = bytes.split_first_chunk::<8>() else {
+        return error(bytes.len() * 8, PackedErrorKind::Truncated);
+    };
+    let occupied = Bitboard(u64::from_be_bytes(*occupancy));
+    let count = occupied.count() as usize;
+    let board_len = count.div_ceil(2);
+    let Some(codes) = rest.get(..board_len) else {
+        return error(bytes.len() * 8, PackedErrorKind::Truncated);
+    };
+    if count % 2 == 1 && codes.last().is_some_and(|b| b >> 4 != 0) {
+        return error((8 + board_len) * 8 - 4, PackedErrorKind::Padding);
+    }
+    // One bitboard per code: each byte holds the codes of the next two occupied squares, the
+    // first in the low nibble. After an odd count the last high nibble is the padding 0, and
+    // its square bit is 0: that update changes nothing.
+    let mut by_code = [0u64; 16];
+    let mut squares = occupied.0;
+    for &byte in codes {
+        let first = squares & squares.wrapping_neg();
+        squares ^= first;
+        let second = squares & squares.wrapping_neg();
+        squares ^= second;
+        by_code[(byte & 15) as usize] |= first;
+        by_code[(byte >> 4) as usize] |= second;
+    }
+    Ok((occupied, by_code, board_len))
+}
+
+/// The en passant square the en passant pawns give (at most one, on the fourth or fifth rank).
+#[inline(always)]
+fn read_ep_square(occupied: Bitboard, ep_pawns: Bitboard) -> Result<Option<Square>, PackedError> {
+    // The bit offset of the code of the piece on `sq`.
+    let bit_of = |sq: Square| 64 + 4 * (occupied.0 & ((1 << sq as u32) - 1)).count_ones() as usize;
+    let mut ep_square = None;
+    for (k, sq) in ep_pawns.into_iter().enumerate() {
+        let ep = match sq.rank() {
+            Rank::Fourth => sq as u32 - 8,
+            Rank::Fifth => sq as u32 + 8,
+            _ => return Err(PackedError { bit: bit_of(sq), kind: PackedErrorKind::EnPassantRank }),
+        };
+        if k > 0 {
+            return Err(PackedError { bit: bit_of(sq), kind: PackedErrorKind::SecondEnPassant });
+        }
+        ep_square = Some(Square::new(ep));
+    }
+    Ok(ep_square)
+}
+
+/// The Chess960 flag: exactly two king codes forming one of the flagged pairs. Gives the white
+/// king, the black king and the side to move they say.
+#[inline(always)]
+fn chess960_kings(by_code: &[u64; 16], kings: Bitboard) -> Option<(Square, Square, Color)> {
+    let bb = |code: u8| Bitboard(by_code[code as usize]);
+    // Every flagged pair has zero or two white kings (10): one is the common case, skipped.
+    let one_white_king = bb(WHITE_KING).any() && !bb(WHITE_KING).more_than_one();
+    if one_white_king || kings.count() != 2 {
+        return None;
+    }
+    let (first, second) = (kings.first()?, kings.last()?);
+    let code_at = |sq: Square| {
+        [WHITE_KING, BLACK_KING, BLACK_KING_TO_MOVE]
+            .into_iter()
+            .find(|&code| bb(code).contains(sq))
+            .unwrap_or(WHITE_KING)
+    };
+    match (code_at(first), code_at(second)) {
+        (WHITE_KING, WHITE_KING) => Some((first, second, Color::White)),
+        (BLACK_KING, BLACK_KING) => Some((second, first, Color::White)),
+        (BLACK_KING_TO_MOVE, BLACK_KING_TO_MOVE) => Some((second, first, Color::Black)),
+        (BLACK_KING_TO_MOVE, BLACK_KING) => Some((first, second, Color::Black)),
+        _ => None,
+    }
+}
+
+/// The fields after the board: the clocks and the variant byte, each optional.
+struct Trailer {
+    halfmoves: u32,
+    ply: u64,
+    chess960: bool,
+}
+
+/// Reads the fields after the board, from byte `at`.
+#[inline(always)]
+fn read_trailer(bytes: &[u8], mut at: usize) -> Result<Trailer, PackedError> {
+    let error = |bit: usize, kind| Err(PackedError { bit, kind });
+    let mut trailer = Trailer { halfmoves: 0, ply: 0, chess960: false };
+    let mut fields = 0;
+    while let Some(&byte) = bytes.get(at) {
+        match fields {
+            0 | 1 => {
+                let start = at;
+                let value = read_clock(bytes, &mut at)?;
+                if fields == 0 {
+                    let Ok(value) = u32::try_from(value) else {
+                        return error(start * 8, PackedErrorKind::Clock);
+                    };
+                    trailer.halfmoves = value;
+                } else {
+                    if value / 2 >= u64::from(u32::MAX) {
+                        return error(start * 8, PackedErrorKind::Clock);
+                    }
+                    trailer.ply = value;
+                }
+            }
+            2 => {
+                match byte {
+                    0 | 3 => {}
+                    VARIANT_CHESS960 => trailer.chess960 = true,
+                    v => return error(at * 8, PackedErrorKind::Variant(v)),
+                }
+                at += 1;
+            }
+            _ => return error(at * 8, PackedErrorKind::TrailingBytes),
+        }
+        fields += 1;
+    }
+    Ok(trailer)
+}
+
+/// A LEB128 clock from byte `at` (at most 5 bytes), moving `at` past it.
+#[inline(always)]
+fn read_clock(bytes: &[u8], at: &mut usize) -> Result<u64, PackedError> {
+    let start = *at;
+    let mut value: u64 = 0;
+    let mut shift = 0;
+    loop {
+        let Some(&b) = bytes.get(*at) else {
+            return Err(PackedError { bit: *at * 8, kind: PackedErrorKind::Clock });
+        };
+        if shift > 28 {
+            return Err(PackedError { bit: start * 8, kind: PackedErrorKind::Clock });
+        }
+        value |= u64::from(b & 0x7f) << shift;
+        shift += 7;
+        *at += 1;
+        if b & 0x80 == 0 {
+            return Ok(value);
+        }
+    }
 }
 
 #[cfg(test)]
