@@ -989,10 +989,6 @@ impl Model {
     #[inline(always)]
     fn read(&self, bytes: &[u8]) -> Result<BitboardSetup, CompactError> {
         let mut dec = Decoder::new(bytes);
-        let invalid = |dec: &Decoder<'_>| CompactError {
-            bit: dec.position() * 8,
-            kind: CompactErrorKind::Invalid,
-        };
         let clocks = match dec.decode(&HEADER) {
             Some(0) => false,
             Some(1) => true,
@@ -1055,68 +1051,11 @@ impl Model {
             castling_mode: if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard },
         };
 
-        for color in Color::ALL {
-            // Most positions have no castling candidates: one test a color.
-            let Some(back) = back_rank_rooks(&board, color) else {
-                continue;
-            };
-            for side in CastlingSide::ALL {
-                let candidates = castling_candidates(Some(back), side, chess960);
-                if candidates.is_empty() {
-                    continue;
-                }
-                let ctx = castle_context(&board, color, candidates);
-                if dec.decode(&self.castle[ctx]).ok_or_else(|| invalid(&dec))? == 1 {
-                    let index = if candidates.more_than_one() {
-                        dec.decode(&self.castle_rook).ok_or_else(|| invalid(&dec))?
-                    } else {
-                        0
-                    };
-                    let rook =
-                        corner_first(candidates, side).nth(index).ok_or_else(|| invalid(&dec))?;
-                    setup.castling_rooks.add(rook);
-                }
-            }
-        }
-
-        let candidates = ep_candidates(&board, setup.turn);
-        if candidates.any() {
-            let ctx = usize::from(candidates.more_than_one());
-            if dec.decode(&self.ep[ctx]).ok_or_else(|| invalid(&dec))? == 1 {
-                let index = if candidates.more_than_one() {
-                    decode_uniform(&mut dec, candidates.count()).ok_or_else(|| invalid(&dec))?
-                } else {
-                    0
-                };
-                setup.ep_square = candidates.into_iter().nth(index as usize);
-            }
-        }
-
+        self.read_castling(&mut dec, &board, chess960, &mut setup)?;
+        setup.ep_square = self.read_ep_square(&mut dec, &board, setup.turn)?;
         if clocks {
-            let symbol = dec.decode(&self.halfmoves).ok_or_else(|| invalid(&dec))?;
-            setup.halfmoves = if symbol < HALFMOVE_DIRECT {
-                symbol as u32
-            } else {
-                // The escape is for values the direct symbols cannot say.
-                match decode_raw(&mut dec, 32) {
-                    Some(value) if value >= HALFMOVE_DIRECT as u64 => value as u32,
-                    _ => return Err(invalid(&dec)),
-                }
-            };
-            let bits = dec
-                .decode(&self.fullmove_bits[fullmove_context(&board)])
-                .ok_or_else(|| invalid(&dec))?;
-            let moves = match bits {
-                0 => 0,
-                1 => 1,
-                _ => {
-                    let low = decode_raw(&mut dec, bits as u32 - 1).ok_or_else(|| invalid(&dec))?;
-                    (1u64 << (bits - 1)) | low
-                }
-            };
-            setup.fullmoves = u32::try_from(moves + 1).map_err(|_| invalid(&dec))?;
+            (setup.halfmoves, setup.fullmoves) = self.read_clocks(&mut dec, &board)?;
         }
-
         dec.finish().map_err(|err| match err {
             RangeError::Truncated { at } => {
                 CompactError { bit: at * 8, kind: CompactErrorKind::Truncated }
@@ -1128,6 +1067,101 @@ impl Model {
         })?;
         Ok(setup)
     }
+
+    /// Reads the castling rights of both colors into `setup`.
+    #[inline(always)]
+    fn read_castling(
+        &self,
+        dec: &mut Decoder<'_>,
+        board: &Placement,
+        chess960: bool,
+        setup: &mut BitboardSetup,
+    ) -> Result<(), CompactError> {
+        for color in Color::ALL {
+            // Most positions have no castling candidates: one test a color.
+            let Some(back) = back_rank_rooks(board, color) else {
+                continue;
+            };
+            for side in CastlingSide::ALL {
+                let candidates = castling_candidates(Some(back), side, chess960);
+                if candidates.is_empty() {
+                    continue;
+                }
+                let ctx = castle_context(board, color, candidates);
+                if dec.decode(&self.castle[ctx]).ok_or_else(|| invalid(dec))? == 1 {
+                    let index = if candidates.more_than_one() {
+                        dec.decode(&self.castle_rook).ok_or_else(|| invalid(dec))?
+                    } else {
+                        0
+                    };
+                    let rook =
+                        corner_first(candidates, side).nth(index).ok_or_else(|| invalid(dec))?;
+                    setup.castling_rooks.add(rook);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the en passant square, if `turn` has a pawn that may capture one.
+    #[inline(always)]
+    fn read_ep_square(
+        &self,
+        dec: &mut Decoder<'_>,
+        board: &Placement,
+        turn: Color,
+    ) -> Result<Option<Square>, CompactError> {
+        let candidates = ep_candidates(board, turn);
+        if candidates.is_empty() {
+            return Ok(None);
+        }
+        let ctx = usize::from(candidates.more_than_one());
+        if dec.decode(&self.ep[ctx]).ok_or_else(|| invalid(dec))? != 1 {
+            return Ok(None);
+        }
+        let index = if candidates.more_than_one() {
+            decode_uniform(dec, candidates.count()).ok_or_else(|| invalid(dec))?
+        } else {
+            0
+        };
+        Ok(candidates.into_iter().nth(index as usize))
+    }
+
+    /// Reads the halfmove clock and the move number.
+    #[inline(always)]
+    fn read_clocks(
+        &self,
+        dec: &mut Decoder<'_>,
+        board: &Placement,
+    ) -> Result<(u32, u32), CompactError> {
+        let symbol = dec.decode(&self.halfmoves).ok_or_else(|| invalid(dec))?;
+        let halfmoves = if symbol < HALFMOVE_DIRECT {
+            symbol as u32
+        } else {
+            // The escape is for values the direct symbols cannot say.
+            match decode_raw(dec, 32) {
+                Some(value) if value >= HALFMOVE_DIRECT as u64 => value as u32,
+                _ => return Err(invalid(dec)),
+            }
+        };
+        let bits =
+            dec.decode(&self.fullmove_bits[fullmove_context(board)]).ok_or_else(|| invalid(dec))?;
+        let moves = match bits {
+            0 => 0,
+            1 => 1,
+            _ => {
+                let low = decode_raw(dec, bits as u32 - 1).ok_or_else(|| invalid(dec))?;
+                (1u64 << (bits - 1)) | low
+            }
+        };
+        let fullmoves = u32::try_from(moves + 1).map_err(|_| invalid(dec))?;
+        Ok((halfmoves, fullmoves))
+    }
+}
+
+/// A coded value that falls in no symbol, where the decoder stands.
+fn invalid(dec: &Decoder<'_>) -> CompactError {
+    CompactError { bit: dec.position() * 8, kind: CompactErrorKind::Invalid }
 }
 
 /// The error of an escape whose packed position is bad: where in the compact bytes, or the
