@@ -896,7 +896,26 @@ impl Model {
         let board = &Placement::of(pos.board());
         enc.encode_symbol(&self.turn, pos.turn() as usize);
 
-        // Castling.
+        if !self.encode_castling(enc, pos, board, chess960)
+            || !self.encode_ep_square(enc, pos, board)
+        {
+            return false;
+        }
+        if clocks {
+            self.encode_clocks(enc, pos, board);
+        }
+        true
+    }
+
+    /// Codes the castling rights; `false` if a right's rook is not one the model can name.
+    #[inline(always)]
+    fn encode_castling(
+        &self,
+        enc: &mut Encoder<ByteBuf<MAX_LEN>>,
+        pos: &Position,
+        board: &Placement,
+        chess960: bool,
+    ) -> bool {
         let castles = pos.castles();
         for color in Color::ALL {
             let back = back_rank_rooks(board, color);
@@ -922,42 +941,57 @@ impl Model {
                 }
             }
         }
+        true
+    }
 
-        // En passant.
+    /// Codes the en passant square; `false` if it is not one a pawn could capture on.
+    #[inline(always)]
+    fn encode_ep_square(
+        &self,
+        enc: &mut Encoder<ByteBuf<MAX_LEN>>,
+        pos: &Position,
+        board: &Placement,
+    ) -> bool {
         let candidates = ep_candidates(board, pos.turn());
-        if candidates.any() {
-            let ctx = usize::from(candidates.more_than_one());
-            enc.encode_symbol(&self.ep[ctx], usize::from(pos.ep_square().is_some()));
-            match pos.ep_square() {
-                Some(ep) if candidates.more_than_one() => {
-                    let Some(index) = candidates.into_iter().position(|sq| sq == ep) else {
-                        return false;
-                    };
-                    encode_uniform(enc, index as u32, candidates.count());
-                }
-                Some(ep) if !candidates.contains(ep) => return false,
-                _ => {}
-            }
-        } else if pos.ep_square().is_some() {
-            return false;
+        if candidates.is_empty() {
+            return pos.ep_square().is_none();
         }
-
-        if clocks {
-            let halfmoves = pos.halfmoves();
-            if (halfmoves as usize) < HALFMOVE_DIRECT {
-                enc.encode_symbol(&self.halfmoves, halfmoves as usize);
-            } else {
-                enc.encode_symbol(&self.halfmoves, HALFMOVE_DIRECT);
-                encode_raw(enc, u64::from(halfmoves), 32);
+        let ctx = usize::from(candidates.more_than_one());
+        enc.encode_symbol(&self.ep[ctx], usize::from(pos.ep_square().is_some()));
+        match pos.ep_square() {
+            Some(ep) if candidates.more_than_one() => {
+                let Some(index) = candidates.into_iter().position(|sq| sq == ep) else {
+                    return false;
+                };
+                encode_uniform(enc, index as u32, candidates.count());
             }
-            let moves = pos.fullmoves().saturating_sub(1);
-            let bits = 32 - moves.leading_zeros();
-            enc.encode_symbol(&self.fullmove_bits[fullmove_context(board)], bits as usize);
-            if bits > 1 {
-                encode_raw(enc, u64::from(moves), bits - 1);
-            }
+            Some(ep) if !candidates.contains(ep) => return false,
+            _ => {}
         }
         true
+    }
+
+    /// Codes the halfmove clock and the move number.
+    #[inline(always)]
+    fn encode_clocks(
+        &self,
+        enc: &mut Encoder<ByteBuf<MAX_LEN>>,
+        pos: &Position,
+        board: &Placement,
+    ) {
+        let halfmoves = pos.halfmoves();
+        if (halfmoves as usize) < HALFMOVE_DIRECT {
+            enc.encode_symbol(&self.halfmoves, halfmoves as usize);
+        } else {
+            enc.encode_symbol(&self.halfmoves, HALFMOVE_DIRECT);
+            encode_raw(enc, u64::from(halfmoves), 32);
+        }
+        let moves = pos.fullmoves().saturating_sub(1);
+        let bits = 32 - moves.leading_zeros();
+        enc.encode_symbol(&self.fullmove_bits[fullmove_context(board)], bits as usize);
+        if bits > 1 {
+            encode_raw(enc, u64::from(moves), bits - 1);
+        }
     }
 
     /// Reads a compact position with this model into a legal [`Position`].
