@@ -951,6 +951,125 @@ fn bit(bb: Bitboard, sq: Square) -> usize {
     ((bb.0 >> (sq as u32 & 63)) & 1) as usize
 }
 
+/// The squares the enemy attacks with pieces of class at most 1 (pawns) to 5 (king).
+#[inline(always)]
+fn their_attacks_by_class(t: &Tables, pos: &Position, occupied: Bitboard) -> [Bitboard; 5] {
+    let them = !pos.turn();
+    let mut minor = Bitboard::EMPTY;
+    for sq in pos.their(Role::Knight) {
+        minor |= t.knight(sq);
+    }
+    for sq in pos.their(Role::Bishop) {
+        minor |= t.bishop(sq, occupied);
+    }
+    let mut rook = Bitboard::EMPTY;
+    for sq in pos.their(Role::Rook) {
+        rook |= t.rook(sq, occupied);
+    }
+    let mut queen = Bitboard::EMPTY;
+    for sq in pos.their(Role::Queen) {
+        queen |= t.queen(sq, occupied);
+    }
+    let le1 = pawns_attack(them, pos.their(Role::Pawn));
+    let le2 = le1 | minor;
+    let le3 = le2 | rook;
+    let le4 = le3 | queen;
+    let le5 = le4 | t.king(pos.king_of(them));
+    [le1, le2, le3, le4, le5]
+}
+
+/// The squares our pieces attack at least once, and at least twice.
+#[inline(always)]
+fn our_attacks(t: &Tables, pos: &Position, occupied: Bitboard) -> (Bitboard, Bitboard) {
+    let (mut our1, mut our2) = (Bitboard::EMPTY, Bitboard::EMPTY);
+    let forward = pos.our(Role::Pawn).forward(pos.turn());
+    let mut add = |a: Bitboard| {
+        our2 |= our1 & a;
+        our1 |= a;
+    };
+    add(forward.east());
+    add(forward.west());
+    for sq in pos.our(Role::Knight) {
+        add(t.knight(sq));
+    }
+    for sq in pos.our(Role::Bishop) {
+        add(t.bishop(sq, occupied));
+    }
+    for sq in pos.our(Role::Rook) {
+        add(t.rook(sq, occupied));
+    }
+    for sq in pos.our(Role::Queen) {
+        add(t.queen(sq, occupied));
+    }
+    add(t.king(pos.our_king()));
+    (our1, our2)
+}
+
+/// Our pieces whose leaving the line from one of our sliders to the enemy king uncovers a
+/// check.
+#[inline(always)]
+fn discoverers(t: &Tables, pos: &Position, their_king: Square, occupied: Bitboard) -> Bitboard {
+    let (board, ours) = (pos.board(), pos.us());
+    let mut discoverers = Bitboard::EMPTY;
+    let snipers = (t.bishop_rays(their_king) & (board.bishops() | board.queens())
+        | t.rook_rays(their_king) & (board.rooks() | board.queens()))
+        & ours;
+    for sniper in snipers {
+        let between = t.between(their_king, sniper) & occupied;
+        if let Some(blocker) = between.single() {
+            if ours.contains(blocker) {
+                discoverers.add(blocker);
+            }
+        }
+    }
+    discoverers
+}
+
+/// The game's phase: 0 opening (early, most material on), 1 middlegame, 2 endgame.
+#[inline(always)]
+fn phase(pos: &Position, history: &RecentMoves) -> usize {
+    let board = pos.board();
+    let pieces = 3 * (board.knights() | board.bishops()).count()
+        + 5 * board.rooks().count()
+        + 9 * board.queens().count();
+    if history.ply < 20 && pieces >= 50 {
+        0
+    } else if pieces > 24 {
+        1
+    } else {
+        2
+    }
+}
+
+/// The last two moves as features: the opponent's target, 1 if it captured else 2 (0 if
+/// none), our pieces its moved piece attacks; our own last move's origin and target.
+#[inline(always)]
+fn last_moves(
+    t: &Tables,
+    pos: &Position,
+    history: &RecentMoves,
+    occupied: Bitboard,
+) -> (Bitboard, usize, Bitboard, Bitboard, Bitboard) {
+    let (board, them, ours, theirs) = (pos.board(), !pos.turn(), pos.us(), pos.them());
+    let (last_to, last_kind, attacked_by_last) = match history.last {
+        Some(last) => {
+            let attacked = match board.role_at(last.to) {
+                Some(role) if theirs.contains(last.to) => {
+                    attacks(t, them, role, last.to, occupied) & ours
+                }
+                _ => Bitboard::EMPTY,
+            };
+            (Bitboard::from_square(last.to), 2 - last.capture as usize, attacked)
+        }
+        None => (Bitboard::EMPTY, 0, Bitboard::EMPTY),
+    };
+    let (own_from, own_to) = match history.own {
+        Some(own) => (Bitboard::from_square(own.from), Bitboard::from_square(own.to)),
+        None => (Bitboard::EMPTY, Bitboard::EMPTY),
+    };
+    (last_to, last_kind, attacked_by_last, own_from, own_to)
+}
+
 impl<'a> Context<'a> {
     #[inline(always)]
     fn new(t: &Tables, pos: &Position, history: &RecentMoves, book: &Book<'a>) -> Context<'a> {
@@ -958,61 +1077,19 @@ impl<'a> Context<'a> {
         let us = pos.turn();
         let them = !us;
         let occupied = board.occupied();
-        let ours = pos.us();
         let theirs = pos.them();
-
-        // Enemy attacks by class.
         let their_pawns = pos.their(Role::Pawn);
         let their_knights = pos.their(Role::Knight);
         let their_bishops = pos.their(Role::Bishop);
         let their_rooks = pos.their(Role::Rook);
         let their_queens = pos.their(Role::Queen);
-        let mut minor = Bitboard::EMPTY;
-        for sq in their_knights {
-            minor |= t.knight(sq);
-        }
-        for sq in their_bishops {
-            minor |= t.bishop(sq, occupied);
-        }
-        let mut rook = Bitboard::EMPTY;
-        for sq in their_rooks {
-            rook |= t.rook(sq, occupied);
-        }
-        let mut queen = Bitboard::EMPTY;
-        for sq in their_queens {
-            queen |= t.queen(sq, occupied);
-        }
         let their_king = pos.king_of(them);
-        let le1 = pawns_attack(them, their_pawns);
-        let le2 = le1 | minor;
-        let le3 = le2 | rook;
-        let le4 = le3 | queen;
-        let le5 = le4 | t.king(their_king);
+
+        // Enemy attacks by class, as attack levels.
+        let [le1, le2, le3, le4, le5] = their_attacks_by_class(t, pos, occupied);
         let level_planes = [le1 | (le3 - le2) | (le5 - le4), le3 - le1, le5 - le3];
         let their_below = [Bitboard::EMPTY, Bitboard::EMPTY, le1, le2, le3, le4];
-
-        // Our attacks, counted to two.
-        let (mut our1, mut our2) = (Bitboard::EMPTY, Bitboard::EMPTY);
-        let forward = pos.our(Role::Pawn).forward(us);
-        let mut add = |a: Bitboard| {
-            our2 |= our1 & a;
-            our1 |= a;
-        };
-        add(forward.east());
-        add(forward.west());
-        for sq in pos.our(Role::Knight) {
-            add(t.knight(sq));
-        }
-        for sq in pos.our(Role::Bishop) {
-            add(t.bishop(sq, occupied));
-        }
-        for sq in pos.our(Role::Rook) {
-            add(t.rook(sq, occupied));
-        }
-        for sq in pos.our(Role::Queen) {
-            add(t.queen(sq, occupied));
-        }
-        add(t.king(pos.our_king()));
+        let (our1, our2) = our_attacks(t, pos, occupied);
 
         // Enemy pieces worth attacking with a piece of each class: dearer, or undefended.
         let minors = their_knights | their_bishops;
@@ -1037,48 +1114,9 @@ impl<'a> Context<'a> {
             bishop_lines | rook_lines,
             Bitboard::EMPTY,
         ];
-        let mut discoverers = Bitboard::EMPTY;
-        let snipers = (t.bishop_rays(their_king) & (board.bishops() | board.queens())
-            | t.rook_rays(their_king) & (board.rooks() | board.queens()))
-            & ours;
-        for sniper in snipers {
-            let between = t.between(their_king, sniper) & occupied;
-            if let Some(blocker) = between.single() {
-                if ours.contains(blocker) {
-                    discoverers.add(blocker);
-                }
-            }
-        }
 
-        // Phase.
-        let pieces = 3 * (board.knights() | board.bishops()).count()
-            + 5 * board.rooks().count()
-            + 9 * board.queens().count();
-        let phase = if history.ply < 20 && pieces >= 50 {
-            0
-        } else if pieces > 24 {
-            1
-        } else {
-            2
-        };
-
-        let (last_to, last_kind, attacked_by_last) = match history.last {
-            Some(last) => {
-                let attacked = match board.role_at(last.to) {
-                    Some(role) if theirs.contains(last.to) => {
-                        attacks(t, them, role, last.to, occupied) & ours
-                    }
-                    _ => Bitboard::EMPTY,
-                };
-                (Bitboard::from_square(last.to), 2 - last.capture as usize, attacked)
-            }
-            None => (Bitboard::EMPTY, 0, Bitboard::EMPTY),
-        };
-        let (own_from, own_to) = match history.own {
-            Some(own) => (Bitboard::from_square(own.from), Bitboard::from_square(own.to)),
-            None => (Bitboard::EMPTY, Bitboard::EMPTY),
-        };
-
+        let (last_to, last_kind, attacked_by_last, own_from, own_to) =
+            last_moves(t, pos, history, occupied);
         let (book_moves, book_buckets) = if history.ply < BOOK_PLIES && !book.is_empty() {
             book.lookup(pos.key())
         } else {
@@ -1100,9 +1138,9 @@ impl<'a> Context<'a> {
             their_queens,
             ep: pos.ep_square().map_or(Bitboard::EMPTY, Bitboard::from_square),
             check_squares,
-            discoverers,
+            discoverers: discoverers(t, pos, their_king, occupied),
             their_king,
-            phase,
+            phase: phase(pos, history),
             last_to,
             last_kind,
             attacked_by_last,
