@@ -72,31 +72,8 @@ impl<'a, P: Source> Gen<'a, P> {
         let t = self.t;
         let board = self.pos;
         let (ours, theirs, occupied, king) = (self.ours, self.theirs, self.occupied, self.king);
-
-        // A king with no square to step to and no castling needs no attack map (a boxed-in
-        // king: common in the opening and the middlegame). Sinks without a map test the
-        // king's squares one by one, which costs nothing where there are none.
-        let king_may_move = || {
-            (t.king(king) & (to_mask - ours)).any() || (self.castle_candidates() & to_mask).any()
-        };
-        if from_mask.contains(king) && (!S::MAPS || king_may_move()) {
-            let danger = sink
-                .known_danger()
-                .or_else(|| sink.attack_map(self).map(|map| map | self.leaper_danger()));
-            if let Some(danger) = danger {
-                // The whole map at hand: no square tested one by one.
-                sink.piece(king, self.t.king(king) & ((to_mask - ours) - danger), theirs);
-                for rook in self.castle_candidates() & to_mask {
-                    if self.castle_is_safe_given(king, rook, danger) {
-                        sink.single(castle(king, rook));
-                    }
-                }
-            } else {
-                sink.piece(king, self.king_targets(to_mask), theirs);
-                for rook in self.castles(to_mask) {
-                    sink.single(castle(king, rook));
-                }
-            }
+        if from_mask.contains(king) {
+            self.king_moves(to_mask, sink);
         }
         let Some(target) = self.check_target(to_mask) else { return };
         let pinned = self.pinned;
@@ -145,6 +122,39 @@ impl<'a, P: Source> Gen<'a, P> {
                         sink.single(Move16::new(from, ep, MoveKind::EnPassant));
                     }
                 }
+            }
+        }
+    }
+
+    /// The king's moves and castling onto `to_mask`, handed to `sink`.
+    ///
+    /// A king with no square to step to and no castling needs no attack map (a boxed-in king:
+    /// common in the opening and the middlegame). Sinks without a map test the king's squares
+    /// one by one, which costs nothing where there are none.
+    #[inline(always)]
+    fn king_moves<S: Sink>(&self, to_mask: Bitboard, sink: &mut S) {
+        let (t, ours, theirs, king) = (self.t, self.ours, self.theirs, self.king);
+        let king_may_move = || {
+            (t.king(king) & (to_mask - ours)).any() || (self.castle_candidates() & to_mask).any()
+        };
+        if S::MAPS && !king_may_move() {
+            return;
+        }
+        let danger = sink
+            .known_danger()
+            .or_else(|| sink.attack_map(self).map(|map| map | self.leaper_danger()));
+        if let Some(danger) = danger {
+            // The whole map at hand: no square tested one by one.
+            sink.piece(king, t.king(king) & ((to_mask - ours) - danger), theirs);
+            for rook in self.castle_candidates() & to_mask {
+                if self.castle_is_safe_given(king, rook, danger) {
+                    sink.single(castle(king, rook));
+                }
+            }
+        } else {
+            sink.piece(king, self.king_targets(to_mask), theirs);
+            for rook in self.castles(to_mask) {
+                sink.single(castle(king, rook));
             }
         }
     }
