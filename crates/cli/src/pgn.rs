@@ -127,20 +127,15 @@ pub fn run(
                 to,
                 out,
                 err,
-                |n, replayed, out| {
-                    if let Some(ply) = null_ply(&replayed.game) {
-                        return writeln!(out, "{n}\terror\tply {ply}: a null move cannot be coded");
-                    }
-                    match encode_moves(&replayed.game, code) {
-                        Ok(bits) => writeln!(
-                            out,
-                            "{n}\t{}\t{}\t{bits}",
-                            replayed.game.moves().len(),
-                            bits.len()
-                        ),
-                        // A replayed game holds only legal moves besides its null moves.
-                        Err(e) => writeln!(out, "{n}\terror\t{e}"),
-                    }
+                |n, replayed, out| match encode_moves(&replayed.game, code) {
+                    Ok(bits) => writeln!(
+                        out,
+                        "{n}\t{}\t{}\t{bits}",
+                        replayed.game.moves().len(),
+                        bits.len()
+                    ),
+                    // A replayed game's moves are legal; a null move has no code.
+                    Err(e) => writeln!(out, "{n}\terror\t{e}"),
                 },
             )?,
             To::Pgn => run.file(
@@ -198,11 +193,6 @@ impl Run {
         }
         Ok(())
     }
-}
-
-/// The ply (from 1) of the first null move of `game`'s mainline, which no move code holds.
-fn null_ply(game: &chessbits_movegen::Game) -> Option<usize> {
-    game.moves().iter().position(|m| m.is_null()).map(|i| i + 1)
 }
 
 /// `<final FEN>\t<uci> <uci> ...` for a replayed game (a null move as `0000`).

@@ -53,7 +53,9 @@
 use core::fmt;
 use core::str::FromStr;
 
-use chessbits_movegen::{Game, IllegalMoveError};
+use chessbits_movegen::Game;
+
+use crate::move_codec::MoveEncodeError;
 use chessbits_state::Position;
 
 use crate::classic::board::{BoardFormat, UnknownFormat};
@@ -65,12 +67,12 @@ use crate::io::{BitReader, BitWriter, Bits, DecodeError};
 /// Appends the moves of `game`, each against the position it was played in.
 ///
 /// # Errors
-/// [`IllegalMoveError`] (`0000`) for a null move, which no move code holds (a [`Game`] may
-/// hold one: PGN's `--`); never for a game's other moves, which are checked when played.
-pub fn write_moves(w: &mut BitWriter, game: &Game, code: MoveCode) -> Result<(), IllegalMoveError> {
+/// [`MoveEncodeError`] at the first move no code holds: a null move (PGN's `--`, which a
+/// [`Game`] may hold); a game's other moves are legal, checked when played.
+pub fn write_moves(w: &mut BitWriter, game: &Game, code: MoveCode) -> Result<(), MoveEncodeError> {
     let mut pos = *game.start();
-    for &m in game.moves() {
-        code.write(w, &pos, m)?;
+    for (ply, &m) in (1..).zip(game.moves()) {
+        code.write(w, &pos, m).map_err(|_| MoveEncodeError { ply, m })?;
         pos.play_unchecked(m);
     }
     Ok(())
@@ -81,7 +83,7 @@ pub fn write_moves(w: &mut BitWriter, game: &Game, code: MoveCode) -> Result<(),
 ///
 /// # Errors
 /// As [`write_moves`].
-pub fn encode_moves(game: &Game, code: MoveCode) -> Result<Bits, IllegalMoveError> {
+pub fn encode_moves(game: &Game, code: MoveCode) -> Result<Bits, MoveEncodeError> {
     let mut w = BitWriter::with_capacity(game.moves().len() * 12);
     write_moves(&mut w, game, code)?;
     Ok(w.finish())
@@ -247,7 +249,7 @@ pub enum GameEncodeError {
     Start(StateEncodeError),
     /// A move has no code: a null move (never another move of a [`Game`] built by playing
     /// moves).
-    Move(IllegalMoveError),
+    Move(MoveEncodeError),
     /// More than `u32::MAX` plies.
     TooLong,
 }
