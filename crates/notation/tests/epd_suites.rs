@@ -161,21 +161,14 @@ fn corpus_files_parse_and_round_trip() {
     ");
 }
 
-/// A byte, usually one that EPD uses.
-fn byte(rng: &mut Rng) -> u8 {
-    const PALETTE: &[u8] = b"pnbrqkPNBRQK12345678/ wb-KQkqah0;;;\"\"\\ \tDcmvx_+\xc3\xff";
-    if rng.below(4) == 0 {
-        rng.next() as u8
-    } else {
-        PALETTE[rng.below(PALETTE.len())]
-    }
-}
+/// The bytes EPD uses, which mutations mostly draw from.
+const PALETTE: &[u8] = b"pnbrqkPNBRQK12345678/ wb-KQkqah0;;;\"\"\\ \tDcmvx_+\xc3\xff";
 
 /// Changes `text` once: replaces, inserts or deletes a byte, duplicates a stretch, or truncates.
 /// Half the time the change falls after the fourth field, among the operations.
 fn mutate(rng: &mut Rng, text: &mut Vec<u8>) {
     if text.is_empty() {
-        text.push(byte(rng));
+        text.push(rng.byte_from(PALETTE));
         return;
     }
     let fields_end = text
@@ -189,9 +182,9 @@ fn mutate(rng: &mut Rng, text: &mut Vec<u8>) {
         _ => fields_end + rng.below(text.len() - fields_end),
     };
     match rng.below(5) {
-        0 => text[i] = byte(rng),
+        0 => text[i] = rng.byte_from(PALETTE),
         1 => {
-            let b = byte(rng);
+            let b = rng.byte_from(PALETTE);
             text.insert(i, b);
         }
         2 => {

@@ -145,31 +145,24 @@ fn site(rng: &mut Rng, text: &[u8], end: bool) -> usize {
     start + rng.below(stop - start + usize::from(end))
 }
 
-/// A byte, usually one that FEN uses.
-fn byte(rng: &mut Rng) -> u8 {
-    const PALETTE: &[u8] = b"pnbrqkPNBRQK123456789/ wb-KQkqABCDEFGHabcdefgh0;\t\xc3\xff";
-    if rng.below(4) == 0 {
-        rng.next() as u8
-    } else {
-        PALETTE[rng.below(PALETTE.len())]
-    }
-}
+/// The bytes FEN uses, which mutations mostly draw from.
+const PALETTE: &[u8] = b"pnbrqkPNBRQK123456789/ wb-KQkqABCDEFGHabcdefgh0;\t\xc3\xff";
 
 /// Changes `text` once: replaces, inserts or deletes a byte, swaps two piece letters,
 /// duplicates a field, or truncates.
 fn mutate(rng: &mut Rng, text: &mut Vec<u8>) {
     if text.is_empty() {
-        text.push(byte(rng));
+        text.push(rng.byte_from(PALETTE));
         return;
     }
     match rng.below(6) {
         0 => {
             let i = site(rng, text, false);
-            text[i] = byte(rng);
+            text[i] = rng.byte_from(PALETTE);
         }
         1 => {
             let i = site(rng, text, true);
-            let b = byte(rng);
+            let b = rng.byte_from(PALETTE);
             text.insert(i, b);
         }
         2 => {

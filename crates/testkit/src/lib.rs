@@ -62,6 +62,16 @@ impl Rng {
         (self.next() % n.max(1) as u64) as usize
     }
 
+    /// A byte for mutating text: one of `palette` three times in four (the bytes a format
+    /// uses), any byte otherwise.
+    pub fn byte_from(&mut self, palette: &[u8]) -> u8 {
+        if palette.is_empty() || self.below(4) == 0 {
+            self.next() as u8
+        } else {
+            palette[self.below(palette.len())]
+        }
+    }
+
     /// A number with about one bit in eight set: the AND of three draws.
     pub fn sparse(&mut self) -> u64 {
         self.next() & self.next() & self.next()
@@ -81,6 +91,8 @@ mod tests {
         assert_eq!(Rng::new(0).next(), Rng::new(0x9e37_79b9_7f4a_7c15).next());
         assert!((0..1000).all(|_| rng.below(7) < 7));
         assert_eq!(rng.below(0), 0);
+        let from_palette = (0..1000).filter(|_| b"xy".contains(&rng.byte_from(b"xy"))).count();
+        assert!((650..900).contains(&from_palette), "{from_palette} of 1000 from the palette");
     }
 
     #[test]
