@@ -200,7 +200,7 @@ impl<'a> RawComment<'a> {
 pub use chessbits_movegen::{GameResult, InvalidResult};
 
 /// Whether a `Variant` tag value names Chess960: `Chess960`, `chess 960`, `Fischerandom`,
-/// `Fischer Random`, `FRC` (in any case; spaces, `-` and `_` ignored).
+/// `Fischer Random`, `FRC` (in any case; white space, `-` and `_` ignored).
 ///
 /// ```
 /// use chessbits_pgn::is_chess960_variant;
@@ -210,22 +210,27 @@ pub use chessbits_movegen::{GameResult, InvalidResult};
 /// assert!(!is_chess960_variant(b"Standard"));
 /// ```
 pub fn is_chess960_variant(value: &[u8]) -> bool {
+    variant_key(value).is_some_and(|(name, len)| is_chess960_key(&name[..len]))
+}
+
+/// Whether a [`variant_key`] names Chess960.
+fn is_chess960_key(key: &[u8]) -> bool {
+    matches!(key, b"chess960" | b"fischerandom" | b"fischerrandom" | b"frc" | b"960")
+}
+
+/// A `Variant` value as names are compared: lowercase, without white space, `-` and `_`;
+/// `None` past 16 bytes (no name chessbits knows is that long).
+fn variant_key(value: &[u8]) -> Option<([u8; 16], usize)> {
     let mut name = [0u8; 16];
     let mut len = 0;
     for &b in value {
-        if matches!(b, b' ' | b'-' | b'_') {
+        if b.is_ascii_whitespace() || matches!(b, b'-' | b'_') {
             continue;
         }
-        match name.get_mut(len) {
-            Some(slot) => *slot = b.to_ascii_lowercase(),
-            None => return false,
-        }
+        *name.get_mut(len)? = b.to_ascii_lowercase();
         len += 1;
     }
-    matches!(
-        name.get(..len),
-        Some(b"chess960" | b"fischerandom" | b"fischerrandom" | b"frc" | b"960")
-    )
+    Some((name, len))
 }
 
 /// The rules a game's `Variant` tag names, among those chessbits plays: standard chess or
@@ -253,30 +258,18 @@ pub enum Variant {
 }
 
 impl Variant {
-    /// The variant a `Variant` tag value names (compared without case, spaces, `-` and `_`).
+    /// The variant a `Variant` tag value names (compared without case, white space, `-` and
+    /// `_`).
     ///
     /// # Errors
     /// [`UnsupportedVariant`] for any other value.
     pub fn from_tag(value: &[u8]) -> Result<Variant, UnsupportedVariant> {
-        if is_chess960_variant(value) {
-            return Ok(Variant::Chess960);
-        }
-        let mut name = [0u8; 16];
-        let mut len = 0;
-        for &b in value.trim_ascii() {
-            if matches!(b, b' ' | b'-' | b'_') {
-                continue;
-            }
-            match name.get_mut(len) {
-                Some(slot) => *slot = b.to_ascii_lowercase(),
-                None => return Err(UnsupportedVariant(decode_lossy(value).into_owned())),
-            }
-            len += 1;
-        }
-        match name.get(..len) {
+        let key = variant_key(value);
+        match key.as_ref().map(|(name, len)| &name[..*len]) {
             Some(
                 b"" | b"?" | b"standard" | b"chess" | b"classical" | b"normal" | b"fromposition",
             ) => Ok(Variant::Standard),
+            Some(key) if is_chess960_key(key) => Ok(Variant::Chess960),
             _ => Err(UnsupportedVariant(decode_lossy(value).into_owned())),
         }
     }
