@@ -4,10 +4,10 @@
 //! definitions (a test compares them square by square) and sit in read-only memory: no
 //! allocation, no initialisation, nothing to check before a lookup.
 //!
-//! This is the one home of these tables. The state crate reads them to find the pieces that
-//! attack a square (validation, the null-move test), and move generation reads them beside its
-//! own magic tables for sliders, which are built lazily because they are large (about 840 KB)
-//! and only move generation needs them.
+//! This is the one home of these tables. The state crate reads them to find the pieces that attack
+//! a square (validation, the null-move test), and move generation reads them beside its own magic
+//! tables for sliders, which are built lazily because they are large (about 841 KiB: 102,400 rook
+//! and 5,248 bishop sets) and only move generation needs them.
 //!
 //! ```
 //! use chessbits_bitboard::{tables, Bitboard, Color, File, Square};

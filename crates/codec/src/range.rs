@@ -440,6 +440,58 @@ impl<'a> Decoder<'a> {
     }
 }
 
+/// Codes `value` below `n` (2..=64) with equal frequencies.
+pub(crate) fn encode_uniform<O: Output>(enc: &mut Encoder<O>, value: u32, n: u32) {
+    let n = n.max(1);
+    let lo = value * TOTAL / n;
+    let hi = (value + 1) * TOTAL / n;
+    enc.encode(lo, hi - lo);
+}
+
+/// Reads a value below `n` coded by [`encode_uniform`].
+pub(crate) fn decode_uniform(dec: &mut Decoder<'_>, n: u32) -> Option<u32> {
+    let n = n.max(1);
+    let target = dec.target();
+    if target >= TOTAL {
+        return None;
+    }
+    // The value whose interval holds the target.
+    let value = ((target + 1) * n - 1) / TOTAL;
+    let lo = value * TOTAL / n;
+    let hi = (value + 1) * TOTAL / n;
+    dec.consume(lo, hi - lo);
+    Some(value)
+}
+
+/// Codes the low `bits` bits of `value`, 15 at a time, high first.
+pub(crate) fn encode_raw<O: Output>(enc: &mut Encoder<O>, value: u64, bits: u32) {
+    let mut left = bits;
+    while left > 0 {
+        let take = left.min(TOTAL_BITS);
+        left -= take;
+        let chunk = (value >> left) as u32 & ((1 << take) - 1);
+        enc.encode(chunk << (TOTAL_BITS - take), 1 << (TOTAL_BITS - take));
+    }
+}
+
+/// Reads `bits` raw bits coded by [`encode_raw`].
+pub(crate) fn decode_raw(dec: &mut Decoder<'_>, bits: u32) -> Option<u64> {
+    let mut value = 0u64;
+    let mut left = bits;
+    while left > 0 {
+        let take = left.min(TOTAL_BITS);
+        left -= take;
+        let target = dec.target();
+        if target >= TOTAL {
+            return None;
+        }
+        let chunk = target >> (TOTAL_BITS - take);
+        dec.consume(chunk << (TOTAL_BITS - take), 1 << (TOTAL_BITS - take));
+        value = value << take | u64::from(chunk);
+    }
+    Some(value)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,7 @@
 //!
 //! [`tables()`] is the only accessor. Hot loops call it once and pass the reference down, so no
 //! lookup pays for the lazy-initialisation check. The magic tables for sliders are built here,
-//! lazily (about 840 KB, and only move generation needs them); every other table (leapers,
+//! lazily (about 841 KiB, and only move generation needs them); every other table (leapers,
 //! empty-board rays, between and line) has one home, the bitboard crate's compile-time
 //! [`chessbits_bitboard::tables`], which the state crate reads too. [`Tables`]'s methods
 //! reach both, so the generator asks one object for every attack.
