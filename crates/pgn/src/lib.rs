@@ -144,6 +144,7 @@ mod reader;
 mod san_cache;
 mod scanner;
 mod source;
+mod split;
 mod tags;
 mod tree;
 mod visitor;
@@ -159,6 +160,7 @@ pub use limits::{
     MAX_VARIATION_DEPTH,
 };
 pub use reader::{PgnReader, SliceReader};
+pub use split::{Chunk, Chunks, Origin};
 pub use tree::{read_games, Games, Node, PgnGame, Tags, TreeBuilder, Variation, SEVEN_TAG_ROSTER};
 pub use visitor::{
     is_chess960_variant, resolve_san, start_position, GameResult, InvalidResult, Nothing,

@@ -3,12 +3,13 @@
 
 use core::convert::Infallible;
 use core::fmt;
-use std::io::Read;
+use std::io::{self, Read};
 
 use crate::error::PgnError;
 use crate::limits::Limits;
 use crate::scanner::Parser;
 use crate::source::{IoSource, SliceSource};
+use crate::split::Origin;
 use crate::visitor::Visitor;
 
 /// The methods the two readers share.
@@ -98,6 +99,16 @@ impl<R: Read> PgnReader<R> {
 
     reader_methods!();
 
+    /// The inner reader.
+    pub(crate) fn inner_mut(&mut self) -> &mut R {
+        &mut self.parser.src.reader
+    }
+
+    /// Where the reader stands.
+    pub(crate) fn origin(&mut self) -> Origin {
+        self.parser.origin()
+    }
+
     /// The inner reader (the bytes buffered but not yet read are lost).
     pub fn into_inner(self) -> R {
         self.parser.src.reader
@@ -129,7 +140,19 @@ impl<'a> SliceReader<'a> {
 
     /// A reader of the games in `bytes`, each game bounded by `limits`.
     pub fn with_limits(bytes: &'a [u8], limits: Limits) -> SliceReader<'a> {
-        SliceReader { parser: Parser::new(SliceSource { bytes }, limits) }
+        SliceReader { parser: Parser::new(SliceSource::whole(bytes), limits) }
+    }
+
+    /// A reader of `bytes`, which start at input offset `base`, reading from `origin` on and
+    /// ending with `error` if there is one.
+    pub(crate) fn resume(
+        bytes: &'a [u8],
+        base: u64,
+        error: Option<io::Error>,
+        limits: Limits,
+        origin: Origin,
+    ) -> SliceReader<'a> {
+        SliceReader { parser: Parser::resume(SliceSource { bytes, base, error }, limits, origin) }
     }
 
     reader_methods!();

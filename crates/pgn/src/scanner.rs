@@ -22,6 +22,7 @@ use crate::error::{PgnError, PgnErrorKind};
 use crate::limits::{Limits, MAX_TOKEN_LEN};
 use crate::san_cache::SanCache;
 use crate::source::Source;
+use crate::split::Origin;
 use crate::tags::{parse_tag, starts_tag, TagFail};
 
 /// Bytes the streaming reader keeps available ahead of each movetext token, so that a token is
@@ -161,6 +162,33 @@ impl<S: Source> Parser<S> {
             depth: 0,
             sans: SanCache::default(),
             finished: false,
+        }
+    }
+
+    /// A parser that goes on reading an input where another left it: `src` holds the input
+    /// from offset `src.base()`, and reading starts at `origin.offset`, after
+    /// `origin.games` games, on line `origin.line` (which starts at `origin.line_start`).
+    pub(crate) fn resume(src: S, limits: Limits, origin: Origin) -> Parser<S> {
+        let pos = usize::try_from(origin.offset.saturating_sub(src.base())).unwrap_or(usize::MAX);
+        let mut parser = Parser::new(src, limits);
+        parser.pos = pos.min(parser.src.buf().len());
+        parser.games = origin.games;
+        parser.game_start = origin.offset;
+        parser.lines =
+            Lines { counted: origin.offset, line: origin.line, line_start: origin.line_start };
+        parser
+    }
+
+    /// Where the parser stands: the input offset it reads next, the line there and the games
+    /// read so far.
+    pub(crate) fn origin(&mut self) -> Origin {
+        let base = self.src.base();
+        self.lines.count_to(self.src.buf(), base, self.pos.min(self.src.buf().len()));
+        Origin {
+            offset: self.abs(self.pos),
+            line: self.lines.line,
+            line_start: self.lines.line_start,
+            games: self.games,
         }
     }
 
@@ -305,6 +333,8 @@ impl<S: Source> Parser<S> {
             self.finished = true;
             let err = self.src.take_error()?;
             self.games += 1;
+            // The read that failed is the last "game": it starts where reading stopped.
+            self.game_start = self.abs(self.pos);
             return Some(Err(self.io_error(err)));
         }
         self.games += 1;

@@ -23,9 +23,19 @@ pub(crate) trait Source {
     fn take_error(&mut self) -> Option<io::Error>;
 }
 
-/// All of the input, in memory.
+/// All of the input, in memory: a whole input, or a chunk of one that starts at input offset
+/// `base` and may end with the read error that cut the input there.
 pub(crate) struct SliceSource<'a> {
     pub(crate) bytes: &'a [u8],
+    pub(crate) base: u64,
+    pub(crate) error: Option<io::Error>,
+}
+
+impl<'a> SliceSource<'a> {
+    /// All of `bytes`, from input offset 0, with no read error.
+    pub(crate) fn whole(bytes: &'a [u8]) -> SliceSource<'a> {
+        SliceSource { bytes, base: 0, error: None }
+    }
 }
 
 impl Source for SliceSource<'_> {
@@ -38,7 +48,7 @@ impl Source for SliceSource<'_> {
 
     #[inline]
     fn base(&self) -> u64 {
-        0
+        self.base
     }
 
     #[inline]
@@ -49,7 +59,7 @@ impl Source for SliceSource<'_> {
     fn refill(&mut self, _keep: usize, _want: usize) {}
 
     fn take_error(&mut self) -> Option<io::Error> {
-        None
+        self.error.take()
     }
 }
 

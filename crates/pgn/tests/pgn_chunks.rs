@@ -1,0 +1,209 @@
+//! Reading an input chunk by chunk ([`Chunks`]) gives exactly what one reader of the whole input
+//! gives: the same games, the same errors at the same game, line, column and byte, the same
+//! game starts, at every chunk size (down to one byte: a chunk of one game), on the shared
+//! corpus, the repository's test files, mangled PGN and inputs cut short by a read error.
+
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+use chessbits_pgn::{Chunks, PgnReader, Replay, SliceReader};
+use chessbits_testkit::Rng;
+
+/// What a reader gives for one game, as text: its number, where it starts, and its final
+/// position and ply count or its error (with game, line, column and byte).
+fn describe(
+    games: u64,
+    start: u64,
+    result: Result<
+        chessbits_pgn::ReplayedGame,
+        chessbits_pgn::PgnError<chessbits_pgn::ReplayError>,
+    >,
+) -> String {
+    match result {
+        Ok(r) => format!(
+            "{games} @{start} ok {} {:016x}",
+            r.game.moves().len(),
+            r.game.position().compute_key()
+        ),
+        Err(e) => format!("{games} @{start} {e}"),
+    }
+}
+
+/// The games of `bytes` read by one reader, then by the readers of its chunks.
+fn check(name: &str, bytes: &[u8], sizes: &[usize]) {
+    let mut serial = Vec::new();
+    let mut reader = SliceReader::new(bytes);
+    while let Some(result) = reader.read_game(&mut Replay::default()) {
+        serial.push(describe(reader.games(), reader.game_start(), result));
+    }
+    for &size in sizes {
+        let mut chunked = Vec::new();
+        let mut next_offset = 0;
+        for chunk in Chunks::new(bytes, size) {
+            let mut chunk = chunk.unwrap();
+            assert!(chunk.origin().offset >= next_offset, "{name}: chunks in order");
+            next_offset = chunk.origin().offset + chunk.bytes().len() as u64;
+            let mut reader = chunk.reader();
+            while let Some(result) = reader.read_game(&mut Replay::default()) {
+                chunked.push(describe(reader.games(), reader.game_start(), result));
+            }
+        }
+        assert_eq!(serial.len(), chunked.len(), "{name}, chunks of {size} bytes: game count");
+        for (s, c) in serial.iter().zip(&chunked) {
+            assert_eq!(s, c, "{name}, chunks of {size} bytes");
+        }
+    }
+}
+
+fn corpus_files() -> Vec<PathBuf> {
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus"));
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|e| e == "pgn"));
+    files.sort();
+    if files.is_empty() {
+        eprintln!("skipped: no corpus at {}", dir.display());
+    }
+    files
+}
+
+fn repo_files() -> Vec<PathBuf> {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let mut files = Vec::new();
+    for dir in ["crates/pgn/tests/data/wild", "testdata/games", "crates/cli/tests/data"] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "pgn") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 5, "the repository's PGN test files");
+    files
+}
+
+#[test]
+fn chunks_read_as_the_whole_corpus_does() {
+    for path in corpus_files() {
+        let bytes = std::fs::read(&path).unwrap();
+        check(&path.display().to_string(), &bytes, &[1 << 20, 64 << 10, 1000]);
+    }
+}
+
+#[test]
+fn chunks_read_as_the_whole_test_files_do() {
+    for path in repo_files() {
+        let bytes = std::fs::read(&path).unwrap();
+        check(&path.display().to_string(), &bytes, &[1, 2, 50, 1000, 1 << 20]);
+    }
+}
+
+/// The test files joined and mangled: bytes dropped, doubled and replaced by PGN's own
+/// punctuation, so that games break everywhere (tags, comments, variations, results).
+#[test]
+fn chunks_read_as_the_whole_of_mangled_pgn_does() {
+    let mut joined = Vec::new();
+    for path in repo_files() {
+        joined.extend(std::fs::read(path).unwrap());
+    }
+    let mut rng = Rng::new(0x5eed_c4u64);
+    for round in 0..40 {
+        let mut bytes = joined.clone();
+        for _ in 0..(round + 1) * 8 {
+            let at = rng.below(bytes.len());
+            match rng.below(4) {
+                0 => {
+                    bytes.remove(at);
+                }
+                1 => bytes.insert(at, bytes[at]),
+                2 => bytes[at] = rng.byte_from(b"[]{}()\"\n\n 1-0*%;.$\r\t"),
+                _ => bytes.insert(at, b'\n'),
+            }
+        }
+        check(&format!("mangled round {round}"), &bytes, &[1, 300, 4096]);
+    }
+}
+
+/// A chunk ends at the end of the first game that brings it to its size: a game that ends
+/// exactly at the size ends the chunk; one that ends a byte short does not.
+#[test]
+fn a_chunk_ends_at_the_game_that_reaches_its_size() {
+    let game = b"[Event \"x\"]\n\n1. e4 e5 1-0\n";
+    let l = game.len();
+    let bytes: Vec<u8> = game.iter().copied().cycle().take(l * 5).collect();
+    // Games end after their result, a byte before the line break: at 5 * k - 1.
+    for (size, lens) in [
+        (l - 1, vec![l - 1, l, l, l, l]),
+        (l, vec![2 * l - 1, l, l, l]),
+        (1, vec![l - 1, l, l, l, l]),
+        // The last chunk takes the input's last line break.
+        (3 * l, vec![4 * l - 1, l + 1]),
+        (1 << 20, vec![5 * l]),
+    ] {
+        let chunks: Vec<_> = Chunks::new(&bytes[..], size).map(|c| c.unwrap()).collect();
+        let got: Vec<usize> = chunks.iter().map(|c| c.bytes().len()).collect();
+        assert_eq!(got, lens, "chunks of {size} bytes");
+        let indices: Vec<u64> = chunks.iter().map(|c| c.index()).collect();
+        assert_eq!(indices, (0..chunks.len() as u64).collect::<Vec<_>>());
+        let games: Vec<u64> = chunks.iter().map(|c| c.origin().games).collect();
+        let mut expected = vec![0];
+        for len in &lens[..lens.len() - 1] {
+            expected.push(expected.last().unwrap() + (*len as u64).div_ceil(l as u64));
+        }
+        assert_eq!(games, expected, "games before each chunk, chunks of {size} bytes");
+    }
+}
+
+/// A [`Read`] that gives `bytes`, `step` at a time, then fails.
+struct Failing<'a> {
+    bytes: &'a [u8],
+    step: usize,
+}
+
+impl Read for Failing<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.bytes.is_empty() {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, "corrupt stream"));
+        }
+        let n = buf.len().min(self.step).min(self.bytes.len());
+        buf[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
+    }
+}
+
+/// An input cut short by a read error: the games before it read, then the error, as the
+/// streaming reader reports it.
+#[test]
+fn a_read_error_ends_the_chunks_as_it_ends_the_reader() {
+    let bytes = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../testdata/games/lichess-2021-10-sample.pgn"),
+    )
+    .unwrap();
+    for cut in [0, 1, 500, 40_000, 70_000, 100_001, bytes.len()] {
+        let head = &bytes[..cut];
+        let mut serial = Vec::new();
+        let mut reader = PgnReader::new(Failing { bytes: head, step: 7_777 });
+        while let Some(result) = reader.read_game(&mut Replay::default()) {
+            serial.push(describe(reader.games(), reader.game_start(), result));
+        }
+        assert!(serial.last().unwrap().contains("corrupt stream"), "{cut}: {:?}", serial.last());
+        for size in [1, 10_000, 1 << 20] {
+            let mut chunked = Vec::new();
+            let mut errors = 0;
+            for chunk in Chunks::new(Failing { bytes: head, step: 4_096 }, size) {
+                let mut chunk = chunk.unwrap();
+                errors += usize::from(chunk.ends_in_error());
+                let mut reader = chunk.reader();
+                while let Some(result) = reader.read_game(&mut Replay::default()) {
+                    chunked.push(describe(reader.games(), reader.game_start(), result));
+                }
+            }
+            assert_eq!(errors, 1, "{cut}, {size}");
+            assert_eq!(serial, chunked, "{cut} bytes, chunks of {size}");
+        }
+    }
+}
