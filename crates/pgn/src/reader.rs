@@ -1,13 +1,12 @@
 //! The two readers: [`PgnReader`](crate::PgnReader) over any [`Read`], [`SliceReader`](crate::SliceReader) over bytes in memory, both
 //! driving a [`Visitor`](crate::Visitor) through the [`Parser`].
 
-use core::convert::Infallible;
 use core::fmt;
 use std::io::{self, Read};
 
 use crate::error::PgnError;
 use crate::limits::Limits;
-use crate::scanner::Parser;
+use crate::scanner::{Parser, SkipGame};
 use crate::source::{IoSource, SliceSource};
 use crate::split::Origin;
 use crate::visitor::Visitor;
@@ -167,22 +166,9 @@ impl fmt::Debug for SliceReader<'_> {
     }
 }
 
-/// The visitor behind `skip_game`.
-struct SkipGame;
-
-impl Visitor for SkipGame {
-    type Output = ();
-    type Error = Infallible;
-
-    fn begin_movetext(&mut self) -> super::visitor::Skip {
-        super::visitor::Skip(true)
-    }
-
-    fn end_game(&mut self) {}
-}
-
 #[cfg(test)]
 mod tests {
+    use core::convert::Infallible;
     use std::io;
 
     use super::*;

@@ -145,6 +145,10 @@ pub(crate) struct Parser<S> {
     /// Tags and moves read in the current game.
     tags: usize,
     moves: usize,
+    /// Whether the current game has an `Event` tag.
+    event: bool,
+    /// Whether the visitor refused a tag that was read whole (the error stopped after it).
+    refused_tag: bool,
 }
 
 impl<S: Source> Parser<S> {
@@ -153,6 +157,8 @@ impl<S: Source> Parser<S> {
             limits,
             tags: 0,
             moves: 0,
+            event: false,
+            refused_tag: false,
             src,
             pos: 0,
             games: 0,
@@ -384,6 +390,7 @@ impl<S: Source> Parser<S> {
     fn game<V: Visitor>(&mut self, v: &mut V) -> Result<End, Stop<V::Error>> {
         self.phase = Phase::Tags;
         (self.tags, self.moves) = (0, 0);
+        (self.event, self.refused_tag) = (false, false);
         self.tags(v)?;
         self.phase = Phase::Movetext;
         if v.begin_movetext().0 {
@@ -398,13 +405,12 @@ impl<S: Source> Parser<S> {
     }
 
     fn tags<V: Visitor>(&mut self, v: &mut V) -> Result<(), Stop<V::Error>> {
-        let mut event = false;
         loop {
             let Some(b) = self.skip_space() else { return Ok(()) };
             match b {
                 b'[' => {
                     self.check_game_len(self.pos)?;
-                    if !self.tag(v, &mut event)? {
+                    if !self.tag(v)? {
                         return Ok(());
                     }
                 }
@@ -416,8 +422,8 @@ impl<S: Source> Parser<S> {
     }
 
     /// Reads the tag pair at `pos`. Returns `false`, reading nothing, if it is a second `Event`
-    /// tag (`event` says whether the game has one): the start of the next game.
-    fn tag<V: Visitor>(&mut self, v: &mut V, event: &mut bool) -> Result<bool, Stop<V::Error>> {
+    /// tag (`self.event` says whether the game has one): the start of the next game.
+    fn tag<V: Visitor>(&mut self, v: &mut V) -> Result<bool, Stop<V::Error>> {
         let mut want = TAG_PROBE;
         loop {
             self.fill(want);
@@ -427,10 +433,10 @@ impl<S: Source> Parser<S> {
                 Ok((name, value, end)) => {
                     let name = buf.get(name).unwrap_or_default();
                     if name == b"Event" {
-                        if *event {
+                        if self.event {
                             return Ok(false);
                         }
-                        *event = true;
+                        self.event = true;
                     }
                     if end > self.limits.tag_len {
                         let limit = self.limits.tag_len;
@@ -447,7 +453,10 @@ impl<S: Source> Parser<S> {
                     self.pos += end;
                     return match result {
                         Ok(()) => Ok(true),
-                        Err(err) => Err(self.syntax(at, PgnErrorKind::Visitor(err))),
+                        Err(err) => {
+                            self.refused_tag = true;
+                            Err(self.syntax(at, PgnErrorKind::Visitor(err)))
+                        }
                     };
                 }
                 Err(TagFail::Incomplete) if buf.len() > self.limits.tag_len => {
@@ -863,6 +872,16 @@ impl<S: Source> Parser<S> {
 
     /// Skips the rest of a game after an error.
     fn recover(&mut self) {
+        if self.phase == Phase::Tags && core::mem::take(&mut self.refused_tag) {
+            // The visitor refused a well-formed tag: the tags after it are read as a reader
+            // that skips the game reads them, so that the game ends where it ends for every
+            // visitor (`Chunks` cuts an input where the skipping reader ends its games).
+            if self.tags(&mut SkipGame).is_ok() {
+                self.skip_movetext(0, false);
+                return;
+            }
+            // A broken tag after it: skipped as a broken tag is.
+        }
         if self.phase == Phase::Tags {
             // Skip the bad tag (to its `]` or the end of its line) and the tags after it.
             loop {
@@ -896,6 +915,20 @@ impl<S: Source> Parser<S> {
             }
         }
     }
+}
+
+/// The visitor behind `skip_game`.
+pub(crate) struct SkipGame;
+
+impl Visitor for SkipGame {
+    type Output = ();
+    type Error = core::convert::Infallible;
+
+    fn begin_movetext(&mut self) -> crate::visitor::Skip {
+        crate::visitor::Skip(true)
+    }
+
+    fn end_game(&mut self) {}
 }
 
 /// Whether a token can start at `i`: the byte before is white space or ends a token.

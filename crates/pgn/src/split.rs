@@ -124,7 +124,7 @@ impl<R: Read> Read for Tee<R> {
 /// let pgn = "[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n\n1. d4 d5 0-1\n\n[Event \"c\"]\n\n1. c4 *\n";
 /// let mut uci = Vec::new();
 /// for chunk in Chunks::new(pgn.as_bytes(), 10) {
-///     let mut chunk = chunk?;
+///     let mut chunk = chunk;
 ///     let mut reader = chunk.reader();
 ///     while let Some(game) = reader.read_game(&mut Replay::default()) {
 ///         let game = game.map_err(|e| e.to_string())?;
@@ -192,9 +192,9 @@ impl<R: Read> Chunks<R> {
 }
 
 impl<R: Read> Iterator for Chunks<R> {
-    type Item = io::Result<Chunk>;
+    type Item = Chunk;
 
-    fn next(&mut self) -> Option<io::Result<Chunk>> {
+    fn next(&mut self) -> Option<Chunk> {
         if self.done {
             return None;
         }
@@ -204,7 +204,7 @@ impl<R: Read> Iterator for Chunks<R> {
                     self.done = true;
                     // The rest holds no game: white space and lines no game starts with.
                     return (self.reader.games() > self.origin.games)
-                        .then(|| Ok(self.cut(false, None)));
+                        .then(|| self.cut(false, None));
                 }
                 Some(Err(e)) => {
                     if let PgnErrorKind::Io(err) = e.kind {
@@ -212,13 +212,13 @@ impl<R: Read> Iterator for Chunks<R> {
                         // error go in one chunk, which a reader reads as the serial
                         // reader does, ending with the error.
                         self.done = true;
-                        return Some(Ok(self.cut(true, Some(err))));
+                        return Some(self.cut(true, Some(err)));
                     }
                 }
                 Some(Ok(())) => {}
             }
             if self.pending() >= self.size as u64 {
-                return Some(Ok(self.cut(false, None)));
+                return Some(self.cut(false, None));
             }
         }
     }

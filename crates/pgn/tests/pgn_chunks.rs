@@ -6,7 +6,7 @@
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use chessbits_pgn::{Chunks, PgnReader, Replay, SliceReader};
+use chessbits_pgn::{par_games, Chunks, Parallel, PgnReader, Replay, SliceReader};
 use chessbits_testkit::Rng;
 
 /// What a reader gives for one game, as text: its number, where it starts, and its final
@@ -40,7 +40,7 @@ fn check(name: &str, bytes: &[u8], sizes: &[usize]) {
         let mut chunked = Vec::new();
         let mut next_offset = 0;
         for chunk in Chunks::new(bytes, size) {
-            let mut chunk = chunk.unwrap();
+            let mut chunk = chunk;
             assert!(chunk.origin().offset >= next_offset, "{name}: chunks in order");
             next_offset = chunk.origin().offset + chunk.bytes().len() as u64;
             let mut reader = chunk.reader();
@@ -48,10 +48,10 @@ fn check(name: &str, bytes: &[u8], sizes: &[usize]) {
                 chunked.push(describe(reader.games(), reader.game_start(), result));
             }
         }
-        assert_eq!(serial.len(), chunked.len(), "{name}, chunks of {size} bytes: game count");
         for (s, c) in serial.iter().zip(&chunked) {
             assert_eq!(s, c, "{name}, chunks of {size} bytes");
         }
+        assert_eq!(serial.len(), chunked.len(), "{name}, chunks of {size} bytes: game count");
     }
 }
 
@@ -126,6 +126,24 @@ fn chunks_read_as_the_whole_of_mangled_pgn_does() {
     }
 }
 
+/// A visitor that refuses a tag (here `Replay`, a variant) ends the game where a skipping
+/// reader ends it: the stray `]` after the refused tag starts the movetext, and the `[FEN`
+/// line after it the next game, for both.
+#[test]
+fn a_refused_tag_ends_its_game_where_skipping_ends_it() {
+    let pgn = b"[Event \"x\"]\n[Variant \"Racing Kings\"]]\n[FEN \"8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1\"]\n\n1. Kg3 *\n\n1. e4 *\n";
+    let mut reader = SliceReader::new(pgn);
+    let mut got = Vec::new();
+    while let Some(result) = reader.read_game(&mut Replay::default()) {
+        got.push(describe(reader.games(), reader.game_start(), result));
+    }
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert!(got[0].contains("variant \"Racing Kings\" is not supported"), "{got:?}");
+    assert!(got[1].starts_with("2 @38 ok 1 "), "{got:?}");
+    assert!(got[2].starts_with("3 @97 ok 1 "), "{got:?}");
+    check("refused tag", pgn, &[1, 40, 100]);
+}
+
 /// A chunk ends at the end of the first game that brings it to its size: a game that ends
 /// exactly at the size ends the chunk; one that ends a byte short does not.
 #[test]
@@ -142,7 +160,7 @@ fn a_chunk_ends_at_the_game_that_reaches_its_size() {
         (3 * l, vec![4 * l - 1, l + 1]),
         (1 << 20, vec![5 * l]),
     ] {
-        let chunks: Vec<_> = Chunks::new(&bytes[..], size).map(|c| c.unwrap()).collect();
+        let chunks: Vec<_> = Chunks::new(&bytes[..], size).collect();
         let got: Vec<usize> = chunks.iter().map(|c| c.bytes().len()).collect();
         assert_eq!(got, lens, "chunks of {size} bytes");
         let indices: Vec<u64> = chunks.iter().map(|c| c.index()).collect();
@@ -195,7 +213,7 @@ fn a_read_error_ends_the_chunks_as_it_ends_the_reader() {
             let mut chunked = Vec::new();
             let mut errors = 0;
             for chunk in Chunks::new(Failing { bytes: head, step: 4_096 }, size) {
-                let mut chunk = chunk.unwrap();
+                let mut chunk = chunk;
                 errors += usize::from(chunk.ends_in_error());
                 let mut reader = chunk.reader();
                 while let Some(result) = reader.read_game(&mut Replay::default()) {
@@ -205,5 +223,103 @@ fn a_read_error_ends_the_chunks_as_it_ends_the_reader() {
             assert_eq!(errors, 1, "{cut}, {size}");
             assert_eq!(serial, chunked, "{cut} bytes, chunks of {size}");
         }
+    }
+}
+
+/// Every game of `bytes` as one reader gives it, then as `par_games` gives it.
+fn check_threads(name: &str, bytes: &[u8], threads: &[usize], sizes: &[usize]) {
+    let mut serial = Vec::new();
+    let mut reader = PgnReader::new(bytes);
+    while let Some(result) = reader.read_game(&mut Replay::default()) {
+        serial.push(describe(reader.games(), 0, result));
+    }
+    for &threads in threads {
+        for &chunk_size in sizes {
+            let options = Parallel { chunk_size, ..Parallel::new(threads) };
+            let mut parallel = Vec::new();
+            par_games(
+                bytes,
+                &options,
+                Replay::default,
+                |n, g| describe(n, 0, g),
+                |line| {
+                    parallel.push(line);
+                    Ok::<_, io::Error>(())
+                },
+            )
+            .unwrap();
+            assert_eq!(serial, parallel, "{name}: {threads} threads, chunks of {chunk_size}");
+        }
+    }
+}
+
+#[test]
+fn par_games_reads_as_one_reader_does() {
+    let mut joined = Vec::new();
+    for path in repo_files() {
+        joined.extend(std::fs::read(path).unwrap());
+    }
+    check_threads("test files", &joined, &[1, 2, 3, 8], &[1, 1000, 1 << 20]);
+    for path in corpus_files().iter().filter(|p| p.to_string_lossy().contains("lichess-db")) {
+        let bytes = std::fs::read(path).unwrap();
+        check_threads(&path.display().to_string(), &bytes, &[2, 4], &[1, 64 << 10]);
+    }
+}
+
+#[test]
+fn par_games_ends_with_the_read_error() {
+    let bytes = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../testdata/games/lichess-2021-10-sample.pgn"),
+    )
+    .unwrap();
+    let head = &bytes[..70_000];
+    let mut serial = Vec::new();
+    let mut reader = PgnReader::new(Failing { bytes: head, step: 7_777 });
+    while let Some(result) = reader.read_game(&mut Replay::default()) {
+        serial.push(describe(reader.games(), 0, result));
+    }
+    for threads in [1, 2, 4] {
+        let options = Parallel { chunk_size: 5_000, ..Parallel::new(threads) };
+        let mut parallel = Vec::new();
+        let input = Failing { bytes: head, step: 3_000 };
+        par_games(
+            input,
+            &options,
+            Replay::default,
+            |n, g| describe(n, 0, g),
+            |line| {
+                parallel.push(line);
+                Ok::<_, io::Error>(())
+            },
+        )
+        .unwrap();
+        assert_eq!(serial, parallel, "{threads} threads");
+    }
+}
+
+/// The sink's error stops the run: no result after it, and every thread ends.
+#[test]
+fn a_sink_error_stops_every_thread() {
+    let pgn = "1. e4 e5 1-0\n\n".repeat(20_000);
+    for threads in [1, 2, 4] {
+        let options = Parallel { chunk_size: 100, ..Parallel::new(threads) };
+        let mut seen = 0;
+        let result = par_games(
+            pgn.as_bytes(),
+            &options,
+            Replay::default,
+            |n, _| n,
+            |n| {
+                seen += 1;
+                if n == 500 {
+                    Err(n)
+                } else {
+                    Ok(())
+                }
+            },
+        );
+        assert_eq!(result, Err(500));
+        assert_eq!(seen, 500, "{threads} threads");
     }
 }

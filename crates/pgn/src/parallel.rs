@@ -1,0 +1,314 @@
+//! One input read on several threads, with results in input order: [`par_chunks`] and
+//! [`par_games`].
+//!
+//! The pipeline: one thread reads the input (and so decompresses it, if it is a decompressor)
+//! in blocks; one cuts the blocks into [`Chunk`]s of whole games ([`Chunks`]); `threads`
+//! workers read the chunks (parse, validate, convert); the calling thread takes the workers'
+//! results in input order and hands them on (writes them). Results are exactly those of one
+//! reader of the whole input, in the same order, with the same game numbers, lines, columns
+//! and byte offsets, for every thread count and chunk size.
+//!
+//! # Memory
+//!
+//! Bounded by the thread count and the chunk size, not by the input: at most
+//! [`Parallel::in_flight`] chunks (`2 * threads + 2`) are cut and not yet handed on, each about
+//! `chunk_size` bytes plus one game (a chunk ends at the first game end past its size), and
+//! their results; plus [`BLOCKS`] blocks of [`BLOCK_SIZE`] bytes read ahead and the cutter's
+//! read-ahead (64 KiB). [`Parallel::input_bound`] gives the input bytes held at most; what
+//! the results hold is the caller's (a line of UCI per game is about half the PGN).
+
+use std::collections::BTreeMap;
+use std::io::{self, Read};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+
+use crate::error::PgnError;
+use crate::limits::Limits;
+use crate::reader::PgnReader;
+use crate::split::{Chunk, Chunks};
+use crate::visitor::Visitor;
+
+/// The size of the blocks the reading thread reads (and decompresses) at a time.
+pub const BLOCK_SIZE: usize = 1 << 20;
+
+/// How many blocks the reading thread reads ahead of the cutter.
+pub const BLOCKS: usize = 4;
+
+/// How to read one input on several threads.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Parallel {
+    /// Worker threads: 1 reads on the calling thread, with no other thread.
+    pub threads: usize,
+    /// The size a chunk reaches before it is cut (at the end of the game that reaches it).
+    pub chunk_size: usize,
+    /// The bounds put on each game.
+    pub limits: Limits,
+}
+
+impl Parallel {
+    /// The default chunk size: 1 MiB, about 400 to 700 games of a lichess dump, a few
+    /// milliseconds of a worker's time, so that handing chunks over costs next to nothing.
+    pub const DEFAULT_CHUNK_SIZE: usize = 1 << 20;
+
+    /// `threads` workers (at least 1), chunks of [`DEFAULT_CHUNK_SIZE`](Self::DEFAULT_CHUNK_SIZE),
+    /// the default [`Limits`].
+    pub fn new(threads: usize) -> Parallel {
+        Parallel {
+            threads: threads.max(1),
+            chunk_size: Parallel::DEFAULT_CHUNK_SIZE,
+            limits: Limits::DEFAULT,
+        }
+    }
+
+    /// As many workers as the machine runs threads at once.
+    pub fn all_cores() -> Parallel {
+        Parallel::new(thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+
+    /// The most chunks cut and not yet handed on at once.
+    pub fn in_flight(&self) -> usize {
+        2 * self.threads.max(1) + 2
+    }
+
+    /// The most input bytes the pipeline holds at once, when no game is longer than
+    /// `longest_game` bytes: the chunks in flight, the blocks read ahead, the cutter's
+    /// read-ahead.
+    pub fn input_bound(&self, longest_game: u64) -> u64 {
+        let chunk = self.chunk_size as u64 + longest_game;
+        self.in_flight() as u64 * chunk
+            + (BLOCKS + 1) as u64 * BLOCK_SIZE as u64
+            + chunk
+            + (64 << 10)
+    }
+}
+
+impl Default for Parallel {
+    fn default() -> Parallel {
+        Parallel::all_cores()
+    }
+}
+
+/// Cuts `input` into chunks of whole games, runs `work` on each on `options.threads`
+/// threads, and hands each result to `sink`, on the calling thread, in input order.
+///
+/// With one thread the chunks are cut and worked on the calling thread, one after the
+/// other. A read error of `input` is not an error here: the chunk it cuts short ends with it
+/// ([`Chunk::ends_in_error`]), and its reader reports it as the serial reader does.
+///
+/// # Errors
+/// The first error `sink` returns: no more results are handed on, and the threads stop.
+///
+/// ```
+/// use chessbits_pgn::{par_chunks, Parallel, Replay};
+///
+/// let game = "[Event \"e\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n";
+/// let pgn = game.repeat(1000);
+/// let mut plies = Vec::new();
+/// let options = Parallel { chunk_size: 4096, ..Parallel::new(2) };
+/// par_chunks(pgn.as_bytes(), &options, |mut chunk| {
+///     let mut reader = chunk.reader();
+///     let mut counts = Vec::new();
+///     while let Some(game) = reader.read_game(&mut Replay::default()) {
+///         counts.push(game.map_or(0, |g| g.game.moves().len()));
+///     }
+///     counts
+/// }, |counts| {
+///     plies.extend(counts);
+///     Ok::<_, std::io::Error>(())
+/// })?;
+/// assert_eq!(plies, vec![4; 1000]);
+/// # Ok::<_, std::io::Error>(())
+/// ```
+pub fn par_chunks<R, T, E, W, S>(
+    input: R,
+    options: &Parallel,
+    work: W,
+    mut sink: S,
+) -> Result<(), E>
+where
+    R: Read + Send,
+    T: Send,
+    W: Fn(Chunk) -> T + Sync,
+    S: FnMut(T) -> Result<(), E>,
+{
+    if options.threads <= 1 {
+        for chunk in Chunks::with_limits(input, options.chunk_size, options.limits) {
+            sink(work(chunk))?;
+        }
+        return Ok(());
+    }
+    let threads = options.threads;
+    let in_flight = options.in_flight();
+    thread::scope(|scope| {
+        let (block_tx, block_rx) = sync_channel(BLOCKS);
+        scope.spawn(move || read_blocks(input, &block_tx));
+        // A token for each chunk that may be in flight: the cutter takes one per chunk, the
+        // calling thread gives it back once the chunk's result is handed on.
+        let (token_tx, token_rx) = sync_channel(in_flight);
+        for _ in 0..in_flight {
+            let _ = token_tx.send(());
+        }
+        let (chunk_tx, chunk_rx) = sync_channel::<Chunk>(threads);
+        // Shared by the workers, and dropped with the last of them, so that the cutter stops
+        // when no worker is left.
+        let chunk_rx = Arc::new(Mutex::new(chunk_rx));
+        let (chunk_size, limits) = (options.chunk_size, options.limits);
+        scope.spawn(move || {
+            let blocks = Blocks { rx: block_rx, block: Vec::new(), at: 0 };
+            for chunk in Chunks::with_limits(blocks, chunk_size, limits) {
+                if token_rx.recv().is_err() || chunk_tx.send(chunk).is_err() {
+                    return;
+                }
+            }
+        });
+        let (done_tx, done_rx) = channel();
+        for _ in 0..threads {
+            let (chunk_rx, done_tx, work) = (Arc::clone(&chunk_rx), done_tx.clone(), &work);
+            scope.spawn(move || loop {
+                let next = match chunk_rx.lock() {
+                    Ok(rx) => rx.recv(),
+                    Err(_) => return,
+                };
+                let Ok(chunk) = next else { return };
+                let index = chunk.index();
+                let result = panic::catch_unwind(AssertUnwindSafe(|| work(chunk)));
+                if done_tx.send((index, result)).is_err() {
+                    return;
+                }
+            });
+        }
+        drop((done_tx, chunk_rx));
+        let mut waiting = BTreeMap::new();
+        let mut next = 0;
+        for (index, result) in done_rx.iter() {
+            waiting.insert(index, result);
+            while let Some(result) = waiting.remove(&next) {
+                next += 1;
+                match result {
+                    Ok(result) => sink(result)?,
+                    Err(payload) => {
+                        // Stop the other threads before passing the worker's panic on.
+                        drop((token_tx, done_rx));
+                        panic::resume_unwind(payload)
+                    }
+                }
+                let _ = token_tx.send(());
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Reads `input` in blocks of [`BLOCK_SIZE`] bytes and sends them; then an empty block at the
+/// end of the input, or the read error that stopped it (after the bytes read before it).
+fn read_blocks(mut input: impl Read, blocks: &SyncSender<io::Result<Vec<u8>>>) {
+    loop {
+        let mut block = Vec::with_capacity(BLOCK_SIZE);
+        let read = input.by_ref().take(BLOCK_SIZE as u64).read_to_end(&mut block);
+        if !block.is_empty() && blocks.send(Ok(block)).is_err() {
+            return;
+        }
+        match read {
+            Ok(0) => {
+                let _ = blocks.send(Ok(Vec::new()));
+                return;
+            }
+            Ok(_) => {}
+            Err(e) => {
+                let _ = blocks.send(Err(e));
+                return;
+            }
+        }
+    }
+}
+
+/// The blocks the reading thread sends, as one [`Read`].
+struct Blocks {
+    rx: Receiver<io::Result<Vec<u8>>>,
+    block: Vec<u8>,
+    at: usize,
+}
+
+impl Read for Blocks {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.at == self.block.len() {
+            match self.rx.recv() {
+                Ok(Ok(block)) if block.is_empty() => return Ok(0),
+                Ok(Ok(block)) => (self.block, self.at) = (block, 0),
+                Ok(Err(e)) => return Err(e),
+                Err(_) => return Ok(0),
+            }
+        }
+        let n = buf.len().min(self.block.len() - self.at);
+        buf[..n].copy_from_slice(&self.block[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// Reads every game of `input` with a visitor from `visitor`, on `options.threads` threads,
+/// and hands `map`'s result for each game to `sink`, in input order.
+///
+/// `map` gets the game's number in the input (from 1, broken games counted) and what the
+/// reader made of it, exactly as one [`PgnReader`] over the whole input would give them.
+/// With one thread, it is that reader, on the calling thread.
+///
+/// # Errors
+/// The first error `sink` returns.
+///
+/// ```
+/// use chessbits_pgn::{par_games, Parallel, Replay};
+///
+/// let pgn = "1. e4 e5 1-0\n\n1. d4 Kd5 *\n\n1. c4 c5 2. Nc3 *\n".repeat(100);
+/// let mut lines = Vec::new();
+/// par_games(pgn.as_bytes(), &Parallel::new(2), Replay::default, |n, game| match game {
+///     Ok(replayed) => format!("{n}: {} plies", replayed.game.moves().len()),
+///     Err(e) => format!("{n}: {}", e.kind),
+/// }, |line| {
+///     lines.push(line);
+///     Ok::<_, std::io::Error>(())
+/// })?;
+/// assert_eq!(lines.len(), 300);
+/// assert_eq!(lines[1], "2: ply 2 (Kd5): illegal move Kd5");
+/// assert_eq!(lines[299], "300: 3 plies");
+/// # Ok::<_, std::io::Error>(())
+/// ```
+pub fn par_games<R, V, T, E, M, S>(
+    input: R,
+    options: &Parallel,
+    visitor: impl Fn() -> V + Sync,
+    map: M,
+    mut sink: S,
+) -> Result<(), E>
+where
+    R: Read + Send,
+    V: Visitor,
+    T: Send,
+    M: Fn(u64, Result<V::Output, PgnError<V::Error>>) -> T + Sync,
+    S: FnMut(T) -> Result<(), E>,
+{
+    if options.threads <= 1 {
+        let mut reader = PgnReader::with_limits(input, options.limits);
+        let mut v = visitor();
+        while let Some(game) = reader.read_game(&mut v) {
+            sink(map(reader.games(), game))?;
+        }
+        return Ok(());
+    }
+    par_chunks(
+        input,
+        options,
+        |mut chunk| {
+            let mut reader = chunk.reader_with_limits(options.limits);
+            let mut v = visitor();
+            let mut results = Vec::new();
+            while let Some(game) = reader.read_game(&mut v) {
+                results.push(map(reader.games(), game));
+            }
+            results
+        },
+        |results| results.into_iter().try_for_each(&mut sink),
+    )
+}
