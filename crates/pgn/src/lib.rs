@@ -138,6 +138,8 @@
 
 mod annotations;
 mod bytes;
+#[cfg(feature = "compression")]
+mod compression;
 mod error;
 mod limits;
 mod parallel;
@@ -155,6 +157,8 @@ pub use annotations::{
     commands, decode_lossy, split_comment, Clock, Command, Commands, CommentParts, Eval,
     InvalidClock, InvalidEval, InvalidNag, Nag, Score,
 };
+#[cfg(feature = "compression")]
+pub use compression::{CompressedStreamError, Compression, Input, Output, ReadCount};
 pub use error::{PgnError, PgnErrorKind, TagError};
 pub use limits::{
     Limits, MAX_COMMENT_LEN, MAX_GAME_LEN, MAX_MOVES, MAX_TAGS, MAX_TAG_LEN, MAX_TOKEN_LEN,
