@@ -8,13 +8,13 @@
 
 use std::cell::Cell;
 use std::fs::File;
-use std::io::{self, BufRead, BufWriter, Read, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use chessbits_arrow::{ExportError, ExportOptions, Keys, ParquetExporter};
 use chessbits_codec::cbg::{CbgReader, GameBuilder, GameRecord, MAGIC};
-use chessbits_pgn::PgnReader;
+use chessbits_pgn::{par_games, Input, Parallel};
 
 use crate::pack::Counting;
 use crate::pgn::{open, total_size};
@@ -38,6 +38,8 @@ pub struct ExportArgs {
     /// Print counts and sizes as one JSON object on stdout.
     #[arg(long)]
     stats: bool,
+    #[command(flatten)]
+    threads: crate::Threads,
 }
 
 fn parse_keys(text: &str) -> Result<Keys, String> {
@@ -82,7 +84,10 @@ pub fn run(args: &ExportArgs, out: &mut impl Write, err: &mut impl Write) -> io:
     let mut progress = Progress::new(total_size(&args.files));
     for path in &args.files {
         match open(path) {
-            Ok(input) => failed += export_file(path, input, &mut exporter, &mut progress, err)?,
+            Ok(input) => {
+                let options = args.threads.options();
+                failed += export_file(path, input, &options, &mut exporter, &mut progress, err)?;
+            }
             Err(e) => {
                 writeln!(err, "chessbits: {}: {e}", path.display())?;
                 failed += 1;
@@ -105,60 +110,88 @@ pub fn run(args: &ExportArgs, out: &mut impl Write, err: &mut impl Write) -> io:
 /// Exports one input: returns its failures.
 fn export_file<W: Write + Send>(
     path: &Path,
-    mut input: Box<dyn BufRead>,
+    input: Input,
+    options: &Parallel,
+    exporter: &mut ParquetExporter<W>,
+    progress: &mut Progress,
+    err: &mut impl Write,
+) -> io::Result<u64> {
+    let read = input.read_count();
+    let mut input = input;
+    let mut head = Vec::with_capacity(MAGIC.len());
+    input.by_ref().take(MAGIC.len() as u64).read_to_end(&mut head)?;
+    let cbg = head == MAGIC;
+    let input = io::Cursor::new(head).chain(input);
+    if cbg {
+        return export_cbg(path, BufReader::with_capacity(1 << 16, input), exporter, progress, err);
+    }
+    let mut failed = 0;
+    // Reading and replaying each game runs on the workers; coding it into the batch and
+    // writing Parquet on this thread, in input order, so the file is the same for any N.
+    par_games(
+        input,
+        options,
+        GameBuilder::default,
+        |number, result| {
+            result.map(|mut game| {
+                game.number = number;
+                game
+            })
+        },
+        |result| {
+            match result {
+                Ok(game) => {
+                    failed += write(path, exporter, &game, err)?;
+                    progress.set(read.get(), 0, game.number);
+                }
+                Err(e) => {
+                    failed += 1;
+                    writeln!(
+                        err,
+                        "chessbits: {}: game {}, line {}, column {}: {}",
+                        path.display(),
+                        e.game,
+                        e.line,
+                        e.column,
+                        e.kind
+                    )?;
+                }
+            }
+            Ok::<_, io::Error>(())
+        },
+    )?;
+    Ok(failed)
+}
+
+/// Exports one `.cbg` input: returns its failures.
+fn export_cbg<W: Write + Send>(
+    path: &Path,
+    input: impl BufRead,
     exporter: &mut ParquetExporter<W>,
     progress: &mut Progress,
     err: &mut impl Write,
 ) -> io::Result<u64> {
     let mut failed = 0;
     let mut number = 0u64;
-    if input.fill_buf()?.starts_with(&MAGIC) {
-        let bytes = Rc::new(Cell::new(0));
-        let counted = Counted { inner: input, bytes: bytes.clone() };
-        let reader = match CbgReader::new(counted) {
-            Ok(reader) => reader,
-            Err(e) => {
-                writeln!(err, "chessbits: {}: {e}", path.display())?;
-                return Ok(1);
-            }
-        };
-        let mut last = 0;
-        for result in reader {
-            number += 1;
-            progress.advance(bytes.get() - last, number);
-            last = bytes.get();
-            match result {
-                Ok(game) => failed += write(path, exporter, &game, err)?,
-                Err(e) => {
-                    failed += 1;
-                    writeln!(err, "chessbits: {}: {e}", path.display())?;
-                }
-            }
+    let bytes = Rc::new(Cell::new(0));
+    let counted = Counted { inner: input, bytes: bytes.clone() };
+    let reader = match CbgReader::new(counted) {
+        Ok(reader) => reader,
+        Err(e) => {
+            writeln!(err, "chessbits: {}: {e}", path.display())?;
+            return Ok(1);
         }
-    } else {
-        let mut reader = PgnReader::new(input);
-        let mut builder = GameBuilder::default();
-        let mut last = 0;
-        while let Some(result) = reader.read_game(&mut builder) {
-            number += 1;
-            progress.advance(reader.game_start().saturating_sub(last), number);
-            last = reader.game_start();
-            match result {
-                Ok(mut game) => {
-                    game.number = number;
-                    failed += write(path, exporter, &game, err)?;
-                }
-                Err(e) => {
-                    failed += 1;
-                    writeln!(
-                        err,
-                        "chessbits: {}: game {number}, line {}, column {}: {}",
-                        path.display(),
-                        e.line,
-                        e.column,
-                        e.kind
-                    )?;
-                }
+    };
+    let mut last = 0;
+    for result in reader {
+        number += 1;
+        progress.advance(bytes.get() - last, number);
+        last = bytes.get();
+        match result {
+            Ok(game) => failed += write(path, exporter, &game, err)?,
+            Err(e) => {
+                failed += 1;
+                writeln!(err, "chessbits: {}: {e}", path.display())?;
             }
         }
     }

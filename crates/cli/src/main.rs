@@ -72,6 +72,12 @@ enum Command {
         /// `san-like-7-13` (per game: number, plies, bits, hex of the coded mainline).
         #[arg(long, value_name = "uci|pgn|moves:CODE")]
         to: pgn::To,
+        /// Write to FILE instead of standard output, compressed if its name ends in `.zst`,
+        /// `.gz` or `.bz2`.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        #[command(flatten)]
+        threads: Threads,
     },
     /// Converts UCI moves to SAN, one game per input line.
     ///
@@ -105,6 +111,8 @@ enum Command {
         /// Print counts and sizes as one JSON object on stdout.
         #[arg(long)]
         stats: bool,
+        #[command(flatten)]
+        threads: Threads,
     },
     /// Unpacks a `.cbg` file: each game as the UCI line `chessbits pgn --to uci` prints for
     /// it, or in the PGN export format with tags, clocks and evaluations.
@@ -156,22 +164,93 @@ enum Command {
     Decode(encode::DecodeArgs),
 }
 
+/// The `--threads` option of the commands that read game files.
+#[derive(clap::Args, Clone, Copy)]
+pub struct Threads {
+    /// Worker threads (default: all cores). The output is the same for every N; `1` reads on
+    /// one thread, with no other.
+    #[arg(long = "threads", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    n: Option<u16>,
+    /// The bytes of PGN a worker takes at a time (tests use small ones).
+    #[arg(long, value_name = "BYTES", hide = true)]
+    chunk_size: Option<usize>,
+}
+
+impl Threads {
+    /// How to read an input.
+    pub fn options(self) -> chessbits_pgn::Parallel {
+        let mut options = match self.n {
+            Some(n) => chessbits_pgn::Parallel::new(usize::from(n)),
+            None => chessbits_pgn::Parallel::all_cores(),
+        };
+        if let Some(size) = self.chunk_size {
+            options.chunk_size = size;
+        }
+        options
+    }
+}
+
+/// Standard output, or a file compressed by its extension.
+enum Out {
+    Stdout(BufWriter<io::StdoutLock<'static>>),
+    File(Box<chessbits_pgn::Output>),
+}
+
+impl Out {
+    fn open(path: Option<&PathBuf>) -> io::Result<Out> {
+        Ok(match path {
+            Some(path) => Out::File(Box::new(
+                chessbits_pgn::Output::create(path)
+                    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?,
+            )),
+            None => Out::Stdout(BufWriter::new(io::stdout().lock())),
+        })
+    }
+
+    /// Flushes, and ends a compressed stream.
+    fn finish(self) -> io::Result<()> {
+        match self {
+            Out::Stdout(mut w) => w.flush(),
+            Out::File(f) => f.finish(),
+        }
+    }
+}
+
+impl Write for Out {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Out::Stdout(w) => w.write(buf),
+            Out::File(f) => f.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Out::Stdout(w) => w.flush(),
+            Out::File(f) => f.flush(),
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Pgn { files, to } => {
-            let mut stdout = BufWriter::new(io::stdout().lock());
+        Command::Pgn { files, to, output: path, threads } => (|| {
+            let mut out = Out::open(path.as_ref())?;
             let mut stderr = io::stderr().lock();
-            pgn::run(&files, to, &mut stdout, &mut stderr).map(|summary| summary.failed)
-        }
+            let summary = pgn::run(&files, to, &threads.options(), &mut out, &mut stderr)?;
+            out.finish()?;
+            Ok(summary.failed)
+        })(),
         Command::San => {
             let stdin = io::stdin().lock();
             let stdout = BufWriter::new(io::stdout().lock());
             san::run(stdin, stdout)
         }
-        Command::Pack { files, output, codec, stats } => {
+        Command::Pack { files, output, codec, stats, threads } => {
             let mut stdout = BufWriter::new(io::stdout().lock());
-            pack::pack(&files, &output, codec, stats, &mut stdout, &mut io::stderr().lock())
+            let err = &mut io::stderr().lock();
+            pack::pack(&files, &output, codec, stats, &threads.options(), &mut stdout, err)
         }
         Command::Unpack { file, to, game } => {
             let mut stdout = BufWriter::new(io::stdout().lock());

@@ -25,7 +25,7 @@ use chessbits_codec::cbg::{CbgError, CbgFile, CbgReader, CbgWriter, GameBuilder,
 use chessbits_codec::move_codec::MoveCodec;
 use chessbits_move::CastlingMode;
 use chessbits_movegen::Game;
-use chessbits_pgn::{PgnReader, ReplayedGame};
+use chessbits_pgn::{par_chunks, Parallel, ReplayedGame};
 
 use crate::pgn::{open, total_size, uci_line, To};
 use crate::progress::Progress;
@@ -93,6 +93,7 @@ pub fn pack(
     output: &Path,
     codec: Codec,
     stats: bool,
+    options: &Parallel,
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> io::Result<u64> {
@@ -103,10 +104,10 @@ pub fn pack(
     let file = File::create(output)
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", output.display())))?;
     let mut writer = CbgWriter::new(Counting { inner: BufWriter::new(file), bytes: 0 }, codec)?;
-    let mut builder = GameBuilder::default();
     let mut s = PackStats::default();
     let mut number = 0u64;
     let mut progress = Progress::new(total_size(inputs));
+    let mut read_before = 0;
     for path in inputs {
         let input = match open(path) {
             Ok(input) => input,
@@ -116,47 +117,69 @@ pub fn pack(
                 continue;
             }
         };
-        let mut reader = PgnReader::new(input);
-        let mut last_start = 0;
-        loop {
-            let dropped = (builder.dropped_comments, builder.dropped_variations);
-            let Some(result) = reader.read_game(&mut builder) else { break };
-            number += 1;
-            progress.advance(reader.game_start().saturating_sub(last_start), number);
-            last_start = reader.game_start();
-            let written = match result {
-                Ok(mut game) => {
-                    game.number = number;
-                    writer
-                        .write_game(&game)
-                        .map(|w| (w, game.moves.len()))
-                        .map_err(|e| e.to_string())
-                }
-                Err(e) => Err(format!(
-                    "game {number} (game {} of the file), line {}, column {}: {}",
-                    e.game, e.line, e.column, e.kind
-                )),
-            };
-            match written {
-                Ok((w, plies)) => {
-                    s.games += 1;
-                    s.plies += plies as u64;
-                    s.move_bytes += w.move_bytes as u64;
-                }
-                Err(message) => {
+        let read = input.read_count();
+        // Reading and replaying runs on the workers; coding and writing on this thread, in
+        // input order, so the file is the same for any thread count.
+        par_chunks(
+            input,
+            options,
+            |mut chunk| {
+                let mut reader = chunk.reader();
+                let mut builder = GameBuilder::default();
+                let mut games = Vec::new();
+                loop {
+                    let dropped = (builder.dropped_comments, builder.dropped_variations);
+                    let Some(result) = reader.read_game(&mut builder) else { break };
                     // What a broken game dropped is not counted.
-                    (builder.dropped_comments, builder.dropped_variations) = dropped;
-                    s.failed += 1;
-                    writeln!(err, "chessbits: {}: {message}", path.display())?;
+                    let dropped = (
+                        builder.dropped_comments - dropped.0,
+                        builder.dropped_variations - dropped.1,
+                    );
+                    games.push((
+                        reader.games(),
+                        result.map_err(|e| {
+                            format!("line {}, column {}: {}", e.line, e.column, e.kind)
+                        }),
+                        dropped,
+                    ));
                 }
-            }
-        }
+                games
+            },
+            |games| {
+                for (in_file, result, dropped) in games {
+                    number += 1;
+                    let written = result
+                        .map_err(|e| format!("game {number} (game {in_file} of the file), {e}"))
+                        .and_then(|mut game| {
+                            game.number = number;
+                            writer
+                                .write_game(&game)
+                                .map(|w| (w, game.moves.len()))
+                                .map_err(|e| e.to_string())
+                        });
+                    match written {
+                        Ok((w, plies)) => {
+                            s.games += 1;
+                            s.plies += plies as u64;
+                            s.move_bytes += w.move_bytes as u64;
+                            s.dropped_comments += dropped.0;
+                            s.dropped_variations += dropped.1;
+                        }
+                        Err(message) => {
+                            s.failed += 1;
+                            writeln!(err, "chessbits: {}: {message}", path.display())?;
+                        }
+                    }
+                }
+                progress.set(read_before + read.get(), 0, number);
+                Ok::<_, io::Error>(())
+            },
+        )?;
+        read_before += read.get();
     }
     progress.finish();
     let counting = writer.finish()?;
     s.total_bytes = counting.bytes;
-    s.dropped_comments = builder.dropped_comments;
-    s.dropped_variations = builder.dropped_variations;
     if stats {
         writeln!(out, "{}", s.json())?;
     }

@@ -19,15 +19,17 @@
 //!   `--to uci`, and a game with a null move, which no move code holds, as
 //!   `<number>\terror\tply <N>: a null move cannot be coded`.
 
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use chessbits_codec::classic::game::encode_moves;
 use chessbits_codec::classic::moves::MoveCode;
 use chessbits_notation::fen::{fen_of, CastlingNotation, EnPassantMode, FenOptions};
-use chessbits_pgn::{PgnError, PgnReader, Replay, ReplayedGame, TreeBuilder, Visitor};
+use chessbits_pgn::{
+    par_chunks, Input, Parallel, PgnError, PgnReader, Replay, ReplayedGame, SliceReader,
+    TreeBuilder, Visitor,
+};
 
 use crate::progress::Progress;
 
@@ -69,12 +71,13 @@ pub struct Summary {
     pub failed: u64,
 }
 
-/// An input: a file, or standard input for `-`.
-pub(crate) fn open(path: &Path) -> io::Result<Box<dyn BufRead>> {
+/// An input: a file, or standard input for `-`, decompressed if it is compressed (zstd, gzip,
+/// bzip2: recognised by its first bytes).
+pub(crate) fn open(path: &Path) -> io::Result<Input> {
     if path.as_os_str() == "-" {
-        Ok(Box::new(BufReader::with_capacity(1 << 16, io::stdin())))
+        Input::new(io::stdin())
     } else {
-        Ok(Box::new(BufReader::with_capacity(1 << 16, File::open(path)?)))
+        Input::open(path)
     }
 }
 
@@ -87,112 +90,204 @@ pub(crate) fn total_size(paths: &[PathBuf]) -> Option<u64> {
 const FEN_OPTIONS: FenOptions =
     FenOptions { castling: CastlingNotation::XFen, en_passant: EnPassantMode::Legal };
 
-/// Runs the command over `paths`, writing to `out` and reporting broken games on `err`.
+/// A game's number in its input (from 1) and what the reader made of it.
+type Numbered<V> = (u64, Result<<V as Visitor>::Output, PgnError<<V as Visitor>::Error>>);
+
+/// A reader of games: the streaming reader of a whole input, or the reader of one chunk.
+pub(crate) trait ReadGames {
+    /// The next game and its number in the input (from 1).
+    fn next_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<Numbered<V>>;
+
+    /// The input offset where the last game read starts.
+    fn position(&self) -> u64;
+}
+
+impl<R: Read> ReadGames for PgnReader<R> {
+    fn next_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<Numbered<V>> {
+        let game = self.read_game(visitor)?;
+        Some((self.games(), game))
+    }
+
+    fn position(&self) -> u64 {
+        self.game_start()
+    }
+}
+
+impl ReadGames for SliceReader<'_> {
+    fn next_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<Numbered<V>> {
+        let game = self.read_game(visitor)?;
+        Some((self.games(), game))
+    }
+
+    fn position(&self) -> u64 {
+        self.game_start()
+    }
+}
+
+/// What one stretch of an input (all of it, or a chunk) gave.
+#[derive(Default)]
+struct Piece {
+    out: Vec<u8>,
+    err: Vec<u8>,
+    games: u64,
+    failed: u64,
+    /// The input offset after the stretch's last game.
+    end: u64,
+}
+
+/// Runs the command over `paths` on `options.threads` threads, writing to `out` and reporting broken
+/// games on `err`. The output is the same for every thread count.
 pub fn run(
     paths: &[PathBuf],
     to: To,
+    options: &Parallel,
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> io::Result<Summary> {
-    let mut run = Run { summary: Summary::default(), progress: Progress::new(total_size(paths)) };
-    let mut line = String::new();
+    let mut summary = Summary::default();
+    let mut progress = Progress::new(total_size(paths));
+    let mut read_before = 0;
     for path in paths {
         let input = match open(path) {
             Ok(input) => input,
             Err(e) => {
                 // A missing file is bad input, not a reason to stop reading the others.
                 writeln!(err, "chessbits: {}: {e}", path.display())?;
-                run.summary.failed += 1;
+                summary.failed += 1;
                 continue;
             }
         };
-        let mut reader = PgnReader::new(input);
-        match to {
-            To::Uci => run.file(
-                &mut reader,
-                &mut Replay::default(),
-                path,
-                to,
-                out,
-                err,
-                |n, game, out| {
-                    uci_line(&game, &mut line);
-                    writeln!(out, "{n}\t{line}")
+        let read = input.read_count();
+        let before = summary.games;
+        let mut sink = |piece: Piece| -> io::Result<()> {
+            out.write_all(&piece.out)?;
+            err.write_all(&piece.err)?;
+            summary.games += piece.games;
+            summary.failed += piece.failed;
+            progress.set(read_before + read.get(), piece.end, summary.games);
+            Ok(())
+        };
+        if options.threads <= 1 {
+            // The serial path: one reader, writing straight to the output.
+            let mut reader = PgnReader::new(input);
+            let mut piece = Piece::default();
+            convert(&mut reader, to, before, path, &mut piece, |piece| {
+                let done = std::mem::take(piece);
+                sink(done)
+            })?;
+            sink(piece)?;
+        } else {
+            par_chunks(
+                input,
+                options,
+                |mut chunk| {
+                    let end = chunk.origin().offset + chunk.bytes().len() as u64;
+                    let mut piece = Piece::default();
+                    // Writing into memory cannot fail.
+                    let _ = convert(&mut chunk.reader(), to, before, path, &mut piece, |_| Ok(()));
+                    piece.end = end;
+                    piece
                 },
-            )?,
-            To::Moves(code) => run.file(
-                &mut reader,
-                &mut Replay::default(),
-                path,
-                to,
-                out,
-                err,
-                |n, replayed, out| match encode_moves(&replayed.game, code) {
-                    Ok(bits) => writeln!(
-                        out,
-                        "{n}\t{}\t{}\t{bits}",
-                        replayed.game.moves().len(),
-                        bits.len()
-                    ),
-                    // A replayed game's moves are legal; a null move has no code.
-                    Err(e) => writeln!(out, "{n}\terror\t{e}"),
-                },
-            )?,
-            To::Pgn => run.file(
-                &mut reader,
-                &mut TreeBuilder::default(),
-                path,
-                to,
-                out,
-                err,
-                // The export format ends each game with a blank line.
-                |_, game, out| writeln!(out, "{game}"),
-            )?,
+                &mut sink,
+            )?;
         }
+        read_before += read.get();
     }
-    run.progress.finish();
+    progress.finish();
     out.flush()?;
-    Ok(run.summary)
+    Ok(summary)
 }
 
-/// The state of a run across its inputs.
-struct Run {
-    summary: Summary,
-    progress: Progress,
-}
+/// How many bytes of output the serial path gathers before writing them.
+const FLUSH_AT: usize = 1 << 16;
 
-impl Run {
-    /// Reads every game of one input with `visitor`, handing each good one to `write`.
-    #[allow(clippy::too_many_arguments, reason = "one call site per output kind")]
-    fn file<R: BufRead, V: Visitor, O: Write, E: Write>(
-        &mut self,
-        reader: &mut PgnReader<R>,
-        visitor: &mut V,
-        path: &Path,
-        to: To,
-        out: &mut O,
-        err: &mut E,
-        mut write: impl FnMut(u64, V::Output, &mut O) -> io::Result<()>,
-    ) -> io::Result<()>
-    where
-        V::Error: std::fmt::Display,
-    {
-        let mut last_start = 0;
-        while let Some(result) = reader.read_game(visitor) {
-            self.summary.games += 1;
-            let number = self.summary.games;
-            self.progress.advance(reader.game_start().saturating_sub(last_start), number);
-            last_start = reader.game_start();
-            match result {
-                Ok(game) => write(number, game, out)?,
-                Err(e) => {
-                    self.summary.failed += 1;
-                    report(path, number, &e, to, out, err)?;
+/// Converts every game of `reader` into `piece`, handing it to `flush` whenever it holds
+/// [`FLUSH_AT`] bytes; games are numbered from `before + 1`.
+fn convert(
+    reader: &mut impl ReadGames,
+    to: To,
+    before: u64,
+    path: &Path,
+    piece: &mut Piece,
+    mut flush: impl FnMut(&mut Piece) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut line = String::new();
+    match to {
+        To::Uci => each(
+            reader,
+            &mut Replay::default(),
+            before,
+            path,
+            to,
+            piece,
+            &mut flush,
+            |n, game, out| {
+                uci_line(&game, &mut line);
+                writeln!(out, "{n}\t{line}")
+            },
+        ),
+        To::Moves(code) => each(
+            reader,
+            &mut Replay::default(),
+            before,
+            path,
+            to,
+            piece,
+            &mut flush,
+            |n, replayed, out| match encode_moves(&replayed.game, code) {
+                Ok(bits) => {
+                    writeln!(out, "{n}\t{}\t{}\t{bits}", replayed.game.moves().len(), bits.len())
                 }
+                // A replayed game's moves are legal; a null move has no code.
+                Err(e) => writeln!(out, "{n}\terror\t{e}"),
+            },
+        ),
+        // The export format ends each game with a blank line.
+        To::Pgn => each(
+            reader,
+            &mut TreeBuilder::default(),
+            before,
+            path,
+            to,
+            piece,
+            &mut flush,
+            |_, game, out| writeln!(out, "{game}"),
+        ),
+    }
+}
+
+/// Reads every game of `reader` with `visitor`, writing each good one with `write` and
+/// reporting each broken one.
+#[allow(clippy::too_many_arguments, reason = "one call site per output kind")]
+fn each<V: Visitor>(
+    reader: &mut impl ReadGames,
+    visitor: &mut V,
+    before: u64,
+    path: &Path,
+    to: To,
+    piece: &mut Piece,
+    mut flush: impl FnMut(&mut Piece) -> io::Result<()>,
+    mut write: impl FnMut(u64, V::Output, &mut Vec<u8>) -> io::Result<()>,
+) -> io::Result<()>
+where
+    V::Error: std::fmt::Display,
+{
+    while let Some((n, result)) = reader.next_game(visitor) {
+        let number = before + n;
+        piece.games += 1;
+        match result {
+            Ok(game) => write(number, game, &mut piece.out)?,
+            Err(e) => {
+                piece.failed += 1;
+                report(path, number, &e, to, &mut piece.out, &mut piece.err)?;
             }
         }
-        Ok(())
+        piece.end = reader.position();
+        if piece.out.len() >= FLUSH_AT {
+            flush(piece)?;
+        }
     }
+    Ok(())
 }
 
 /// `<final FEN>\t<uci> <uci> ...` for a replayed game (a null move as `0000`).

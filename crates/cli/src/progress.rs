@@ -17,6 +17,8 @@ pub struct Progress {
     shown: bool,
     /// Whether stderr is a terminal: if not, the bar never shows.
     terminal: bool,
+    /// The game count the message last showed.
+    last_games: u64,
 }
 
 impl Progress {
@@ -38,18 +40,39 @@ impl Progress {
             started: Instant::now(),
             shown: false,
             terminal: std::io::stderr().is_terminal(),
+            last_games: 0,
         }
     }
 
     /// Records `bytes` more read and `games` games done.
     pub fn advance(&mut self, bytes: u64, games: u64) {
         self.bar.inc(bytes);
+        self.show(games, None);
+    }
+
+    /// Records that `read` bytes of the input files (as stored: compressed, if they are) are
+    /// read, giving `pgn` bytes of PGN and `games` games.
+    pub fn set(&mut self, read: u64, pgn: u64, games: u64) {
+        self.bar.set_position(read);
+        self.show(games, Some(pgn));
+    }
+
+    fn show(&mut self, games: u64, pgn: Option<u64>) {
         if !self.shown && self.terminal && self.started.elapsed() >= DELAY {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
             self.shown = true;
         }
-        if self.shown && games.is_multiple_of(256) {
-            self.bar.set_message(format!("{games} games"));
+        if self.shown && games.saturating_sub(self.last_games) >= 256 {
+            self.last_games = games;
+            let seconds = self.started.elapsed().as_secs_f64().max(1e-3);
+            let rate = games as f64 / seconds;
+            self.bar.set_message(match pgn {
+                Some(pgn) => format!(
+                    "{games} games, {rate:.0} games/s, {:.1} MB/s of PGN",
+                    pgn as f64 / seconds / 1e6
+                ),
+                None => format!("{games} games, {rate:.0} games/s"),
+            });
         }
     }
 

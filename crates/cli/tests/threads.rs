@@ -1,0 +1,200 @@
+//! Every command that reads game files writes the same bytes (stdout, stderr, output files) at
+//! every thread count and chunk size, and reads compressed files and standard input as it
+//! reads plain ones.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_chessbits");
+
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("chessbits runs");
+    let mut input = child.stdin.take().unwrap();
+    let stdin = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+fn temp(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("chessbits-threads-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name).display().to_string()
+}
+
+/// The repository's PGN test files joined into one, and the shared corpus's lichess files
+/// (when present beside the repository).
+fn inputs() -> Vec<String> {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let mut joined = Vec::new();
+    for dir in ["crates/pgn/tests/data/wild", "testdata/games", "crates/cli/tests/data"] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
+            .collect();
+        files.sort();
+        for f in files {
+            joined.extend(std::fs::read(f).unwrap());
+        }
+    }
+    let all = temp("all.pgn");
+    std::fs::write(&all, joined).unwrap();
+    let mut inputs = vec![all];
+    let corpus = root.join("../shared/corpus");
+    for name in ["lichess-db-2021-10-first999.pgn", "twic0920.pgn"] {
+        if corpus.join(name).is_file() {
+            inputs.push(corpus.join(name).display().to_string());
+        }
+    }
+    inputs
+}
+
+const SETTINGS: [(&str, &str); 4] = [("2", "1"), ("2", "5000"), ("3", "100000"), ("2", "1048576")];
+
+#[test]
+fn pgn_writes_the_same_bytes_at_every_thread_count() {
+    for input in inputs() {
+        for to in ["uci", "pgn", "moves:12"] {
+            let serial = run(&["pgn", &input, "--to", to, "--threads", "1"], b"");
+            assert!(!serial.stdout.is_empty());
+            for (threads, chunk) in SETTINGS {
+                let parallel = run(
+                    &["pgn", &input, "--to", to, "--threads", threads, "--chunk-size", chunk],
+                    b"",
+                );
+                let what = format!("{input} --to {to}, {threads} threads, chunks of {chunk}");
+                assert_eq!(serial.stdout, parallel.stdout, "{what}: stdout");
+                assert_eq!(serial.stderr, parallel.stderr, "{what}: stderr");
+                assert_eq!(serial.status.code(), parallel.status.code(), "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn pack_and_export_write_the_same_files_at_every_thread_count() {
+    for input in inputs() {
+        let mut outputs = Vec::new();
+        for (threads, chunk) in [("1", "1048576"), ("2", "1"), ("3", "7000")] {
+            let cbg = temp(&format!("p{threads}.cbg"));
+            let pack = run(
+                &[
+                    "pack",
+                    &input,
+                    "-o",
+                    &cbg,
+                    "--stats",
+                    "--threads",
+                    threads,
+                    "--chunk-size",
+                    chunk,
+                ],
+                b"",
+            );
+            let mut exports = vec![pack.stdout, pack.stderr, std::fs::read(&cbg).unwrap()];
+            if cfg!(feature = "arrow") {
+                let parquet = temp(&format!("p{threads}.parquet"));
+                let export = run(
+                    &[
+                        "export",
+                        &input,
+                        "-o",
+                        &parquet,
+                        "--stats",
+                        "--threads",
+                        threads,
+                        "--chunk-size",
+                        chunk,
+                    ],
+                    b"",
+                );
+                exports.extend([export.stdout, export.stderr, std::fs::read(&parquet).unwrap()]);
+            }
+            outputs.push(exports);
+        }
+        for other in &outputs[1..] {
+            assert!(outputs[0] == *other, "{input}: pack and export differ with threads");
+        }
+    }
+}
+
+/// Compresses `bytes` into `name`, by its extension.
+fn compressed(name: &str, bytes: &[u8]) -> String {
+    let path = temp(name);
+    let mut out = chessbits_pgn::Output::create(Path::new(&path)).unwrap();
+    out.write_all(bytes).unwrap();
+    out.finish().unwrap();
+    path
+}
+
+#[test]
+fn compressed_files_and_standard_input_read_as_plain_ones() {
+    let plain = &inputs()[0];
+    let bytes = std::fs::read(plain).unwrap();
+    let expected = run(&["pgn", plain, "--to", "uci", "--threads", "1"], b"");
+    for ext in ["zst", "gz", "bz2"] {
+        let file = compressed(&format!("all.pgn.{ext}"), &bytes);
+        for threads in ["1", "2"] {
+            let got = run(&["pgn", &file, "--to", "uci", "--threads", threads], b"");
+            assert_eq!(got.stdout, expected.stdout, "{ext}, {threads} threads");
+            let piped = std::fs::read(&file).unwrap();
+            let got = run(&["pgn", "-", "--to", "uci", "--threads", threads], &piped);
+            assert_eq!(got.stdout, expected.stdout, "{ext} on standard input, {threads} threads");
+        }
+    }
+}
+
+#[test]
+fn output_is_compressed_by_its_extension() {
+    let plain = &inputs()[0];
+    let expected = run(&["pgn", plain, "--to", "pgn"], b"");
+    for ext in ["zst", "gz", "bz2"] {
+        let out = temp(&format!("out.pgn.{ext}"));
+        let got = run(&["pgn", plain, "--to", "pgn", "-o", &out], b"");
+        assert!(got.stdout.is_empty());
+        let mut back = Vec::new();
+        chessbits_pgn::Input::open(Path::new(&out)).unwrap().read_to_end(&mut back).unwrap();
+        assert_eq!(back, expected.stdout, "{ext}");
+    }
+}
+
+/// A truncated `.zst`: the games before the cut written, then the error naming the file and the
+/// compressed byte reached, exit status 1; the same at every thread count.
+#[test]
+fn a_truncated_file_reports_where_after_writing_the_games_before() {
+    let plain = &inputs()[0];
+    // More than one of bzip2's 900 kB blocks: a decoder gives a block once it has all of it.
+    let bytes = std::fs::read(plain).unwrap().repeat(8);
+    for ext in ["zst", "gz", "bz2"] {
+        let file = compressed(&format!("cut.pgn.{ext}"), &bytes);
+        let whole = std::fs::read(&file).unwrap();
+        std::fs::write(&file, &whole[..whole.len() * 19 / 20]).unwrap();
+        let serial = run(&["pgn", &file, "--to", "uci", "--threads", "1"], b"");
+        assert_eq!(serial.status.code(), Some(1), "{ext}");
+        let stderr = String::from_utf8_lossy(&serial.stderr);
+        let last = stderr.lines().last().unwrap();
+        assert!(last.starts_with(&format!("chessbits: {file}: game ")), "{ext}: {last}");
+        assert!(last.contains("stream broken at byte"), "{ext}: {last}");
+        let lines = String::from_utf8_lossy(&serial.stdout).lines().count();
+        assert!(lines > 20, "{ext}: {lines} games written before the error");
+        for threads in ["2", "3"] {
+            let parallel = run(
+                &["pgn", &file, "--to", "uci", "--threads", threads, "--chunk-size", "3000"],
+                b"",
+            );
+            assert_eq!(serial.stdout, parallel.stdout, "{ext}, {threads} threads");
+            assert_eq!(serial.stderr, parallel.stderr, "{ext}, {threads} threads");
+        }
+    }
+}
