@@ -17,6 +17,8 @@
 //! - `cargo xtask fuzz [--seconds N] [TARGET...]`: runs the cargo-fuzz targets in `fuzz/`.
 //! - `cargo xtask layers`: checks with `cargo tree` that each library crate depends only on the
 //!   layers below it and on what its concern needs.
+//! - `cargo xtask scale [--threads 1,2,4,8,16] [--mb N] [--max-rss MB]`: the game-file commands
+//!   over one big PGN file at each thread count, and compressed input (docs/formats.md).
 //! - `cargo xtask sql-bench [--repeats A,B] [--threads A,B]`: times the SQL questions against a
 //!   scan of the PGN with the library, on the training games repeated (docs/sql.md).
 //! - `cargo xtask distributed [FILE.pgn...]`: the SQL functions on a local Ballista cluster,
@@ -33,6 +35,7 @@ mod layers;
 mod magics;
 mod parquet_check;
 mod perft;
+mod scale;
 mod snapshots;
 mod sql_bench;
 
@@ -57,6 +60,7 @@ measure and check:
   formats        measure and round-trip the bit-level encodings (see cargo xtask formats --help)
   cbg-check      pack and unpack every corpus PGN file as .cbg and compare every game
   parquet-check  export a PGN file to Parquet and read it with pyarrow and DuckDB (skipped if absent)
+  scale          pgn, pack and export over a 320 MB PGN at each --threads N: games/s, speed-up, peak memory
   sql-bench      time the SQL questions on 120k and 1M games against a PGN scan (docs/sql.md)
   distributed    the SQL functions on a local Ballista scheduler and two executors, against local DataFusion";
 
@@ -80,6 +84,7 @@ fn main() -> ExitCode {
         "fuzz" => fuzz::run(rest),
         "fit-compact" => fit_compact::run(rest),
         "layers" => layers::run(rest),
+        "scale" => scale::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)

@@ -59,6 +59,7 @@
 //! ```
 
 use core::fmt;
+use std::collections::VecDeque;
 use std::io::Write;
 use std::sync::Arc;
 
@@ -68,6 +69,7 @@ use arrow_array::builder::{
 };
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{ArrowError, DataType, Field, Fields, Schema, SchemaRef};
+use arrow_select::concat::concat_batches;
 use chessbits_codec::cbg::GameRecord;
 use chessbits_codec::move_codec::{MoveCodec, MoveEncodeError, MoveEncoder};
 use chessbits_notation::fen::{fen_of, CastlingNotation, EnPassantMode, FenOptions};
@@ -304,6 +306,8 @@ pub struct BatchBuilder {
     bytes: Vec<u8>,
     keys_buf: Vec<i64>,
     len: usize,
+    /// The games, plies and move bytes pushed since the last finish.
+    counts: ExportStats,
 }
 
 impl fmt::Debug for BatchBuilder {
@@ -338,6 +342,7 @@ impl BatchBuilder {
             bytes: Vec::new(),
             keys_buf: Vec::new(),
             len: 0,
+            counts: ExportStats::default(),
         }
     }
 
@@ -364,6 +369,9 @@ impl BatchBuilder {
         self.push_typed(game, &typed);
         self.push_play(game);
         self.len += 1;
+        self.counts.games += 1;
+        self.counts.plies += game.moves.len() as u64;
+        self.counts.move_bytes += self.bytes.len() as u64;
         Ok(())
     }
 
@@ -492,7 +500,39 @@ impl BatchBuilder {
         columns.push(Arc::new(self.evals.finish()));
         columns.push(Arc::new(self.positions.finish()));
         self.len = 0;
+        self.counts = ExportStats::default();
         Ok(RecordBatch::try_new(self.schema.clone(), columns)?)
+    }
+
+    /// Finishes the batch with the counts of its games, for
+    /// [`ParquetExporter::write_coded`]: games can be coded into batches on worker threads
+    /// and written by one exporter in order.
+    ///
+    /// # Errors
+    /// As [`finish`](Self::finish).
+    pub fn finish_coded(&mut self) -> Result<CodedBatch, ExportError> {
+        let counts = self.counts;
+        Ok(CodedBatch { batch: self.finish()?, counts })
+    }
+}
+
+/// Games coded into one batch of the [`schema`] ([`BatchBuilder::finish_coded`]), with their
+/// counts, ready for [`ParquetExporter::write_coded`].
+#[derive(Clone, Debug)]
+pub struct CodedBatch {
+    batch: RecordBatch,
+    counts: ExportStats,
+}
+
+impl CodedBatch {
+    /// The batch.
+    pub fn batch(&self) -> &RecordBatch {
+        &self.batch
+    }
+
+    /// Its games, plies and move bytes.
+    pub fn counts(&self) -> ExportStats {
+        self.counts
     }
 }
 
@@ -516,6 +556,9 @@ pub struct ParquetExporter<W: Write + Send> {
     batch: BatchBuilder,
     batch_games: usize,
     stats: ExportStats,
+    /// Rows coded elsewhere ([`write_coded`](Self::write_coded)) not written yet, in order.
+    pending: VecDeque<RecordBatch>,
+    pending_rows: usize,
 }
 
 impl<W: Write + Send> fmt::Debug for ParquetExporter<W> {
@@ -545,6 +588,8 @@ impl<W: Write + Send> ParquetExporter<W> {
             batch,
             batch_games: options.batch_games.max(1),
             stats: ExportStats::default(),
+            pending: VecDeque::new(),
+            pending_rows: 0,
         })
     }
 
@@ -554,6 +599,8 @@ impl<W: Write + Send> ParquetExporter<W> {
     /// [`ExportError::Moves`] for a game whose mainline does not code (it is skipped, the
     /// file stays good); [`ExportError::Parquet`] when writing fails.
     pub fn write_game(&mut self, game: &GameRecord) -> Result<(), ExportError> {
+        // Rows coded elsewhere go first, to keep the games in order.
+        self.write_pending(self.pending_rows)?;
         self.batch.push(game)?;
         self.stats.games += 1;
         self.stats.plies += game.moves.len() as u64;
@@ -564,7 +611,53 @@ impl<W: Write + Send> ParquetExporter<W> {
         Ok(())
     }
 
+    /// Adds games coded on another thread ([`BatchBuilder::finish_coded`]). The file is the
+    /// same bytes as if each game had gone through [`write_game`](Self::write_game): the rows
+    /// are written in batches of the same sizes.
+    ///
+    /// # Errors
+    /// [`ExportError::Parquet`] when writing fails.
+    pub fn write_coded(&mut self, coded: CodedBatch) -> Result<(), ExportError> {
+        if !self.batch.is_empty() {
+            let rows = self.batch.finish()?;
+            self.pending_rows += rows.num_rows();
+            self.pending.push_back(rows);
+        }
+        self.stats.games += coded.counts.games;
+        self.stats.plies += coded.counts.plies;
+        self.stats.move_bytes += coded.counts.move_bytes;
+        self.pending_rows += coded.batch.num_rows();
+        self.pending.push_back(coded.batch);
+        while self.pending_rows >= self.batch_games {
+            self.write_pending(self.batch_games)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the first `rows` pending rows as one batch.
+    fn write_pending(&mut self, rows: usize) -> Result<(), ExportError> {
+        let mut parts = Vec::new();
+        let mut need = rows.min(self.pending_rows);
+        while need > 0 {
+            let Some(first) = self.pending.pop_front() else { break };
+            let take = first.num_rows().min(need);
+            if take < first.num_rows() {
+                self.pending.push_front(first.slice(take, first.num_rows() - take));
+            }
+            parts.push(first.slice(0, take));
+            need -= take;
+            self.pending_rows -= take;
+        }
+        match parts.len() {
+            0 => {}
+            1 => self.writer.write(&parts[0])?,
+            _ => self.writer.write(&concat_batches(&self.batch.schema, &parts)?)?,
+        }
+        Ok(())
+    }
+
     fn flush_batch(&mut self) -> Result<(), ExportError> {
+        self.write_pending(self.pending_rows)?;
         if !self.batch.is_empty() {
             let batch = self.batch.finish()?;
             self.writer.write(&batch)?;

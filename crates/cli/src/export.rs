@@ -12,9 +12,9 @@ use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use chessbits_arrow::{ExportError, ExportOptions, Keys, ParquetExporter};
+use chessbits_arrow::{BatchBuilder, ExportError, ExportOptions, Keys, ParquetExporter};
 use chessbits_codec::cbg::{CbgReader, GameBuilder, GameRecord, MAGIC};
-use chessbits_pgn::{par_games, Input, Parallel};
+use chessbits_pgn::{par_chunks, Input, Parallel};
 
 use crate::pack::Counting;
 use crate::pgn::{open, total_size};
@@ -85,8 +85,15 @@ pub fn run(args: &ExportArgs, out: &mut impl Write, err: &mut impl Write) -> io:
     for path in &args.files {
         match open(path) {
             Ok(input) => {
-                let options = args.threads.options();
-                failed += export_file(path, input, &options, &mut exporter, &mut progress, err)?;
+                let parallel = args.threads.options();
+                failed += export_file(
+                    path,
+                    input,
+                    (&options, &parallel),
+                    &mut exporter,
+                    &mut progress,
+                    err,
+                )?;
             }
             Err(e) => {
                 writeln!(err, "chessbits: {}: {e}", path.display())?;
@@ -111,7 +118,7 @@ pub fn run(args: &ExportArgs, out: &mut impl Write, err: &mut impl Write) -> io:
 fn export_file<W: Write + Send>(
     path: &Path,
     input: Input,
-    options: &Parallel,
+    (export, options): (&ExportOptions, &Parallel),
     exporter: &mut ParquetExporter<W>,
     progress: &mut Progress,
     err: &mut impl Write,
@@ -126,38 +133,42 @@ fn export_file<W: Write + Send>(
         return export_cbg(path, BufReader::with_capacity(1 << 16, input), exporter, progress, err);
     }
     let mut failed = 0;
-    // Reading and replaying each game runs on the workers; coding it into the batch and
-    // writing Parquet on this thread, in input order, so the file is the same for any N.
-    par_games(
+    // Reading, replaying and coding each game into Arrow columns runs on the workers; writing
+    // Parquet on this thread, in input order and in the serial path's batch sizes, so the
+    // file is the same bytes for any thread count.
+    par_chunks(
         input,
         options,
-        GameBuilder::default,
-        |number, result| {
-            result.map(|mut game| {
-                game.number = number;
-                game
-            })
-        },
-        |result| {
-            match result {
-                Ok(game) => {
-                    failed += write(path, exporter, &game, err)?;
-                    progress.set(read.get(), 0, game.number);
-                }
-                Err(e) => {
-                    failed += 1;
-                    writeln!(
-                        err,
-                        "chessbits: {}: game {}, line {}, column {}: {}",
-                        path.display(),
-                        e.game,
-                        e.line,
-                        e.column,
-                        e.kind
-                    )?;
-                }
+        |mut chunk| {
+            let mut reader = chunk.reader();
+            let mut builder = GameBuilder::default();
+            let mut batch = BatchBuilder::new(export);
+            let mut errors = Vec::new();
+            while let Some(result) = reader.read_game(&mut builder) {
+                let message = match result {
+                    Ok(mut game) => {
+                        game.number = reader.games();
+                        match batch.push(&game) {
+                            Ok(()) => continue,
+                            Err(e) => e.to_string(),
+                        }
+                    }
+                    Err(e) => {
+                        format!("game {}, line {}, column {}: {}", e.game, e.line, e.column, e.kind)
+                    }
+                };
+                errors.push(message);
             }
-            Ok::<_, io::Error>(())
+            (batch.finish_coded(), errors)
+        },
+        |(coded, errors)| {
+            for message in &errors {
+                writeln!(err, "chessbits: {}: {message}", path.display())?;
+            }
+            failed += errors.len() as u64;
+            let coded = coded.map_err(to_io)?;
+            progress.set(read.get(), 0, exporter.stats().games + coded.counts().games);
+            exporter.write_coded(coded).map_err(to_io)
         },
     )?;
     Ok(failed)

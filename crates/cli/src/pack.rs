@@ -21,11 +21,14 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use chessbits_codec::cbg::{CbgError, CbgFile, CbgReader, CbgWriter, GameBuilder, GameRecord};
-use chessbits_codec::move_codec::MoveCodec;
+use chessbits_codec::cbg::{
+    CbgError, CbgFile, CbgReader, CbgWriter, CodedGame, GameBuilder, GameRecord,
+};
+use chessbits_codec::move_codec::{MoveCodec, MoveEncoder};
 use chessbits_move::CastlingMode;
 use chessbits_movegen::Game;
 use chessbits_pgn::{par_chunks, Parallel, ReplayedGame};
+use chessbits_state::Position;
 
 use crate::pgn::{open, total_size, uci_line, To};
 use crate::progress::Progress;
@@ -87,6 +90,12 @@ impl PackStats {
     }
 }
 
+/// Why a game is not packed: it did not read, or its mainline does not code.
+enum Broken {
+    Reading(String),
+    Coding(String),
+}
+
 /// Runs `pack`: returns the number of failures.
 pub fn pack(
     inputs: &[PathBuf],
@@ -126,6 +135,7 @@ pub fn pack(
             |mut chunk| {
                 let mut reader = chunk.reader();
                 let mut builder = GameBuilder::default();
+                let mut encoder = MoveEncoder::new(codec, &Position::new());
                 let mut games = Vec::new();
                 loop {
                     let dropped = (builder.dropped_comments, builder.dropped_variations);
@@ -135,28 +145,35 @@ pub fn pack(
                         builder.dropped_comments - dropped.0,
                         builder.dropped_variations - dropped.1,
                     );
-                    games.push((
-                        reader.games(),
-                        result.map_err(|e| {
-                            format!("line {}, column {}: {}", e.line, e.column, e.kind)
-                        }),
-                        dropped,
-                    ));
+                    let in_file = reader.games();
+                    let coded = match result {
+                        Ok(game) => CodedGame::with_encoder(game, codec, &mut encoder)
+                            .map_err(|e| Broken::Coding(e.to_string())),
+                        Err(e) => Err(Broken::Reading(format!(
+                            "line {}, column {}: {}",
+                            e.line, e.column, e.kind
+                        ))),
+                    };
+                    games.push((in_file, coded, dropped));
                 }
                 games
             },
             |games| {
-                for (in_file, result, dropped) in games {
+                for (in_file, coded, dropped) in games {
                     number += 1;
-                    let written = result
-                        .map_err(|e| format!("game {number} (game {in_file} of the file), {e}"))
-                        .and_then(|mut game| {
-                            game.number = number;
+                    let written = match coded {
+                        Ok(mut coded) => {
+                            coded.set_number(number);
                             writer
-                                .write_game(&game)
-                                .map(|w| (w, game.moves.len()))
+                                .write_coded(&coded)
+                                .map(|w| (w, coded.game().moves.len()))
                                 .map_err(|e| e.to_string())
-                        });
+                        }
+                        Err(Broken::Coding(message)) => Err(message),
+                        Err(Broken::Reading(message)) => {
+                            Err(format!("game {number} (game {in_file} of the file), {message}"))
+                        }
+                    };
                     match written {
                         Ok((w, plies)) => {
                             s.games += 1;

@@ -5,6 +5,7 @@
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 const BIN: &str = env!("CARGO_BIN_EXE_chessbits");
 
@@ -48,7 +49,9 @@ fn inputs() -> Vec<String> {
             joined.extend(std::fs::read(f).unwrap());
         }
     }
-    let all = temp("all.pgn");
+    // A file of its own for each caller: the tests run at once.
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    let all = temp(&format!("all-{}.pgn", CALLS.fetch_add(1, Ordering::Relaxed)));
     std::fs::write(&all, joined).unwrap();
     let mut inputs = vec![all];
     let corpus = root.join("../shared/corpus");
@@ -74,8 +77,8 @@ fn pgn_writes_the_same_bytes_at_every_thread_count() {
                     b"",
                 );
                 let what = format!("{input} --to {to}, {threads} threads, chunks of {chunk}");
-                assert_eq!(serial.stdout, parallel.stdout, "{what}: stdout");
-                assert_eq!(serial.stderr, parallel.stderr, "{what}: stderr");
+                assert!(serial.stdout == parallel.stdout, "{what}: stdout differs");
+                assert!(serial.stderr == parallel.stderr, "{what}: stderr differs");
                 assert_eq!(serial.status.code(), parallel.status.code(), "{what}");
             }
         }
@@ -144,13 +147,16 @@ fn compressed_files_and_standard_input_read_as_plain_ones() {
     let bytes = std::fs::read(plain).unwrap();
     let expected = run(&["pgn", plain, "--to", "uci", "--threads", "1"], b"");
     for ext in ["zst", "gz", "bz2"] {
-        let file = compressed(&format!("all.pgn.{ext}"), &bytes);
+        let file = compressed(&format!("in.pgn.{ext}"), &bytes);
         for threads in ["1", "2"] {
             let got = run(&["pgn", &file, "--to", "uci", "--threads", threads], b"");
-            assert_eq!(got.stdout, expected.stdout, "{ext}, {threads} threads");
+            assert!(got.stdout == expected.stdout, "{ext}, {threads} threads: stdout differs");
             let piped = std::fs::read(&file).unwrap();
             let got = run(&["pgn", "-", "--to", "uci", "--threads", threads], &piped);
-            assert_eq!(got.stdout, expected.stdout, "{ext} on standard input, {threads} threads");
+            assert!(
+                got.stdout == expected.stdout,
+                "{ext} on standard input, {threads} threads: stdout differs"
+            );
         }
     }
 }
@@ -165,7 +171,7 @@ fn output_is_compressed_by_its_extension() {
         assert!(got.stdout.is_empty());
         let mut back = Vec::new();
         chessbits_pgn::Input::open(Path::new(&out)).unwrap().read_to_end(&mut back).unwrap();
-        assert_eq!(back, expected.stdout, "{ext}");
+        assert!(back == expected.stdout, "{ext}: the file reads back different");
     }
 }
 
@@ -193,8 +199,12 @@ fn a_truncated_file_reports_where_after_writing_the_games_before() {
                 &["pgn", &file, "--to", "uci", "--threads", threads, "--chunk-size", "3000"],
                 b"",
             );
-            assert_eq!(serial.stdout, parallel.stdout, "{ext}, {threads} threads");
-            assert_eq!(serial.stderr, parallel.stderr, "{ext}, {threads} threads");
+            assert!(serial.stdout == parallel.stdout, "{ext}, {threads} threads: stdout differs");
+            assert_eq!(
+                String::from_utf8_lossy(&serial.stderr),
+                String::from_utf8_lossy(&parallel.stderr),
+                "{ext}, {threads} threads"
+            );
         }
     }
 }

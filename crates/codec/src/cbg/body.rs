@@ -440,13 +440,33 @@ pub(super) fn encode_body(
     out: &mut Vec<u8>,
 ) -> Result<Encoded, MoveEncodeError> {
     // The moves first: an illegal one leaves `out` as it was.
+    encode_moves(game, encoder, codec, moves)?;
+    Ok(assemble_body(game, skipped, moves, out))
+}
+
+/// Codes the mainline of `game` into `moves` (cleared first).
+pub(super) fn encode_moves(
+    game: &GameRecord,
+    encoder: &mut MoveEncoder,
+    codec: MoveCodec,
+    moves: &mut Vec<u8>,
+) -> Result<(), MoveEncodeError> {
     moves.clear();
     encoder.reset(codec, &game.start);
     for &m in &game.moves {
         encoder.push(m)?;
     }
     encoder.finish(moves);
+    Ok(())
+}
 
+/// Appends the body of `game`, whose mainline `moves` codes, to `out`.
+pub(super) fn assemble_body(
+    game: &GameRecord,
+    skipped: u64,
+    moves: &[u8],
+    out: &mut Vec<u8>,
+) -> Encoded {
     let standard = standard_start(&game.start);
     let clocks = game.clocks.iter().any(Option::is_some);
     let evals = game.evals.iter().any(Option::is_some);
@@ -478,7 +498,7 @@ pub(super) fn encode_body(
     if evals {
         put_evals(out, &game.evals);
     }
-    Ok(Encoded { move_bytes: moves.len() })
+    Encoded { move_bytes: moves.len() }
 }
 
 pub(super) fn decode_body(

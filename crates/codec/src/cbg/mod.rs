@@ -120,7 +120,7 @@ use crate::packed::PackedError;
 mod body;
 mod record;
 
-use body::{decode_body, encode_body, put_varint, Cursor};
+use body::{assemble_body, decode_body, encode_body, encode_moves, put_varint, Cursor, Encoded};
 
 pub use record::{GameBuilder, GameRecord};
 
@@ -318,6 +318,13 @@ pub enum CbgWriteError {
     Move(MoveEncodeError),
     /// Writing failed.
     Io(io::Error),
+    /// A game coded ahead ([`CodedGame`]) with another codec than the file's.
+    Codec {
+        /// The file's codec.
+        file: MoveCodec,
+        /// The game's.
+        game: MoveCodec,
+    },
 }
 
 impl fmt::Display for CbgWriteError {
@@ -325,6 +332,9 @@ impl fmt::Display for CbgWriteError {
         match self {
             CbgWriteError::Move(e) => write!(f, "{e}"),
             CbgWriteError::Io(e) => write!(f, "write error: {e}"),
+            CbgWriteError::Codec { file, game } => {
+                write!(f, "a game coded with {game} cannot go in a {file} file")
+            }
         }
     }
 }
@@ -334,6 +344,7 @@ impl std::error::Error for CbgWriteError {
         match self {
             CbgWriteError::Move(err) => Some(err),
             CbgWriteError::Io(err) => Some(err),
+            CbgWriteError::Codec { .. } => None,
         }
     }
 }
@@ -371,6 +382,75 @@ pub fn crc16(bytes: &[u8]) -> u16 {
         crc = crc << 8 ^ CRC_TABLE[((crc >> 8) as u8 ^ b) as usize];
     }
     crc
+}
+
+/// A game with its mainline coded, ready for [`CbgWriter::write_coded`]: coding the moves is
+/// most of the cost of writing a game, and this lets it run on worker threads while one
+/// writer puts the records in order.
+///
+/// ```
+/// use chessbits_codec::cbg::{CbgReader, CbgWriter, CodedGame, GameBuilder};
+/// use chessbits_codec::move_codec::MoveCodec;
+/// use chessbits_pgn::SliceReader;
+///
+/// let mut reader = SliceReader::new(b"1. e4 e5 2. Nf3 1-0");
+/// let game = reader.read_game(&mut GameBuilder::default()).unwrap().map_err(|e| e.to_string())?;
+/// let coded = CodedGame::new(game, MoveCodec::Model)?; // on a worker
+/// let mut writer = CbgWriter::new(Vec::new(), MoveCodec::Model)?;
+/// writer.write_coded(&coded)?;
+/// let file = writer.finish()?;
+/// let back: Vec<_> = CbgReader::new(&file[..])?.collect::<Result<_, _>>()?;
+/// assert_eq!(back[0].moves, coded.game().moves);
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct CodedGame {
+    game: GameRecord,
+    codec: MoveCodec,
+    moves: Vec<u8>,
+}
+
+impl CodedGame {
+    /// Codes the mainline of `game` with `codec`.
+    ///
+    /// # Errors
+    /// A move of the mainline is not legal (a game read by the library's builder always is)
+    /// or cannot be coded (a null move).
+    pub fn new(game: GameRecord, codec: MoveCodec) -> Result<CodedGame, MoveEncodeError> {
+        let mut encoder = MoveEncoder::new(codec, &game.start);
+        CodedGame::with_encoder(game, codec, &mut encoder)
+    }
+
+    /// [`new`](Self::new) with an encoder kept from game to game (it holds the model's
+    /// scratch tables: making one per game costs an allocation).
+    ///
+    /// # Errors
+    /// As [`new`](Self::new).
+    pub fn with_encoder(
+        game: GameRecord,
+        codec: MoveCodec,
+        encoder: &mut MoveEncoder,
+    ) -> Result<CodedGame, MoveEncodeError> {
+        let mut moves = Vec::new();
+        encode_moves(&game, encoder, codec, &mut moves)?;
+        Ok(CodedGame { game, codec, moves })
+    }
+
+    /// The game.
+    pub fn game(&self) -> &GameRecord {
+        &self.game
+    }
+
+    /// Sets the game's number in its input (written as the count of games skipped before it:
+    /// [`GameRecord::number`]).
+    pub fn set_number(&mut self, number: u64) {
+        self.game.number = number;
+    }
+
+    /// The bytes of its coded mainline.
+    pub fn move_bytes(&self) -> usize {
+        self.moves.len()
+    }
 }
 
 /// What one written game took.
@@ -465,6 +545,26 @@ impl<W: Write> CbgWriter<W> {
             &mut self.body,
         )
         .map_err(CbgWriteError::Move)?;
+        self.append_body(encoded)
+    }
+
+    /// Writes one game whose mainline was coded ahead, on any thread ([`CodedGame`]): the
+    /// same bytes as [`write_game`](Self::write_game) writes for it.
+    ///
+    /// # Errors
+    /// [`CbgWriteError::Io`] if writing fails; [`CbgWriteError::Codec`] if the game was coded
+    /// with another codec than the file's (nothing is written then).
+    pub fn write_coded(&mut self, coded: &CodedGame) -> Result<WrittenGame, CbgWriteError> {
+        if coded.codec != self.codec {
+            return Err(CbgWriteError::Codec { file: self.codec, game: coded.codec });
+        }
+        let skipped = coded.game.number.saturating_sub(self.games + 1);
+        self.body.clear();
+        let encoded = assemble_body(&coded.game, skipped, &coded.moves, &mut self.body);
+        self.append_body(encoded)
+    }
+
+    fn append_body(&mut self, encoded: Encoded) -> Result<WrittenGame, CbgWriteError> {
         if self.block.is_empty() {
             self.block_start = self.offset;
         }
