@@ -24,7 +24,7 @@
 //! gz.write_all(pgn)?;
 //! let gz = gz.finish()?;
 //!
-//! let input = Input::new(&gz[..])?;
+//! let input = Input::new(std::io::Cursor::new(gz))?;
 //! assert_eq!(input.compression(), Compression::Gzip);
 //! let mut reader = PgnReader::new(input);
 //! let game = reader.read_game(&mut Replay::default()).unwrap().map_err(|e| e.to_string())?;
@@ -160,7 +160,9 @@ impl ReadCount {
     }
 }
 
-/// A game file's bytes, decompressed if they are compressed: see the [module](self).
+/// A game file's bytes, decompressed if they are compressed: zstd, gzip or bzip2, recognised
+/// by their first bytes ([`Compression::detect`]), concatenated streams read as one, and a
+/// broken stream reported as a [`CompressedStreamError`] inside the read error.
 pub struct Input {
     inner: Box<dyn Read + Send>,
     compression: Compression,

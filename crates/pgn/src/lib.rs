@@ -101,6 +101,36 @@
 //! clock, evaluation and variations) and the result. [`read_games`] reads them from bytes;
 //! [`TreeBuilder`] is the visitor behind it, for use with a [`PgnReader`].
 //!
+//! # Game files as published, on every core
+//!
+//! [`Input`] (feature `compression`, on by default) reads a file or any reader as it is
+//! published: plain, or compressed with zstd, gzip or bzip2, recognised by its first bytes.
+//! [`Output`] writes one compressed by its extension.
+//!
+//! [`par_games`] reads one input on several threads ([`Parallel`]): one thread reads (and
+//! decompresses) it, one cuts it into [`Chunk`]s of whole games ([`Chunks`]), the workers read
+//! the chunks, and the calling thread takes each game's result in input order. The results are
+//! exactly those of one reader over the whole input (games, errors, numbers, lines, columns,
+//! offsets), for every thread count and chunk size; memory is bounded by the thread count and
+//! chunk size ([`Parallel::input_bound`]), not by the input. [`par_chunks`] hands whole
+//! chunks to the workers, for work that keeps state from game to game.
+//!
+//! ```
+//! use chessbits_pgn::{par_games, Input, Parallel, Replay};
+//!
+//! let pgn = "[Event \"a\"]\n\n1. e4 e5 2. Nf3 1-0\n\n".repeat(500);
+//! let input = Input::new(std::io::Cursor::new(pgn.into_bytes()))?; // or Input::open(path)
+//! let mut plies = 0;
+//! par_games(input, &Parallel::all_cores(), Replay::default, |_number, game| {
+//!     game.map_or(0, |g| g.game.moves().len())
+//! }, |n| {
+//!     plies += n;
+//!     Ok::<_, std::io::Error>(())
+//! })?;
+//! assert_eq!(plies, 1500);
+//! # Ok::<_, std::io::Error>(())
+//! ```
+//!
 //! # Writing
 //!
 //! `Display` for [`PgnGame`] writes the PGN standard's export format (section 8):
