@@ -32,6 +32,7 @@ const EXAMPLES: &str = "\
 Examples:
   chessbits pgn games.pgn --to uci        one line per game: number, final FEN, UCI moves
   chessbits pgn a.pgn b.pgn --to pgn      the games again, in the PGN export format
+  chessbits pgn month.pgn.zst --to uci -o games.tsv.zst   .zst/.gz/.bz2 in and out, on every core
   chessbits pack games.pgn -o games.cbg   the games in a .cbg game file
   chessbits unpack games.cbg --to uci     and back
   chessbits export games.pgn -o games.parquet  the games as a Parquet table for SQL engines
@@ -59,10 +60,13 @@ enum Command {
     /// game that cannot be read prints `<number>TAB"error"TAB<message>`, and the message goes to
     /// stderr with the file, game number, line and column. With `--to pgn`, the games are
     /// written in the PGN export format, variations, comments and NAGs kept. Exit status 0
-    /// when every game read, 1 when any failed. A progress bar shows on a terminal for runs
-    /// longer than a second.
+    /// when every game read, 1 when any failed. Files (and standard input) compressed with
+    /// zstd, gzip or bzip2 are read as they are, recognised by their first bytes; the games
+    /// are read on every core (`--threads`), with the same output for any thread count. A
+    /// progress bar shows on a terminal for runs longer than a second: games/s, MB/s and an
+    /// ETA over the files' stored size.
     #[command(
-        after_help = "Examples:\n  chessbits pgn games.pgn --to uci\n  zcat big.pgn.gz | chessbits pgn - --to uci > games.tsv\n  chessbits pgn a.pgn b.pgn --to pgn > clean.pgn"
+        after_help = "Examples:\n  chessbits pgn games.pgn --to uci\n  chessbits pgn lichess_db_standard_rated_2025-05.pgn.zst --to uci --threads 8 -o games.tsv.zst\n  curl -s URL | chessbits pgn - --to uci > games.tsv   (compressed or not)\n  chessbits pgn a.pgn b.pgn --to pgn > clean.pgn"
     )]
     Pgn {
         /// PGN files to read, in order; `-` reads standard input.
@@ -129,6 +133,10 @@ enum Command {
         /// Only the N-th game of the file (from 1), found through the index.
         #[arg(long, value_name = "N")]
         game: Option<u64>,
+        /// Write to FILE instead of standard output, compressed if its name ends in `.zst`,
+        /// `.gz` or `.bz2`.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
     },
     /// Exports PGN or `.cbg` files to one Parquet file, one row a game (schema in
     /// docs/formats.md): typed tags, plies, start FEN, coded mainline, clocks, evaluations
@@ -252,10 +260,12 @@ fn main() -> ExitCode {
             let err = &mut io::stderr().lock();
             pack::pack(&files, &output, codec, stats, &threads.options(), &mut stdout, err)
         }
-        Command::Unpack { file, to, game } => {
-            let mut stdout = BufWriter::new(io::stdout().lock());
-            pack::unpack(&file, to, game, &mut stdout, &mut io::stderr().lock())
-        }
+        Command::Unpack { file, to, game, output: path } => (|| {
+            let mut out = Out::open(path.as_ref())?;
+            let failed = pack::unpack(&file, to, game, &mut out, &mut io::stderr().lock())?;
+            out.finish()?;
+            Ok(failed)
+        })(),
         #[cfg(feature = "arrow")]
         Command::Export(args) => {
             let mut stdout = BufWriter::new(io::stdout().lock());

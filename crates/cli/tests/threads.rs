@@ -173,6 +173,18 @@ fn output_is_compressed_by_its_extension() {
         chessbits_pgn::Input::open(Path::new(&out)).unwrap().read_to_end(&mut back).unwrap();
         assert!(back == expected.stdout, "{ext}: the file reads back different");
     }
+    let cbg = temp("out.cbg");
+    run(&["pack", plain, "-o", &cbg], b"");
+    let expected = run(&["unpack", &cbg, "--to", "uci"], b"");
+    assert!(!expected.stdout.is_empty());
+    for ext in ["zst", "gz"] {
+        let out = temp(&format!("unpacked.uci.{ext}"));
+        let got = run(&["unpack", &cbg, "--to", "uci", "-o", &out], b"");
+        assert!(got.stdout.is_empty());
+        let mut back = Vec::new();
+        chessbits_pgn::Input::open(Path::new(&out)).unwrap().read_to_end(&mut back).unwrap();
+        assert!(back == expected.stdout, "unpack -o .{ext}: the file reads back different");
+    }
 }
 
 /// A truncated `.zst`: the games before the cut written, then the error naming the file and the
