@@ -25,7 +25,9 @@ use chessbits_notation::epd::Epd;
 use chessbits_notation::fen::Fen;
 use chessbits_notation::san::{San, SanPlus};
 use chessbits_notation::uci::UciPosition;
-use chessbits_pgn::{self, PgnReader, Replay, SliceReader};
+use chessbits_pgn::{
+    self, Chunks, PgnError, PgnReader, Replay, ReplayError, ReplayedGame, SliceReader,
+};
 use chessbits_state::{Position, Status};
 
 /// A target's body.
@@ -49,6 +51,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("play_undo", play_undo),
     ("round_trips", round_trips),
     ("san_round_trip", san_round_trip),
+    ("compressed", compressed),
 ];
 
 /// Start positions the property targets walk from: the start, Kiwipete (castling, en passant,
@@ -195,6 +198,48 @@ pub fn pgn(data: &[u8]) {
     }
     for game in chessbits_pgn::read_games(data).flatten() {
         let _ = game.end_position();
+    }
+    chunked(data);
+}
+
+/// Reading `data` in chunks (of a size the first byte picks, down to one byte) gives what one
+/// reader gives: games, errors, numbers, starts.
+fn chunked(data: &[u8]) {
+    let describe = |games: u64, start: u64, game: Option<Result<ReplayedGame, _>>| {
+        game.map(|g: Result<ReplayedGame, PgnError<ReplayError>>| match g {
+            Ok(g) => format!("{games} @{start} {:?}", g.game.moves()),
+            Err(e) => format!("{games} @{start} {e}"),
+        })
+    };
+    let size = 1 + usize::from(data.first().copied().unwrap_or(0) % 32) * 9;
+    let mut serial = Vec::new();
+    let mut reader = SliceReader::new(data);
+    while let Some(line) = {
+        let game = reader.read_game(&mut Replay::default());
+        describe(reader.games(), reader.game_start(), game)
+    } {
+        serial.push(line);
+    }
+    let mut chunked = Vec::new();
+    for mut chunk in Chunks::new(data, size) {
+        let mut reader = chunk.reader();
+        while let Some(line) = {
+            let game = reader.read_game(&mut Replay::default());
+            describe(reader.games(), reader.game_start(), game)
+        } {
+            chunked.push(line);
+        }
+    }
+    assert_eq!(serial, chunked, "chunks of {size} bytes");
+}
+
+/// Any bytes as a game file: recognised as compressed or not and read to the end (at most
+/// 16 MiB of output) without a panic.
+pub fn compressed(data: &[u8]) {
+    use std::io::Read;
+    if let Ok(input) = chessbits_pgn::Input::new(Cursor::new(data.to_vec())) {
+        let mut out = Vec::new();
+        let _ = input.take(1 << 24).read_to_end(&mut out);
     }
 }
 

@@ -99,6 +99,11 @@ impl<R: Read> PgnReader<R> {
     reader_methods!();
 
     /// The inner reader.
+    pub(crate) fn inner(&self) -> &R {
+        &self.parser.src.reader
+    }
+
+    /// The inner reader.
     pub(crate) fn inner_mut(&mut self) -> &mut R {
         &mut self.parser.src.reader
     }
@@ -142,16 +147,16 @@ impl<'a> SliceReader<'a> {
         SliceReader { parser: Parser::new(SliceSource::whole(bytes), limits) }
     }
 
-    /// A reader of `bytes`, which start at input offset `base`, reading from `origin` on and
-    /// ending with `error` if there is one.
+    /// A reader of `bytes`, which start at input offset `base`, reading from `origin` on,
+    /// starting no game at or after `stop`, and ending with `error` if there is one.
     pub(crate) fn resume(
-        bytes: &'a [u8],
-        base: u64,
-        error: Option<io::Error>,
+        (bytes, base, error): (&'a [u8], u64, Option<io::Error>),
         limits: Limits,
         origin: Origin,
+        stop: u64,
     ) -> SliceReader<'a> {
-        SliceReader { parser: Parser::resume(SliceSource { bytes, base, error }, limits, origin) }
+        let src = SliceSource { bytes, base, error };
+        SliceReader { parser: Parser::resume(src, limits, origin, stop) }
     }
 
     reader_methods!();

@@ -149,6 +149,10 @@ pub(crate) struct Parser<S> {
     event: bool,
     /// Whether the visitor refused a tag that was read whole (the error stopped after it).
     refused_tag: bool,
+    /// The input offset where a chunk ends: no game that starts at or after it is read (the
+    /// bytes after it are there only for what the scanner looks ahead at, as the whole
+    /// input's reader would).
+    stop: u64,
 }
 
 impl<S: Source> Parser<S> {
@@ -159,6 +163,7 @@ impl<S: Source> Parser<S> {
             moves: 0,
             event: false,
             refused_tag: false,
+            stop: u64::MAX,
             src,
             pos: 0,
             games: 0,
@@ -173,8 +178,9 @@ impl<S: Source> Parser<S> {
 
     /// A parser that goes on reading an input where another left it: `src` holds the input
     /// from offset `src.base()`, and reading starts at `origin.offset`, after
-    /// `origin.games` games, on line `origin.line` (which starts at `origin.line_start`).
-    pub(crate) fn resume(src: S, limits: Limits, origin: Origin) -> Parser<S> {
+    /// `origin.games` games, on line `origin.line` (which starts at `origin.line_start`); no
+    /// game starts at or after `stop`.
+    pub(crate) fn resume(src: S, limits: Limits, origin: Origin, stop: u64) -> Parser<S> {
         let pos = usize::try_from(origin.offset.saturating_sub(src.base())).unwrap_or(usize::MAX);
         let mut parser = Parser::new(src, limits);
         parser.pos = pos.min(parser.src.buf().len());
@@ -182,6 +188,7 @@ impl<S: Source> Parser<S> {
         parser.game_start = origin.offset;
         parser.lines =
             Lines { counted: origin.offset, line: origin.line, line_start: origin.line_start };
+        parser.stop = stop;
         parser
     }
 
@@ -335,7 +342,13 @@ impl<S: Source> Parser<S> {
         if self.finished {
             return None;
         }
-        if !self.find_game() {
+        let found = self.find_game();
+        if found && self.abs(self.pos) >= self.stop {
+            // The next game starts in the next chunk (a game may end before what lies between
+            // it and the next one, which the skipping scanner passes as part of it).
+            return None;
+        }
+        if !found {
             self.finished = true;
             let err = self.src.take_error()?;
             self.games += 1;

@@ -11,9 +11,10 @@
 //! positions that one reader of the whole input gives.
 
 use core::fmt;
+use std::collections::VecDeque;
 use std::io::{self, Read};
 
-use crate::error::PgnErrorKind;
+use crate::error::{PgnError, PgnErrorKind};
 use crate::limits::Limits;
 use crate::reader::{PgnReader, SliceReader};
 
@@ -37,10 +38,13 @@ impl Origin {
 
 /// Whole games of an input, cut from it by [`Chunks`], with where they start.
 pub struct Chunk {
-    /// The byte before the chunk (none for the first chunk), then the chunk's bytes.
+    /// The byte before the chunk (none for the first chunk), the chunk's bytes, then the
+    /// bytes after it that a reader looks ahead at (to the end of the line).
     bytes: Vec<u8>,
     /// Whether `bytes[0]` is the byte before the chunk.
     context: bool,
+    /// The length of the chunk's own bytes.
+    len: usize,
     origin: Origin,
     /// The read error that ended the input after this chunk's bytes.
     error: Option<io::Error>,
@@ -48,9 +52,10 @@ pub struct Chunk {
 }
 
 impl Chunk {
-    /// The chunk's bytes (without the byte before it).
+    /// The chunk's bytes (without the byte before it or the bytes after it).
     pub fn bytes(&self) -> &[u8] {
-        &self.bytes[usize::from(self.context)..]
+        let from = usize::from(self.context);
+        &self.bytes[from..from + self.len]
     }
 
     /// Where the chunk starts in the input.
@@ -81,7 +86,9 @@ impl Chunk {
     /// [`reader`](Self::reader), each game bounded by `limits`.
     pub fn reader_with_limits(&mut self, limits: Limits) -> SliceReader<'_> {
         let base = self.origin.offset - u64::from(self.context);
-        SliceReader::resume(&self.bytes, base, self.error.take(), limits, self.origin)
+        let stop =
+            if self.error.is_some() { u64::MAX } else { self.origin.offset + self.len as u64 };
+        SliceReader::resume((&self.bytes, base, self.error.take()), limits, self.origin, stop)
     }
 }
 
@@ -115,8 +122,12 @@ impl<R: Read> Read for Tee<R> {
 ///
 /// A chunk ends at the end of the first game that brings it to `size` bytes or more, so it
 /// holds at least one game (a chunk smaller than `size` only at the end of the input).
-/// Memory: the chunk being cut, plus the reader's read-ahead (64 KiB), plus one game over
-/// `size` at most (a game is bounded by [`Limits::game_len`](crate::Limits::game_len)).
+/// A chunk also carries the bytes after it to the end of that line (at most
+/// [`Limits::tag_len`](crate::Limits::tag_len) and 1 KiB more), which its reader looks at as
+/// the whole input's reader does (where a tag line is broken, its error names the line's end),
+/// but starts no game in. Memory: the chunk being cut, plus the reader's read-ahead (64 KiB),
+/// plus one game over `size` at most (a game is bounded by
+/// [`Limits::game_len`](crate::Limits::game_len) while it is read, not while it is skipped).
 ///
 /// ```
 /// use chessbits_pgn::{Chunks, Replay};
@@ -140,9 +151,16 @@ pub struct Chunks<R> {
     log_base: u64,
     /// Where the next chunk starts.
     origin: Origin,
+    /// Where the next chunk ends, once a game end past its size is found: it is cut once the
+    /// bytes its reader looks ahead at are read.
+    cut: Option<Origin>,
     size: usize,
+    /// The most bytes after a chunk its reader may look ahead at.
+    lookahead: usize,
     index: u64,
     done: bool,
+    /// The last chunks, cut at once at the end of the input.
+    queue: VecDeque<Chunk>,
 }
 
 impl<R: Read> Chunks<R> {
@@ -158,36 +176,70 @@ impl<R: Read> Chunks<R> {
             reader: PgnReader::with_limits(Tee { inner: input, log: Vec::new() }, limits),
             log_base: 0,
             origin: Origin::START,
+            cut: None,
             size: size.max(1),
+            lookahead: limits.tag_len.saturating_add(1024),
             index: 0,
             done: false,
+            queue: VecDeque::new(),
         }
     }
 
-    /// The chunk from `self.origin` to the reader's position (or to the end of what was
-    /// read, `to_end`), with `error` after it.
-    fn cut(&mut self, to_end: bool, error: Option<io::Error>) -> Chunk {
-        let next = self.reader.origin();
+    /// How many bytes after `end` the log holds to the end of that line (with the line
+    /// break), or `None` if the log does not reach that far yet.
+    fn line_after(&self, end: u64) -> Option<usize> {
+        let log = &self.reader.inner().log;
+        let from = usize::try_from(end - self.log_base).unwrap_or(usize::MAX).min(log.len());
+        let rest = &log[from..];
+        match memchr::memchr(b'\n', rest) {
+            Some(i) => Some((i + 1).min(self.lookahead)),
+            None if rest.len() >= self.lookahead => Some(self.lookahead),
+            None => None,
+        }
+    }
+
+    /// The chunk from `self.origin` to `next.offset`, with `after` bytes to look ahead at (all
+    /// that was read, `None`), and `error` after it; the next chunk starts at `next`.
+    fn cut(&mut self, next: Origin, after: Option<usize>, error: Option<io::Error>) -> Chunk {
         let log = &mut self.reader.inner_mut().log;
-        let end = if to_end { self.log_base + log.len() as u64 } else { next.offset };
-        let stop = usize::try_from(end - self.log_base).unwrap_or(usize::MAX).min(log.len());
-        // The new log keeps the byte before the next chunk and what was read ahead.
+        let at = |offset: u64| usize::try_from(offset - self.log_base).unwrap_or(usize::MAX);
+        let stop = at(next.offset).min(log.len());
+        let end = after.map_or(log.len(), |n| stop.saturating_add(n).min(log.len()));
+        // The log keeps the byte before the next chunk and what was read after it; the
+        // chunk's bytes stay where they are.
         let keep_from = stop.saturating_sub(1);
         let rest = log[keep_from..].to_vec();
+        log.truncate(end);
         let mut bytes = core::mem::replace(log, rest);
-        bytes.truncate(stop);
         let context = self.origin.offset > 0;
-        // `bytes` starts at `log_base`: the byte before the chunk, or the input's start.
-        let chunk = Chunk { bytes, context, origin: self.origin, error, index: self.index };
+        // `log[0]` is the byte before this chunk (or the input's first byte): nothing to drop
+        // but at the very start of a log that holds more.
+        let start = if context { at(self.origin.offset) - 1 } else { 0 };
+        bytes.drain(..start.min(bytes.len()));
+        let len = match error {
+            Some(_) => bytes.len() - usize::from(context),
+            None => usize::try_from(next.offset - self.origin.offset).unwrap_or(usize::MAX),
+        };
+        let chunk = Chunk { bytes, context, len, origin: self.origin, error, index: self.index };
         self.log_base += keep_from as u64;
         self.origin = next;
         self.index += 1;
         chunk
     }
 
-    /// The bytes cut so far that are not in a chunk yet.
-    fn pending(&mut self) -> u64 {
-        self.reader.origin().offset - self.origin.offset
+    /// The last chunks, once the input ends or cannot be read on: the one cut and waiting for
+    /// its look-ahead, then the rest (with the read error, if there is one).
+    fn finish(&mut self, error: Option<io::Error>) {
+        self.done = true;
+        if let Some(next) = self.cut.take() {
+            let chunk = self.cut(next, None, None);
+            self.queue.push_back(chunk);
+        }
+        let next = self.reader.origin();
+        if next.games > self.origin.games || error.is_some() {
+            let chunk = self.cut(next, None, error);
+            self.queue.push_back(chunk);
+        }
     }
 }
 
@@ -195,30 +247,33 @@ impl<R: Read> Iterator for Chunks<R> {
     type Item = Chunk;
 
     fn next(&mut self) -> Option<Chunk> {
-        if self.done {
-            return None;
-        }
         loop {
-            match self.reader.skip_game() {
-                None => {
-                    self.done = true;
-                    // The rest holds no game: white space and lines no game starts with.
-                    return (self.reader.games() > self.origin.games)
-                        .then(|| self.cut(false, None));
+            if let Some(chunk) = self.queue.pop_front() {
+                return Some(chunk);
+            }
+            if self.done {
+                return None;
+            }
+            if let Some(next) = self.cut {
+                if let Some(after) = self.line_after(next.offset) {
+                    self.cut = None;
+                    return Some(self.cut(next, Some(after), None));
                 }
-                Some(Err(e)) => {
-                    if let PgnErrorKind::Io(err) = e.kind {
-                        // The input cannot be read on: the games from the last cut to the
-                        // error go in one chunk, which a reader reads as the serial
-                        // reader does, ending with the error.
-                        self.done = true;
-                        return Some(self.cut(true, Some(err)));
+            }
+            match self.reader.skip_game() {
+                None => self.finish(None),
+                // The input cannot be read on: the games from the last cut to the error go
+                // in one chunk, which a reader reads as the serial reader does, ending with
+                // the error.
+                Some(Err(PgnError { kind: PgnErrorKind::Io(err), .. })) => self.finish(Some(err)),
+                Some(_) => {
+                    if self.cut.is_none() {
+                        let next = self.reader.origin();
+                        if next.offset - self.origin.offset >= self.size as u64 {
+                            self.cut = Some(next);
+                        }
                     }
                 }
-                Some(Ok(())) => {}
-            }
-            if self.pending() >= self.size as u64 {
-                return Some(self.cut(false, None));
             }
         }
     }

@@ -323,3 +323,20 @@ fn a_sink_error_stops_every_thread() {
         assert_eq!(seen, 500, "{threads} threads");
     }
 }
+
+/// The PGN fuzz corpus: small, strange inputs, at many chunk sizes.
+#[test]
+fn chunks_read_as_the_whole_fuzz_corpus_does() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
+    let mut files = 0;
+    for dir in ["corpus/pgn", "regressions/pgn"] {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else { continue };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            let bytes = std::fs::read(&path).unwrap();
+            check(&path.display().to_string(), &bytes, &[1, 10, 19, 64, 100, 4096]);
+            files += 1;
+        }
+    }
+    assert!(files > 10, "the committed fuzz corpus: {files} files");
+}
