@@ -791,6 +791,13 @@ impl<S: Source> Parser<S> {
             if S::STREAMING {
                 self.fill(LOOKAHEAD);
             }
+            // The byte loop sees a `%` escape line only after the line break before it: one
+            // that starts where the loop starts (after a `;` comment's line, after a refill)
+            // is skipped here, as the reading scanner skips it.
+            if self.src.buf().get(self.pos) == Some(&b'%') && self.at_line_start() {
+                self.skip_line();
+                continue;
+            }
             let (i, stop) = self.scan_skipped(&mut depth, in_variation);
             self.pos = i;
             match stop {
