@@ -407,7 +407,7 @@ impl<S: Source> Parser<S> {
         self.tags(v)?;
         self.phase = Phase::Movetext;
         if v.begin_movetext().0 {
-            return Ok(self.skip_movetext(0, false));
+            return Ok(self.skip_movetext_from_start());
         }
         let mut depth = 0;
         let end = self.movetext(v, &mut depth);
@@ -786,7 +786,19 @@ impl<S: Source> Parser<S> {
 
     /// Skips movetext without reading it, with `depth` variations open: to the end of the
     /// game, or with `in_variation` to the `)` that closes the variation just opened.
-    fn skip_movetext(&mut self, mut depth: usize, in_variation: bool) -> End {
+    fn skip_movetext(&mut self, depth: usize, in_variation: bool) -> End {
+        self.skip_movetext_at(depth, in_variation, false)
+    }
+
+    /// Skips a game's movetext from its first token, at `pos`: a result there ends the game
+    /// whatever byte comes before it (`]1-0`, or `*1/2` where the game before ended), as the
+    /// reading scanner reads it.
+    fn skip_movetext_from_start(&mut self) -> End {
+        self.skip_movetext_at(0, false, true)
+    }
+
+    /// [`skip_movetext`](Self::skip_movetext); with `fresh`, a token starts at `pos`.
+    fn skip_movetext_at(&mut self, mut depth: usize, in_variation: bool, mut fresh: bool) -> End {
         loop {
             if S::STREAMING {
                 self.fill(LOOKAHEAD);
@@ -798,7 +810,10 @@ impl<S: Source> Parser<S> {
                 self.skip_line();
                 continue;
             }
-            let (i, stop) = self.scan_skipped(&mut depth, in_variation);
+            // The buffer index of the known token start, taken after any refill moved it.
+            let first = if fresh { self.pos } else { usize::MAX };
+            fresh = false;
+            let (i, stop) = self.scan_skipped(&mut depth, in_variation, first);
             self.pos = i;
             match stop {
                 SkipStop::End(end) => return end,
@@ -833,7 +848,12 @@ impl<S: Source> Parser<S> {
     /// braces, parentheses, line comments, blank lines and where the game ends, and returns
     /// where it stopped and why.
     #[inline(always)]
-    fn scan_skipped(&self, depth: &mut usize, in_variation: bool) -> (usize, SkipStop) {
+    fn scan_skipped(
+        &self,
+        depth: &mut usize,
+        in_variation: bool,
+        first: usize,
+    ) -> (usize, SkipStop) {
         let buf = self.src.buf();
         let len = buf.len();
         let limit = if S::STREAMING && !self.src.exhausted() { len.saturating_sub(8) } else { len };
@@ -878,7 +898,7 @@ impl<S: Source> Parser<S> {
                 }
                 _ => {
                     // '0' or '1': a result if it starts a token.
-                    if *depth == 0 && !in_variation && token_starts_at(buf, i) {
+                    if *depth == 0 && !in_variation && (i == first || token_starts_at(buf, i)) {
                         if let Some((_, n)) = match_result(buf.get(i..).unwrap_or_default()) {
                             return (i + n, SkipStop::End(End::Result));
                         }
@@ -897,7 +917,7 @@ impl<S: Source> Parser<S> {
             // that skips the game reads them, so that the game ends where it ends for every
             // visitor (`Chunks` cuts an input where the skipping reader ends its games).
             if self.tags(&mut SkipGame).is_ok() {
-                self.skip_movetext(0, false);
+                self.skip_movetext_from_start();
                 return;
             }
             // A broken tag after it: skipped as a broken tag is.
