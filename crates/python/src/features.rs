@@ -1,0 +1,172 @@
+//! Training data without a Python loop per position: positions of many games, or of FENs, as
+//! flat little arrays that the Python layer views as NumPy arrays.
+//!
+//! Per position: the 12 piece bitboards (white pawn, knight, bishop, rook, queen, king, then
+//! black's; bit `i` is square `i`, a1 = 0), the side to move, the castling rights (bits 1 white
+//! king side, 2 white queen side, 4 black king side, 8 black queen side), the en passant
+//! square when a capture there is legal (else -1), the halfmove clock, optionally the legal
+//! moves as a from x to mask of 4,096 bytes, and for game positions the move played there
+//! (from, to, promotion piece type or 0), the game's number and the ply.
+
+use chessbits_bitboard::{Color, Role};
+use chessbits_movegen::MoveGen;
+use chessbits_notation::fen::parse_position;
+use chessbits_state::{CastlingRights, Position};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+
+use crate::errors::{fen_error, raise, PgnError};
+use crate::games::{Games, Source};
+
+/// The columns of many positions, grown together.
+#[derive(Default)]
+struct Columns {
+    bitboards: Vec<u64>,
+    turn: Vec<u8>,
+    castling: Vec<u8>,
+    ep_square: Vec<i8>,
+    halfmove_clock: Vec<u32>,
+    legal: Vec<u8>,
+    with_legal: bool,
+    move_from: Vec<u8>,
+    move_to: Vec<u8>,
+    move_promotion: Vec<u8>,
+    game: Vec<i64>,
+    ply: Vec<u32>,
+}
+
+impl Columns {
+    fn push(&mut self, pos: &Position) {
+        let board = pos.board();
+        for color in [Color::White, Color::Black] {
+            for role in Role::ALL {
+                self.bitboards.push((board.by_role(role) & board.by_color(color)).0);
+            }
+        }
+        self.turn.push(u8::from(pos.turn() == Color::White));
+        let rights: CastlingRights = pos.castles().rights();
+        self.castling.push(rights.bits());
+        self.ep_square.push(pos.legal_ep_square().map_or(-1, |s| s as i8));
+        self.halfmove_clock.push(pos.halfmoves());
+        if self.with_legal {
+            let at = self.legal.len();
+            self.legal.resize(at + 4096, 0);
+            for m in pos.legal_moves() {
+                if let chessbits_move::UciMove::Normal { from, to, .. } = pos.uci(m) {
+                    self.legal[at + from as usize * 64 + to as usize] = 1;
+                }
+            }
+        }
+    }
+
+    /// The columns as `name: (bytes, dtype, shape)`.
+    fn into_dict<'py>(self, py: Python<'py>, moves: bool) -> PyResult<Bound<'py, PyDict>> {
+        let n = self.turn.len();
+        let dict = PyDict::new(py);
+        let put = |name: &str, bytes: &[u8], dtype: &str, shape: Vec<usize>| {
+            dict.set_item(name, (PyBytes::new(py, bytes), dtype, shape))
+        };
+        let le = |words: &[u64]| words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>();
+        put("bitboards", &le(&self.bitboards), "<u8", vec![n, 12])?;
+        put("turn", &self.turn, "u1", vec![n])?;
+        put("castling", &self.castling, "u1", vec![n])?;
+        let ep: Vec<u8> = self.ep_square.iter().map(|&s| s as u8).collect();
+        put("ep_square", &ep, "i1", vec![n])?;
+        let clock: Vec<u8> = self.halfmove_clock.iter().flat_map(|c| c.to_le_bytes()).collect();
+        put("halfmove_clock", &clock, "<u4", vec![n])?;
+        if self.with_legal {
+            put("legal_moves", &self.legal, "u1", vec![n, 64, 64])?;
+        }
+        if moves {
+            put("move_from", &self.move_from, "u1", vec![n])?;
+            put("move_to", &self.move_to, "u1", vec![n])?;
+            put("move_promotion", &self.move_promotion, "u1", vec![n])?;
+            let game: Vec<u8> = self.game.iter().flat_map(|g| g.to_le_bytes()).collect();
+            put("game", &game, "<i8", vec![n])?;
+            let ply: Vec<u8> = self.ply.iter().flat_map(|p| p.to_le_bytes()).collect();
+            put("ply", &ply, "<u4", vec![n])?;
+        }
+        Ok(dict)
+    }
+}
+
+/// The positions of FENs as arrays (see the module docs); the Rust side of
+/// `chessbits.fens_to_arrays`.
+#[pyfunction]
+#[pyo3(signature = (fens, *, legal_moves=false))]
+pub(crate) fn fens_to_columns<'py>(
+    py: Python<'py>,
+    fens: Vec<String>,
+    legal_moves: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let columns = py.detach(|| {
+        let mut columns = Columns { with_legal: legal_moves, ..Columns::default() };
+        for (i, fen) in fens.iter().enumerate() {
+            columns.push(&parse_position(fen).map_err(|e| (i, e))?);
+        }
+        Ok(columns)
+    });
+    match columns {
+        Ok(columns) => columns.into_dict(py, false),
+        Err((i, e)) => {
+            // The exception class of the error, with the FEN's index before its message.
+            let err = fen_error(e);
+            Err(PyErr::from_type(err.get_type(py), format!("fens[{i}]: {e}")))
+        }
+    }
+}
+
+/// The positions before each sampled move of every game of `source`, with the move played
+/// (see the module docs); the Rust side of `chessbits.game_positions`. `every`: one ply in
+/// `every` (from the first). Games that do not read are skipped, or raise `PgnError` with
+/// `strict`.
+#[pyfunction]
+#[pyo3(signature = (source, *, every=1, legal_moves=false, strict=false))]
+pub(crate) fn game_columns<'py>(
+    py: Python<'py>,
+    source: Source,
+    every: usize,
+    legal_moves: bool,
+    strict: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    if every == 0 {
+        return Err(PyValueError::new_err("every must be at least 1"));
+    }
+    let mut games = Games::new(source.open()?)?;
+    let columns = py.detach(|| {
+        let mut columns = Columns { with_legal: legal_moves, ..Columns::default() };
+        while let Some((number, game)) = games.next_game() {
+            let game = match game {
+                Ok(game) => game,
+                Err(e) if strict => return Err(raise::<PgnError>(e)),
+                Err(_) => continue,
+            };
+            let mut pos = game.start;
+            for (ply, &m) in game.moves.iter().enumerate() {
+                if ply % every == 0 && !m.is_null() {
+                    columns.push(&pos);
+                    let (from, to, promotion) = match pos.uci(m) {
+                        chessbits_move::UciMove::Normal { from, to, promotion } => {
+                            (from as u8, to as u8, promotion.map_or(0, |r| r as u8 + 1))
+                        }
+                        chessbits_move::UciMove::Null => (0, 0, 0),
+                    };
+                    columns.move_from.push(from);
+                    columns.move_to.push(to);
+                    columns.move_promotion.push(promotion);
+                    columns.game.push(number as i64);
+                    columns.ply.push(ply as u32);
+                }
+                // The record's moves were replayed by the reader: legal.
+                if m.is_null() {
+                    let _ = pos.play_null();
+                } else {
+                    pos.play_unchecked(m);
+                }
+            }
+        }
+        Ok(columns)
+    })?;
+    columns.into_dict(py, true)
+}
