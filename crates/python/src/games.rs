@@ -5,6 +5,7 @@
 //! `BufRead` source. The parallel PGN pipeline and compressed input plug in here (in
 //! `open_path` and `GameBatches::next_batch`) without touching the Python layer.
 
+use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Cursor};
 use std::path::PathBuf;
@@ -16,6 +17,7 @@ use arrow_ipc::writer::StreamWriter;
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use chessbits_arrow::{BatchBuilder, ExportError, ExportOptions, Keys};
 use chessbits_codec::cbg::{CbgReader, GameBuilder, GameRecord, MAGIC};
+use chessbits_move::UciMove;
 use chessbits_notation::san::SanPlus;
 use chessbits_pgn::PgnReader;
 use pyo3::exceptions::{PyOSError, PyValueError};
@@ -115,6 +117,8 @@ pub(crate) struct GameBatches {
     moves_as: MovesAs,
     moves: ListBuilder<StringBuilder>,
     errors: StringBuilder,
+    /// One move's text, kept between moves to reuse its memory.
+    text: String,
     batch_games: usize,
     schema: SchemaRef,
     done: bool,
@@ -130,6 +134,7 @@ impl GameBatches {
             moves_as,
             moves: ListBuilder::new(StringBuilder::new()).with_field(item),
             errors: StringBuilder::new(),
+            text: String::new(),
             batch_games: batch_games.max(1),
             schema: schema_for(moves_as),
             done: false,
@@ -138,7 +143,12 @@ impl GameBatches {
 
     /// Adds one game that read, or its error in a row of its own.
     fn push(&mut self, game: &GameRecord) -> Result<(), ExportError> {
-        match self.batch.push(game) {
+        let pushed = match self.moves_as {
+            MovesAs::Codes => self.batch.push(game),
+            // The codes would be replaced by the lists: not made.
+            MovesAs::Uci | MovesAs::San => self.batch.push_uncoded(game),
+        };
+        match pushed {
             Ok(()) => {
                 self.errors.append_null();
                 if self.moves_as != MovesAs::Codes {
@@ -158,11 +168,14 @@ impl GameBatches {
     fn push_moves(&mut self, game: &GameRecord) {
         let mut pos = game.start;
         let values = self.moves.values();
+        let text = &mut self.text;
         for &m in &game.moves {
+            text.clear();
             if self.moves_as == MovesAs::San {
-                values.append_value(SanPlus::from_move_and_play(&mut pos, m).to_string());
+                // Writing to a String cannot fail.
+                let _ = write!(text, "{}", SanPlus::from_move_and_play(&mut pos, m));
             } else {
-                values.append_value(pos.uci(m).to_string());
+                uci_text(text, pos.uci(m));
                 // The record's moves are legal: the builder replayed them.
                 if m.is_null() {
                     let _ = pos.play_null();
@@ -170,6 +183,7 @@ impl GameBatches {
                     pos.play_unchecked(m);
                 }
             }
+            values.append_value(&*text);
         }
         self.moves.append(true);
     }
@@ -209,6 +223,19 @@ impl GameBatches {
         }
         columns.push(Arc::new(self.errors.finish()));
         Ok(Some(RecordBatch::try_new(self.schema.clone(), columns)?))
+    }
+}
+
+/// Appends UCI text byte by byte (the formatter's machinery costs more than the move).
+fn uci_text(text: &mut String, uci: UciMove) {
+    match uci {
+        UciMove::Null => text.push_str("0000"),
+        UciMove::Normal { from, to, promotion } => {
+            for square in [from, to] {
+                text.extend(square.to_ascii().map(char::from));
+            }
+            text.extend(promotion.map(|role| role.char()));
+        }
     }
 }
 
