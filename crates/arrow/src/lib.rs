@@ -366,11 +366,14 @@ impl BatchBuilder {
     /// Adds one game as a row as [`push`](Self::push) does, but with an empty `moves` value:
     /// for a caller that writes the mainline its own way and replaces the column (the Python
     /// package's lists of UCI or SAN moves). It skips the model coding, most of the time a
-    /// push takes; every move is still checked.
+    /// push takes, and plays only the moves whose positions' keys the `keys` column holds
+    /// (the first [`ExportOptions::keys`] plies): the caller vouches for the legality of the
+    /// rest, as it does when a [`GameBuilder`](chessbits_codec::cbg::GameBuilder) or a
+    /// [`CbgReader`](chessbits_codec::cbg::CbgReader) made the record (both check every move).
     ///
     /// # Errors
-    /// [`ExportError::Moves`] as [`push`](Self::push) gives it; the batch is then left as it
-    /// was.
+    /// [`ExportError::Moves`] as [`push`](Self::push) gives it for a move among those played;
+    /// the batch is then left as it was.
     pub fn push_uncoded(&mut self, game: &GameRecord) -> Result<(), ExportError> {
         self.replay_keys(game)?;
         self.bytes.clear();
@@ -408,14 +411,14 @@ impl BatchBuilder {
         Ok(())
     }
 
-    /// Checks `game`'s mainline by playing it, and puts its first position keys into
-    /// `keys_buf`, as [`code_moves`](Self::code_moves) does without coding.
+    /// Puts the first position keys of `game` into `keys_buf`, as
+    /// [`code_moves`](Self::code_moves) does without coding, checking the moves it plays.
     fn replay_keys(&mut self, game: &GameRecord) -> Result<(), ExportError> {
         let limit = usize::try_from(self.keys.limit()).unwrap_or(usize::MAX);
         let keys = &mut self.keys_buf;
         keys.clear();
         let mut pos = game.start;
-        for (ply, &m) in game.moves.iter().enumerate() {
+        for (ply, &m) in game.moves.iter().take(limit).enumerate() {
             if pos.play(m).is_err() {
                 let ply = u32::try_from(ply + 1).unwrap_or(u32::MAX);
                 return Err(ExportError::Moves {
@@ -423,9 +426,7 @@ impl BatchBuilder {
                     error: MoveEncodeError { ply, m },
                 });
             }
-            if keys.len() < limit {
-                keys.push(pos.key() as i64);
-            }
+            keys.push(pos.key() as i64);
         }
         Ok(())
     }
