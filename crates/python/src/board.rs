@@ -375,8 +375,11 @@ impl Board {
     }
 
     /// The piece on `square` as its FEN letter (`P` white pawn, `k` black king), or `None`.
+    /// Raises `IndexError` for a square outside 0..=63.
     fn piece_at(&self, square: i64) -> PyResult<Option<char>> {
-        let sq = self::square(square)?;
+        let sq = u8::try_from(square).ok().and_then(Square::from_index).ok_or_else(|| {
+            pyo3::exceptions::PyIndexError::new_err(format!("square {square} is not in 0..=63"))
+        })?;
         Ok(self.position().board().piece_at(sq).map(|p| p.char()))
     }
 

@@ -1,7 +1,6 @@
 """Board and Move against python-chess, the oracle: mainlines, FENs, SAN, legal moves,
 outcomes, keys, over every game of the corpus."""
 
-import io
 import random
 
 import pytest

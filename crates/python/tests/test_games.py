@@ -8,7 +8,7 @@ import pyarrow.compute as pc
 import pytest
 
 import chessbits
-from conftest import SAMPLE, WILD, corpus_files
+from conftest import WILD, corpus_files
 
 chess = pytest.importorskip("chess")
 import chess.pgn  # noqa: E402
@@ -26,10 +26,10 @@ def python_chess_mainlines(path):
 
 @pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.name)
 def test_mainlines_match_python_chess(path):
-    table = read = chessbits.read_games(path)
+    table = chessbits.read_games(path)
     expected = python_chess_mainlines(path)
     assert table.num_rows == len(expected)
-    rows = read.select(["moves", "plies", "error"]).to_pylist()
+    rows = table.select(["moves", "plies", "error"]).to_pylist()
     for ours, theirs in zip(rows, expected):
         if theirs is None:
             continue

@@ -12,9 +12,8 @@
 
 from __future__ import annotations
 
-import io
 import os
-from typing import Any, BinaryIO, Dict, Iterator, Optional, Sequence, Union
+from typing import Any, BinaryIO, Dict, Iterator, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import pyarrow as pa
@@ -188,7 +187,9 @@ def to_planes(bitboards: np.ndarray) -> np.ndarray:
     return bits.reshape(bitboards.shape + (8, 8))
 
 
-def write_cbg(source: Source, path: Union[str, "os.PathLike[str]"], *, codec: str = "model") -> "tuple[int, int]":
+def write_cbg(
+    source: Source, path: Union[str, "os.PathLike[str]"], *, codec: str = "model"
+) -> Tuple[int, int]:
     """Writes the games of ``source`` (PGN or ``.cbg``: a path, bytes or a file object) to the
     ``.cbg`` file ``path``, their mainlines coded by ``codec`` (``"model"`` or ``"index"``).
     Returns ``(written, failed)``; games that do not read are left out. Read the file back
