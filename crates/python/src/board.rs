@@ -113,6 +113,47 @@ impl Move {
     }
 }
 
+/// The legal moves of a position when it was asked: iterable, with `len`, `in` and `count()`
+/// (python-chess's `LegalMoveGenerator`, as a snapshot).
+#[pyclass(module = "chessbits", frozen, sequence)]
+pub struct LegalMoves {
+    moves: Vec<Move>,
+}
+
+#[pymethods]
+impl LegalMoves {
+    /// The number of legal moves.
+    fn count(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn __len__(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn __bool__(&self) -> bool {
+        !self.moves.is_empty()
+    }
+
+    fn __contains__(&self, r#move: &Move) -> bool {
+        self.moves.contains(r#move)
+    }
+
+    fn __getitem__(&self, index: isize) -> PyResult<Move> {
+        let len = self.moves.len() as isize;
+        let at = if index < 0 { index + len } else { index };
+        usize::try_from(at)
+            .ok()
+            .and_then(|i| self.moves.get(i).copied())
+            .ok_or_else(|| pyo3::exceptions::PyIndexError::new_err("legal move index out of range"))
+    }
+
+    fn __repr__(&self) -> String {
+        let moves: Vec<String> = self.moves.iter().map(|m| m.uci.to_string()).collect();
+        format!("<LegalMoves ({})>", moves.join(", "))
+    }
+}
+
 /// How a game ended: `termination` (the name of python-chess's `Termination` member,
 /// `"CHECKMATE"` ...) and `winner` (`True` white, `False` black, `None` for a draw).
 #[pyclass(module = "chessbits", frozen, eq)]
@@ -252,10 +293,11 @@ impl Board {
         Ok(fen_of(self.position(), FenOptions { en_passant, ..FenOptions::default() }))
     }
 
-    /// The legal moves, in generation order.
+    /// The legal moves, in generation order, as python-chess's `board.legal_moves`: iterable,
+    /// with `len`, `in` and `count()`.
     #[getter]
-    fn legal_moves(&self) -> Vec<Move> {
-        self.position().legal_moves().iter().map(|&m| self.to_py(m)).collect()
+    fn legal_moves(&self) -> LegalMoves {
+        LegalMoves { moves: self.position().legal_moves().iter().map(|&m| self.to_py(m)).collect() }
     }
 
     /// `True` if `move` is legal here.

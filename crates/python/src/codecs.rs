@@ -16,7 +16,7 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::errors::{fen_error, raise, CbgError, DecodeError, IllegalMoveError, InvalidMoveError};
+use crate::errors::{fen_error, raise, DecodeError, IllegalMoveError, InvalidMoveError};
 use crate::games::{Games, Source};
 
 /// A position layout.
@@ -171,23 +171,5 @@ pub(crate) fn write_cbg(
         let written = writer.games();
         writer.finish().map_err(io)?.into_inner().map_err(|e| io(e.into_error()))?;
         Ok((written, failed))
-    })
-}
-
-/// Checks that a `.cbg` file reads whole: the number of games, or `CbgError` at the first
-/// that does not read.
-#[pyfunction]
-pub(crate) fn check_cbg(py: Python<'_>, path: PathBuf) -> PyResult<u64> {
-    let mut games = Games::new(Source::Path(path).open()?)?;
-    if matches!(games, Games::Pgn(..)) {
-        return Err(raise::<CbgError>("not a .cbg file: the magic bytes are missing"));
-    }
-    py.detach(|| {
-        let mut count = 0;
-        while let Some((_, game)) = games.next_game() {
-            game.map_err(raise::<CbgError>)?;
-            count += 1;
-        }
-        Ok(count)
     })
 }

@@ -43,6 +43,7 @@ fn _chessbits(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<board::Move>()?;
     m.add_class::<board::Board>()?;
     m.add_class::<board::Outcome>()?;
+    m.add_class::<board::LegalMoves>()?;
     m.add_class::<games::BatchReader>()?;
     m.add_function(wrap_pyfunction!(games::read_games_ipc, m)?)?;
     m.add_function(wrap_pyfunction!(features::fens_to_columns, m)?)?;
@@ -52,7 +53,6 @@ fn _chessbits(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(codecs::encode_moves, m)?)?;
     m.add_function(wrap_pyfunction!(codecs::decode_moves, m)?)?;
     m.add_function(wrap_pyfunction!(codecs::write_cbg, m)?)?;
-    m.add_function(wrap_pyfunction!(codecs::check_cbg, m)?)?;
     m.add("ChessbitsError", py.get_type::<errors::ChessbitsError>())?;
     m.add("FenError", py.get_type::<errors::FenError>())?;
     m.add("PositionError", py.get_type::<errors::PositionError>())?;

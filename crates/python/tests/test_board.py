@@ -33,7 +33,8 @@ def check_same(ours, theirs):
     assert ours.is_check() == theirs.is_check()
     assert ours.zobrist_hash() == chess.polyglot.zobrist_hash(theirs)
     assert sorted(m.uci() for m in ours.legal_moves) == sorted(m.uci() for m in theirs.legal_moves)
-    assert ours.legal_move_count() == theirs.legal_moves.count()
+    assert ours.legal_move_count() == theirs.legal_moves.count() == ours.legal_moves.count()
+    assert len(ours.legal_moves) == ours.legal_move_count()
     assert ours.ep_square == (theirs.ep_square if theirs.has_legal_en_passant() else None)
 
 
@@ -69,7 +70,8 @@ def test_random_playouts_match_python_chess_outcomes():
             assert sorted(m.uci() for m in moves) == sorted(m.uci() for m in theirs.legal_moves)
             if not moves:
                 break
-            move = rng.choice(moves)
+            move = rng.choice(list(moves))
+            assert move in moves
             ours.push(move)
             theirs.push(chess.Move.from_uci(move.uci()))
             assert ours.is_repetition(3) == theirs.is_repetition(3)
@@ -143,3 +145,30 @@ def test_repr_draws_the_board():
     text = repr(chessbits.Board())
     assert text.startswith("Board('" + chessbits.STARTING_FEN + "')")
     assert str(chessbits.Board()) == str(chess.Board())
+
+
+def test_boards_and_moves_pickle_with_their_history():
+    import pickle
+
+    board = chessbits.Board()
+    for uci in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"]:
+        board.push_uci(uci)
+    back = pickle.loads(pickle.dumps(board))
+    assert back.fen() == board.fen() and back.is_repetition(3)
+    assert [m.uci() for m in back.move_stack] == [m.uci() for m in board.move_stack]
+    move = chessbits.Move.from_uci("e7e8q")
+    assert pickle.loads(pickle.dumps(move)) == move
+    chess960 = chessbits.Board("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9")
+    chess960.push_uci("a3a4")
+    assert chess960.chess960
+    assert pickle.loads(pickle.dumps(chess960)).fen() == chess960.fen()
+
+
+def test_legal_moves_behave_like_a_sequence():
+    moves = chessbits.Board().legal_moves
+    assert len(moves) == moves.count() == 20 and bool(moves)
+    assert moves[0] == list(moves)[0] and moves[-1] == list(moves)[-1]
+    assert chessbits.Move.from_uci("e2e4") in moves and chessbits.Move.from_uci("e2e5") not in moves
+    with pytest.raises(IndexError):
+        moves[20]
+    assert not chessbits.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").legal_moves

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import copyreg
 import os
 from typing import Any, BinaryIO, Dict, Iterator, Optional, Sequence, Tuple, Union
 
@@ -30,6 +31,7 @@ from ._chessbits import (
     FenError,
     IllegalMoveError,
     InvalidMoveError,
+    LegalMoves,
     Move,
     Outcome,
     PgnError,
@@ -52,6 +54,7 @@ __all__ = [
     "FenError",
     "IllegalMoveError",
     "InvalidMoveError",
+    "LegalMoves",
     "Move",
     "Outcome",
     "PgnError",
@@ -216,3 +219,29 @@ def from_chess(board: Any) -> Board:
     for move in board.move_stack:
         out.push_uci(move.uci())
     return out
+
+
+def _move_from_uci(uci: str) -> Move:
+    return Move.from_uci(uci)
+
+
+def _board_from_moves(fen: str, moves: Sequence[str], chess960: bool) -> Board:
+    board = Board(fen, chess960=chess960)
+    for uci in moves:
+        board.push_uci(uci)
+    return board
+
+
+def _reduce_move(move: Move) -> Any:
+    return _move_from_uci, (move.uci(),)
+
+
+def _reduce_board(board: Board) -> Any:
+    moves = [m.uci() for m in board.move_stack]
+    return _board_from_moves, (board.root().fen(en_passant="fen"), moves, board.chess960)
+
+
+# Moves and boards pickle (for multiprocessing and data loaders): a board as its start
+# position and moves, so its history and repetitions come back too.
+copyreg.pickle(Move, _reduce_move)
+copyreg.pickle(Board, _reduce_board)
