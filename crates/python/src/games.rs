@@ -292,15 +292,23 @@ pub(crate) fn read_games_ipc<'py>(
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let mut batches = reader(source, moves, keys, batch_games, threads)?;
-    let bytes = py
-        .detach(|| {
-            let mut all = Vec::new();
-            while let Some(batch) = batches.next_batch()? {
-                all.push(batch);
-            }
-            ipc(&batches.schema, &all)
-        })
-        .map_err(export_error)?;
+    let mut writer =
+        StreamWriter::try_new(Vec::new(), &batches.schema).map_err(|e| export_error(e.into()))?;
+    loop {
+        // A batch at a time without the GIL, then a look at Ctrl-C between batches, so a
+        // long read can be interrupted.
+        let done = py
+            .detach(|| match batches.next_batch()? {
+                Some(batch) => writer.write(&batch).map(|()| false).map_err(ExportError::from),
+                None => Ok(true),
+            })
+            .map_err(export_error)?;
+        if done {
+            break;
+        }
+        py.check_signals()?;
+    }
+    let bytes = writer.into_inner().map_err(|e| export_error(e.into()))?;
     Ok(PyBytes::new(py, &bytes))
 }
 
