@@ -9,6 +9,8 @@
 //! (from, to, promotion piece type or 0), the game's number and the ply.
 
 use chessbits_bitboard::{Color, Role};
+use chessbits_codec::cbg::GameRecord;
+use chessbits_move::UciMove;
 use chessbits_movegen::MoveGen;
 use chessbits_notation::fen::parse_position;
 use chessbits_state::{CastlingRights, Position};
@@ -18,6 +20,9 @@ use pyo3::types::{PyBytes, PyDict};
 
 use crate::errors::{fen_error, raise, PgnError};
 use crate::games::{Games, Source};
+
+/// Games read between two looks at Python's signals (Ctrl-C).
+const GAMES_PER_BLOCK: usize = 4096;
 
 /// The columns of many positions, grown together.
 #[derive(Default)]
@@ -56,6 +61,33 @@ impl Columns {
                 if let chessbits_move::UciMove::Normal { from, to, .. } = pos.uci(m) {
                     self.legal[at + from as usize * 64 + to as usize] = 1;
                 }
+            }
+        }
+    }
+
+    /// The positions before every `every`-th move of `game`, with the moves played.
+    fn push_game(&mut self, number: u64, game: &GameRecord, every: usize) {
+        let mut pos = game.start;
+        for (ply, &m) in game.moves.iter().enumerate() {
+            if ply % every == 0 && !m.is_null() {
+                self.push(&pos);
+                let (from, to, promotion) = match pos.uci(m) {
+                    UciMove::Normal { from, to, promotion } => {
+                        (from as u8, to as u8, promotion.map_or(0, |r| r as u8 + 1))
+                    }
+                    UciMove::Null => (0, 0, 0),
+                };
+                self.move_from.push(from);
+                self.move_to.push(to);
+                self.move_promotion.push(promotion);
+                self.game.push(number as i64);
+                self.ply.push(ply as u32);
+            }
+            // The record's moves were replayed by the reader: legal.
+            if m.is_null() {
+                let _ = pos.play_null();
+            } else {
+                pos.play_unchecked(m);
             }
         }
     }
@@ -134,39 +166,24 @@ pub(crate) fn game_columns<'py>(
         return Err(PyValueError::new_err("every must be at least 1"));
     }
     let mut games = Games::new(source.open()?)?;
-    let columns = py.detach(|| {
-        let mut columns = Columns { with_legal: legal_moves, ..Columns::default() };
-        while let Some((number, game)) = games.next_game() {
-            let game = match game {
-                Ok(game) => game,
-                Err(e) if strict => return Err(raise::<PgnError>(e)),
-                Err(_) => continue,
-            };
-            let mut pos = game.start;
-            for (ply, &m) in game.moves.iter().enumerate() {
-                if ply % every == 0 && !m.is_null() {
-                    columns.push(&pos);
-                    let (from, to, promotion) = match pos.uci(m) {
-                        chessbits_move::UciMove::Normal { from, to, promotion } => {
-                            (from as u8, to as u8, promotion.map_or(0, |r| r as u8 + 1))
-                        }
-                        chessbits_move::UciMove::Null => (0, 0, 0),
-                    };
-                    columns.move_from.push(from);
-                    columns.move_to.push(to);
-                    columns.move_promotion.push(promotion);
-                    columns.game.push(number as i64);
-                    columns.ply.push(ply as u32);
-                }
-                // The record's moves were replayed by the reader: legal.
-                if m.is_null() {
-                    let _ = pos.play_null();
-                } else {
-                    pos.play_unchecked(m);
+    let mut columns = Columns { with_legal: legal_moves, ..Columns::default() };
+    loop {
+        // A block of games without the GIL, then a look at Ctrl-C.
+        let done = py.detach(|| {
+            for _ in 0..GAMES_PER_BLOCK {
+                match games.next_game() {
+                    None => return Ok(true),
+                    Some((number, Ok(game))) => columns.push_game(number, &game, every),
+                    Some((_, Err(e))) if strict => return Err(raise::<PgnError>(e)),
+                    Some((_, Err(_))) => {}
                 }
             }
+            Ok(false)
+        })?;
+        if done {
+            break;
         }
-        Ok(columns)
-    })?;
+        py.check_signals()?;
+    }
     columns.into_dict(py, true)
 }
