@@ -21,6 +21,34 @@ use pyo3::types::{PyBytes, PyDict};
 use crate::errors::{fen_error, raise, PgnError};
 use crate::games::{Games, Source};
 
+/// Which positions of a game are kept: every `every`-th ply from the first, and of those each
+/// with probability `threshold / 2^64`, decided by a hash of the seed, the game's number and
+/// the ply, so the choice depends on nothing else (not the order games are read in).
+#[derive(Copy, Clone)]
+struct Sampling {
+    every: usize,
+    threshold: Option<u64>,
+    seed: u64,
+}
+
+impl Sampling {
+    fn keeps(self, game: u64, ply: usize) -> bool {
+        if !ply.is_multiple_of(self.every) {
+            return false;
+        }
+        let Some(threshold) = self.threshold else { return true };
+        splitmix64(self.seed ^ splitmix64(game ^ splitmix64(ply as u64))) < threshold
+    }
+}
+
+/// SplitMix64's output function: a well-mixed 64-bit hash of `x`.
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 /// Games read between two looks at Python's signals (Ctrl-C).
 const GAMES_PER_BLOCK: usize = 4096;
 
@@ -65,11 +93,11 @@ impl Columns {
         }
     }
 
-    /// The positions before every `every`-th move of `game`, with the moves played.
-    fn push_game(&mut self, number: u64, game: &GameRecord, every: usize) {
+    /// The positions of `game` that `sampling` keeps, with the moves played there.
+    fn push_game(&mut self, number: u64, game: &GameRecord, sampling: Sampling) {
         let mut pos = game.start;
         for (ply, &m) in game.moves.iter().enumerate() {
-            if ply % every == 0 && !m.is_null() {
+            if sampling.keeps(number, ply) && !m.is_null() {
                 self.push(&pos);
                 let (from, to, promotion) = match pos.uci(m) {
                     UciMove::Normal { from, to, promotion } => {
@@ -151,20 +179,29 @@ pub(crate) fn fens_to_columns<'py>(
 
 /// The positions before each sampled move of every game of `source`, with the move played
 /// (see the module docs); the Rust side of `chessbits.game_positions`. `every`: one ply in
-/// `every` (from the first). Games that do not read are skipped, or raise `PgnError` with
-/// `strict`.
+/// `every` (from the first); `sample`: of those, each with this probability, chosen by
+/// `seed`. Games that do not read are skipped, or raise `PgnError` with `strict`.
 #[pyfunction]
-#[pyo3(signature = (source, *, every=1, legal_moves=false, strict=false))]
+#[pyo3(signature = (source, *, every=1, sample=None, seed=0, legal_moves=false, strict=false))]
+#[allow(clippy::too_many_arguments, reason = "Python keyword arguments")]
 pub(crate) fn game_columns<'py>(
     py: Python<'py>,
     source: Source,
     every: usize,
+    sample: Option<f64>,
+    seed: u64,
     legal_moves: bool,
     strict: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     if every == 0 {
         return Err(PyValueError::new_err("every must be at least 1"));
     }
+    let threshold = match sample {
+        None => None,
+        Some(p) if p > 0.0 && p <= 1.0 => Some((p * u64::MAX as f64) as u64),
+        Some(p) => return Err(PyValueError::new_err(format!("sample must be in (0, 1], not {p}"))),
+    };
+    let sampling = Sampling { every, threshold, seed };
     let mut games = Games::new(source.open()?)?;
     let mut columns = Columns { with_legal: legal_moves, ..Columns::default() };
     loop {
@@ -173,7 +210,7 @@ pub(crate) fn game_columns<'py>(
             for _ in 0..GAMES_PER_BLOCK {
                 match games.next_game() {
                     None => return Ok(true),
-                    Some((number, Ok(game))) => columns.push_game(number, &game, every),
+                    Some((number, Ok(game))) => columns.push_game(number, &game, sampling),
                     Some((_, Err(e))) if strict => return Err(raise::<PgnError>(e)),
                     Some((_, Err(_))) => {}
                 }

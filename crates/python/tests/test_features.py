@@ -86,3 +86,26 @@ def test_feature_errors():
         chessbits.game_positions(b"1. e4 e5 2. Ke3 *", strict=True)
     assert len(chessbits.game_positions(b"1. e4 e5 2. Ke3 *\n\n1. d4 *")["turn"]) == 1
     assert chessbits.fens_to_arrays([])["bitboards"].shape == (0, 12)
+
+
+def test_sampling_is_a_seeded_subset():
+    full = chessbits.game_positions(SAMPLE, every=2)
+    pairs = set(zip(full["game"].tolist(), full["ply"].tolist()))
+    a = chessbits.game_positions(SAMPLE, every=2, sample=0.25, seed=1)
+    b = chessbits.game_positions(SAMPLE, every=2, sample=0.25, seed=1)
+    c = chessbits.game_positions(SAMPLE, every=2, sample=0.25, seed=2)
+    chosen = list(zip(a["game"].tolist(), a["ply"].tolist()))
+    assert set(chosen) <= pairs
+    assert 0.15 * len(pairs) < len(chosen) < 0.35 * len(pairs)
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+    assert chosen != list(zip(c["game"].tolist(), c["ply"].tolist()))
+    # The rows kept are the full extraction's rows for those positions.
+    index = {p: i for i, p in enumerate(zip(full["game"].tolist(), full["ply"].tolist()))}
+    rows = [index[p] for p in chosen]
+    assert np.array_equal(a["bitboards"], full["bitboards"][rows])
+    assert len(chessbits.game_positions(SAMPLE, sample=1.0)["ply"]) == len(
+        chessbits.game_positions(SAMPLE)["ply"]
+    )
+    for bad in [0.0, -1, 1.5, float("nan")]:
+        with pytest.raises(ValueError):
+            chessbits.game_positions(SAMPLE, sample=bad)

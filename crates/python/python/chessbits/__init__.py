@@ -164,10 +164,19 @@ def fens_to_arrays(fens: Sequence[str], *, legal_moves: bool = False) -> Dict[st
 
 
 def game_positions(
-    source: Source, *, every: int = 1, legal_moves: bool = False, strict: bool = False
+    source: Source,
+    *,
+    every: int = 1,
+    sample: Optional[float] = None,
+    seed: int = 0,
+    legal_moves: bool = False,
+    strict: bool = False,
 ) -> Dict[str, np.ndarray]:
     """The position before every ``every``-th move of every game of ``source`` (a path,
     bytes or file object of PGN or ``.cbg``), with the move played there, as NumPy arrays.
+    With ``sample`` (a probability in (0, 1]) each of those positions is kept at random, by a
+    hash of ``seed``, the game's number and the ply: the same choice on every run.
+    ``legal_moves=True`` adds 4 KiB a position.
 
     The arrays of ``fens_to_arrays``, plus ``move_from``, ``move_to`` (``uint8``: squares),
     ``move_promotion`` (``uint8``: 0, or the piece type 2 knight .. 5 queen), ``game``
@@ -177,7 +186,12 @@ def game_positions(
     """
     return _arrays(
         _chessbits.game_columns(
-            _source(source), every=every, legal_moves=legal_moves, strict=strict
+            _source(source),
+            every=every,
+            sample=sample,
+            seed=seed,
+            legal_moves=legal_moves,
+            strict=strict,
         )
     )
 

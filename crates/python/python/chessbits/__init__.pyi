@@ -165,7 +165,13 @@ def fens_to_arrays(fens: Sequence[str], *, legal_moves: bool = False) -> Dict[st
     """Positions of FENs as NumPy arrays."""
 
 def game_positions(
-    source: Source, *, every: int = 1, legal_moves: bool = False, strict: bool = False
+    source: Source,
+    *,
+    every: int = 1,
+    sample: Optional[float] = None,
+    seed: int = 0,
+    legal_moves: bool = False,
+    strict: bool = False,
 ) -> Dict[str, np.ndarray]:
     """Positions of games with the moves played, as NumPy arrays."""
 
