@@ -135,6 +135,10 @@ impl LegalMoves {
         !self.moves.is_empty()
     }
 
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
+        pyo3::types::PyList::new(py, self.moves.iter().copied())?.try_iter()
+    }
+
     fn __contains__(&self, r#move: &Move) -> bool {
         self.moves.contains(r#move)
     }

@@ -1,11 +1,39 @@
 """Typed stubs of the chessbits package (see ``__init__.py`` and ``docs/python.md``)."""
 
 import os
-from typing import Any, BinaryIO, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, BinaryIO, Dict, Iterator, List, Optional, Sequence, Tuple, Union, final
 
 import numpy as np
 import pyarrow as pa
 
+__all__ = [
+    "STARTING_FEN",
+    "AmbiguousMoveError",
+    "Board",
+    "CbgError",
+    "ChessbitsError",
+    "DecodeError",
+    "FenError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "LegalMoves",
+    "Move",
+    "Outcome",
+    "PgnError",
+    "PositionError",
+    "decode_moves",
+    "decode_position",
+    "encode_moves",
+    "encode_position",
+    "fens_to_arrays",
+    "from_chess",
+    "game_positions",
+    "iter_games",
+    "read_games",
+    "to_chess",
+    "to_planes",
+    "write_cbg",
+]
 __version__: str
 STARTING_FEN: str
 
@@ -38,10 +66,11 @@ class DecodeError(ChessbitsError):
 class CbgError(ChessbitsError):
     """A .cbg file that does not read (game, byte)."""
 
+@final
 class Move:
     """A move from one square to another (0 = a1 .. 63 = h8), as python-chess's ``Move``."""
 
-    def __init__(self, from_square: int, to_square: int, promotion: Optional[int] = None) -> None: ...
+    def __new__(cls, from_square: int, to_square: int, promotion: Optional[int] = None) -> Move: ...
     @classmethod
     def from_uci(cls, uci: str) -> Move:
         """Parses UCI text; raises ``InvalidMoveError``."""
@@ -58,19 +87,21 @@ class Move:
     def promotion(self) -> Optional[int]:
         """2 knight .. 5 queen, or None."""
     def __bool__(self) -> bool: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class LegalMoves:
     """The legal moves of a position, as python-chess's ``board.legal_moves``."""
 
     def count(self) -> int: ...
     def __len__(self) -> int: ...
     def __bool__(self) -> bool: ...
-    def __contains__(self, move: Move) -> bool: ...
-    def __getitem__(self, index: int) -> Move: ...
+    def __contains__(self, move: Move, /) -> bool: ...
+    def __getitem__(self, index: int, /) -> Move: ...
     def __iter__(self) -> Iterator[Move]: ...
 
+@final
 class Outcome:
     """How a game ended."""
 
@@ -83,10 +114,11 @@ class Outcome:
     def result(self) -> str:
         """``1-0``, ``0-1`` or ``1/2-1/2``."""
 
+@final
 class Board:
     """A game in progress with python-chess's names; every move is checked."""
 
-    def __init__(self, fen: str = ..., *, chess960: bool = False) -> None:
+    def __new__(cls, fen: str = ..., *, chess960: bool = False) -> Board:
         """Raises ``FenError`` or ``PositionError``."""
     def fen(self, *, en_passant: str = "legal") -> str:
         """The FEN; ``en_passant`` is ``"legal"``, ``"fen"`` (always) or ``"xfen"``."""
@@ -139,7 +171,7 @@ class Board:
     def copy(self) -> Board: ...
     def __copy__(self) -> Board: ...
     def __deepcopy__(self, memo: Any) -> Board: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
 def read_games(
     source: Source,
