@@ -137,3 +137,22 @@ def test_bad_arguments():
     with pytest.raises(TypeError):
         chessbits.read_games(12)
     assert chessbits.read_games(b"").num_rows == 0
+
+
+def test_codes_table_is_what_chessbits_export_writes(tmp_path, sample_path):
+    """With CHESSBITS_CLI naming a built `chessbits` binary (CI sets it), the table of
+    moves="codes" without its error column equals the Parquet file `chessbits export` writes,
+    schema and values."""
+    import os
+    import subprocess
+
+    cli = os.environ.get("CHESSBITS_CLI")
+    if not cli:
+        pytest.skip("CHESSBITS_CLI is not set")
+    pq = pytest.importorskip("pyarrow.parquet")
+    out = tmp_path / "games.parquet"
+    subprocess.run([cli, "export", str(sample_path), "-o", str(out)], check=True)
+    exported = pq.read_table(out)
+    ours = chessbits.read_games(sample_path, moves="codes").drop_columns(["error"])
+    assert exported.schema.equals(ours.schema)
+    assert exported.equals(ours)
