@@ -155,7 +155,7 @@ pub(crate) fn write_cbg(
     py.detach(|| {
         let mut writer = CbgWriter::new(BufWriter::new(file), codec).map_err(io)?;
         let mut failed = 0;
-        while let Some((number, game)) = games.next_game() {
+        while let Some((number, game)) = games.next_game()? {
             match game {
                 Ok(mut game) => {
                     game.number = number;

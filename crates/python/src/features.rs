@@ -208,7 +208,7 @@ pub(crate) fn game_columns<'py>(
         // A block of games without the GIL, then a look at Ctrl-C.
         let done = py.detach(|| {
             for _ in 0..GAMES_PER_BLOCK {
-                match games.next_game() {
+                match games.next_game()? {
                     None => return Ok(true),
                     Some((number, Ok(game))) => columns.push_game(number, &game, sampling),
                     Some((_, Err(e))) if strict => return Err(raise::<PgnError>(e)),

@@ -16,10 +16,10 @@ use arrow_array::{ArrayRef, RecordBatch};
 use arrow_ipc::writer::StreamWriter;
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use chessbits_arrow::{BatchBuilder, ExportError, ExportOptions, Keys};
-use chessbits_codec::cbg::{CbgReader, GameBuilder, GameRecord, MAGIC};
+use chessbits_codec::cbg::{CbgErrorKind, CbgReader, GameBuilder, GameRecord, MAGIC};
 use chessbits_move::UciMove;
 use chessbits_notation::san::SanPlus;
-use chessbits_pgn::PgnReader;
+use chessbits_pgn::{PgnErrorKind, PgnReader};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -53,8 +53,11 @@ impl MovesAs {
 /// Opens a PGN file. Compressed input (`.zst`, `.gz`, `.bz2`) is detected here once the
 /// library reads it.
 fn open_path(path: &PathBuf) -> PyResult<Box<dyn BufRead + Send + Sync>> {
-    let file =
-        File::open(path).map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))?;
+    let error = |e: std::io::Error| PyOSError::new_err(format!("{}: {e}", path.display()));
+    let file = File::open(path).map_err(error)?;
+    if file.metadata().map_err(error)?.is_dir() {
+        return Err(PyOSError::new_err(format!("{}: is a directory", path.display())));
+    }
     Ok(Box::new(BufReader::with_capacity(1 << 16, file)))
 }
 
@@ -95,18 +98,50 @@ impl Games {
     }
 
     /// The next game with its number in the input (from 1), or why it did not read.
-    pub(crate) fn next_game(&mut self) -> Option<(u64, Result<GameRecord, String>)> {
-        match self {
+    ///
+    /// # Errors
+    /// `OSError` when the input cannot be read: no game follows, and that is no game's fault.
+    pub(crate) fn next_game(&mut self) -> PyResult<Option<(u64, Result<GameRecord, String>)>> {
+        Ok(match self {
             Games::Pgn(reader, builder) => {
                 let number = reader.games() + 1;
-                let result = reader.read_game(builder)?;
-                Some((number, result.map_err(|e| e.to_string())))
+                match reader.read_game(builder) {
+                    None => None,
+                    Some(Err(e)) if matches!(e.kind, PgnErrorKind::Io(_)) => {
+                        return Err(PyOSError::new_err(e.to_string()))
+                    }
+                    Some(result) => Some((number, result.map_err(|e| e.to_string()))),
+                }
             }
-            Games::Cbg(reader) => match reader.next()? {
-                Ok(game) => Some((game.number, Ok(game))),
-                Err(e) => Some((e.game, Err(e.to_string()))),
+            Games::Cbg(reader) => match reader.next() {
+                None => None,
+                Some(Err(e)) if matches!(e.kind, CbgErrorKind::Io(_)) => {
+                    return Err(PyOSError::new_err(e.to_string()))
+                }
+                Some(Ok(game)) => Some((game.number, Ok(game))),
+                Some(Err(e)) => Some((e.game, Err(e.to_string()))),
             },
-        }
+        })
+    }
+}
+
+/// Why a batch could not be made.
+enum ReadError {
+    /// The input could not be read.
+    Py(PyErr),
+    /// Arrow refused the batch (a bug).
+    Export(ExportError),
+}
+
+impl From<ExportError> for ReadError {
+    fn from(e: ExportError) -> Self {
+        ReadError::Export(e)
+    }
+}
+
+impl From<arrow_schema::ArrowError> for ReadError {
+    fn from(e: arrow_schema::ArrowError) -> Self {
+        ReadError::Export(e.into())
     }
 }
 
@@ -197,9 +232,16 @@ impl GameBatches {
 
     /// The next batch, or `None` at the end of the input. Here the parallel pipeline will
     /// hand over its games in input order.
-    pub(crate) fn next_batch(&mut self) -> Result<Option<RecordBatch>, ExportError> {
+    pub(crate) fn next_batch(&mut self) -> PyResult<Option<RecordBatch>> {
+        self.read_batch().map_err(|e| match e {
+            ReadError::Py(e) => e,
+            ReadError::Export(e) => export_error(e),
+        })
+    }
+
+    fn read_batch(&mut self) -> Result<Option<RecordBatch>, ReadError> {
         while !self.done && self.batch.len() < self.batch_games {
-            match self.games.next_game() {
+            match self.games.next_game().map_err(ReadError::Py)? {
                 None => self.done = true,
                 Some((number, Ok(mut game))) => {
                     game.number = number;
@@ -297,12 +339,10 @@ pub(crate) fn read_games_ipc<'py>(
     loop {
         // A batch at a time without the GIL, then a look at Ctrl-C between batches, so a
         // long read can be interrupted.
-        let done = py
-            .detach(|| match batches.next_batch()? {
-                Some(batch) => writer.write(&batch).map(|()| false).map_err(ExportError::from),
-                None => Ok(true),
-            })
-            .map_err(export_error)?;
+        let done = py.detach(|| match batches.next_batch()? {
+            Some(batch) => writer.write(&batch).map(|()| false).map_err(|e| export_error(e.into())),
+            None => Ok(true),
+        })?;
         if done {
             break;
         }
@@ -358,12 +398,10 @@ impl BatchReader {
 
     fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
         let inner = &mut self.inner;
-        let bytes = py
-            .detach(|| match inner.next_batch()? {
-                Some(batch) => ipc(&inner.schema, &[batch]).map(Some),
-                None => Ok(None),
-            })
-            .map_err(export_error)?;
+        let bytes = py.detach(|| match inner.next_batch()? {
+            Some(batch) => ipc(&inner.schema, &[batch]).map(Some).map_err(export_error),
+            None => Ok(None),
+        })?;
         Ok(bytes.map(|b| PyBytes::new(py, &b)))
     }
 }

@@ -134,6 +134,10 @@ def test_bad_arguments():
         chessbits.read_games(b"", keys="some")
     with pytest.raises(OSError):
         chessbits.read_games("/nonexistent/games.pgn")
+    with pytest.raises(OSError, match="is a directory"):
+        chessbits.read_games(WILD)
+    with pytest.raises(OSError, match="is a directory"):
+        chessbits.game_positions(WILD)
     with pytest.raises(TypeError):
         chessbits.read_games(12)
     assert chessbits.read_games(b"").num_rows == 0
