@@ -277,13 +277,15 @@ fn uci_text(text: &mut String, uci: UciMove) {
     }
 }
 
-/// Where games come from: a file or bytes in memory.
+/// Where games come from: bytes in memory, a path, or a Python file object.
 #[derive(FromPyObject)]
 pub(crate) enum Source {
     /// Bytes of PGN.
     Bytes(Vec<u8>),
     /// A path.
     Path(PathBuf),
+    /// An object with a `read(n)` method returning bytes (or str, taken as UTF-8).
+    File(Py<PyAny>),
 }
 
 impl Source {
@@ -291,7 +293,42 @@ impl Source {
         match self {
             Source::Bytes(bytes) => Ok(Box::new(Cursor::new(bytes))),
             Source::Path(path) => open_path(&path),
+            Source::File(file) => {
+                let reader = PyFileReader { file, pending: Vec::new(), at: 0 };
+                Ok(Box::new(BufReader::with_capacity(1 << 16, reader)))
+            }
         }
+    }
+}
+
+/// Reads a Python file object a block at a time, taking the GIL for each `read` call: so a
+/// file object streams (a decompressing one, `gzip.open(...)`, included) in bounded memory.
+struct PyFileReader {
+    file: Py<PyAny>,
+    /// Bytes of the last block not yet handed out (a text file's `read(n)` can give more than
+    /// `n` bytes once encoded).
+    pending: Vec<u8>,
+    at: usize,
+}
+
+impl std::io::Read for PyFileReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.at == self.pending.len() {
+            self.pending = Python::attach(|py| -> PyResult<Vec<u8>> {
+                let block = self.file.call_method1(py, "read", (buf.len(),))?;
+                let block = block.bind(py);
+                match block.extract::<String>() {
+                    Ok(text) => Ok(text.into_bytes()),
+                    Err(_) => block.extract::<Vec<u8>>(),
+                }
+            })
+            .map_err(|e| std::io::Error::other(format!("read() of the file object: {e}")))?;
+            self.at = 0;
+        }
+        let n = buf.len().min(self.pending.len() - self.at);
+        buf[..n].copy_from_slice(&self.pending[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
     }
 }
 

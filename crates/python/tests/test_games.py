@@ -64,6 +64,28 @@ def test_sources_path_bytes_file_and_batches_agree(sample_path, sample_bytes):
     assert chessbits.read_games(sample_bytes).equals(by_path)
     assert chessbits.read_games(io.BytesIO(sample_bytes)).equals(by_path)
     assert chessbits.read_games(io.StringIO(sample_bytes.decode("utf-8"))).equals(by_path)
+    import gzip
+
+    compressed = io.BytesIO(gzip.compress(sample_bytes))
+    assert chessbits.read_games(gzip.open(compressed)).equals(by_path)
+    assert chessbits.read_games(io.BufferedReader(io.BytesIO(sample_bytes), 7)).equals(by_path)
+
+    class Broken(io.RawIOBase):
+        def readable(self):
+            return True
+
+        def readinto(self, buffer):
+            raise RuntimeError("disk on fire")
+
+    with pytest.raises(OSError, match="disk on fire"):
+        chessbits.read_games(Broken())
+
+    class NotBytes:
+        def read(self, n):
+            return 42
+
+    with pytest.raises(OSError, match="read"):
+        chessbits.read_games(NotBytes())
     batches = list(chessbits.iter_games(sample_path, batch_games=7))
     assert all(b.num_rows <= 7 for b in batches)
     assert pa.Table.from_batches(batches).equals(by_path)

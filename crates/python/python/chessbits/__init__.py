@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copyreg
 import os
-from typing import Any, BinaryIO, Dict, Iterator, Optional, Sequence, Tuple, Union
+from typing import Any, BinaryIO, Dict, Iterator, Optional, Sequence, TextIO, Tuple, Union
 
 import numpy as np
 import pyarrow as pa
@@ -73,26 +73,21 @@ __all__ = [
     "write_cbg",
 ]
 
-Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]
+Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO, TextIO]
 
 
-def _source(source: Any) -> Union[str, bytes]:
-    """A path as ``str``, or the bytes of PGN: a file object is read whole."""
+def _source(source: Any) -> Any:
+    """A path as ``str``, bytes as ``bytes``, or a file object as it is (read a block at a
+    time from Rust)."""
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source)
     if isinstance(source, (str, os.PathLike)):
         return os.fspath(source)
-    read = getattr(source, "read", None)
-    if read is None:
+    if not callable(getattr(source, "read", None)):
         raise TypeError(
             f"source must be a path, bytes or a file object, not {type(source).__name__}"
         )
-    data = read()
-    if isinstance(data, str):
-        data = data.encode("utf-8")
-    if not isinstance(data, (bytes, bytearray)):
-        raise TypeError("the file object's read() returned neither bytes nor str")
-    return bytes(data)
+    return source
 
 
 def read_games(
@@ -106,7 +101,7 @@ def read_games(
     """Reads every game of ``source`` into a ``pyarrow.Table``, one row a game.
 
     ``source`` is a path to a PGN or ``.cbg`` file, the bytes of one, or a binary (or text)
-    file object, which is read whole. The columns are those of ``chessbits export``
+    file object, read a block at a time (``gzip.open(path)`` streams compressed input). The columns are those of ``chessbits export``
     (``docs/formats.md``) plus ``error``: ``None`` for a game that read, else the message
     (game, line, column, byte, what is wrong) for a game that did not, whose row holds only
     its number. ``moves`` is ``"uci"`` or ``"san"`` (a list of strings per game) or
@@ -129,7 +124,8 @@ def iter_games(
     batch_games: int = 8192,
 ) -> Iterator[pa.RecordBatch]:
     """Reads ``source`` as ``read_games`` does, a ``pyarrow.RecordBatch`` of at most
-    ``batch_games`` games at a time: for files larger than memory, pass a path."""
+    ``batch_games`` games at a time: for inputs larger than memory (a path or a file
+    object)."""
     reader = _chessbits.BatchReader(
         _source(source), moves=moves, keys=keys, batch_games=batch_games, threads=threads
     )

@@ -1,7 +1,7 @@
 """Typed stubs of the chessbits package (see ``__init__.py`` and ``docs/python.md``)."""
 
 import os
-from typing import Any, BinaryIO, Dict, Iterator, List, Optional, Sequence, Tuple, Union, final
+from typing import Any, BinaryIO, Dict, Iterator, List, Optional, Sequence, TextIO, Tuple, Union, final
 
 import numpy as np
 import pyarrow as pa
@@ -37,7 +37,7 @@ __all__ = [
 __version__: str
 STARTING_FEN: str
 
-Source = Union[str, os.PathLike[str], bytes, bytearray, memoryview, BinaryIO]
+Source = Union[str, os.PathLike[str], bytes, bytearray, memoryview, BinaryIO, TextIO]
 
 class ChessbitsError(ValueError):
     """The base of every chessbits error."""
