@@ -72,6 +72,7 @@ use arrow_schema::{ArrowError, DataType, Field, Fields, Schema, SchemaRef};
 use arrow_select::concat::concat_batches;
 use chessbits_codec::cbg::GameRecord;
 use chessbits_codec::move_codec::{MoveCodec, MoveEncodeError, MoveEncoder};
+use chessbits_movegen::MoveGen;
 use chessbits_notation::fen::{fen_of, CastlingNotation, EnPassantMode, FenOptions};
 use chessbits_pgn::{decode_lossy, Score};
 use chessbits_state::Position;
@@ -364,6 +365,29 @@ impl BatchBuilder {
     pub fn push(&mut self, game: &GameRecord) -> Result<(), ExportError> {
         // The moves first: the only step that can fail, before any column grows.
         self.code_moves(game)?;
+        self.push_columns(game)
+    }
+
+    /// Adds one game as a row as [`push`](Self::push) does, but with an empty `moves` value:
+    /// for a caller that writes the mainline its own way and replaces the column (the Python
+    /// package's lists of UCI or SAN moves). It skips the model coding, most of the time a
+    /// push takes, and plays only the moves whose positions' keys the `keys` column holds
+    /// (the first [`ExportOptions::keys`] plies): the caller vouches for the legality of the
+    /// rest, as it does when a [`GameBuilder`](chessbits_codec::cbg::GameBuilder) or a
+    /// [`CbgReader`](chessbits_codec::cbg::CbgReader) made the record (both check every move).
+    ///
+    /// # Errors
+    /// [`ExportError::Moves`] as [`push`](Self::push) gives it for a move among those played;
+    /// the batch is then left as it was.
+    pub fn push_uncoded(&mut self, game: &GameRecord) -> Result<(), ExportError> {
+        self.replay_keys(game)?;
+        self.bytes.clear();
+        self.push_columns(game)
+    }
+
+    /// Appends every column of `game` but the work of [`code_moves`](Self::code_moves) or
+    /// [`replay_keys`](Self::replay_keys), done before.
+    fn push_columns(&mut self, game: &GameRecord) -> Result<(), ExportError> {
         self.game.append_value(i64::try_from(game.number).unwrap_or(i64::MAX));
         let typed = self.push_tags(game)?;
         self.push_typed(game, &typed);
@@ -392,6 +416,26 @@ impl BatchBuilder {
         }
         self.bytes.clear();
         self.encoder.finish(&mut self.bytes);
+        Ok(())
+    }
+
+    /// Puts the first position keys of `game` into `keys_buf`, as
+    /// [`code_moves`](Self::code_moves) does without coding, checking the moves it plays.
+    fn replay_keys(&mut self, game: &GameRecord) -> Result<(), ExportError> {
+        let limit = usize::try_from(self.keys.limit()).unwrap_or(usize::MAX);
+        let keys = &mut self.keys_buf;
+        keys.clear();
+        let mut pos = game.start;
+        for (ply, &m) in game.moves.iter().take(limit).enumerate() {
+            if pos.play(m).is_err() {
+                let ply = u32::try_from(ply + 1).unwrap_or(u32::MAX);
+                return Err(ExportError::Moves {
+                    game: game.number,
+                    error: MoveEncodeError { ply, m },
+                });
+            }
+            keys.push(pos.key() as i64);
+        }
         Ok(())
     }
 
@@ -729,21 +773,56 @@ mod tests {
 
     #[test]
     fn a_game_that_does_not_code_leaves_the_batch_as_it_was() {
-        use chessbits_movegen::MoveGen;
         let mut start = Position::new();
         let e4 = start.resolve_uci("e2e4".parse().unwrap()).unwrap();
         let good = GameRecord { number: 1, moves: vec![e4], ..GameRecord::default() };
         start.play(e4).unwrap();
         // e2e4 again, with Black to move.
         let bad = GameRecord { number: 2, start, moves: vec![e4], ..GameRecord::default() };
-        let mut batch = BatchBuilder::new(&ExportOptions::default());
-        let error = batch.push(&bad).unwrap_err();
-        assert!(matches!(error, ExportError::Moves { game: 2, .. }), "{error}");
-        batch.push(&good).unwrap();
-        let rows = batch.finish().unwrap();
-        assert_eq!(rows.num_rows(), 1);
-        for column in rows.columns() {
-            assert_eq!(column.len(), 1);
+        for uncoded in [false, true] {
+            let mut batch = BatchBuilder::new(&ExportOptions::default());
+            let push = |batch: &mut BatchBuilder, game| match uncoded {
+                true => batch.push_uncoded(game),
+                false => batch.push(game),
+            };
+            let error = push(&mut batch, &bad).unwrap_err();
+            assert!(matches!(error, ExportError::Moves { game: 2, .. }), "{error}");
+            assert_eq!(error.to_string(), "game 2: ply 1: e2e4 is not a legal move");
+            push(&mut batch, &good).unwrap();
+            let rows = batch.finish().unwrap();
+            assert_eq!(rows.num_rows(), 1);
+            for column in rows.columns() {
+                assert_eq!(column.len(), 1);
+            }
+        }
+    }
+
+    #[test]
+    fn an_uncoded_row_differs_from_a_coded_one_only_in_moves() {
+        use arrow_array::Array;
+        let pgn =
+            b"[White \"A\"]\n\n1. e4 { [%clk 0:01:00] } e5 2. Nf3 Nc6 3. Bb5 a6 *\n\n1. d4 d5 *\n";
+        let mut reader = chessbits_pgn::SliceReader::new(pgn);
+        let mut games = chessbits_codec::cbg::GameBuilder::default();
+        let options = ExportOptions { keys: Keys::All, ..ExportOptions::default() };
+        let (mut coded, mut uncoded) = (BatchBuilder::new(&options), BatchBuilder::new(&options));
+        while let Some(game) = reader.read_game(&mut games) {
+            let game = game.unwrap();
+            coded.push(&game).unwrap();
+            uncoded.push_uncoded(&game).unwrap();
+        }
+        let (coded, uncoded) = (coded.finish().unwrap(), uncoded.finish().unwrap());
+        for (i, field) in coded.schema().fields().iter().enumerate() {
+            let (a, b) = (coded.column(i), uncoded.column(i));
+            if field.name() == "moves" {
+                assert_ne!(a.to_data(), b.to_data());
+                assert_eq!(
+                    b.as_any().downcast_ref::<arrow_array::BinaryArray>().unwrap().value(0),
+                    b""
+                );
+            } else {
+                assert_eq!(a.to_data(), b.to_data(), "{}", field.name());
+            }
         }
     }
 

@@ -111,6 +111,21 @@ impl Game {
         Ok(())
     }
 
+    /// Plays `m`, a move the caller has found legal in the current position (resolved from
+    /// SAN or UCI, or taken from the legal moves), without testing it again: the PGN replay
+    /// resolves every move and would otherwise pay for the test twice.
+    ///
+    /// The contract is [`Position::play_unchecked`]'s: an illegal move leaves a game on which
+    /// generation may go wrong. Debug builds check it.
+    pub fn play_legal(&mut self, m: Move16) {
+        debug_assert!(self.position.is_legal(m), "play_legal with an illegal move {m:?}");
+        let irreversible = self.position.is_irreversible(m);
+        let undo = self.position.play_unchecked(m);
+        self.history.push(repetition_key(&self.position), irreversible);
+        self.moves.push(m);
+        self.undos.push(undo);
+    }
+
     /// Plays a null move: the side to move passes (the en passant square is cleared, the
     /// halfmove clock counts on, the move number too after Black's turn) and
     /// [`Move16::NULL`] is recorded among the moves. Annotated games write it `--`

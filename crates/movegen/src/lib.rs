@@ -350,7 +350,15 @@ impl MoveGen for Position {
     }
 
     fn is_legal(&self, m: Move16) -> bool {
-        !m.is_null() && self.moves_from(m.from()).contains(&m)
+        // One test for a move that is not castling (what `play` checks on every move a game
+        // replays); the list of the king's moves for castling, which `legal_move` leaves out.
+        if m.is_null() {
+            false
+        } else if m.is_castling() {
+            self.moves_from(m.from()).contains(&m)
+        } else {
+            self.legal_move(m.from(), m.to(), m.promotion()) == Some(m)
+        }
     }
 
     fn legal_move(&self, from: Square, to: Square, promotion: Option<Role>) -> Option<Move16> {

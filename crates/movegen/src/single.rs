@@ -179,6 +179,26 @@ pub(crate) mod tests {
         }
     }
 
+    #[test]
+    fn is_legal_agrees_with_the_list_on_every_move16() {
+        // Every 16-bit value, so moves with a wrong kind (a capture flag on a quiet move, a
+        // promotion of a piece, castling that is not) are refused as the list refuses them.
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/8/8/KPp4r/8/8/8/6k1 w - c6 0 2",
+            "r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1",
+            "4k3/8/8/8/8/5n2/8/r3K3 w - - 0 1",
+            "rnbqkbnr/pp1ppppp/8/2pP4/8/8/PPP1PPPP/RNBQKBNR w KQkq c6 0 2",
+        ] {
+            let pos = parse(fen);
+            let legal = pos.legal_moves();
+            for bits in 0..=u16::MAX {
+                let m = Move16::from_bits(bits);
+                assert_eq!(pos.is_legal(m), legal.contains(&m), "{fen}: {m:?}");
+            }
+        }
+    }
+
     /// A position from the placement, side to move, castling (`KQkq` only) and en passant
     /// fields of `fen`: a tiny reader for tests, FEN being a higher layer's.
     pub(crate) fn parse(fen: &str) -> Position {

@@ -485,11 +485,9 @@ impl Visitor for Replay {
             san,
             error: Box::new(error),
         })?;
-        game.play(m).map_err(|_| ReplayError::Move {
-            ply,
-            san,
-            error: Box::new(SanError::Illegal { san: san.san }),
-        })
+        // Resolution found it among the legal moves: no second test.
+        game.play_legal(m);
+        Ok(())
     }
 
     fn outcome(&mut self, result: GameResult) {

@@ -1,0 +1,257 @@
+"""chessbits: chess at Rust speed for Python.
+
+- ``read_games`` / ``iter_games``: PGN (or ``.cbg``) to a ``pyarrow.Table`` / ``RecordBatch``es
+  in the schema of ``chessbits export``, every move validated.
+- ``Board`` and ``Move``: python-chess's names (``push_san``, ``legal_moves``, ``outcome()``...).
+- ``game_positions`` / ``fens_to_arrays``: many positions as NumPy arrays for model training;
+  ``to_planes`` turns bitboards into ``N x 12 x 8 x 8`` planes.
+- ``encode_position`` / ``decode_position`` (``packed``, ``compact``), ``encode_moves`` /
+  ``decode_moves`` (the model move codec), ``write_cbg`` (``.cbg`` files).
+- Errors: ``ChessbitsError`` (a ``ValueError``) and one subclass per kind.
+"""
+
+from __future__ import annotations
+
+import copyreg
+import os
+from typing import Any, BinaryIO, Dict, Iterator, Optional, Sequence, TextIO, Tuple, Union
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.ipc
+
+from . import _chessbits
+from ._chessbits import (
+    STARTING_FEN,
+    AmbiguousMoveError,
+    Board,
+    CbgError,
+    ChessbitsError,
+    DecodeError,
+    FenError,
+    IllegalMoveError,
+    InvalidMoveError,
+    LegalMoves,
+    Move,
+    Outcome,
+    PgnError,
+    PositionError,
+    decode_moves,
+    decode_position,
+    encode_moves,
+    encode_position,
+)
+
+__version__: str = _chessbits.__version__
+
+__all__ = [
+    "STARTING_FEN",
+    "AmbiguousMoveError",
+    "Board",
+    "CbgError",
+    "ChessbitsError",
+    "DecodeError",
+    "FenError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "LegalMoves",
+    "Move",
+    "Outcome",
+    "PgnError",
+    "PositionError",
+    "decode_moves",
+    "decode_position",
+    "encode_moves",
+    "encode_position",
+    "fens_to_arrays",
+    "from_chess",
+    "game_positions",
+    "iter_games",
+    "read_games",
+    "to_chess",
+    "to_planes",
+    "write_cbg",
+]
+
+Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO, TextIO]
+
+
+def _source(source: Any) -> Any:
+    """A path as ``str``, bytes as ``bytes``, or a file object as it is (read a block at a
+    time from Rust)."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source)
+    if isinstance(source, (str, os.PathLike)):
+        return os.fspath(source)
+    if not callable(getattr(source, "read", None)):
+        raise TypeError(
+            f"source must be a path, bytes or a file object, not {type(source).__name__}"
+        )
+    return source
+
+
+def read_games(
+    source: Source,
+    *,
+    threads: Optional[int] = None,
+    moves: str = "uci",
+    keys: Union[int, str, None] = None,
+    batch_games: int = 8192,
+) -> pa.Table:
+    """Reads every game of ``source`` into a ``pyarrow.Table``, one row a game.
+
+    ``source`` is a path to a PGN or ``.cbg`` file, the bytes of one, or a binary (or text)
+    file object, read a block at a time (``gzip.open(path)`` streams compressed input). The columns are those of ``chessbits export``
+    (``docs/formats.md``) plus ``error``: ``None`` for a game that read, else the message
+    (game, line, column, byte, what is wrong) for a game that did not, whose row holds only
+    its number. ``moves`` is ``"uci"`` or ``"san"`` (a list of strings per game) or
+    ``"codes"`` (the model move codec's bytes, exactly as the export writes them). ``keys``
+    is the number of plies whose Polyglot keys the ``keys`` column holds (40 by default) or
+    ``"all"``. ``threads`` is accepted for the parallel reader; reading is serial for now.
+    """
+    data = _chessbits.read_games_ipc(
+        _source(source), moves=moves, keys=keys, batch_games=batch_games, threads=threads
+    )
+    return pa.ipc.open_stream(pa.py_buffer(data)).read_all()
+
+
+def iter_games(
+    source: Source,
+    *,
+    threads: Optional[int] = None,
+    moves: str = "uci",
+    keys: Union[int, str, None] = None,
+    batch_games: int = 8192,
+) -> Iterator[pa.RecordBatch]:
+    """Reads ``source`` as ``read_games`` does, a ``pyarrow.RecordBatch`` of at most
+    ``batch_games`` games at a time: for inputs larger than memory (a path or a file
+    object)."""
+    reader = _chessbits.BatchReader(
+        _source(source), moves=moves, keys=keys, batch_games=batch_games, threads=threads
+    )
+    for data in reader:
+        yield from pa.ipc.open_stream(pa.py_buffer(data))
+
+
+def _arrays(columns: Dict[str, Any]) -> Dict[str, np.ndarray]:
+    return {
+        name: np.frombuffer(data, dtype=np.dtype(dtype)).reshape(shape)
+        for name, (data, dtype, shape) in columns.items()
+    }
+
+
+def fens_to_arrays(fens: Sequence[str], *, legal_moves: bool = False) -> Dict[str, np.ndarray]:
+    """The positions of ``fens`` as NumPy arrays, one row a position.
+
+    - ``bitboards``: ``uint64 (N, 12)``, white P N B R Q K then black's; bit ``i`` is square
+      ``i`` (a1 = 0, h8 = 63), as python-chess numbers squares;
+    - ``turn``: ``uint8 (N,)``, 1 for white to move;
+    - ``castling``: ``uint8 (N,)``, bits 1 white king side, 2 white queen side, 4 black king
+      side, 8 black queen side;
+    - ``ep_square``: ``int8 (N,)``, the en passant square when a capture there is legal, else -1;
+    - ``halfmove_clock``: ``uint32 (N,)``;
+    - ``legal_moves`` (with ``legal_moves=True``): ``uint8 (N, 64, 64)``, 1 at
+      ``[n, from, to]`` for each legal move (promotions share their square pair; castling is
+      the king's move, ``e1g1``, in standard chess).
+
+    Raises ``FenError`` or ``PositionError`` naming the index of the first bad FEN.
+    """
+    return _arrays(_chessbits.fens_to_columns(list(fens), legal_moves=legal_moves))
+
+
+def game_positions(
+    source: Source,
+    *,
+    every: int = 1,
+    sample: Optional[float] = None,
+    seed: int = 0,
+    legal_moves: bool = False,
+    strict: bool = False,
+) -> Dict[str, np.ndarray]:
+    """The position before every ``every``-th move of every game of ``source`` (a path,
+    bytes or file object of PGN or ``.cbg``), with the move played there, as NumPy arrays.
+    With ``sample`` (a probability in (0, 1]) each of those positions is kept at random, by a
+    hash of ``seed``, the game's number and the ply: the same choice on every run.
+    ``legal_moves=True`` adds 4 KiB a position.
+
+    The arrays of ``fens_to_arrays``, plus ``move_from``, ``move_to`` (``uint8``: squares),
+    ``move_promotion`` (``uint8``: 0, or the piece type 2 knight .. 5 queen), ``game``
+    (``int64``: the game's number in its input, from 1) and ``ply`` (``uint32``: plies played
+    before the position). Null moves are left out. Games that do not read are skipped, or
+    raise ``PgnError`` with ``strict=True``.
+    """
+    return _arrays(
+        _chessbits.game_columns(
+            _source(source),
+            every=every,
+            sample=sample,
+            seed=seed,
+            legal_moves=legal_moves,
+            strict=strict,
+        )
+    )
+
+
+def to_planes(bitboards: np.ndarray) -> np.ndarray:
+    """Bitboards ``uint64 (N, 12)`` as ``uint8 (N, 12, 8, 8)`` planes: ``planes[n, p, rank,
+    file]`` is 1 when piece ``p`` stands on that square (rank 0 is the first rank)."""
+    bitboards = np.ascontiguousarray(bitboards, dtype="<u8")
+    bits = np.unpackbits(bitboards.view(np.uint8), bitorder="little")
+    return bits.reshape(bitboards.shape + (8, 8))
+
+
+def write_cbg(
+    source: Source, path: Union[str, "os.PathLike[str]"], *, codec: str = "model"
+) -> Tuple[int, int]:
+    """Writes the games of ``source`` (PGN or ``.cbg``: a path, bytes or a file object) to the
+    ``.cbg`` file ``path``, their mainlines coded by ``codec`` (``"model"`` or ``"index"``).
+    Returns ``(written, failed)``; games that do not read are left out. Read the file back
+    with ``read_games(path)``."""
+    return _chessbits.write_cbg(_source(source), os.fspath(path), codec=codec)
+
+
+def to_chess(board: Board) -> Any:
+    """The same game as a ``chess.Board`` (python-chess must be installed): the start
+    position and every move, so repetitions and ``move_stack`` carry over."""
+    import chess
+
+    out = chess.Board(board.root().fen(en_passant="fen"), chess960=board.chess960)
+    for move in board.move_stack:
+        out.push(chess.Move.from_uci(move.uci()))
+    return out
+
+
+def from_chess(board: Any) -> Board:
+    """The same game as a ``chessbits.Board``, from a ``chess.Board``: its root position and
+    its move stack, replayed (every move checked)."""
+    root = board.root()
+    out = Board(root.fen(en_passant="fen"), chess960=board.chess960)
+    for move in board.move_stack:
+        out.push_uci(move.uci())
+    return out
+
+
+def _move_from_uci(uci: str) -> Move:
+    return Move.from_uci(uci)
+
+
+def _board_from_moves(fen: str, moves: Sequence[str], chess960: bool) -> Board:
+    board = Board(fen, chess960=chess960)
+    for uci in moves:
+        board.push_uci(uci)
+    return board
+
+
+def _reduce_move(move: Move) -> Any:
+    return _move_from_uci, (move.uci(),)
+
+
+def _reduce_board(board: Board) -> Any:
+    moves = [m.uci() for m in board.move_stack]
+    return _board_from_moves, (board.root().fen(en_passant="fen"), moves, board.chess960)
+
+
+# Moves and boards pickle (for multiprocessing and data loaders): a board as its start
+# position and moves, so its history and repetitions come back too.
+copyreg.pickle(Move, _reduce_move)
+copyreg.pickle(Board, _reduce_board)

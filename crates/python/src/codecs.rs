@@ -1,0 +1,175 @@
+//! The bit-level codecs: positions as `packed` or `compact` bytes, mainlines as move codec
+//! bytes, games as `.cbg` files.
+
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::PathBuf;
+
+use chessbits_codec::cbg::{CbgWriteError, CbgWriter};
+use chessbits_codec::move_codec::{self, MoveCodec};
+use chessbits_codec::{compact, packed};
+use chessbits_move::{Move16, UciMove};
+use chessbits_movegen::MoveGen;
+use chessbits_notation::fen::{fen_of, parse_position, FenOptions};
+use chessbits_state::Position;
+use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use crate::errors::{fen_error, raise, DecodeError, IllegalMoveError, InvalidMoveError};
+use crate::games::{Games, Source};
+
+/// A position layout.
+#[derive(Copy, Clone)]
+enum Layout {
+    Packed,
+    Compact,
+}
+
+fn layout(name: &str) -> PyResult<Layout> {
+    match name {
+        "packed" => Ok(Layout::Packed),
+        "compact" => Ok(Layout::Compact),
+        other => Err(PyValueError::new_err(format!(
+            "format must be 'packed' or 'compact', not {other:?}"
+        ))),
+    }
+}
+
+fn codec(name: &str) -> PyResult<MoveCodec> {
+    name.parse().map_err(|e| PyValueError::new_err(format!("{e}")))
+}
+
+/// The start position: the standard one, or a FEN.
+fn start(fen: Option<&str>) -> PyResult<Position> {
+    fen.map_or(Ok(Position::new()), |fen| parse_position(fen).map_err(fen_error))
+}
+
+/// The position of `fen` in the `packed` or `compact` layout (`clocks`: with the halfmove
+/// clock and move number).
+#[pyfunction]
+#[pyo3(signature = (fen, format="compact", *, clocks=true))]
+pub(crate) fn encode_position<'py>(
+    py: Python<'py>,
+    fen: &str,
+    format: &str,
+    clocks: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let pos = parse_position(fen).map_err(fen_error)?;
+    Ok(match layout(format)? {
+        Layout::Packed => PyBytes::new(py, packed::encode(&pos, clocks).as_bytes()),
+        Layout::Compact => PyBytes::new(py, compact::encode(&pos, clocks).as_bytes()),
+    })
+}
+
+/// The FEN of a position in the `packed` or `compact` layout.
+#[pyfunction]
+#[pyo3(signature = (data, format="compact"))]
+pub(crate) fn decode_position(data: &[u8], format: &str) -> PyResult<String> {
+    let pos = match layout(format)? {
+        Layout::Packed => packed::decode(data).map_err(raise::<DecodeError>)?,
+        Layout::Compact => compact::decode(data).map_err(raise::<DecodeError>)?,
+    };
+    Ok(fen_of(&pos, FenOptions::default()))
+}
+
+/// Resolves UCI moves from `start` into the library's moves.
+fn resolve(start: &Position, moves: &[String]) -> PyResult<Vec<Move16>> {
+    let mut pos = *start;
+    let mut out = Vec::with_capacity(moves.len());
+    for (ply, text) in moves.iter().enumerate() {
+        let uci = UciMove::from_ascii(text.as_bytes()).map_err(|e| {
+            raise::<InvalidMoveError>(format!("ply {}: invalid uci {text:?}: {e}", ply + 1))
+        })?;
+        let m = pos
+            .resolve_uci(uci)
+            .map_err(|e| raise::<IllegalMoveError>(format!("ply {}: {e}", ply + 1)))?;
+        pos.play_unchecked(m);
+        out.push(m);
+    }
+    Ok(out)
+}
+
+/// A mainline (UCI moves from `start_fen`, the standard start if `None`) as move codec bytes
+/// (`"model"`, about 3 bits a move, or `"index"`).
+#[pyfunction]
+#[pyo3(signature = (moves, *, start_fen=None, codec="model"))]
+pub(crate) fn encode_moves<'py>(
+    py: Python<'py>,
+    moves: Vec<String>,
+    start_fen: Option<&str>,
+    codec: &str,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let (codec, start) = (self::codec(codec)?, start(start_fen)?);
+    let moves = resolve(&start, &moves)?;
+    let mut out = Vec::new();
+    move_codec::encode(codec, &start, &moves, &mut out).map_err(raise::<IllegalMoveError>)?;
+    Ok(PyBytes::new(py, &out))
+}
+
+/// `plies` moves decoded from move codec bytes, as UCI, from `start_fen`.
+#[pyfunction]
+#[pyo3(signature = (data, plies, *, start_fen=None, codec="model"))]
+pub(crate) fn decode_moves(
+    data: &[u8],
+    plies: usize,
+    start_fen: Option<&str>,
+    codec: &str,
+) -> PyResult<Vec<String>> {
+    let (codec, start) = (self::codec(codec)?, start(start_fen)?);
+    // Every ply takes at least part of a bit in the worst case, never less than nothing: a
+    // ply count far above what the bytes could hold fails at the end of the bytes, but
+    // reserve no more than the bytes could code.
+    let mut moves = Vec::with_capacity(plies.min(data.len() * 8 + 1));
+    let mut decoder = move_codec::MoveDecoder::new(codec, &start, data);
+    for _ in 0..plies {
+        moves.push(decoder.next_move().map_err(raise::<DecodeError>)?);
+    }
+    decoder.finish().map_err(raise::<DecodeError>)?;
+    let mut pos = start;
+    Ok(moves
+        .iter()
+        .map(|&m| {
+            let text = pos.uci(m).to_string();
+            pos.play_unchecked(m);
+            text
+        })
+        .collect())
+}
+
+/// Reads the games of `source` (PGN or `.cbg`, a path or bytes) and writes them to the
+/// `.cbg` file at `path`; returns `(written, failed)`: games that did not read are skipped.
+#[pyfunction]
+#[pyo3(signature = (source, path, *, codec="model"))]
+pub(crate) fn write_cbg(
+    py: Python<'_>,
+    source: Source,
+    path: PathBuf,
+    codec: &str,
+) -> PyResult<(u64, u64)> {
+    let codec = self::codec(codec)?;
+    let mut games = Games::new(source.open()?)?;
+    let file =
+        File::create(&path).map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))?;
+    let io = |e: std::io::Error| PyOSError::new_err(format!("{}: {e}", path.display()));
+    py.detach(|| {
+        let mut writer = CbgWriter::new(BufWriter::new(file), codec).map_err(io)?;
+        let mut failed = 0;
+        while let Some((number, game)) = games.next_game()? {
+            match game {
+                Ok(mut game) => {
+                    game.number = number;
+                    match writer.write_game(&game) {
+                        Ok(_) => {}
+                        Err(CbgWriteError::Io(e)) => return Err(io(e)),
+                        Err(_) => failed += 1,
+                    }
+                }
+                Err(_) => failed += 1,
+            }
+        }
+        let written = writer.games();
+        writer.finish().map_err(io)?.into_inner().map_err(|e| io(e.into_error()))?;
+        Ok((written, failed))
+    })
+}

@@ -1,0 +1,85 @@
+//! The exceptions: one class per kind of Rust error, all under `chessbits.ChessbitsError`
+//! (itself a `ValueError`, as python-chess's errors are), each raised with the Rust error's
+//! message, which names the spot (byte, field, line, ply).
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::PyErr;
+
+create_exception!(
+    chessbits,
+    ChessbitsError,
+    PyValueError,
+    "The base of every chessbits error; a ValueError."
+);
+create_exception!(
+    chessbits,
+    FenError,
+    ChessbitsError,
+    "FEN text that is not FEN: the field and byte offset are in the message."
+);
+create_exception!(
+    chessbits,
+    PositionError,
+    ChessbitsError,
+    "A FEN or a decoded position that is not a legal position (kings, pawns, checks ...)."
+);
+create_exception!(
+    chessbits,
+    InvalidMoveError,
+    ChessbitsError,
+    "Move text that is neither UCI nor SAN, whatever the position."
+);
+create_exception!(
+    chessbits,
+    IllegalMoveError,
+    ChessbitsError,
+    "A move that is not legal in the position it was offered to."
+);
+create_exception!(
+    chessbits,
+    AmbiguousMoveError,
+    IllegalMoveError,
+    "SAN that more than one legal move matches."
+);
+create_exception!(
+    chessbits,
+    PgnError,
+    ChessbitsError,
+    "PGN that does not read: the game, line, column and byte are in the message."
+);
+create_exception!(
+    chessbits,
+    DecodeError,
+    ChessbitsError,
+    "Bytes of a position or move codec that do not decode: the byte or bit is in the message."
+);
+create_exception!(
+    chessbits,
+    CbgError,
+    ChessbitsError,
+    "A .cbg file that does not read: the game and byte offset are in the message."
+);
+
+/// A Rust error as `E` with its message.
+pub(crate) fn raise<E: pyo3::PyTypeInfo>(error: impl std::fmt::Display) -> PyErr {
+    PyErr::new::<E, _>(error.to_string())
+}
+
+/// A FEN error as [`FenError`] (syntax) or [`PositionError`] (legality).
+pub(crate) fn fen_error(error: chessbits_notation::fen::FenError) -> PyErr {
+    use chessbits_notation::fen::FenError as E;
+    match error {
+        E::Position(e) => raise::<PositionError>(e),
+        e => raise::<FenError>(e),
+    }
+}
+
+/// A SAN resolution error as [`IllegalMoveError`] or [`AmbiguousMoveError`].
+pub(crate) fn san_error(error: chessbits_notation::san::SanError) -> PyErr {
+    use chessbits_notation::san::SanError as E;
+    match error {
+        e @ E::Ambiguous { .. } => raise::<AmbiguousMoveError>(e),
+        e => raise::<IllegalMoveError>(e),
+    }
+}

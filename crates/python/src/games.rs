@@ -1,0 +1,444 @@
+//! `read_games`: PGN (or `.cbg`) to Arrow record batches in the schema of `chessbits export`, handed to
+//! pyarrow as Arrow IPC stream bytes.
+//!
+//! `GameBatches` is the one place games are read: an iterator of `RecordBatch`es over a
+//! `BufRead` source. The parallel PGN pipeline and compressed input plug in here (in
+//! `open_path` and `GameBatches::next_batch`) without touching the Python layer.
+
+use std::fmt::Write as _;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Cursor};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use arrow_array::builder::{ListBuilder, StringBuilder};
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_ipc::writer::StreamWriter;
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use chessbits_arrow::{BatchBuilder, ExportError, ExportOptions, Keys};
+use chessbits_codec::cbg::{CbgErrorKind, CbgReader, GameBuilder, GameRecord, MAGIC};
+use chessbits_move::UciMove;
+use chessbits_notation::san::SanPlus;
+use chessbits_pgn::{PgnErrorKind, PgnReader};
+use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use crate::errors::{raise, CbgError, ChessbitsError};
+
+/// How the `moves` column is written.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum MovesAs {
+    /// A list of UCI strings per game.
+    Uci,
+    /// A list of SAN strings (with `+` and `#`) per game.
+    San,
+    /// The model move codec's bytes, as `chessbits export` writes them.
+    Codes,
+}
+
+impl MovesAs {
+    fn parse(text: &str) -> PyResult<MovesAs> {
+        match text {
+            "uci" => Ok(MovesAs::Uci),
+            "san" => Ok(MovesAs::San),
+            "codes" => Ok(MovesAs::Codes),
+            other => Err(PyValueError::new_err(format!(
+                "moves must be 'uci', 'san' or 'codes', not {other:?}"
+            ))),
+        }
+    }
+}
+
+/// Opens a PGN file. Compressed input (`.zst`, `.gz`, `.bz2`) is detected here once the
+/// library reads it.
+fn open_path(path: &PathBuf) -> PyResult<Box<dyn BufRead + Send + Sync>> {
+    let error = |e: std::io::Error| PyOSError::new_err(format!("{}: {e}", path.display()));
+    let file = File::open(path).map_err(error)?;
+    if file.metadata().map_err(error)?.is_dir() {
+        return Err(PyOSError::new_err(format!("{}: is a directory", path.display())));
+    }
+    Ok(Box::new(BufReader::with_capacity(1 << 16, file)))
+}
+
+/// The schema of the batches: the export schema with `moves` as asked and an `error` column.
+fn schema_for(moves: MovesAs) -> SchemaRef {
+    let base = chessbits_arrow::schema();
+    let mut fields: Vec<Field> = base.fields().iter().map(|f| f.as_ref().clone()).collect();
+    if moves != MovesAs::Codes {
+        let item = Arc::new(Field::new("item", DataType::Utf8, false));
+        for field in fields.iter_mut().filter(|f| f.name() == "moves") {
+            *field = Field::new("moves", DataType::List(item.clone()), false);
+        }
+    }
+    fields.push(Field::new("error", DataType::Utf8, true));
+    Arc::new(Schema::new_with_metadata(fields, base.metadata().clone()))
+}
+
+/// Where games are read from: PGN, or a `.cbg` file (told by its first bytes).
+#[allow(clippy::large_enum_variant, reason = "one per reader, made once and never moved in a loop")]
+pub(crate) enum Games {
+    /// PGN text, read by the library's reader into records.
+    Pgn(PgnReader<Box<dyn BufRead + Send + Sync>>, GameBuilder),
+    /// A `.cbg` file.
+    Cbg(CbgReader<Box<dyn BufRead + Send + Sync>>),
+}
+
+impl Games {
+    /// Reads `input` as `.cbg` if it starts with the magic bytes, else as PGN.
+    pub(crate) fn new(mut input: Box<dyn BufRead + Send + Sync>) -> PyResult<Games> {
+        let is_cbg =
+            input.fill_buf().map_err(|e| PyOSError::new_err(e.to_string()))?.starts_with(&MAGIC);
+        if is_cbg {
+            let reader = CbgReader::new(input).map_err(raise::<CbgError>)?;
+            Ok(Games::Cbg(reader))
+        } else {
+            Ok(Games::Pgn(PgnReader::new(input), GameBuilder::default()))
+        }
+    }
+
+    /// The next game with its number in the input (from 1), or why it did not read.
+    ///
+    /// # Errors
+    /// `OSError` when the input cannot be read: no game follows, and that is no game's fault.
+    pub(crate) fn next_game(&mut self) -> PyResult<Option<(u64, Result<GameRecord, String>)>> {
+        Ok(match self {
+            Games::Pgn(reader, builder) => {
+                let number = reader.games() + 1;
+                match reader.read_game(builder) {
+                    None => None,
+                    Some(Err(e)) if matches!(e.kind, PgnErrorKind::Io(_)) => {
+                        return Err(PyOSError::new_err(e.to_string()))
+                    }
+                    Some(result) => Some((number, result.map_err(|e| e.to_string()))),
+                }
+            }
+            Games::Cbg(reader) => match reader.next() {
+                None => None,
+                Some(Err(e)) if matches!(e.kind, CbgErrorKind::Io(_)) => {
+                    return Err(PyOSError::new_err(e.to_string()))
+                }
+                Some(Ok(game)) => Some((game.number, Ok(game))),
+                Some(Err(e)) => Some((e.game, Err(e.to_string()))),
+            },
+        })
+    }
+}
+
+/// Why a batch could not be made.
+enum ReadError {
+    /// The input could not be read.
+    Py(PyErr),
+    /// Arrow refused the batch (a bug).
+    Export(ExportError),
+}
+
+impl From<ExportError> for ReadError {
+    fn from(e: ExportError) -> Self {
+        ReadError::Export(e)
+    }
+}
+
+impl From<arrow_schema::ArrowError> for ReadError {
+    fn from(e: arrow_schema::ArrowError) -> Self {
+        ReadError::Export(e.into())
+    }
+}
+
+/// Games read into record batches of at most `batch_games` rows each.
+pub(crate) struct GameBatches {
+    games: Games,
+    batch: BatchBuilder,
+    moves_as: MovesAs,
+    moves: ListBuilder<StringBuilder>,
+    errors: StringBuilder,
+    /// One move's text, kept between moves to reuse its memory.
+    text: String,
+    batch_games: usize,
+    schema: SchemaRef,
+    done: bool,
+}
+
+impl GameBatches {
+    fn new(games: Games, moves_as: MovesAs, keys: Keys, batch_games: usize) -> GameBatches {
+        let options = ExportOptions { keys, ..ExportOptions::default() };
+        let item = Arc::new(Field::new("item", DataType::Utf8, false));
+        GameBatches {
+            games,
+            batch: BatchBuilder::new(&options),
+            moves_as,
+            moves: ListBuilder::new(StringBuilder::new()).with_field(item),
+            errors: StringBuilder::new(),
+            text: String::new(),
+            batch_games: batch_games.max(1),
+            schema: schema_for(moves_as),
+            done: false,
+        }
+    }
+
+    /// Adds one game that read, or its error in a row of its own.
+    fn push(&mut self, game: &GameRecord) -> Result<(), ExportError> {
+        let pushed = match self.moves_as {
+            MovesAs::Codes => self.batch.push(game),
+            // The codes would be replaced by the lists: not made.
+            MovesAs::Uci | MovesAs::San => self.batch.push_uncoded(game),
+        };
+        match pushed {
+            Ok(()) => {
+                self.errors.append_null();
+                if self.moves_as != MovesAs::Codes {
+                    self.push_moves(game);
+                }
+                Ok(())
+            }
+            Err(e @ ExportError::Moves { .. }) => {
+                self.push_error(game.number, &e.to_string());
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The moves of a game that read as UCI or SAN text.
+    fn push_moves(&mut self, game: &GameRecord) {
+        let mut pos = game.start;
+        let mode = pos.castling_mode();
+        let values = self.moves.values();
+        let text = &mut self.text;
+        for &m in &game.moves {
+            text.clear();
+            if self.moves_as == MovesAs::San {
+                // Writing to a String cannot fail.
+                let _ = write!(text, "{}", SanPlus::from_move_and_play(&mut pos, m));
+            } else {
+                // UCI needs only the castling mode, which no move changes: no replay.
+                uci_text(text, m.to_uci(mode));
+            }
+            values.append_value(&*text);
+        }
+        self.moves.append(true);
+    }
+
+    /// A row for a game that did not read: its number and the message, nothing else.
+    fn push_error(&mut self, number: u64, message: &str) {
+        let record = GameRecord { number, ..GameRecord::default() };
+        // A game with no moves always codes.
+        let _ = self.batch.push(&record);
+        if self.moves_as != MovesAs::Codes {
+            self.moves.append(true);
+        }
+        self.errors.append_value(message);
+    }
+
+    /// The next batch, or `None` at the end of the input. Here the parallel pipeline will
+    /// hand over its games in input order.
+    pub(crate) fn next_batch(&mut self) -> PyResult<Option<RecordBatch>> {
+        self.read_batch().map_err(|e| match e {
+            ReadError::Py(e) => e,
+            ReadError::Export(e) => export_error(e),
+        })
+    }
+
+    fn read_batch(&mut self) -> Result<Option<RecordBatch>, ReadError> {
+        while !self.done && self.batch.len() < self.batch_games {
+            match self.games.next_game().map_err(ReadError::Py)? {
+                None => self.done = true,
+                Some((number, Ok(mut game))) => {
+                    game.number = number;
+                    self.push(&game)?;
+                }
+                Some((number, Err(e))) => self.push_error(number, &e),
+            }
+        }
+        if self.batch.is_empty() {
+            return Ok(None);
+        }
+        let base = self.batch.finish()?;
+        let mut columns: Vec<ArrayRef> = base.columns().to_vec();
+        if self.moves_as != MovesAs::Codes {
+            let at = base.schema().index_of("moves")?;
+            columns[at] = Arc::new(self.moves.finish());
+        }
+        columns.push(Arc::new(self.errors.finish()));
+        Ok(Some(RecordBatch::try_new(self.schema.clone(), columns)?))
+    }
+}
+
+/// Appends UCI text byte by byte (the formatter's machinery costs more than the move).
+fn uci_text(text: &mut String, uci: UciMove) {
+    match uci {
+        UciMove::Null => text.push_str("0000"),
+        UciMove::Normal { from, to, promotion } => {
+            for square in [from, to] {
+                text.extend(square.to_ascii().map(char::from));
+            }
+            text.extend(promotion.map(|role| role.char()));
+        }
+    }
+}
+
+/// Where games come from: bytes in memory, a path, or a Python file object.
+#[derive(FromPyObject)]
+pub(crate) enum Source {
+    /// Bytes of PGN.
+    Bytes(Vec<u8>),
+    /// A path.
+    Path(PathBuf),
+    /// An object with a `read(n)` method returning bytes (or str, taken as UTF-8).
+    File(Py<PyAny>),
+}
+
+impl Source {
+    pub(crate) fn open(self) -> PyResult<Box<dyn BufRead + Send + Sync>> {
+        match self {
+            Source::Bytes(bytes) => Ok(Box::new(Cursor::new(bytes))),
+            Source::Path(path) => open_path(&path),
+            Source::File(file) => {
+                let reader = PyFileReader { file, pending: Vec::new(), at: 0 };
+                Ok(Box::new(BufReader::with_capacity(1 << 16, reader)))
+            }
+        }
+    }
+}
+
+/// Reads a Python file object a block at a time, taking the GIL for each `read` call: so a
+/// file object streams (a decompressing one, `gzip.open(...)`, included) in bounded memory.
+struct PyFileReader {
+    file: Py<PyAny>,
+    /// Bytes of the last block not yet handed out (a text file's `read(n)` can give more than
+    /// `n` bytes once encoded).
+    pending: Vec<u8>,
+    at: usize,
+}
+
+impl std::io::Read for PyFileReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.at == self.pending.len() {
+            self.pending = Python::attach(|py| -> PyResult<Vec<u8>> {
+                let block = self.file.call_method1(py, "read", (buf.len(),))?;
+                let block = block.bind(py);
+                match block.extract::<String>() {
+                    Ok(text) => Ok(text.into_bytes()),
+                    Err(_) => block.extract::<Vec<u8>>(),
+                }
+            })
+            .map_err(|e| std::io::Error::other(format!("read() of the file object: {e}")))?;
+            self.at = 0;
+        }
+        let n = buf.len().min(self.pending.len() - self.at);
+        buf[..n].copy_from_slice(&self.pending[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// `keys` from Python: `"all"` or a number of plies.
+fn keys(value: &Bound<'_, PyAny>) -> PyResult<Keys> {
+    if let Ok(text) = value.extract::<String>() {
+        if text == "all" {
+            return Ok(Keys::All);
+        }
+    } else if let Ok(n) = value.extract::<u32>() {
+        return Ok(Keys::First(n));
+    }
+    Err(PyValueError::new_err("keys must be 'all' or a number of plies (0 or more)"))
+}
+
+fn export_error(e: ExportError) -> PyErr {
+    raise::<ChessbitsError>(e)
+}
+
+/// Writes batches as one Arrow IPC stream.
+fn ipc(schema: &SchemaRef, batches: &[RecordBatch]) -> Result<Vec<u8>, ExportError> {
+    let mut writer = StreamWriter::try_new(Vec::new(), schema)?;
+    for batch in batches {
+        writer.write(batch)?;
+    }
+    Ok(writer.into_inner()?)
+}
+
+/// Reads every game of `source` (a path or bytes) into one Arrow IPC stream: the Rust side of
+/// `chessbits.read_games`. `threads` is checked and reserved: reading is serial until the
+/// library's parallel pipeline lands.
+#[pyfunction]
+#[pyo3(signature = (source, *, moves="uci", keys=None, batch_games=chessbits_arrow::DEFAULT_BATCH_GAMES, threads=None))]
+pub(crate) fn read_games_ipc<'py>(
+    py: Python<'py>,
+    source: Source,
+    moves: &str,
+    keys: Option<&Bound<'py, PyAny>>,
+    batch_games: usize,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let mut batches = reader(source, moves, keys, batch_games, threads)?;
+    let mut writer =
+        StreamWriter::try_new(Vec::new(), &batches.schema).map_err(|e| export_error(e.into()))?;
+    loop {
+        // A batch at a time without the GIL, then a look at Ctrl-C between batches, so a
+        // long read can be interrupted.
+        let done = py.detach(|| match batches.next_batch()? {
+            Some(batch) => writer.write(&batch).map(|()| false).map_err(|e| export_error(e.into())),
+            None => Ok(true),
+        })?;
+        if done {
+            break;
+        }
+        py.check_signals()?;
+    }
+    let bytes = writer.into_inner().map_err(|e| export_error(e.into()))?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
+fn reader(
+    source: Source,
+    moves: &str,
+    keys: Option<&Bound<'_, PyAny>>,
+    batch_games: usize,
+    threads: Option<usize>,
+) -> PyResult<GameBatches> {
+    if threads == Some(0) {
+        return Err(PyValueError::new_err("threads must be at least 1"));
+    }
+    let moves = MovesAs::parse(moves)?;
+    let keys = keys
+        .map(self::keys)
+        .transpose()?
+        .unwrap_or(Keys::First(chessbits_arrow::DEFAULT_KEY_PLIES));
+    Ok(GameBatches::new(Games::new(source.open()?)?, moves, keys, batch_games))
+}
+
+/// An iterator of record batches over a PGN source, each as Arrow IPC stream bytes (schema
+/// and one batch): the Rust side of `chessbits.iter_games`, for inputs larger than memory.
+#[pyclass(module = "chessbits")]
+pub(crate) struct BatchReader {
+    inner: GameBatches,
+}
+
+#[pymethods]
+impl BatchReader {
+    /// Opens `source` (a path or bytes) as `read_games_ipc` does.
+    #[new]
+    #[pyo3(signature = (source, *, moves="uci", keys=None, batch_games=chessbits_arrow::DEFAULT_BATCH_GAMES, threads=None))]
+    fn new(
+        source: Source,
+        moves: &str,
+        keys: Option<&Bound<'_, PyAny>>,
+        batch_games: usize,
+        threads: Option<usize>,
+    ) -> PyResult<BatchReader> {
+        Ok(BatchReader { inner: reader(source, moves, keys, batch_games, threads)? })
+    }
+
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
+        let inner = &mut self.inner;
+        let bytes = py.detach(|| match inner.next_batch()? {
+            Some(batch) => ipc(&inner.schema, &[batch]).map(Some).map_err(export_error),
+            None => Ok(None),
+        })?;
+        Ok(bytes.map(|b| PyBytes::new(py, &b)))
+    }
+}

@@ -1,0 +1,66 @@
+//! chessbits for Python: the extension module `chessbits._chessbits` behind the Python package
+//! `chessbits` (`crates/python/python/chessbits`), built with maturin as an abi3 wheel for
+//! Python 3.9 and later.
+//!
+//! - `games`: `read_games` and `iter_games`, PGN or `.cbg` to Arrow record batches in the
+//!   schema of `chessbits export` (with an `error` column, and `moves` as UCI, SAN or the
+//!   model codec's bytes), handed to pyarrow as Arrow IPC stream bytes.
+//! - `board`: `Move` and `Board`, python-chess's names over the library's `Game`.
+//! - `features`: positions of many games or FENs as NumPy arrays, for model training.
+//! - `codecs`: `packed`/`compact` positions, move codec bytes, `.cbg` files.
+//! - `errors`: one exception class per kind of error, under `ChessbitsError`.
+//!
+//! The GIL is released around every loop over games or positions.
+//!
+//! This crate is a `cdylib` that only a Python interpreter can load, so its example is Python
+//! (the package's tests run it, `pytest crates/python/tests`), not a Rust doctest:
+//!
+//! ```text
+//! import chessbits
+//!
+//! table = chessbits.read_games("games.pgn", moves="san")   # a pyarrow.Table
+//! board = chessbits.Board()
+//! board.push_san("e4")
+//! assert board.fen() == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+//! data = chessbits.encode_position(board.fen(), "compact")
+//! assert chessbits.decode_position(data, "compact") == board.fen()
+//! ```
+
+mod board;
+mod codecs;
+mod errors;
+mod features;
+mod games;
+
+use pyo3::prelude::*;
+
+/// The module `chessbits._chessbits`; the package `chessbits` re-exports it.
+#[pymodule]
+fn _chessbits(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("STARTING_FEN", board::STARTING_FEN)?;
+    m.add_class::<board::Move>()?;
+    m.add_class::<board::Board>()?;
+    m.add_class::<board::Outcome>()?;
+    m.add_class::<board::LegalMoves>()?;
+    m.add_class::<games::BatchReader>()?;
+    m.add_function(wrap_pyfunction!(games::read_games_ipc, m)?)?;
+    m.add_function(wrap_pyfunction!(features::fens_to_columns, m)?)?;
+    m.add_function(wrap_pyfunction!(features::game_columns, m)?)?;
+    m.add_function(wrap_pyfunction!(codecs::encode_position, m)?)?;
+    m.add_function(wrap_pyfunction!(codecs::decode_position, m)?)?;
+    m.add_function(wrap_pyfunction!(codecs::encode_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(codecs::decode_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(codecs::write_cbg, m)?)?;
+    m.add("ChessbitsError", py.get_type::<errors::ChessbitsError>())?;
+    m.add("FenError", py.get_type::<errors::FenError>())?;
+    m.add("PositionError", py.get_type::<errors::PositionError>())?;
+    m.add("InvalidMoveError", py.get_type::<errors::InvalidMoveError>())?;
+    m.add("IllegalMoveError", py.get_type::<errors::IllegalMoveError>())?;
+    m.add("AmbiguousMoveError", py.get_type::<errors::AmbiguousMoveError>())?;
+    m.add("PgnError", py.get_type::<errors::PgnError>())?;
+    m.add("DecodeError", py.get_type::<errors::DecodeError>())?;
+    m.add("CbgError", py.get_type::<errors::CbgError>())?;
+    Ok(())
+}

@@ -1,0 +1,77 @@
+"""Round trips of every codec over the positions and games of the corpus."""
+
+import random
+
+import pytest
+
+import chessbits
+from conftest import SAMPLE
+
+FENS = [
+    chessbits.STARTING_FEN,
+    "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    "8/8/4k3/8/8/4K3/8/8 b - - 40 100",
+    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+]
+
+
+def corpus_fens():
+    table = chessbits.read_games(SAMPLE)
+    fens = list(FENS)
+    rng = random.Random(3)
+    for moves in table.column("moves").to_pylist():
+        board = chessbits.Board()
+        for m in moves:
+            board.push_uci(m)
+            if rng.random() < 0.1:
+                fens.append(board.fen(en_passant="fen"))
+    return fens
+
+
+@pytest.mark.parametrize("fmt", ["packed", "compact"])
+def test_positions_round_trip(fmt):
+    fens = corpus_fens()
+    assert len(fens) > 100
+    for fen in fens:
+        data = chessbits.encode_position(fen, fmt)
+        # The layouts do not keep the castling mode: compare Chess960 positions as X-FEN.
+        chess960 = chessbits.Board(fen).chess960
+        assert chessbits.Board(chessbits.decode_position(data, fmt), chess960=chess960) == chessbits.Board(fen)
+        short = chessbits.encode_position(fen, fmt, clocks=False)
+        assert len(short) <= len(data)
+        back = chessbits.Board(chessbits.decode_position(short, fmt), chess960=chess960)
+        assert back.fen().split()[:4] == chessbits.Board(fen).fen().split()[:4]
+
+
+@pytest.mark.parametrize("codec", ["model", "index"])
+def test_mainlines_round_trip(codec):
+    table = chessbits.read_games(SAMPLE)
+    for moves, fen in zip(table.column("moves").to_pylist(), table.column("start_fen").to_pylist()):
+        data = chessbits.encode_moves(moves, start_fen=fen, codec=codec)
+        assert chessbits.decode_moves(data, len(moves), start_fen=fen, codec=codec) == moves
+
+
+def test_model_codec_is_compact():
+    moves = chessbits.read_games(SAMPLE).column("moves").to_pylist()
+    bits = sum(len(chessbits.encode_moves(m)) * 8 for m in moves)
+    plies = sum(len(m) for m in moves)
+    assert bits / plies < 5
+
+
+def test_codec_errors():
+    with pytest.raises(chessbits.IllegalMoveError, match="ply 2"):
+        chessbits.encode_moves(["e2e4", "e2e4"])
+    with pytest.raises(chessbits.InvalidMoveError, match="ply 1"):
+        chessbits.encode_moves(["e9e4"])
+    with pytest.raises(chessbits.DecodeError):
+        chessbits.decode_moves(b"", 10, codec="index")
+    with pytest.raises(chessbits.DecodeError):
+        chessbits.decode_moves(b"\xff\xff\xff", 1, codec="index")
+    with pytest.raises(ValueError):
+        chessbits.encode_moves([], codec="zip")
+    with pytest.raises(ValueError):
+        chessbits.encode_position(chessbits.STARTING_FEN, "fen")
+    with pytest.raises(chessbits.DecodeError):
+        chessbits.decode_position(b"", "packed")
+    assert chessbits.decode_moves(b"", 0) == []

@@ -1,0 +1,184 @@
+"""read_games and iter_games: the mainlines against python-chess, the three move forms against
+each other, sources of every kind, broken games as rows with their error."""
+
+import io
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pytest
+
+import chessbits
+from conftest import WILD, corpus_files
+
+chess = pytest.importorskip("chess")
+import chess.pgn  # noqa: E402
+
+
+def python_chess_mainlines(path):
+    out = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        while True:
+            game = chess.pgn.read_game(f)
+            if game is None:
+                return out
+            out.append(None if game.errors else [m.uci() for m in game.mainline_moves()])
+
+
+@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.name)
+def test_mainlines_match_python_chess(path):
+    table = chessbits.read_games(path)
+    expected = python_chess_mainlines(path)
+    assert table.num_rows == len(expected)
+    rows = table.select(["moves", "plies", "error"]).to_pylist()
+    for ours, theirs in zip(rows, expected):
+        if theirs is None:
+            continue
+        assert ours["error"] is None
+        assert ours["moves"] == theirs
+        assert ours["plies"] == len(theirs)
+
+
+def test_san_and_codes_agree_with_uci(sample_path):
+    uci = chessbits.read_games(sample_path, moves="uci")
+    san = chessbits.read_games(sample_path, moves="san")
+    codes = chessbits.read_games(sample_path, moves="codes")
+    assert codes.schema.field("moves").type == pa.binary()
+    for u, s, c, plies, fen in zip(
+        uci.column("moves").to_pylist(),
+        san.column("moves").to_pylist(),
+        codes.column("moves").to_pylist(),
+        codes.column("plies").to_pylist(),
+        codes.column("start_fen").to_pylist(),
+    ):
+        assert chessbits.decode_moves(c, plies, start_fen=fen) == u
+        board = chessbits.Board(fen) if fen else chessbits.Board()
+        assert [board.push_san(m).uci() for m in s] == u
+    # Everything but the moves column is the same in all three.
+    rest = [n for n in uci.column_names if n != "moves"]
+    assert uci.select(rest).equals(codes.select(rest))
+
+
+def test_sources_path_bytes_file_and_batches_agree(sample_path, sample_bytes):
+    by_path = chessbits.read_games(sample_path)
+    assert chessbits.read_games(str(sample_path)).equals(by_path)
+    assert chessbits.read_games(sample_bytes).equals(by_path)
+    assert chessbits.read_games(io.BytesIO(sample_bytes)).equals(by_path)
+    assert chessbits.read_games(io.StringIO(sample_bytes.decode("utf-8"))).equals(by_path)
+    import gzip
+
+    compressed = io.BytesIO(gzip.compress(sample_bytes))
+    assert chessbits.read_games(gzip.open(compressed)).equals(by_path)
+    assert chessbits.read_games(io.BufferedReader(io.BytesIO(sample_bytes), 7)).equals(by_path)
+
+    class Broken(io.RawIOBase):
+        def readable(self):
+            return True
+
+        def readinto(self, buffer):
+            raise RuntimeError("disk on fire")
+
+    with pytest.raises(OSError, match="disk on fire"):
+        chessbits.read_games(Broken())
+
+    class NotBytes:
+        def read(self, n):
+            return 42
+
+    with pytest.raises(OSError, match="read"):
+        chessbits.read_games(NotBytes())
+    batches = list(chessbits.iter_games(sample_path, batch_games=7))
+    assert all(b.num_rows <= 7 for b in batches)
+    assert pa.Table.from_batches(batches).equals(by_path)
+
+
+def test_typed_tags_clocks_evals_and_keys():
+    pgn = (
+        b'[White "Anna"]\n[WhiteElo "1500"]\n[BlackElo "?"]\n[UTCDate "2024.01.31"]\n'
+        b'[Foo "bar"]\n\n1. e4 { [%clk 0:03:00] [%eval 0.17] } e5 { [%eval #-3] } 2. Qh5 1-0\n'
+    )
+    row = chessbits.read_games(pgn, keys="all").to_pylist()[0]
+    assert row["White"] == "Anna" and row["WhiteElo"] == 1500 and row["BlackElo"] is None
+    assert str(row["UTCDate"]) == "2024-01-31"
+    assert ("Foo", "bar") in row["tags"] and ("BlackElo", "?") in row["tags"]
+    assert row["clocks"] == [18000, None, None]
+    assert row["evals"] == [17, -(100000 - 3), None]
+    board = chessbits.Board()
+    keys = []
+    for m in row["moves"]:
+        board.push_uci(m)
+        keys.append(board.zobrist_hash())
+    assert [k & (2**64 - 1) for k in row["keys"]] == keys
+    assert chessbits.read_games(pgn, keys=1).to_pylist()[0]["keys"] == row["keys"][:1]
+
+
+def test_broken_games_are_rows_with_their_error():
+    pgn = b"1. e4 e5 2. Ke3 *\n\n[Event \"ok\"]\n\n1. d4 d5 *\n\n1. e4 {unclosed\n"
+    table = chessbits.read_games(pgn)
+    rows = table.select(["game", "Event", "plies", "error"]).to_pylist()
+    assert [r["game"] for r in rows] == [1, 2, 3]
+    assert "game 1" in rows[0]["error"] and "Ke3" in rows[0]["error"]
+    assert rows[1] == {"game": 2, "Event": "ok", "plies": 2, "error": None}
+    assert rows[2]["error"] is not None and rows[2]["plies"] == 0
+
+
+def test_wild_files_read_without_exceptions():
+    for path in sorted(WILD.glob("*.pgn")):
+        table = chessbits.read_games(path)
+        assert table.num_rows > 0
+
+
+def test_cbg_round_trip(tmp_path, sample_path):
+    out = tmp_path / "games.cbg"
+    written, failed = chessbits.write_cbg(sample_path, out)
+    original = chessbits.read_games(sample_path)
+    assert written + failed == original.num_rows
+    assert failed == original.num_rows - original.column("error").null_count
+    back = chessbits.read_games(out)
+    ok = original.filter(pc.is_null(original.column("error")))
+    assert back.num_rows == written == ok.num_rows
+    for name in ["game", "White", "Black", "plies", "moves", "clocks", "evals", "start_fen"]:
+        assert back.column(name).to_pylist() == ok.column(name).to_pylist(), name
+    data = out.read_bytes()
+    cut = chessbits.read_games(data[: len(data) // 2])
+    errors = [e for e in cut.column("error").to_pylist() if e is not None]
+    assert len(errors) == 1 and "byte" in errors[0]
+    assert cut.num_rows - 1 < written
+    with pytest.raises(chessbits.CbgError):
+        chessbits.read_games(data[:8] + b"\x63" + data[9:])  # an unknown version
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError):
+        chessbits.read_games(b"", moves="lan")
+    with pytest.raises(ValueError):
+        chessbits.read_games(b"", threads=0)
+    with pytest.raises(ValueError):
+        chessbits.read_games(b"", keys="some")
+    with pytest.raises(OSError):
+        chessbits.read_games("/nonexistent/games.pgn")
+    with pytest.raises(OSError, match="is a directory"):
+        chessbits.read_games(WILD)
+    with pytest.raises(OSError, match="is a directory"):
+        chessbits.game_positions(WILD)
+    with pytest.raises(TypeError):
+        chessbits.read_games(12)
+    assert chessbits.read_games(b"").num_rows == 0
+
+
+def test_codes_table_is_what_chessbits_export_writes(tmp_path, sample_path):
+    """With CHESSBITS_CLI naming a built `chessbits` binary (CI sets it), the table of
+    moves="codes" without its error column equals the Parquet file `chessbits export` writes,
+    schema and values."""
+    import os
+    import subprocess
+
+    cli = os.environ.get("CHESSBITS_CLI")
+    if not cli:
+        pytest.skip("CHESSBITS_CLI is not set")
+    pq = pytest.importorskip("pyarrow.parquet")
+    out = tmp_path / "games.parquet"
+    subprocess.run([cli, "export", str(sample_path), "-o", str(out)], check=True)
+    exported = pq.read_table(out)
+    ours = chessbits.read_games(sample_path, moves="codes").drop_columns(["error"])
+    assert exported.schema.equals(ours.schema)
+    assert exported.equals(ours)
