@@ -20,6 +20,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Chess game files at the bit level: read PGN, write UCI, SAN and PGN.
 #[derive(Parser)]
 #[command(name = "chessbits", version, about, long_about = None, after_help = EXAMPLES)]

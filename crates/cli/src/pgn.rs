@@ -22,6 +22,7 @@
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::Mutex;
 
 use chessbits_codec::classic::game::encode_moves;
 use chessbits_codec::classic::moves::MoveCode;
@@ -159,36 +160,47 @@ pub fn run(
         };
         let read = input.read_count();
         let before = summary.games;
-        let mut sink = |piece: Piece| -> io::Result<()> {
+        // Writes what a piece holds and empties it.
+        let mut sink = |piece: &mut Piece| -> io::Result<()> {
             out.write_all(&piece.out)?;
             err.write_all(&piece.err)?;
             summary.games += piece.games;
             summary.failed += piece.failed;
             progress.set(read_before + read.get(), piece.end, summary.games);
+            piece.out.clear();
+            piece.err.clear();
+            (piece.games, piece.failed) = (0, 0);
             Ok(())
         };
         if options.threads <= 1 {
             // The serial path: one reader, writing straight to the output.
             let mut reader = PgnReader::new(input);
             let mut piece = Piece::default();
-            convert(&mut reader, to, before, path, &mut piece, |piece| {
-                let done = std::mem::take(piece);
-                sink(done)
-            })?;
-            sink(piece)?;
+            convert(&mut reader, to, before, path, &mut piece, &mut sink)?;
+            sink(&mut piece)?;
         } else {
+            // Output buffers go back to the workers once written: a fresh megabyte a chunk
+            // costs page faults.
+            let spare: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
             par_chunks(
                 input,
                 options,
                 |mut chunk| {
                     let end = chunk.origin().offset + chunk.bytes().len() as u64;
-                    let mut piece = Piece::default();
+                    let out = spare.lock().ok().and_then(|mut s| s.pop()).unwrap_or_default();
+                    let mut piece = Piece { out, ..Piece::default() };
                     // Writing into memory cannot fail.
                     let _ = convert(&mut chunk.reader(), to, before, path, &mut piece, |_| Ok(()));
                     piece.end = end;
                     piece
                 },
-                &mut sink,
+                |mut piece: Piece| {
+                    sink(&mut piece)?;
+                    if let Ok(mut spare) = spare.lock() {
+                        spare.push(piece.out);
+                    }
+                    Ok::<_, io::Error>(())
+                },
             )?;
         }
         read_before += read.get();

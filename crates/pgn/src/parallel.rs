@@ -143,7 +143,9 @@ where
     let in_flight = options.in_flight();
     thread::scope(|scope| {
         let (block_tx, block_rx) = sync_channel(BLOCKS);
-        scope.spawn(move || read_blocks(input, &block_tx));
+        // Blocks read go back to the reading thread once the cutter has copied them.
+        let (spare_tx, spare_rx) = sync_channel(BLOCKS + 2);
+        scope.spawn(move || read_blocks(input, &block_tx, &spare_rx));
         // A token for each chunk that may be in flight: the cutter takes one per chunk, the
         // calling thread gives it back once the chunk's result is handed on.
         let (token_tx, token_rx) = sync_channel(in_flight);
@@ -156,7 +158,7 @@ where
         let chunk_rx = Arc::new(Mutex::new(chunk_rx));
         let (chunk_size, limits) = (options.chunk_size, options.limits);
         scope.spawn(move || {
-            let blocks = Blocks { rx: block_rx, block: Vec::new(), at: 0 };
+            let blocks = Blocks { rx: block_rx, spare: spare_tx, block: Vec::new(), at: 0 };
             for chunk in Chunks::with_limits(blocks, chunk_size, limits) {
                 if token_rx.recv().is_err() || chunk_tx.send(chunk).is_err() {
                     return;
@@ -203,9 +205,14 @@ where
 
 /// Reads `input` in blocks of [`BLOCK_SIZE`] bytes and sends them; then an empty block at the
 /// end of the input, or the read error that stopped it (after the bytes read before it).
-fn read_blocks(mut input: impl Read, blocks: &SyncSender<io::Result<Vec<u8>>>) {
+fn read_blocks(
+    mut input: impl Read,
+    blocks: &SyncSender<io::Result<Vec<u8>>>,
+    spare: &Receiver<Vec<u8>>,
+) {
     loop {
-        let mut block = Vec::with_capacity(BLOCK_SIZE);
+        let mut block = spare.try_recv().unwrap_or_else(|_| Vec::with_capacity(BLOCK_SIZE));
+        block.clear();
         let read = input.by_ref().take(BLOCK_SIZE as u64).read_to_end(&mut block);
         if !block.is_empty() && blocks.send(Ok(block)).is_err() {
             return;
@@ -227,6 +234,8 @@ fn read_blocks(mut input: impl Read, blocks: &SyncSender<io::Result<Vec<u8>>>) {
 /// The blocks the reading thread sends, as one [`Read`].
 struct Blocks {
     rx: Receiver<io::Result<Vec<u8>>>,
+    /// Where copied blocks go back to be read into again.
+    spare: SyncSender<Vec<u8>>,
     block: Vec<u8>,
     at: usize,
 }
@@ -236,7 +245,11 @@ impl Read for Blocks {
         while self.at == self.block.len() {
             match self.rx.recv() {
                 Ok(Ok(block)) if block.is_empty() => return Ok(0),
-                Ok(Ok(block)) => (self.block, self.at) = (block, 0),
+                Ok(Ok(block)) => {
+                    let done = core::mem::replace(&mut self.block, block);
+                    let _ = self.spare.try_send(done);
+                    self.at = 0;
+                }
                 Ok(Err(e)) => return Err(e),
                 Err(_) => return Ok(0),
             }

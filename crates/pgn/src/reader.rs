@@ -1,11 +1,13 @@
 //! The two readers: [`PgnReader`](crate::PgnReader) over any [`Read`], [`SliceReader`](crate::SliceReader) over bytes in memory, both
 //! driving a [`Visitor`](crate::Visitor) through the [`Parser`].
 
+use core::cell::Cell;
 use core::fmt;
 use std::io::{self, Read};
 
 use crate::error::PgnError;
 use crate::limits::Limits;
+use crate::san_cache::SanCache;
 use crate::scanner::{Parser, SkipGame};
 use crate::source::{IoSource, SliceSource};
 use crate::split::Origin;
@@ -134,6 +136,25 @@ impl<R> fmt::Debug for PgnReader<R> {
 /// It reads exactly as [`PgnReader`](crate::PgnReader) does, game for game and error for error.
 pub struct SliceReader<'a> {
     parser: Parser<SliceSource<'a>>,
+    /// Whether it reads a chunk: its move-token cache then goes to the next chunk's reader
+    /// on this thread.
+    chunk: bool,
+}
+
+thread_local! {
+    /// The move-token cache of the last chunk reader dropped on this thread. A chunk's reader
+    /// starting with the last one's cache, warm and grown, reads as fast as one reader of the
+    /// whole input; starting with an empty one costs its allocation and its misses each time.
+    static CHUNK_SANS: Cell<Option<SanCache>> = const { Cell::new(None) };
+}
+
+impl Drop for SliceReader<'_> {
+    fn drop(&mut self) {
+        if self.chunk {
+            let sans = core::mem::take(&mut self.parser.sans);
+            CHUNK_SANS.with(|cell| cell.set(Some(sans)));
+        }
+    }
 }
 
 impl<'a> SliceReader<'a> {
@@ -144,7 +165,7 @@ impl<'a> SliceReader<'a> {
 
     /// A reader of the games in `bytes`, each game bounded by `limits`.
     pub fn with_limits(bytes: &'a [u8], limits: Limits) -> SliceReader<'a> {
-        SliceReader { parser: Parser::new(SliceSource::whole(bytes), limits) }
+        SliceReader { parser: Parser::new(SliceSource::whole(bytes), limits), chunk: false }
     }
 
     /// A reader of `bytes`, which start at input offset `base`, reading from `origin` on,
@@ -156,7 +177,11 @@ impl<'a> SliceReader<'a> {
         stop: u64,
     ) -> SliceReader<'a> {
         let src = SliceSource { bytes, base, error };
-        SliceReader { parser: Parser::resume(src, limits, origin, stop) }
+        let mut parser = Parser::resume(src, limits, origin, stop);
+        if let Some(sans) = CHUNK_SANS.with(Cell::take) {
+            parser.sans = sans;
+        }
+        SliceReader { parser, chunk: true }
     }
 
     reader_methods!();

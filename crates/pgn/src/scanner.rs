@@ -138,7 +138,7 @@ pub(crate) struct Parser<S> {
     phase: Phase,
     /// How many variations were open when an error stopped the movetext.
     depth: usize,
-    sans: SanCache,
+    pub(crate) sans: SanCache,
     /// No more games: the input ended or could not be read.
     finished: bool,
     pub(crate) limits: Limits,

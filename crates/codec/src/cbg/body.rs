@@ -431,6 +431,9 @@ pub(super) struct Encoded {
     pub(super) move_bytes: usize,
 }
 
+/// The flag bit of a body that says a count of skipped games follows the flags.
+pub(super) const SKIPPED_FLAG: u8 = 1 << 5;
+
 pub(super) fn encode_body(
     game: &GameRecord,
     skipped: u64,
@@ -475,7 +478,7 @@ pub(super) fn assemble_body(
     let flags = u8::from(standard.is_none())
         | u8::from(standard == Some(CastlingMode::Chess960)) << 1
         | (result as u8) << 2
-        | u8::from(skipped > 0) << 5
+        | if skipped > 0 { SKIPPED_FLAG } else { 0 }
         | u8::from(clocks) << 6
         | u8::from(evals) << 7;
     out.push(flags);
@@ -517,7 +520,7 @@ pub(super) fn decode_body(
     if flags & 3 == 3 {
         return Err(c.error(CbgErrorKind::Field("flags")));
     }
-    let skipped = if flags & 0x20 != 0 {
+    let skipped = if flags & SKIPPED_FLAG != 0 {
         let n = c.varint("skipped count")?;
         if n == 0 {
             return Err(c.error(CbgErrorKind::Field("skipped count")));

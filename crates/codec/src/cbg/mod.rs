@@ -120,7 +120,10 @@ use crate::packed::PackedError;
 mod body;
 mod record;
 
-use body::{assemble_body, decode_body, encode_body, encode_moves, put_varint, Cursor, Encoded};
+use body::{
+    assemble_body, decode_body, encode_body, encode_moves, put_varint, Cursor, Encoded,
+    SKIPPED_FLAG,
+};
 
 pub use record::{GameBuilder, GameRecord};
 
@@ -407,7 +410,11 @@ pub fn crc16(bytes: &[u8]) -> u16 {
 pub struct CodedGame {
     game: GameRecord,
     codec: MoveCodec,
-    moves: Vec<u8>,
+    /// Bytes of the coded mainline.
+    move_bytes: usize,
+    /// The record's body as if no game were skipped before it: the writer sets the flag and
+    /// inserts the count when some were.
+    body: Vec<u8>,
 }
 
 impl CodedGame {
@@ -433,7 +440,9 @@ impl CodedGame {
     ) -> Result<CodedGame, MoveEncodeError> {
         let mut moves = Vec::new();
         encode_moves(&game, encoder, codec, &mut moves)?;
-        Ok(CodedGame { game, codec, moves })
+        let mut body = Vec::new();
+        let encoded = assemble_body(&game, 0, &moves, &mut body);
+        Ok(CodedGame { game, codec, move_bytes: encoded.move_bytes, body })
     }
 
     /// The game.
@@ -449,7 +458,7 @@ impl CodedGame {
 
     /// The bytes of its coded mainline.
     pub fn move_bytes(&self) -> usize {
-        self.moves.len()
+        self.move_bytes
     }
 }
 
@@ -560,8 +569,16 @@ impl<W: Write> CbgWriter<W> {
         }
         let skipped = coded.game.number.saturating_sub(self.games + 1);
         self.body.clear();
-        let encoded = assemble_body(&coded.game, skipped, &coded.moves, &mut self.body);
-        self.append_body(encoded)
+        match coded.body.split_first() {
+            // The body as `assemble_body` writes it with `skipped`: the flag, then the count.
+            Some((&flags, rest)) if skipped > 0 => {
+                self.body.push(flags | SKIPPED_FLAG);
+                put_varint(&mut self.body, skipped);
+                self.body.extend_from_slice(rest);
+            }
+            _ => self.body.extend_from_slice(&coded.body),
+        }
+        self.append_body(Encoded { move_bytes: coded.move_bytes })
     }
 
     fn append_body(&mut self, encoded: Encoded) -> Result<WrittenGame, CbgWriteError> {
