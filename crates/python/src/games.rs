@@ -6,10 +6,10 @@
 //! `open_path` and `GameBatches::next_batch`) without touching the Python layer.
 
 use std::fmt::Write as _;
-use std::fs::File;
-use std::io::{BufRead, BufReader, Cursor};
+use std::io::{BufRead, BufReader, Cursor, Read};
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::{Arc, Mutex};
 
 use arrow_array::builder::{ListBuilder, StringBuilder};
 use arrow_array::{ArrayRef, RecordBatch};
@@ -19,7 +19,7 @@ use chessbits_arrow::{BatchBuilder, ExportError, ExportOptions, Keys};
 use chessbits_codec::cbg::{CbgErrorKind, CbgReader, GameBuilder, GameRecord, MAGIC};
 use chessbits_move::UciMove;
 use chessbits_notation::san::SanPlus;
-use chessbits_pgn::{PgnErrorKind, PgnReader};
+use chessbits_pgn::{par_chunks, Chunk, Input, Parallel, PgnErrorKind, PgnReader};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -50,15 +50,40 @@ impl MovesAs {
     }
 }
 
-/// Opens a PGN file. Compressed input (`.zst`, `.gz`, `.bz2`) is detected here once the
-/// library reads it.
-fn open_path(path: &PathBuf) -> PyResult<Box<dyn BufRead + Send + Sync>> {
+/// Opens a game file, decompressed if it is compressed (zstd, gzip, bzip2: told by its first
+/// bytes).
+fn open_path(path: &PathBuf) -> PyResult<Input> {
     let error = |e: std::io::Error| PyOSError::new_err(format!("{}: {e}", path.display()));
-    let file = File::open(path).map_err(error)?;
-    if file.metadata().map_err(error)?.is_dir() {
+    if std::fs::metadata(path).map_err(error)?.is_dir() {
         return Err(PyOSError::new_err(format!("{}: is a directory", path.display())));
     }
-    Ok(Box::new(BufReader::with_capacity(1 << 16, file)))
+    Input::open(path).map_err(error)
+}
+
+/// A reader that is `Sync` (what a Python class must be) around one that is only `Send`: a
+/// decompressor. Only the thread holding the object reads it, so the lock is never contended.
+struct SyncRead<R>(Mutex<R>);
+
+impl<R: Read> Read for SyncRead<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match self.0.get_mut() {
+            Ok(inner) => inner.read(buf),
+            Err(_) => Err(std::io::Error::other("a reader panicked")),
+        }
+    }
+}
+
+/// The first bytes of an input read off, and the input with them put back.
+fn sniff(mut input: Input) -> PyResult<(bool, Box<dyn BufRead + Send + Sync>)> {
+    let mut head = Vec::with_capacity(MAGIC.len());
+    input
+        .by_ref()
+        .take(MAGIC.len() as u64)
+        .read_to_end(&mut head)
+        .map_err(|e| PyOSError::new_err(e.to_string()))?;
+    let cbg = head == MAGIC;
+    let rest = SyncRead(Mutex::new(Cursor::new(head).chain(input)));
+    Ok((cbg, Box::new(BufReader::with_capacity(1 << 16, rest))))
 }
 
 /// The schema of the batches: the export schema with `moves` as asked and an `error` column.
@@ -86,10 +111,9 @@ pub(crate) enum Games {
 
 impl Games {
     /// Reads `input` as `.cbg` if it starts with the magic bytes, else as PGN.
-    pub(crate) fn new(mut input: Box<dyn BufRead + Send + Sync>) -> PyResult<Games> {
-        let is_cbg =
-            input.fill_buf().map_err(|e| PyOSError::new_err(e.to_string()))?.starts_with(&MAGIC);
-        if is_cbg {
+    pub(crate) fn new(input: Input) -> PyResult<Games> {
+        let (cbg, input) = sniff(input)?;
+        if cbg {
             let reader = CbgReader::new(input).map_err(raise::<CbgError>)?;
             Ok(Games::Cbg(reader))
         } else {
@@ -145,35 +169,33 @@ impl From<arrow_schema::ArrowError> for ReadError {
     }
 }
 
-/// Games read into record batches of at most `batch_games` rows each.
-pub(crate) struct GameBatches {
-    games: Games,
+/// Rows of games being built into one record batch of the reading schema.
+struct Rows {
     batch: BatchBuilder,
     moves_as: MovesAs,
     moves: ListBuilder<StringBuilder>,
     errors: StringBuilder,
     /// One move's text, kept between moves to reuse its memory.
     text: String,
-    batch_games: usize,
     schema: SchemaRef,
-    done: bool,
 }
 
-impl GameBatches {
-    fn new(games: Games, moves_as: MovesAs, keys: Keys, batch_games: usize) -> GameBatches {
+impl Rows {
+    fn new(moves_as: MovesAs, keys: Keys) -> Rows {
         let options = ExportOptions { keys, ..ExportOptions::default() };
         let item = Arc::new(Field::new("item", DataType::Utf8, false));
-        GameBatches {
-            games,
+        Rows {
             batch: BatchBuilder::new(&options),
             moves_as,
             moves: ListBuilder::new(StringBuilder::new()).with_field(item),
             errors: StringBuilder::new(),
             text: String::new(),
-            batch_games: batch_games.max(1),
             schema: schema_for(moves_as),
-            done: false,
         }
+    }
+
+    fn len(&self) -> usize {
+        self.batch.len()
     }
 
     /// Adds one game that read, or its error in a row of its own.
@@ -230,26 +252,8 @@ impl GameBatches {
         self.errors.append_value(message);
     }
 
-    /// The next batch, or `None` at the end of the input. Here the parallel pipeline will
-    /// hand over its games in input order.
-    pub(crate) fn next_batch(&mut self) -> PyResult<Option<RecordBatch>> {
-        self.read_batch().map_err(|e| match e {
-            ReadError::Py(e) => e,
-            ReadError::Export(e) => export_error(e),
-        })
-    }
-
-    fn read_batch(&mut self) -> Result<Option<RecordBatch>, ReadError> {
-        while !self.done && self.batch.len() < self.batch_games {
-            match self.games.next_game().map_err(ReadError::Py)? {
-                None => self.done = true,
-                Some((number, Ok(mut game))) => {
-                    game.number = number;
-                    self.push(&game)?;
-                }
-                Some((number, Err(e))) => self.push_error(number, &e),
-            }
-        }
+    /// The rows as a batch (`None` if there are none), and an empty builder.
+    fn finish(&mut self) -> Result<Option<RecordBatch>, ExportError> {
         if self.batch.is_empty() {
             return Ok(None);
         }
@@ -261,6 +265,189 @@ impl GameBatches {
         }
         columns.push(Arc::new(self.errors.finish()));
         Ok(Some(RecordBatch::try_new(self.schema.clone(), columns)?))
+    }
+}
+
+/// What the parallel pipeline hands the reading thread: a chunk's batch, or why reading
+/// stopped.
+enum Fed {
+    Batch(RecordBatch),
+    /// The input could not be read on (`OSError`).
+    Io(String),
+    /// Arrow refused a batch (a bug).
+    Export(ExportError),
+}
+
+/// Where batches come from.
+#[allow(clippy::large_enum_variant, reason = "one per reader, made once and never moved in a loop")]
+enum Feed {
+    /// One reader on the calling thread.
+    Serial(Games, Rows),
+    /// The library's parallel pipeline, on threads of its own: one batch per chunk of the
+    /// input, in input order. The receiver is in a mutex only to make the class `Sync`.
+    Parallel(Mutex<Receiver<Fed>>),
+}
+
+/// Games read into record batches of at most `batch_games` rows each: filled to that from one
+/// reader, or one chunk of the input (about a megabyte of PGN) each from the parallel
+/// pipeline, sliced (without copying) where a chunk has more.
+pub(crate) struct GameBatches {
+    feed: Feed,
+    batch_games: usize,
+    schema: SchemaRef,
+    done: bool,
+    /// A chunk's batch, and the rows of it already handed out.
+    sliced: Option<(RecordBatch, usize)>,
+    /// The read error that stopped the input, raised after the rows before it are handed out.
+    failed: Option<PyErr>,
+}
+
+impl GameBatches {
+    fn serial(games: Games, moves_as: MovesAs, keys: Keys, batch_games: usize) -> GameBatches {
+        GameBatches {
+            feed: Feed::Serial(games, Rows::new(moves_as, keys)),
+            batch_games: batch_games.max(1),
+            schema: schema_for(moves_as),
+            done: false,
+            sliced: None,
+            failed: None,
+        }
+    }
+
+    /// The games of a PGN input read on `threads` workers (`chessbits_pgn::par_chunks`),
+    /// each chunk into a batch on its worker.
+    fn parallel(
+        input: impl Read + Send + 'static,
+        moves_as: MovesAs,
+        keys: Keys,
+        (threads, batch_games): (usize, usize),
+    ) -> GameBatches {
+        let (tx, rx) = sync_channel(2);
+        let options = Parallel::new(threads);
+        std::thread::spawn(move || {
+            let work = |mut chunk: Chunk| {
+                let mut rows = Rows::new(moves_as, keys);
+                let mut reader = chunk.reader();
+                let mut builder = GameBuilder::default();
+                let mut io = None;
+                while let Some(result) = reader.read_game(&mut builder) {
+                    let number = reader.games();
+                    match result {
+                        Ok(mut game) => {
+                            game.number = number;
+                            if let Err(e) = rows.push(&game) {
+                                return (Err(e), None);
+                            }
+                        }
+                        // The read error is no game's: reading stops there, as serially.
+                        Err(e) if matches!(e.kind, PgnErrorKind::Io(_)) => {
+                            io = Some(e.to_string());
+                            break;
+                        }
+                        Err(e) => rows.push_error(number, &e.to_string()),
+                    }
+                }
+                (rows.finish(), io)
+            };
+            // A send fails when the reader was dropped: the pipeline then stops.
+            let _ = par_chunks(input, &options, work, |(batch, io)| {
+                match batch {
+                    Ok(Some(batch)) => tx.send(Fed::Batch(batch)).map_err(drop)?,
+                    Ok(None) => {}
+                    Err(e) => return tx.send(Fed::Export(e)).map_err(drop).and(Err(())),
+                }
+                match io {
+                    Some(message) => tx.send(Fed::Io(message)).map_err(drop).and(Err(())),
+                    None => Ok(()),
+                }
+            });
+        });
+        GameBatches {
+            feed: Feed::Parallel(Mutex::new(rx)),
+            batch_games: batch_games.max(1),
+            schema: schema_for(moves_as),
+            done: false,
+            sliced: None,
+            failed: None,
+        }
+    }
+
+    /// The next batch, or `None` at the end of the input.
+    pub(crate) fn next_batch(&mut self) -> PyResult<Option<RecordBatch>> {
+        self.read_batch().map_err(|e| match e {
+            ReadError::Py(e) => e,
+            ReadError::Export(e) => export_error(e),
+        })
+    }
+
+    fn read_batch(&mut self) -> Result<Option<RecordBatch>, ReadError> {
+        if let Some((batch, at)) = self.sliced.take() {
+            let rows = (batch.num_rows() - at).min(self.batch_games);
+            let slice = batch.slice(at, rows);
+            if at + rows < batch.num_rows() {
+                self.sliced = Some((batch, at + rows));
+            }
+            return Ok(Some(slice));
+        }
+        if let Some(e) = self.failed.take() {
+            return Err(ReadError::Py(e));
+        }
+        if self.done {
+            return Ok(None);
+        }
+        match &mut self.feed {
+            Feed::Serial(games, rows) => {
+                while rows.len() < self.batch_games {
+                    let next = match games.next_game() {
+                        Ok(next) => next,
+                        Err(e) => {
+                            // The games before the error go first.
+                            self.done = true;
+                            self.failed = Some(e);
+                            break;
+                        }
+                    };
+                    match next {
+                        None => {
+                            self.done = true;
+                            break;
+                        }
+                        Some((number, Ok(mut game))) => {
+                            game.number = number;
+                            rows.push(&game)?;
+                        }
+                        Some((number, Err(e))) => rows.push_error(number, &e),
+                    }
+                }
+                match rows.finish()? {
+                    Some(batch) => Ok(Some(batch)),
+                    None => self.failed.take().map_or(Ok(None), |e| Err(ReadError::Py(e))),
+                }
+            }
+            Feed::Parallel(rx) => {
+                let next = rx
+                    .get_mut()
+                    .map_err(|_| ReadError::Py(PyOSError::new_err("a reading thread panicked")))?;
+                match next.recv() {
+                    Ok(Fed::Batch(batch)) => {
+                        self.sliced = Some((batch, 0));
+                        self.read_batch()
+                    }
+                    Ok(Fed::Io(message)) => {
+                        self.done = true;
+                        Err(ReadError::Py(PyOSError::new_err(message)))
+                    }
+                    Ok(Fed::Export(e)) => {
+                        self.done = true;
+                        Err(ReadError::Export(e))
+                    }
+                    Err(_) => {
+                        self.done = true;
+                        Ok(None)
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -289,15 +476,22 @@ pub(crate) enum Source {
 }
 
 impl Source {
-    pub(crate) fn open(self) -> PyResult<Box<dyn BufRead + Send + Sync>> {
+    /// The source's bytes, decompressed if they are compressed.
+    pub(crate) fn open(self) -> PyResult<Input> {
+        let io = |e: std::io::Error| PyOSError::new_err(e.to_string());
         match self {
-            Source::Bytes(bytes) => Ok(Box::new(Cursor::new(bytes))),
+            Source::Bytes(bytes) => Input::new(Cursor::new(bytes)).map_err(io),
             Source::Path(path) => open_path(&path),
             Source::File(file) => {
                 let reader = PyFileReader { file, pending: Vec::new(), at: 0 };
-                Ok(Box::new(BufReader::with_capacity(1 << 16, reader)))
+                Input::new(reader).map_err(io)
             }
         }
+    }
+
+    /// Whether reading it needs the GIL (a Python file object): then it is read on one thread.
+    fn is_file_object(&self) -> bool {
+        matches!(self, Source::File(_))
     }
 }
 
@@ -357,9 +551,10 @@ fn ipc(schema: &SchemaRef, batches: &[RecordBatch]) -> Result<Vec<u8>, ExportErr
     Ok(writer.into_inner()?)
 }
 
-/// Reads every game of `source` (a path or bytes) into one Arrow IPC stream: the Rust side of
-/// `chessbits.read_games`. `threads` is checked and reserved: reading is serial until the
-/// library's parallel pipeline lands.
+/// Reads every game of `source` (a path, bytes or a file object; plain, `.zst`, `.gz` or
+/// `.bz2`) into one Arrow IPC stream: the Rust side of `chessbits.read_games`. PGN paths and
+/// bytes are read on `threads` workers (default: all cores) through the library's parallel
+/// pipeline; file objects and `.cbg` files on one.
 #[pyfunction]
 #[pyo3(signature = (source, *, moves="uci", keys=None, batch_games=chessbits_arrow::DEFAULT_BATCH_GAMES, threads=None))]
 pub(crate) fn read_games_ipc<'py>(
@@ -404,7 +599,19 @@ fn reader(
         .map(self::keys)
         .transpose()?
         .unwrap_or(Keys::First(chessbits_arrow::DEFAULT_KEY_PLIES));
-    Ok(GameBatches::new(Games::new(source.open()?)?, moves, keys, batch_games))
+    let threads = threads.unwrap_or_else(|| Parallel::all_cores().threads);
+    // A file object needs the GIL for each read: it is read on one thread.
+    let serial = threads <= 1 || source.is_file_object();
+    let (cbg, input) = sniff(source.open()?)?;
+    if cbg || serial {
+        let games = if cbg {
+            Games::Cbg(CbgReader::new(input).map_err(raise::<CbgError>)?)
+        } else {
+            Games::Pgn(PgnReader::new(input), GameBuilder::default())
+        };
+        return Ok(GameBatches::serial(games, moves, keys, batch_games));
+    }
+    Ok(GameBatches::parallel(input, moves, keys, (threads, batch_games)))
 }
 
 /// An iterator of record batches over a PGN source, each as Arrow IPC stream bytes (schema

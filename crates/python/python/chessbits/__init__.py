@@ -101,13 +101,17 @@ def read_games(
     """Reads every game of ``source`` into a ``pyarrow.Table``, one row a game.
 
     ``source`` is a path to a PGN or ``.cbg`` file, the bytes of one, or a binary (or text)
-    file object, read a block at a time (``gzip.open(path)`` streams compressed input). The columns are those of ``chessbits export``
+    file object, read a block at a time; PGN compressed with zstd, gzip or bzip2 (lichess's
+    ``.pgn.zst``) is recognised by its first bytes and read as it is. The columns are those of ``chessbits export``
     (``docs/formats.md``) plus ``error``: ``None`` for a game that read, else the message
     (game, line, column, byte, what is wrong) for a game that did not, whose row holds only
     its number. ``moves`` is ``"uci"`` or ``"san"`` (a list of strings per game) or
     ``"codes"`` (the model move codec's bytes, exactly as the export writes them). ``keys``
     is the number of plies whose Polyglot keys the ``keys`` column holds (40 by default) or
-    ``"all"``. ``threads`` is accepted for the parallel reader; reading is serial for now.
+    ``"all"``. ``threads`` is the number of worker threads that read a PGN path or bytes
+    (``None``: all cores; the table is the same for every number); file objects and ``.cbg``
+    files are read on one thread. A file that cannot be read on (a truncated ``.zst``)
+    raises ``OSError`` naming the compressed byte reached.
     """
     data = _chessbits.read_games_ipc(
         _source(source), moves=moves, keys=keys, batch_games=batch_games, threads=threads
@@ -125,7 +129,8 @@ def iter_games(
 ) -> Iterator[pa.RecordBatch]:
     """Reads ``source`` as ``read_games`` does, a ``pyarrow.RecordBatch`` of at most
     ``batch_games`` games at a time: for inputs larger than memory (a path or a file
-    object)."""
+    object). On several threads, a batch holds at most one chunk of the input (about a
+    megabyte of PGN). A read error raises ``OSError`` after the batches before it."""
     reader = _chessbits.BatchReader(
         _source(source), moves=moves, keys=keys, batch_games=batch_games, threads=threads
     )

@@ -181,7 +181,8 @@ def read_games(
     keys: Union[int, str, None] = None,
     batch_games: int = 8192,
 ) -> pa.Table:
-    """Every game of a PGN or .cbg source as a table in the schema of ``chessbits export``."""
+    """Every game of a PGN or .cbg source (plain, .zst, .gz or .bz2) as a table in the schema
+    of ``chessbits export``, read on ``threads`` workers (``None``: all cores)."""
 
 def iter_games(
     source: Source,
