@@ -42,6 +42,9 @@ def reading(paths, oracle_games):
         for moves in ["codes", "uci", "san"]:
             t = best_of(lambda: chessbits.read_games(path, moves=moves, threads=1))
             row[f"chessbits {moves}"] = games / t
+        cores = os.cpu_count()
+        t = best_of(lambda: chessbits.read_games(path, moves="uci", threads=cores))
+        row[f"chessbits uci {cores}t"] = games / t
         try:
             import chess.pgn
 

@@ -19,7 +19,7 @@ use chessbits_arrow::{BatchBuilder, ExportError, ExportOptions, Keys};
 use chessbits_codec::cbg::{CbgErrorKind, CbgReader, GameBuilder, GameRecord, MAGIC};
 use chessbits_move::UciMove;
 use chessbits_notation::san::SanPlus;
-use chessbits_pgn::{par_chunks, Chunk, Input, Parallel, PgnErrorKind, PgnReader};
+use chessbits_pgn::{par_chunks, Chunk, Compression, Input, Parallel, PgnErrorKind, PgnReader};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -493,6 +493,15 @@ impl Source {
     fn is_file_object(&self) -> bool {
         matches!(self, Source::File(_))
     }
+
+    /// Its size in bytes, where it is known before reading.
+    fn size(&self) -> Option<u64> {
+        match self {
+            Source::Bytes(bytes) => Some(bytes.len() as u64),
+            Source::Path(path) => std::fs::metadata(path).ok().map(|m| m.len()),
+            Source::File(_) => None,
+        }
+    }
 }
 
 /// Reads a Python file object a block at a time, taking the GIL for each `read` call: so a
@@ -600,9 +609,15 @@ fn reader(
         .transpose()?
         .unwrap_or(Keys::First(chessbits_arrow::DEFAULT_KEY_PLIES));
     let threads = threads.unwrap_or_else(|| Parallel::all_cores().threads);
-    // A file object needs the GIL for each read: it is read on one thread.
-    let serial = threads <= 1 || source.is_file_object();
-    let (cbg, input) = sniff(source.open()?)?;
+    // A file object needs the GIL for each read: it is read on one thread. So is an input of
+    // less than two chunks, which the pipeline's threads would not share.
+    let size = source.size();
+    let file_object = source.is_file_object();
+    let input = source.open()?;
+    let small = input.compression() == Compression::None
+        && size.is_some_and(|n| n < 2 * Parallel::DEFAULT_CHUNK_SIZE as u64);
+    let serial = threads <= 1 || file_object || small;
+    let (cbg, input) = sniff(input)?;
     if cbg || serial {
         let games = if cbg {
             Games::Cbg(CbgReader::new(input).map_err(raise::<CbgError>)?)
