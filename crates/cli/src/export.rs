@@ -167,7 +167,7 @@ fn export_file<W: Write + Send>(
             }
             failed += errors.len() as u64;
             let coded = coded.map_err(to_io)?;
-            progress.set(read.get(), 0, exporter.stats().games + coded.counts().games);
+            progress.set(read.get(), None, exporter.stats().games + coded.counts().games);
             exporter.write_coded(coded).map_err(to_io)
         },
     )?;

@@ -188,7 +188,7 @@ pub fn pack(
                         }
                     }
                 }
-                progress.set(read_before + read.get(), 0, number);
+                progress.set(read_before + read.get(), None, number);
                 Ok::<_, io::Error>(())
             },
         )?;

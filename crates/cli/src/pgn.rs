@@ -166,7 +166,7 @@ pub fn run(
             err.write_all(&piece.err)?;
             summary.games += piece.games;
             summary.failed += piece.failed;
-            progress.set(read_before + read.get(), piece.end, summary.games);
+            progress.set(read_before + read.get(), Some(piece.end), summary.games);
             piece.out.clear();
             piece.err.clear();
             (piece.games, piece.failed) = (0, 0);

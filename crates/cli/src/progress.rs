@@ -51,10 +51,10 @@ impl Progress {
     }
 
     /// Records that `read` bytes of the input files (as stored: compressed, if they are) are
-    /// read, giving `pgn` bytes of PGN and `games` games.
-    pub fn set(&mut self, read: u64, pgn: u64, games: u64) {
+    /// read, giving `pgn` bytes of PGN (when known) and `games` games.
+    pub fn set(&mut self, read: u64, pgn: Option<u64>, games: u64) {
         self.bar.set_position(read);
-        self.show(games, Some(pgn));
+        self.show(games, pgn);
     }
 
     fn show(&mut self, games: u64, pgn: Option<u64>) {
