@@ -338,5 +338,6 @@ fn chunks_read_as_the_whole_fuzz_corpus_does() {
             files += 1;
         }
     }
-    assert!(files > 10, "the committed fuzz corpus: {files} files");
+    // The committed seeds and regressions, and whatever a local fuzzing run has added.
+    assert!(files >= 5, "the committed fuzz corpus: {files} files");
 }
