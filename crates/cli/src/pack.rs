@@ -27,7 +27,7 @@ use chessbits_codec::cbg::{
 use chessbits_codec::move_codec::{MoveCodec, MoveEncoder};
 use chessbits_move::CastlingMode;
 use chessbits_movegen::Game;
-use chessbits_pgn::{par_chunks, Parallel, ReplayedGame};
+use chessbits_pgn::{par_chunks, Chunk, Parallel, ReplayedGame};
 use chessbits_state::Position;
 
 use crate::pgn::{open, total_size, uci_line, To};
@@ -90,6 +90,73 @@ impl PackStats {
     }
 }
 
+/// A game of a chunk as a worker leaves it: its number in the file, coded or why not, and
+/// the comments and variations it dropped.
+type ChunkGame = (u64, Result<CodedGame, Broken>, (u64, u64));
+
+/// Reads and codes every game of a chunk (on a worker).
+fn code_chunk(mut chunk: Chunk, codec: MoveCodec) -> Vec<ChunkGame> {
+    let mut reader = chunk.reader();
+    let mut builder = GameBuilder::default();
+    let mut encoder = MoveEncoder::new(codec, &Position::new());
+    let mut games = Vec::new();
+    loop {
+        let dropped = (builder.dropped_comments, builder.dropped_variations);
+        let Some(result) = reader.read_game(&mut builder) else { break };
+        // What a broken game dropped is not counted.
+        let dropped =
+            (builder.dropped_comments - dropped.0, builder.dropped_variations - dropped.1);
+        let coded = match result {
+            Ok(game) => CodedGame::with_encoder(game, codec, &mut encoder)
+                .map_err(|e| Broken::Coding(e.to_string())),
+            Err(e) => {
+                Err(Broken::Reading(format!("line {}, column {}: {}", e.line, e.column, e.kind)))
+            }
+        };
+        games.push((reader.games(), coded, dropped));
+    }
+    games
+}
+
+/// Writes one game a worker coded as game `number` of the output, counting it in `s`, or
+/// reports why it is not packed.
+fn write_coded<W: Write>(
+    writer: &mut CbgWriter<W>,
+    (in_file, coded, dropped): ChunkGame,
+    number: u64,
+    s: &mut PackStats,
+    path: &Path,
+    err: &mut impl Write,
+) -> io::Result<()> {
+    let written = match coded {
+        Ok(mut coded) => {
+            coded.set_number(number);
+            writer
+                .write_coded(&coded)
+                .map(|w| (w, coded.game().moves.len()))
+                .map_err(|e| e.to_string())
+        }
+        Err(Broken::Coding(message)) => Err(message),
+        Err(Broken::Reading(message)) => {
+            Err(format!("game {number} (game {in_file} of the file), {message}"))
+        }
+    };
+    match written {
+        Ok((w, plies)) => {
+            s.games += 1;
+            s.plies += plies as u64;
+            s.move_bytes += w.move_bytes as u64;
+            s.dropped_comments += dropped.0;
+            s.dropped_variations += dropped.1;
+        }
+        Err(message) => {
+            s.failed += 1;
+            writeln!(err, "chessbits: {}: {message}", path.display())?;
+        }
+    }
+    Ok(())
+}
+
 /// Why a game is not packed: it did not read, or its mainline does not code.
 enum Broken {
     Reading(String),
@@ -132,61 +199,11 @@ pub fn pack(
         par_chunks(
             input,
             options,
-            |mut chunk| {
-                let mut reader = chunk.reader();
-                let mut builder = GameBuilder::default();
-                let mut encoder = MoveEncoder::new(codec, &Position::new());
-                let mut games = Vec::new();
-                loop {
-                    let dropped = (builder.dropped_comments, builder.dropped_variations);
-                    let Some(result) = reader.read_game(&mut builder) else { break };
-                    // What a broken game dropped is not counted.
-                    let dropped = (
-                        builder.dropped_comments - dropped.0,
-                        builder.dropped_variations - dropped.1,
-                    );
-                    let in_file = reader.games();
-                    let coded = match result {
-                        Ok(game) => CodedGame::with_encoder(game, codec, &mut encoder)
-                            .map_err(|e| Broken::Coding(e.to_string())),
-                        Err(e) => Err(Broken::Reading(format!(
-                            "line {}, column {}: {}",
-                            e.line, e.column, e.kind
-                        ))),
-                    };
-                    games.push((in_file, coded, dropped));
-                }
-                games
-            },
+            |chunk| code_chunk(chunk, codec),
             |games| {
-                for (in_file, coded, dropped) in games {
+                for game in games {
                     number += 1;
-                    let written = match coded {
-                        Ok(mut coded) => {
-                            coded.set_number(number);
-                            writer
-                                .write_coded(&coded)
-                                .map(|w| (w, coded.game().moves.len()))
-                                .map_err(|e| e.to_string())
-                        }
-                        Err(Broken::Coding(message)) => Err(message),
-                        Err(Broken::Reading(message)) => {
-                            Err(format!("game {number} (game {in_file} of the file), {message}"))
-                        }
-                    };
-                    match written {
-                        Ok((w, plies)) => {
-                            s.games += 1;
-                            s.plies += plies as u64;
-                            s.move_bytes += w.move_bytes as u64;
-                            s.dropped_comments += dropped.0;
-                            s.dropped_variations += dropped.1;
-                        }
-                        Err(message) => {
-                            s.failed += 1;
-                            writeln!(err, "chessbits: {}: {message}", path.display())?;
-                        }
-                    }
+                    write_coded(&mut writer, game, number, &mut s, path, err)?;
                 }
                 progress.set(read_before + read.get(), None, number);
                 Ok::<_, io::Error>(())

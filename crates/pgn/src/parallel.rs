@@ -182,25 +182,36 @@ where
             });
         }
         drop((done_tx, chunk_rx));
-        let mut waiting = BTreeMap::new();
-        let mut next = 0;
-        for (index, result) in done_rx.iter() {
-            waiting.insert(index, result);
-            while let Some(result) = waiting.remove(&next) {
-                next += 1;
-                match result {
-                    Ok(result) => sink(result)?,
-                    Err(payload) => {
-                        // Stop the other threads before passing the worker's panic on.
-                        drop((token_tx, done_rx));
-                        panic::resume_unwind(payload)
-                    }
-                }
-                let _ = token_tx.send(());
-            }
-        }
-        Ok(())
+        hand_on(done_rx, token_tx, &mut sink)
     })
+}
+
+/// Hands the workers' results (chunk index, result or panic) to `sink` in chunk order, giving
+/// back a token for each; returns when every worker is done, or at the sink's first error.
+/// Dropping `done` and `tokens` on the way out stops the other threads.
+fn hand_on<T, E>(
+    done: Receiver<(u64, thread::Result<T>)>,
+    tokens: SyncSender<()>,
+    sink: &mut impl FnMut(T) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut waiting = BTreeMap::new();
+    let mut next = 0;
+    while let Ok((index, result)) = done.recv() {
+        waiting.insert(index, result);
+        while let Some(result) = waiting.remove(&next) {
+            next += 1;
+            match result {
+                Ok(result) => sink(result)?,
+                Err(payload) => {
+                    // Stop the other threads before passing the worker's panic on.
+                    drop((tokens, done));
+                    panic::resume_unwind(payload)
+                }
+            }
+            let _ = tokens.send(());
+        }
+    }
+    Ok(())
 }
 
 /// Reads `input` in blocks of [`BLOCK_SIZE`] bytes and sends them; then an empty block at the

@@ -8,10 +8,10 @@ use std::io::{self, Read};
 use crate::error::PgnError;
 use crate::limits::Limits;
 use crate::san_cache::SanCache;
-use crate::scanner::{Parser, SkipGame};
+use crate::scanner::Parser;
 use crate::source::{IoSource, SliceSource};
 use crate::split::Origin;
-use crate::visitor::Visitor;
+use crate::visitor::{SkipGame, Visitor};
 
 /// The methods the two readers share.
 macro_rules! reader_methods {

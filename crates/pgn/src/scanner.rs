@@ -13,7 +13,7 @@ use std::io;
 use memchr::{memchr, memchr2, memrchr};
 
 use super::annotations::Nag;
-use super::visitor::{GameResult, RawComment, RawTag, Visitor};
+use super::visitor::{GameResult, RawComment, RawTag, SkipGame, Visitor};
 
 use chessbits_notation::san::SanPlus;
 
@@ -955,20 +955,6 @@ impl<S: Source> Parser<S> {
             }
         }
     }
-}
-
-/// The visitor behind `skip_game`.
-pub(crate) struct SkipGame;
-
-impl Visitor for SkipGame {
-    type Output = ();
-    type Error = core::convert::Infallible;
-
-    fn begin_movetext(&mut self) -> crate::visitor::Skip {
-        crate::visitor::Skip(true)
-    }
-
-    fn end_game(&mut self) {}
 }
 
 /// Whether a token can start at `i`: the byte before is white space or ends a token.

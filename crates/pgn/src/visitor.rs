@@ -515,3 +515,17 @@ impl Visitor for Nothing {
 
     fn end_game(&mut self) {}
 }
+
+/// The visitor behind `skip_game`.
+pub(crate) struct SkipGame;
+
+impl Visitor for SkipGame {
+    type Output = ();
+    type Error = core::convert::Infallible;
+
+    fn begin_movetext(&mut self) -> Skip {
+        Skip(true)
+    }
+
+    fn end_game(&mut self) {}
+}

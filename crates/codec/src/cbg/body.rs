@@ -432,7 +432,7 @@ pub(super) struct Encoded {
 }
 
 /// The flag bit of a body that says a count of skipped games follows the flags.
-pub(super) const SKIPPED_FLAG: u8 = 1 << 5;
+const SKIPPED_FLAG: u8 = 1 << 5;
 
 pub(super) fn encode_body(
     game: &GameRecord,
@@ -448,7 +448,7 @@ pub(super) fn encode_body(
 }
 
 /// Codes the mainline of `game` into `moves` (cleared first).
-pub(super) fn encode_moves(
+fn encode_moves(
     game: &GameRecord,
     encoder: &mut MoveEncoder,
     codec: MoveCodec,
@@ -464,12 +464,7 @@ pub(super) fn encode_moves(
 }
 
 /// Appends the body of `game`, whose mainline `moves` codes, to `out`.
-pub(super) fn assemble_body(
-    game: &GameRecord,
-    skipped: u64,
-    moves: &[u8],
-    out: &mut Vec<u8>,
-) -> Encoded {
+fn assemble_body(game: &GameRecord, skipped: u64, moves: &[u8], out: &mut Vec<u8>) -> Encoded {
     let standard = standard_start(&game.start);
     let clocks = game.clocks.iter().any(Option::is_some);
     let evals = game.evals.iter().any(Option::is_some);
@@ -663,3 +658,93 @@ pub(super) fn skip_value(c: &mut Cursor<'_>) -> Result<(), CbgError> {
 
 // ---------------------------------------------------------------------------------------
 // Writing.
+
+/// A game with its mainline coded, ready for
+/// [`CbgWriter::write_coded`](super::CbgWriter::write_coded): coding the moves is most of the
+/// cost of writing a game, and this lets it run on worker threads while one writer puts the
+/// records in order.
+///
+/// ```
+/// use chessbits_codec::cbg::{CbgReader, CbgWriter, CodedGame, GameBuilder};
+/// use chessbits_codec::move_codec::MoveCodec;
+/// use chessbits_pgn::SliceReader;
+///
+/// let mut reader = SliceReader::new(b"1. e4 e5 2. Nf3 1-0");
+/// let game = reader.read_game(&mut GameBuilder::default()).unwrap().map_err(|e| e.to_string())?;
+/// let coded = CodedGame::new(game, MoveCodec::Model)?; // on a worker
+/// let mut writer = CbgWriter::new(Vec::new(), MoveCodec::Model)?;
+/// writer.write_coded(&coded)?;
+/// let file = writer.finish()?;
+/// let back: Vec<_> = CbgReader::new(&file[..])?.collect::<Result<_, _>>()?;
+/// assert_eq!(back[0].moves, coded.game().moves);
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct CodedGame {
+    pub(super) game: GameRecord,
+    pub(super) codec: MoveCodec,
+    /// Bytes of the coded mainline.
+    move_bytes: usize,
+    /// The record's body as if no game were skipped before it: the writer sets the flag and
+    /// inserts the count when some were.
+    body: Vec<u8>,
+}
+
+impl CodedGame {
+    /// Codes the mainline of `game` with `codec`.
+    ///
+    /// # Errors
+    /// A move of the mainline is not legal (a game read by the library's builder always is)
+    /// or cannot be coded (a null move).
+    pub fn new(game: GameRecord, codec: MoveCodec) -> Result<CodedGame, MoveEncodeError> {
+        let mut encoder = MoveEncoder::new(codec, &game.start);
+        CodedGame::with_encoder(game, codec, &mut encoder)
+    }
+
+    /// [`new`](Self::new) with an encoder kept from game to game (it holds the model's
+    /// scratch tables: making one per game costs an allocation).
+    ///
+    /// # Errors
+    /// As [`new`](Self::new).
+    pub fn with_encoder(
+        game: GameRecord,
+        codec: MoveCodec,
+        encoder: &mut MoveEncoder,
+    ) -> Result<CodedGame, MoveEncodeError> {
+        let mut moves = Vec::new();
+        encode_moves(&game, encoder, codec, &mut moves)?;
+        let mut body = Vec::new();
+        let encoded = assemble_body(&game, 0, &moves, &mut body);
+        Ok(CodedGame { game, codec, move_bytes: encoded.move_bytes, body })
+    }
+
+    /// The game.
+    pub fn game(&self) -> &GameRecord {
+        &self.game
+    }
+
+    /// Sets the game's number in its input (written as the count of games skipped before it:
+    /// [`GameRecord::number`]).
+    pub fn set_number(&mut self, number: u64) {
+        self.game.number = number;
+    }
+
+    /// The bytes of its coded mainline.
+    pub fn move_bytes(&self) -> usize {
+        self.move_bytes
+    }
+
+    /// Appends its body to `out` as [`assemble_body`] writes it with `skipped`: the flag set
+    /// and the count after the flags where games were skipped.
+    pub(super) fn body_into(&self, skipped: u64, out: &mut Vec<u8>) -> Encoded {
+        match self.body.split_first() {
+            Some((&flags, rest)) if skipped > 0 => {
+                out.push(flags | SKIPPED_FLAG);
+                put_varint(out, skipped);
+                out.extend_from_slice(rest);
+            }
+            _ => out.extend_from_slice(&self.body),
+        }
+        Encoded { move_bytes: self.move_bytes }
+    }
+}

@@ -120,11 +120,9 @@ use crate::packed::PackedError;
 mod body;
 mod record;
 
-use body::{
-    assemble_body, decode_body, encode_body, encode_moves, put_varint, Cursor, Encoded,
-    SKIPPED_FLAG,
-};
+use body::{decode_body, encode_body, put_varint, Cursor, Encoded};
 
+pub use body::CodedGame;
 pub use record::{GameBuilder, GameRecord};
 
 /// The file's first eight bytes.
@@ -387,81 +385,6 @@ pub fn crc16(bytes: &[u8]) -> u16 {
     crc
 }
 
-/// A game with its mainline coded, ready for [`CbgWriter::write_coded`]: coding the moves is
-/// most of the cost of writing a game, and this lets it run on worker threads while one
-/// writer puts the records in order.
-///
-/// ```
-/// use chessbits_codec::cbg::{CbgReader, CbgWriter, CodedGame, GameBuilder};
-/// use chessbits_codec::move_codec::MoveCodec;
-/// use chessbits_pgn::SliceReader;
-///
-/// let mut reader = SliceReader::new(b"1. e4 e5 2. Nf3 1-0");
-/// let game = reader.read_game(&mut GameBuilder::default()).unwrap().map_err(|e| e.to_string())?;
-/// let coded = CodedGame::new(game, MoveCodec::Model)?; // on a worker
-/// let mut writer = CbgWriter::new(Vec::new(), MoveCodec::Model)?;
-/// writer.write_coded(&coded)?;
-/// let file = writer.finish()?;
-/// let back: Vec<_> = CbgReader::new(&file[..])?.collect::<Result<_, _>>()?;
-/// assert_eq!(back[0].moves, coded.game().moves);
-/// # Ok::<_, Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Clone, Debug)]
-pub struct CodedGame {
-    game: GameRecord,
-    codec: MoveCodec,
-    /// Bytes of the coded mainline.
-    move_bytes: usize,
-    /// The record's body as if no game were skipped before it: the writer sets the flag and
-    /// inserts the count when some were.
-    body: Vec<u8>,
-}
-
-impl CodedGame {
-    /// Codes the mainline of `game` with `codec`.
-    ///
-    /// # Errors
-    /// A move of the mainline is not legal (a game read by the library's builder always is)
-    /// or cannot be coded (a null move).
-    pub fn new(game: GameRecord, codec: MoveCodec) -> Result<CodedGame, MoveEncodeError> {
-        let mut encoder = MoveEncoder::new(codec, &game.start);
-        CodedGame::with_encoder(game, codec, &mut encoder)
-    }
-
-    /// [`new`](Self::new) with an encoder kept from game to game (it holds the model's
-    /// scratch tables: making one per game costs an allocation).
-    ///
-    /// # Errors
-    /// As [`new`](Self::new).
-    pub fn with_encoder(
-        game: GameRecord,
-        codec: MoveCodec,
-        encoder: &mut MoveEncoder,
-    ) -> Result<CodedGame, MoveEncodeError> {
-        let mut moves = Vec::new();
-        encode_moves(&game, encoder, codec, &mut moves)?;
-        let mut body = Vec::new();
-        let encoded = assemble_body(&game, 0, &moves, &mut body);
-        Ok(CodedGame { game, codec, move_bytes: encoded.move_bytes, body })
-    }
-
-    /// The game.
-    pub fn game(&self) -> &GameRecord {
-        &self.game
-    }
-
-    /// Sets the game's number in its input (written as the count of games skipped before it:
-    /// [`GameRecord::number`]).
-    pub fn set_number(&mut self, number: u64) {
-        self.game.number = number;
-    }
-
-    /// The bytes of its coded mainline.
-    pub fn move_bytes(&self) -> usize {
-        self.move_bytes
-    }
-}
-
 /// What one written game took.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct WrittenGame {
@@ -569,16 +492,8 @@ impl<W: Write> CbgWriter<W> {
         }
         let skipped = coded.game.number.saturating_sub(self.games + 1);
         self.body.clear();
-        match coded.body.split_first() {
-            // The body as `assemble_body` writes it with `skipped`: the flag, then the count.
-            Some((&flags, rest)) if skipped > 0 => {
-                self.body.push(flags | SKIPPED_FLAG);
-                put_varint(&mut self.body, skipped);
-                self.body.extend_from_slice(rest);
-            }
-            _ => self.body.extend_from_slice(&coded.body),
-        }
-        self.append_body(Encoded { move_bytes: coded.move_bytes })
+        let encoded = coded.body_into(skipped, &mut self.body);
+        self.append_body(encoded)
     }
 
     fn append_body(&mut self, encoded: Encoded) -> Result<WrittenGame, CbgWriteError> {
