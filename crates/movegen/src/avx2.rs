@@ -32,25 +32,12 @@ use crate::wide::{Scalar, Width};
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Avx2(());
 
-/// Whether this CPU has the fast-bits features and AVX2.
-#[cfg(target_arch = "x86_64")]
-static DETECTED: crate::isa::Detection = crate::isa::Detection::new();
-
 impl Avx2 {
     /// The AVX2 width, if this CPU has the fast-bits features and AVX2. After the first call,
     /// one load and one test. Always `None` off x86-64.
     #[inline]
     pub(crate) fn detect() -> Option<Avx2> {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let found = DETECTED
-                .found(|| crate::isa::has_fast_bits() && std::is_x86_feature_detected!("avx2"));
-            found.then_some(Avx2(()))
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            None
-        }
+        chessbits_bitboard::isa::has_avx2().then_some(Avx2(()))
     }
 }
 
@@ -98,7 +85,8 @@ impl Width for Avx2 {
 }
 
 /// The vector code of [`Avx2`]. Every function is compiled for the fast-bits features and
-/// AVX2, spelled out in each `#[target_feature]`.
+/// AVX2, the attribute spelling out `chessbits_bitboard::isa::AVX2_FEATURES` (checked by
+/// `tests/feature_levels.rs`).
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use core::arch::x86_64::{

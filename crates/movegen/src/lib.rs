@@ -39,7 +39,6 @@ pub mod attacks;
 mod avx2;
 mod game;
 mod gen;
-mod isa;
 mod magics;
 mod outcome;
 mod perft;
@@ -50,6 +49,8 @@ mod wide;
 
 use core::fmt;
 use core::mem::MaybeUninit;
+
+use chessbits_bitboard::isa;
 
 /// The vocabulary of this crate's signatures, re-exported so that it can be used on its own.
 pub use chessbits_bitboard::{Bitboard, Color, File, Piece, Rank, Role, Square};
@@ -204,29 +205,29 @@ fn collect(pos: &Position, from: Bitboard, to: Bitboard) -> MoveList {
     }
 }
 
-/// The number of legal moves of `pos`, counted with [`wide::Wide`]'s attack map and set-wise
-/// count, compiled for its features.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2,avx512vpopcntdq")]
-fn count_wide(t: &'static Tables, pos: &Position, wide: wide::Wide) -> u64 {
-    Gen::new(t, pos).count_with(wide)
+isa::avx512_fn! {
+    /// The number of legal moves of `pos`, counted with [`wide::Wide`]'s attack map and
+    /// set-wise count, compiled for its features.
+    fn count_wide(t: &'static Tables, pos: &Position, wide: wide::Wide) -> u64 {
+        Gen::new(t, pos).count_with(wide)
+    }
 }
 
-/// Writes to `out` the list of the legal moves from `from` to `to`, by [`wide::Wide`]'s writer
-/// and attack map, compiled for its features. (It returns nothing: a returned reference to the
-/// list counts to LLVM as capturing `out`, which rules out building the list in the caller's
-/// return slot; see [`collect`].)
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2,avx512vpopcntdq")]
-pub(crate) fn collect_wide(
-    t: &'static Tables,
-    pos: &Position,
-    from: Bitboard,
-    to: Bitboard,
-    out: &mut MaybeUninit<MoveList>,
-    wide: wide::Wide,
-) {
-    Gen::new(t, pos).push_moves_with(from, to, out.write(MoveList::new()), wide);
+isa::avx512_fn! {
+    /// Writes to `out` the list of the legal moves from `from` to `to`, by [`wide::Wide`]'s
+    /// writer and attack map, compiled for its features. (It returns nothing: a returned
+    /// reference to the list counts to LLVM as capturing `out`, which rules out building the
+    /// list in the caller's return slot; see [`collect`].)
+    pub(crate) fn collect_wide(
+        t: &'static Tables,
+        pos: &Position,
+        from: Bitboard,
+        to: Bitboard,
+        out: &mut MaybeUninit<MoveList>,
+        wide: wide::Wide,
+    ) {
+        Gen::new(t, pos).push_moves_with(from, to, out.write(MoveList::new()), wide);
+    }
 }
 
 /// [`collect_with`] out of line, for CPUs without the fast-bits features (a call, as the other

@@ -26,11 +26,12 @@
 //!
 //! Both widths give the same moves in the same order and the same counts (tests compare them
 //! on every position four plies from the start, and the map and the count with the magic
-//! tables on random boards). Every `#[target_feature]` of the wide code spells out
-//! `"popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2,avx512vpopcntdq"` (the fast-bits
-//! features of `crate::isa` and AVX-512's). [`Wide::detect`] finds them once and keeps the
-//! answer in one byte; the copies of the generator that use `Wide` are compiled for them and
-//! called only with a `Wide` in hand, the proof that the CPU has them.
+//! tables on random boards). The wide code is compiled for the AVX-512 level of
+//! `chessbits_bitboard::isa`: the copies of the generator that use `Wide` by its
+//! `avx512_fn!`, the `#[inline]` helpers here by an attribute spelling out its
+//! `AVX512_FEATURES` (checked by `tests/feature_levels.rs`). [`Wide::detect`] asks that
+//! level's detection (one load and one test once known), and the copies are called only with
+//! a `Wide` in hand, the proof that the CPU has the features.
 //!
 //! Valgrind does not emulate AVX-512 and hides it from detection, so instruction counts taken
 //! with cachegrind measure the [`Scalar`] path.
@@ -185,34 +186,13 @@ impl<W: Width> Width for FewPieces<W> {
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Wide(());
 
-/// Whether this CPU has the wide features.
-#[cfg(target_arch = "x86_64")]
-static DETECTED: crate::isa::Detection = crate::isa::Detection::new();
-
 impl Wide {
     /// The wide width, if this CPU has the wide features. After the first call, one load and
     /// one test. Always `None` off x86-64.
     #[inline]
     pub(crate) fn detect() -> Option<Wide> {
-        #[cfg(target_arch = "x86_64")]
-        {
-            DETECTED.found(has_wide_features).then_some(Wide(()))
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            None
-        }
+        chessbits_bitboard::isa::has_avx512().then_some(Wide(()))
     }
-}
-
-/// `true` if this CPU has the fast-bits features and AVX-512 F, BW, VBMI2 and VPOPCNTDQ.
-#[cfg(target_arch = "x86_64")]
-fn has_wide_features() -> bool {
-    crate::isa::has_fast_bits()
-        && std::is_x86_feature_detected!("avx512f")
-        && std::is_x86_feature_detected!("avx512bw")
-        && std::is_x86_feature_detected!("avx512vbmi2")
-        && std::is_x86_feature_detected!("avx512vpopcntdq")
 }
 
 #[cfg(target_arch = "x86_64")]

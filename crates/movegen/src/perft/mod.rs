@@ -2,7 +2,7 @@
 //!
 //! One module per idea: [`walk`] holds the make/unmake walk (one body, specialised by policy
 //! into bulk counting, every-leaf and hashed walks, and compiled portably and for the fast-bits
-//! CPU features of [`crate::isa`]); [`table`] the lockless transposition table; [`parallel`]
+//! CPU features of [`chessbits_bitboard::isa`]); [`table`] the lockless transposition table; [`parallel`]
 //! the thread scheduler. This file holds the public entry points.
 
 pub(crate) mod children;

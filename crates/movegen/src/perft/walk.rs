@@ -1,5 +1,5 @@
 //! The make/unmake walks: one recursive body, compiled portably and for the fast-bits features
-//! (see [`crate::isa`]), and specialised by a [`Walk`] policy into the bulk-counting walk, the
+//! (see [`chessbits_bitboard::isa`]), and specialised by a [`Walk`] policy into the bulk-counting walk, the
 //! every-leaf walk and the hashed walk.
 
 use core::mem::MaybeUninit;
@@ -301,35 +301,35 @@ isa::fast_bits_fn! {
     }
 }
 
-/// The walk compiled for the wide features, its counts using the attack map and set-wise
-/// count of `x` (`depth >= W::LAST`).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx512f,avx512bw,avx512vbmi2,avx512vpopcntdq")]
-fn walk_wide<W: Walk>(
-    t: &'static Tables,
-    pos: &mut Position,
-    depth: u32,
-    w: W,
-    wide: Option<Wide>,
-    x: Wide,
-) -> u64 {
-    walk_body!(walk_wide, t, pos, depth, w, wide, x)
+isa::avx512_fn! {
+    /// The walk compiled for the wide features, its counts using the attack map and set-wise
+    /// count of `x` (`depth >= W::LAST`).
+    fn walk_wide<W: Walk>(
+        t: &'static Tables,
+        pos: &mut Position,
+        depth: u32,
+        w: W,
+        wide: Option<Wide>,
+        x: Wide,
+    ) -> u64 {
+        walk_body!(walk_wide, t, pos, depth, w, wide, x)
+    }
 }
 
-/// The walk compiled for the fast-bits features and AVX2, its counts using the attack map and
-/// set-wise count of `x` (`depth >= W::LAST`): the wide walk's part on CPUs without AVX-512,
-/// and the every-leaf walk's wherever there is AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
-fn walk_avx2<W: Walk>(
-    t: &'static Tables,
-    pos: &mut Position,
-    depth: u32,
-    w: W,
-    wide: Option<Wide>,
-    x: Avx2,
-) -> u64 {
-    walk_body!(walk_avx2, t, pos, depth, w, wide, x)
+isa::avx2_fn! {
+    /// The walk compiled for the fast-bits features and AVX2, its counts using the attack map
+    /// and set-wise count of `x` (`depth >= W::LAST`): the wide walk's part on CPUs without
+    /// AVX-512, and the every-leaf walk's wherever there is AVX2.
+    fn walk_avx2<W: Walk>(
+        t: &'static Tables,
+        pos: &mut Position,
+        depth: u32,
+        w: W,
+        wide: Option<Wide>,
+        x: Avx2,
+    ) -> u64 {
+        walk_body!(walk_avx2, t, pos, depth, w, wide, x)
+    }
 }
 
 /// Walks `pos` to `depth` (at least `W::LAST`) under the policy `w`: in the wide copy where
