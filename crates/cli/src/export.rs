@@ -148,7 +148,9 @@ fn export_file<W: Write + Send>(
                 let message = match result {
                     Ok(mut game) => {
                         game.number = reader.games();
-                        match batch.push(&game) {
+                        let pushed = batch.push(&game);
+                        builder.recycle(game);
+                        match pushed {
                             Ok(()) => continue,
                             Err(e) => e.to_string(),
                         }

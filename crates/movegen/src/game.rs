@@ -71,6 +71,28 @@ impl Game {
         }
     }
 
+    /// Starts a new game from `start`, as [`Game::new`] does, keeping the memory of this
+    /// one's moves and history (for a reader that replays many games).
+    ///
+    /// ```
+    /// use chessbits_movegen::{Game, Position};
+    ///
+    /// let mut game = Game::default();
+    /// game.play_uci("e2e4".parse()?)?;
+    /// game.reset(Position::new());
+    /// assert!(game.moves().is_empty());
+    /// assert_eq!(game.position(), &Position::new());
+    /// assert_eq!(game.history().len(), 1);
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn reset(&mut self, start: Position) {
+        self.start = start;
+        self.position = start;
+        self.moves.clear();
+        self.undos.clear();
+        self.history.reset(repetition_key(&start));
+    }
+
     /// The starting position.
     pub fn start(&self) -> &Position {
         &self.start

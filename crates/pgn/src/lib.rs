@@ -184,8 +184,8 @@ mod visitor;
 mod writer;
 
 pub use annotations::{
-    commands, decode_lossy, split_comment, Clock, Command, Commands, CommentParts, Eval,
-    InvalidClock, InvalidEval, InvalidNag, Nag, Score,
+    commands, comment_annotations, decode_lossy, split_comment, Clock, Command, Commands,
+    CommentAnnotations, CommentParts, Eval, InvalidClock, InvalidEval, InvalidNag, Nag, Score,
 };
 #[cfg(feature = "compression")]
 pub use compression::{CompressedStreamError, Compression, Input, Output, ReadCount};

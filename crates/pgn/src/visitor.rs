@@ -11,7 +11,9 @@ use chessbits_move::{CastlingMode, Move16, UciMove};
 use chessbits_movegen::{Game, MoveGen};
 use chessbits_state::Position;
 
-use super::annotations::{decode_lossy, split_comment, Clock, CommentParts, Eval, Nag};
+use super::annotations::{
+    decode_lossy, split_comment, Clock, CommentAnnotations, CommentParts, Eval, Nag,
+};
 use chessbits_notation::fen::{Fen, FenError};
 use chessbits_notation::san::{San, SanError, SanPlus};
 
@@ -176,6 +178,11 @@ impl<'a> RawComment<'a> {
     /// The comment split into clock, evaluation and normalised text.
     pub fn parts(&self) -> CommentParts {
         split_comment(self.0)
+    }
+
+    /// The clock, the evaluation and whether other text is left, read without allocating.
+    pub fn annotations(&self) -> CommentAnnotations {
+        super::annotations::comment_annotations(self.0)
     }
 
     /// The last well-formed `[%clk ...]`, if any.
@@ -368,6 +375,8 @@ pub struct Replay {
     chess960: bool,
     game: Option<Game>,
     result: Option<GameResult>,
+    /// A game handed back by [`Replay::recycle`], whose memory the next game reuses.
+    spare: Option<Game>,
 }
 
 /// What [`Replay`] makes of a game.
@@ -430,9 +439,23 @@ impl std::error::Error for ReplayError {
 impl Replay {
     fn game(&mut self) -> &mut Game {
         // Built once per game, inside the closure: the start position is not free.
-        let (start, chess960) = (&self.start, self.chess960);
-        self.game
-            .get_or_insert_with(|| Game::new(with_variant(start.unwrap_or_default(), chess960)))
+        let (start, chess960, spare) = (&self.start, self.chess960, &mut self.spare);
+        self.game.get_or_insert_with(|| {
+            let start = with_variant(start.unwrap_or_default(), chess960);
+            match spare.take() {
+                Some(mut game) => {
+                    game.reset(start);
+                    game
+                }
+                None => Game::new(start),
+            }
+        })
+    }
+
+    /// Hands back a game this replay made ([`ReplayedGame::game`]) once it is no longer
+    /// needed: the next game reuses its memory instead of growing new lists move by move.
+    pub fn recycle(&mut self, game: Game) {
+        self.spare = Some(game);
     }
 }
 
@@ -452,7 +475,8 @@ impl Visitor for Replay {
     type Error = ReplayError;
 
     fn begin_game(&mut self) {
-        *self = Replay::default();
+        let spare = self.spare.take().or_else(|| self.game.take());
+        *self = Replay { spare, ..Replay::default() };
     }
 
     fn tag(&mut self, name: &[u8], value: RawTag<'_>) -> Result<(), ReplayError> {

@@ -164,6 +164,7 @@ pub(crate) fn write_cbg(
                         Err(CbgWriteError::Io(e)) => return Err(io(e)),
                         Err(_) => failed += 1,
                     }
+                    games.recycle(game);
                 }
                 Err(_) => failed += 1,
             }

@@ -210,7 +210,10 @@ pub(crate) fn game_columns<'py>(
             for _ in 0..GAMES_PER_BLOCK {
                 match games.next_game()? {
                     None => return Ok(true),
-                    Some((number, Ok(game))) => columns.push_game(number, &game, sampling),
+                    Some((number, Ok(game))) => {
+                        columns.push_game(number, &game, sampling);
+                        games.recycle(game);
+                    }
                     Some((_, Err(e))) if strict => return Err(raise::<PgnError>(e)),
                     Some((_, Err(_))) => {}
                 }

@@ -121,6 +121,13 @@ impl Games {
         }
     }
 
+    /// Hands back a game [`Games::next_game`] returned, for the next games to reuse its memory.
+    pub(crate) fn recycle(&mut self, game: GameRecord) {
+        if let Games::Pgn(_, builder) = self {
+            builder.recycle(game);
+        }
+    }
+
     /// The next game with its number in the input (from 1), or why it did not read.
     ///
     /// # Errors
@@ -338,6 +345,7 @@ impl GameBatches {
                             if let Err(e) = rows.push(&game) {
                                 return (Err(e), None);
                             }
+                            builder.recycle(game);
                         }
                         // The read error is no game's: reading stops there, as serially.
                         Err(e) if matches!(e.kind, PgnErrorKind::Io(_)) => {
@@ -415,6 +423,7 @@ impl GameBatches {
                         Some((number, Ok(mut game))) => {
                             game.number = number;
                             rows.push(&game)?;
+                            games.recycle(game);
                         }
                         Some((number, Err(e))) => rows.push_error(number, &e),
                     }

@@ -40,6 +40,13 @@ impl History {
         History { entries: vec![Entry { key, reversible_plies: 0 }] }
     }
 
+    /// Starts over at the position with `key`, as [`History::new`] does, keeping the memory
+    /// of the positions recorded so far (for a reader that replays many games).
+    pub fn reset(&mut self, key: u64) {
+        self.entries.clear();
+        self.entries.push(Entry { key, reversible_plies: 0 });
+    }
+
     /// Records the position reached by the next move; `irreversible` if that move was a capture,
     /// a pawn move or cost a castling right.
     pub fn push(&mut self, key: u64, irreversible: bool) {
