@@ -455,12 +455,7 @@ pub fn split_comment(comment: &[u8]) -> CommentParts {
     let mut kept: Vec<u8> = Vec::new();
     let mut from = 0;
     for command in commands(comment) {
-        let taken = match command.name {
-            b"clk" => Clock::from_ascii(command.args).map(|c| parts.clock = Some(c)).is_ok(),
-            b"eval" => Eval::from_ascii(command.args).map(|e| parts.eval = Some(e)).is_ok(),
-            _ => false,
-        };
-        if taken {
+        if take_command(&command, &mut parts.clock, &mut parts.eval) {
             kept.extend_from_slice(comment.get(from..command.span.start).unwrap_or(&[]));
             kept.push(b' ');
             from = command.span.end;
@@ -508,18 +503,23 @@ pub fn comment_annotations(comment: &[u8]) -> CommentAnnotations {
     let mut from = 0;
     let has_text = |bytes: &[u8]| bytes.iter().any(|b| !b.is_ascii_whitespace());
     for command in commands(comment) {
-        let taken = match command.name {
-            b"clk" => Clock::from_ascii(command.args).map(|c| read.clock = Some(c)).is_ok(),
-            b"eval" => Eval::from_ascii(command.args).map(|e| read.eval = Some(e)).is_ok(),
-            _ => false,
-        };
-        if taken {
+        if take_command(&command, &mut read.clock, &mut read.eval) {
             read.has_text |= has_text(comment.get(from..command.span.start).unwrap_or(&[]));
             from = command.span.end;
         }
     }
     read.has_text |= has_text(comment.get(from..).unwrap_or(&[]));
     read
+}
+
+/// Reads `command` into `clock` or `eval` if it is a well-formed `[%clk]` or `[%eval]`:
+/// whether it was.
+fn take_command(command: &Command<'_>, clock: &mut Option<Clock>, eval: &mut Option<Eval>) -> bool {
+    match command.name {
+        b"clk" => Clock::from_ascii(command.args).map(|c| *clock = Some(c)).is_ok(),
+        b"eval" => Eval::from_ascii(command.args).map(|e| *eval = Some(e)).is_ok(),
+        _ => false,
+    }
 }
 
 /// Decodes bytes as UTF-8 if they are, else as Latin-1 (every byte is the code point of the
