@@ -326,6 +326,7 @@ fn run_portable<K: Kernel>(kernel: K) -> K::Output {
 
 fast_bits_fn! {
     /// `kernel.run()`, compiled with the fast-bits features (`run` is inlined into it).
+    #[cfg(feature = "std")]
     fn run_fast_bits<K: Kernel>(kernel: K) -> K::Output {
         kernel.run()
     }

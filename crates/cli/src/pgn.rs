@@ -304,7 +304,6 @@ where
 
 /// `<final FEN>\t<uci> <uci> ...` for a replayed game (a null move as `0000`).
 pub(crate) fn uci_line(replayed: &ReplayedGame, line: &mut String) {
-    use std::fmt::Write as _;
     line.clear();
     let game = &replayed.game;
     line.push_str(&fen_of(game.position(), FEN_OPTIONS));
@@ -314,8 +313,7 @@ pub(crate) fn uci_line(replayed: &ReplayedGame, line: &mut String) {
         if i > 0 {
             line.push(' ');
         }
-        // Writing into a String cannot fail.
-        let _ = write!(line, "{}", start.uci(m));
+        start.uci(m).push_to(line);
     }
 }
 

@@ -44,6 +44,8 @@
 #![cfg_attr(not(test), no_std)]
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
 #[cfg(all(feature = "std", not(test)))]
 extern crate std;
 

@@ -17,7 +17,6 @@ use arrow_ipc::writer::StreamWriter;
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use chessbits_arrow::{BatchBuilder, ExportError, ExportOptions, Keys};
 use chessbits_codec::cbg::{CbgErrorKind, CbgReader, GameBuilder, GameRecord, MAGIC};
-use chessbits_move::UciMove;
 use chessbits_notation::san::SanPlus;
 use chessbits_pgn::{par_chunks, Chunk, Compression, Input, Parallel, PgnErrorKind, PgnReader};
 use pyo3::exceptions::{PyOSError, PyValueError};
@@ -241,7 +240,7 @@ impl Rows {
                 let _ = write!(text, "{}", SanPlus::from_move_and_play(&mut pos, m));
             } else {
                 // UCI needs only the castling mode, which no move changes: no replay.
-                uci_text(text, m.to_uci(mode));
+                m.to_uci(mode).push_to(text);
             }
             values.append_value(&*text);
         }
@@ -456,19 +455,6 @@ impl GameBatches {
                     }
                 }
             }
-        }
-    }
-}
-
-/// Appends UCI text byte by byte (the formatter's machinery costs more than the move).
-fn uci_text(text: &mut String, uci: UciMove) {
-    match uci {
-        UciMove::Null => text.push_str("0000"),
-        UciMove::Normal { from, to, promotion } => {
-            for square in [from, to] {
-                text.extend(square.to_ascii().map(char::from));
-            }
-            text.extend(promotion.map(|role| role.char()));
         }
     }
 }
