@@ -1,5 +1,5 @@
 //! The fuzz target bodies, shared by the cargo-fuzz binaries (`fuzz/fuzz_targets/*.rs`) and the
-//! stable test that replays the committed corpora (`crates/codec/tests/fuzz_corpus.rs`), so both
+//! stable test that replays the committed corpora (`crates/chessbits/tests/fuzz_corpus.rs`), so both
 //! run identical code. Each body takes arbitrary bytes, must never panic on them, and asserts
 //! the properties its name promises; a panic is a finding.
 //!

@@ -253,7 +253,10 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         if Command::new("zstd").arg("--version").output().is_ok() {
             let pipe = format!("zstd -dc '{}'", zst.display());
             let args = command_args("pgn", Path::new("-"), &top, &dir);
-            runs.push(("zstd -dc .pgn.zst |".to_string(), run_timed(&bin, &args, Some(&pipe))?));
+            runs.push((
+                "zstd -dc .pgn.zst, piped in".to_string(),
+                run_timed(&bin, &args, Some(&pipe))?,
+            ));
         }
         runs
     };
