@@ -109,7 +109,7 @@ use core::fmt;
 
 use chessbits_bitboard::{Bitboard, ByRole, Color, Piece, Rank, Role, Square};
 use chessbits_move::CastlingMode;
-use chessbits_state::{BitboardSetup, Position, PositionError, Setup};
+use chessbits_state::{BitboardPlacement, BitboardSetup, Position, PositionError, Setup};
 
 /// The most bytes [`encode`] writes: 24 for the board and 11 for the clocks and the variant.
 pub const MAX_LEN: usize = 35;
@@ -437,8 +437,7 @@ fn read(bytes: &[u8]) -> Result<BitboardSetup, PackedError> {
     }
     // Every occupied square has exactly one code, so the bitboards never overlap.
     Ok(BitboardSetup {
-        by_role,
-        black,
+        board: BitboardPlacement { by_role, black },
         turn,
         castling_rooks,
         ep_square,

@@ -67,7 +67,7 @@
 //!
 //! Untrusted input cannot make the reader panic or use unbounded memory: each game is bounded
 //! by [`Limits`] (variation depth [`MAX_VARIATION_DEPTH`], comment length [`MAX_COMMENT_LEN`],
-//! tag size [`MAX_TAG_LEN`], tag count [`MAX_TAGS`], moves [`MAX_MOVES`], game size
+//! tag size [`MAX_TAG_LEN`], tag count [`MAX_TAGS`], moves [`MAX_GAME_MOVES`], game size
 //! [`MAX_GAME_LEN`], configurable with `with_limits`) and by [`MAX_TOKEN_LEN`].
 //!
 //! ## Chess960, variants, start positions and null moves
@@ -191,7 +191,7 @@ pub use annotations::{
 pub use compression::{CompressedStreamError, Compression, Input, Output, ReadCount};
 pub use error::{PgnError, PgnErrorKind, TagError};
 pub use limits::{
-    Limits, MAX_COMMENT_LEN, MAX_GAME_LEN, MAX_MOVES, MAX_TAGS, MAX_TAG_LEN, MAX_TOKEN_LEN,
+    Limits, MAX_COMMENT_LEN, MAX_GAME_LEN, MAX_GAME_MOVES, MAX_TAGS, MAX_TAG_LEN, MAX_TOKEN_LEN,
     MAX_VARIATION_DEPTH,
 };
 pub use parallel::{par_chunks, par_games, Parallel, BLOCKS, BLOCK_SIZE};

@@ -23,7 +23,7 @@ pub const MAX_TAGS: usize = 1024;
 
 /// The most moves read in one game, counting the moves of every variation: 100,000 (the
 /// longest possible game has under 12,000 plies). One more is an error for its game.
-pub const MAX_MOVES: usize = 100_000;
+pub const MAX_GAME_MOVES: usize = 100_000;
 
 /// The most bytes one game may span, from its first tag (or token) to its end: 64 MiB
 /// (67,108,864). A game that goes on is an error at the first tag or token past the bound,
@@ -59,7 +59,7 @@ pub struct Limits {
     pub tag_len: usize,
     /// The most tag pairs in a game ([`MAX_TAGS`](crate::MAX_TAGS)).
     pub tags: usize,
-    /// The most moves in a game, variations included ([`MAX_MOVES`](crate::MAX_MOVES)).
+    /// The most moves in a game, variations included ([`MAX_GAME_MOVES`](crate::MAX_GAME_MOVES)).
     pub moves: usize,
     /// The most bytes a game spans ([`MAX_GAME_LEN`](crate::MAX_GAME_LEN)).
     pub game_len: u64,
@@ -72,7 +72,7 @@ impl Limits {
         comment_len: MAX_COMMENT_LEN,
         tag_len: MAX_TAG_LEN,
         tags: MAX_TAGS,
-        moves: MAX_MOVES,
+        moves: MAX_GAME_MOVES,
         game_len: MAX_GAME_LEN,
     };
 }

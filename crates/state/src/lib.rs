@@ -47,5 +47,5 @@ pub use castling::{Castles, CastlingRights, CastlingSide};
 pub use display::{BoardFen, CastlingFen};
 pub use history::History;
 pub use position::{CastlingModeError, NullMoveError, Position, PositionError, Undo};
-pub use setup::{BitboardSetup, Setup};
+pub use setup::{BitboardPlacement, BitboardSetup, Setup};
 pub use validate::Status;

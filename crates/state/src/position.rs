@@ -322,7 +322,7 @@ impl Position {
     /// [`PositionError`] with every problem found, as [`Position::from_setup`].
     #[inline(always)]
     pub fn set_from_bitboard_setup(&mut self, setup: &BitboardSetup) -> Result<(), PositionError> {
-        let pieces_key = self.board.fill_keyed(&setup.by_role, setup.black);
+        let pieces_key = self.board.fill_keyed(&setup.board.by_role, setup.board.black);
         let Checked { status, castles, chess960, ep_square } =
             validate::check_parts(&self.board, setup.turn, setup.castling_rooks, setup.ep_square);
         let rejected = status - Status::TOLERATED_BY_DEFAULT;

@@ -8,13 +8,15 @@ use crate::Board;
 /// A position as written down, not yet validated: any placement, the side to move, the rooks
 /// that keep a castling right, an en passant square, and the two clocks.
 ///
-/// Parsers (FEN, EPD, binary decoders) produce a `Setup`; [`Position::from_setup`] checks it.
+/// Parsers (FEN, EPD) produce a `Setup` (its placement a [`Board`]), and
+/// [`Position::from_setup`] checks it. The decoders of bit-level formats read the placement as
+/// bitboards instead: a [`BitboardSetup`], the same fields around a [`BitboardPlacement`].
 ///
 /// [`Position::from_setup`]: crate::Position::from_setup
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Setup {
+pub struct Setup<P = Board> {
     /// Where the pieces stand.
-    pub board: Board,
+    pub board: P,
     /// The side to move.
     pub turn: Color,
     /// The squares of the rooks that keep a castling right (X-FEN/Shredder-FEN style: a rook on
@@ -31,6 +33,22 @@ pub struct Setup {
     /// `e1h1`). Parsers set it from what they read (Shredder-FEN letters, a `Variant` tag);
     /// rights that standard chess cannot express make the position Chess960 whatever this says.
     pub castling_mode: CastlingMode,
+}
+
+impl<P> Setup<P> {
+    /// The same fields around another placement (a decoder's bitboards turned into a
+    /// [`Board`], or the reverse).
+    pub fn with_board<Q>(&self, board: Q) -> Setup<Q> {
+        Setup {
+            board,
+            turn: self.turn,
+            castling_rooks: self.castling_rooks,
+            ep_square: self.ep_square,
+            halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
+            castling_mode: self.castling_mode,
+        }
+    }
 }
 
 impl Default for Setup {
@@ -73,14 +91,14 @@ impl Setup {
 /// `black` squares in no role set are ignored.
 ///
 /// ```
-/// use chessbits_state::{Bitboard, BitboardSetup, ByRole, Position, Role, Setup};
+/// use chessbits_state::{Bitboard, BitboardPlacement, BitboardSetup, ByRole, Position, Role, Setup};
 ///
 /// let start = Setup::default();
-/// let setup = BitboardSetup {
+/// let board = BitboardPlacement {
 ///     by_role: ByRole(Role::ALL.map(|role| start.board.by_role(role))),
 ///     black: Bitboard(0xffff << 48),
-///     ..BitboardSetup::from(Setup::empty())
 /// };
+/// let setup = BitboardSetup { board, ..BitboardSetup::from(Setup::empty()) };
 /// assert_eq!(setup.to_setup().board, start.board);
 /// let mut rights = setup;
 /// rights.castling_rooks = Bitboard::CORNERS;
@@ -90,24 +108,16 @@ impl Setup {
 ///
 /// [`Position::from_bitboard_setup`]: crate::Position::from_bitboard_setup
 /// [`Position::from_setup`]: crate::Position::from_setup
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct BitboardSetup {
+pub type BitboardSetup = Setup<BitboardPlacement>;
+
+/// A placement as bitboards: one per role, both colors, and the set of black pieces (the
+/// placement of a [`BitboardSetup`]; overlaps are resolved as its docs say).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct BitboardPlacement {
     /// The squares of each role's pieces, both colors.
     pub by_role: ByRole<Bitboard>,
     /// The squares of black's pieces.
     pub black: Bitboard,
-    /// The side to move.
-    pub turn: Color,
-    /// The squares of the rooks that keep a castling right (as [`Setup::castling_rooks`]).
-    pub castling_rooks: Bitboard,
-    /// The en passant square, as written.
-    pub ep_square: Option<Square>,
-    /// Halfmoves since the last capture or pawn move.
-    pub halfmoves: u32,
-    /// The move number, starting at 1.
-    pub fullmoves: u32,
-    /// How the game writes castling in UCI (as [`Setup::castling_mode`]).
-    pub castling_mode: CastlingMode,
 }
 
 impl BitboardSetup {
@@ -115,16 +125,8 @@ impl BitboardSetup {
     /// [type docs](BitboardSetup) say).
     pub fn to_setup(&self) -> Setup {
         let mut board = Board::empty();
-        board.fill_keyed(&self.by_role, self.black);
-        Setup {
-            board,
-            turn: self.turn,
-            castling_rooks: self.castling_rooks,
-            ep_square: self.ep_square,
-            halfmoves: self.halfmoves,
-            fullmoves: self.fullmoves,
-            castling_mode: self.castling_mode,
-        }
+        board.fill_keyed(&self.board.by_role, self.board.black);
+        self.with_board(board)
     }
 }
 
@@ -132,16 +134,8 @@ impl From<Setup> for BitboardSetup {
     /// The placement of `setup` as bitboards, its other fields as they are.
     fn from(setup: Setup) -> BitboardSetup {
         let ByColor { black, .. } = setup.board.colors();
-        BitboardSetup {
-            by_role: ByRole(Role::ALL.map(|role| setup.board.by_role(role))),
-            black,
-            turn: setup.turn,
-            castling_rooks: setup.castling_rooks,
-            ep_square: setup.ep_square,
-            halfmoves: setup.halfmoves,
-            fullmoves: setup.fullmoves,
-            castling_mode: setup.castling_mode,
-        }
+        let by_role = ByRole(Role::ALL.map(|role| setup.board.by_role(role)));
+        setup.with_board(BitboardPlacement { by_role, black })
     }
 }
 
@@ -197,8 +191,7 @@ mod tests {
                 black.0 = black.0 & !(1 << white_king) | 1 << black_king;
             }
             let setup = BitboardSetup {
-                by_role,
-                black,
+                board: BitboardPlacement { by_role, black },
                 turn: Color::from_white(next() % 2 == 0),
                 castling_rooks: match next() % 4 {
                     0 => Bitboard(next() & (0xff << 56 | 0xff)),
@@ -231,8 +224,8 @@ mod tests {
         assert_eq!(Position::from_bitboard_setup(&setup), Ok(Position::new()));
         // A queen added on the king's square loses to the king; a black square without a piece
         // is ignored.
-        setup.by_role.0[Role::Queen as usize].add(Square::E1);
-        setup.black.add(Square::E4);
+        setup.board.by_role.0[Role::Queen as usize].add(Square::E1);
+        setup.board.black.add(Square::E4);
         assert_eq!(setup.to_setup(), Setup::default());
         assert!(check(&setup));
     }

@@ -122,7 +122,9 @@ use std::sync::OnceLock;
 
 use chessbits_bitboard::{Bitboard, ByColor, ByRole, Color, Square};
 use chessbits_move::CastlingMode;
-use chessbits_state::{BitboardSetup, CastlingSide, Position, PositionError, Setup};
+use chessbits_state::{
+    BitboardPlacement, BitboardSetup, CastlingSide, Position, PositionError, Setup,
+};
 
 use crate::packed::{self, PackedErrorKind};
 use crate::range::{
@@ -804,8 +806,7 @@ impl Model {
             None => return Err(invalid(&dec)),
         };
         let mut setup = BitboardSetup {
-            by_role,
-            black,
+            board: BitboardPlacement { by_role, black },
             turn,
             castling_rooks: Bitboard::EMPTY,
             ep_square: None,
