@@ -159,44 +159,79 @@ fn command_args(command: &str, input: &Path, threads: &str, dir: &Path) -> Vec<S
     args
 }
 
-/// Runs the task.
-pub fn run(args: &[String]) -> Result<ExitCode, String> {
-    let mut threads = vec!["1".to_string(), "2".to_string()];
-    let mut commands = vec!["pgn".to_string(), "pack".to_string(), "export".to_string()];
-    let mut mb = 320;
-    let mut max_rss = None;
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--threads" => threads = list(args.next(), "--threads")?,
-            "--commands" => commands = list(args.next(), "--commands")?,
-            "--mb" => mb = args.next().and_then(|v| v.parse().ok()).ok_or("--mb: a number")?,
-            "--max-rss" => {
-                max_rss = Some(
-                    args.next().and_then(|v| v.parse::<u64>().ok()).ok_or("--max-rss: a number")?,
-                )
+/// What to measure, from the command line.
+struct Options {
+    threads: Vec<String>,
+    commands: Vec<String>,
+    mb: u64,
+    max_rss: Option<u64>,
+}
+
+impl Options {
+    /// The options of `args`, or `None` after printing the usage for `--help`.
+    fn parse(args: &[String]) -> Result<Option<Options>, String> {
+        let mut options = Options {
+            threads: vec!["1".to_string(), "2".to_string()],
+            commands: vec!["pgn".to_string(), "pack".to_string(), "export".to_string()],
+            mb: 320,
+            max_rss: None,
+        };
+        let number = |v: Option<&String>, name: &str| {
+            v.and_then(|v| v.parse::<u64>().ok()).ok_or(format!("{name}: a number"))
+        };
+        let mut args = args.iter();
+        while let Some(arg) = args.next() {
+            match arg.as_str() {
+                "--threads" => options.threads = list(args.next(), "--threads")?,
+                "--commands" => options.commands = list(args.next(), "--commands")?,
+                "--mb" => options.mb = number(args.next(), "--mb")?,
+                "--max-rss" => options.max_rss = Some(number(args.next(), "--max-rss")?),
+                "-h" | "--help" => {
+                    println!("{USAGE}");
+                    return Ok(None);
+                }
+                other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
             }
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(ExitCode::SUCCESS);
-            }
-            other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
         }
+        Ok(Some(options))
     }
-    let root = project_root();
+
+    /// Whether `t` went over `--max-rss`.
+    fn over(&self, t: &Timed) -> bool {
+        self.max_rss.is_some_and(|limit| t.peak > limit * 1_000_000)
+    }
+}
+
+/// Builds the release CLI and returns its path.
+fn build_cli(root: &Path) -> Result<PathBuf, String> {
     eprintln!("building chessbits (release)");
     let status = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .current_dir(&root)
+        .current_dir(root)
         .args(["build", "--release", "-p", "chessbits-cli"])
         .status()
         .map_err(|e| format!("cargo build: {e}"))?;
     if !status.success() {
         return Err("cargo build of the CLI failed".into());
     }
-    let bin = root.join("target/release/chessbits");
+    Ok(root.join("target/release/chessbits"))
+}
+
+/// The input of every run: the big PGN file, its `.zst`, sizes and game count.
+struct Input {
+    pgn: PathBuf,
+    zst: PathBuf,
+    bytes: u64,
+    games: u64,
+}
+
+/// Runs the task.
+pub fn run(args: &[String]) -> Result<ExitCode, String> {
+    let Some(options) = Options::parse(args)? else { return Ok(ExitCode::SUCCESS) };
+    let root = project_root();
+    let bin = build_cli(&root)?;
     let dir = root.join("target/scale");
     fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let (pgn, games) = big_file(&dir, mb)?;
+    let (pgn, games) = big_file(&dir, options.mb)?;
     let bytes = fs::metadata(&pgn).map_err(|e| e.to_string())?.len();
     let zst = compressed(&pgn)?;
     let zst_bytes = fs::metadata(&zst).map_err(|e| e.to_string())?.len();
@@ -207,18 +242,26 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         zst_bytes as f64 / 1e6,
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
+    let input = Input { pgn, zst, bytes, games };
+    let over = threads_table(&options, &bin, &dir, &input)?
+        | compressed_table(&options, &bin, &dir, &input)?;
+    if over {
+        eprintln!("peak resident memory went over --max-rss {} MB", options.max_rss.unwrap_or(0));
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Times each command at each thread count and prints the table; whether a run went over
+/// `--max-rss`.
+fn threads_table(options: &Options, bin: &Path, dir: &Path, input: &Input) -> Result<bool, String> {
     println!("| command | threads | seconds | games/s | MB/s of PGN | speed-up | peak RSS MB |");
     println!("|---|---:|---:|---:|---:|---:|---:|");
     let mut over = false;
-    let mut check = |t: &Timed| {
-        if let Some(limit) = max_rss {
-            over |= t.peak > limit * 1_000_000;
-        }
-    };
-    for command in &commands {
+    for command in &options.commands {
         let mut base = None;
-        for n in &threads {
-            let t = run_timed(&bin, &command_args(command, &pgn, n, &dir), None)?;
+        for n in &options.threads {
+            let t = run_timed(bin, &command_args(command, &input.pgn, n, dir), None)?;
             if !matches!(t.code, Some(0 | 1)) {
                 return Err(format!("{command} --threads {n}: exit status {:?}", t.code));
             }
@@ -226,52 +269,54 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
             println!(
                 "| {command} | {n} | {:.2} | {:.0} | {:.0} | {:.2} | {:.0} |",
                 t.seconds,
-                games as f64 / t.seconds,
-                bytes as f64 / 1e6 / t.seconds,
+                input.games as f64 / t.seconds,
+                input.bytes as f64 / 1e6 / t.seconds,
                 one / t.seconds,
                 t.peak as f64 / 1e6
             );
-            check(&t);
+            over |= options.over(&t);
         }
     }
-    let top = threads.last().cloned().unwrap_or_else(|| "1".into());
+    Ok(over)
+}
+
+/// Times `pgn --to uci` at the last thread count on plain, `.zst` and piped input and prints
+/// the table; whether a run went over `--max-rss`.
+fn compressed_table(
+    options: &Options,
+    bin: &Path,
+    dir: &Path,
+    input: &Input,
+) -> Result<bool, String> {
+    let top = options.threads.last().cloned().unwrap_or_else(|| "1".into());
     println!();
     println!("compressed input, `pgn --to uci --threads {top}`:");
     println!("| input | seconds | MB/s of PGN | peak RSS MB |");
     println!("|---|---:|---:|---:|");
-    let runs: Vec<(String, Timed)> = {
-        let mut runs = vec![
-            (
-                "plain .pgn".to_string(),
-                run_timed(&bin, &command_args("pgn", &pgn, &top, &dir), None)?,
-            ),
-            (
-                ".pgn.zst read directly".to_string(),
-                run_timed(&bin, &command_args("pgn", &zst, &top, &dir), None)?,
-            ),
-        ];
-        if Command::new("zstd").arg("--version").output().is_ok() {
-            let pipe = format!("zstd -dc '{}'", zst.display());
-            let args = command_args("pgn", Path::new("-"), &top, &dir);
-            runs.push((
-                "zstd -dc .pgn.zst, piped in".to_string(),
-                run_timed(&bin, &args, Some(&pipe))?,
-            ));
-        }
-        runs
-    };
+    let mut runs = vec![
+        (
+            "plain .pgn".to_string(),
+            run_timed(bin, &command_args("pgn", &input.pgn, &top, dir), None)?,
+        ),
+        (
+            ".pgn.zst read directly".to_string(),
+            run_timed(bin, &command_args("pgn", &input.zst, &top, dir), None)?,
+        ),
+    ];
+    if Command::new("zstd").arg("--version").output().is_ok() {
+        let pipe = format!("zstd -dc '{}'", input.zst.display());
+        let args = command_args("pgn", Path::new("-"), &top, dir);
+        runs.push(("zstd -dc .pgn.zst, piped in".to_string(), run_timed(bin, &args, Some(&pipe))?));
+    }
+    let mut over = false;
     for (name, t) in &runs {
         println!(
             "| {name} | {:.2} | {:.0} | {:.0} |",
             t.seconds,
-            bytes as f64 / 1e6 / t.seconds,
+            input.bytes as f64 / 1e6 / t.seconds,
             t.peak as f64 / 1e6
         );
-        check(t);
+        over |= options.over(t);
     }
-    if over {
-        eprintln!("peak resident memory went over --max-rss {} MB", max_rss.unwrap_or(0));
-        return Ok(ExitCode::FAILURE);
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(over)
 }
