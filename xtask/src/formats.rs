@@ -217,14 +217,18 @@ const MIN_TIME: Duration = Duration::from_millis(200);
 fn positions_table(positions: &[Position]) -> u64 {
     println!("| format | positions | bits mean | min | max | encode pos/s | decode pos/s |");
     println!("|---|---:|---:|---:|---:|---:|---:|");
-    let mut failures = 0;
     let mut w = BitWriter::with_capacity(positions.len() * 300);
+    board_rows(positions, &mut w) + state_rows(positions, &mut w) + position_rows(positions, &mut w)
+}
 
+/// The rows of the board encodings; the number of failed round trips.
+fn board_rows(positions: &[Position], w: &mut BitWriter) -> u64 {
+    let mut failures = 0;
     for format in BoardFormat::ALL {
         let encode = time_pass(|| {
             w.clear();
             for pos in positions {
-                format.write(&mut w, pos.board());
+                format.write(w, pos.board());
             }
         });
         let mut sizes = Sizes::default();
@@ -242,13 +246,18 @@ fn positions_table(positions: &[Position]) -> u64 {
                 as u64;
         row(&format.to_string(), &sizes, positions.len(), encode, decode);
     }
+    failures
+}
 
+/// The rows of the state encodings (each position that fits); the number of failed round trips.
+fn state_rows(positions: &[Position], w: &mut BitWriter) -> u64 {
+    let mut failures = 0;
     for state in StateFormat::ALL {
         let fits: Vec<&Position> = positions.iter().filter(|p| state.check(p).is_ok()).collect();
         let encode = time_pass(|| {
             w.clear();
             for pos in &fits {
-                let _ = state.write(&mut w, pos);
+                let _ = state.write(w, pos);
             }
         });
         let mut decoded = Vec::with_capacity(fits.len());
@@ -277,7 +286,13 @@ fn positions_table(positions: &[Position]) -> u64 {
         }
         row(&name, &sizes, fits.len(), encode, decode);
     }
+    failures
+}
 
+/// The rows of every board encoding with every state encoding; the number of failed round
+/// trips.
+fn position_rows(positions: &[Position], w: &mut BitWriter) -> u64 {
+    let mut failures = 0;
     for board in BoardFormat::ALL {
         for state in StateFormat::ALL {
             let format = PositionFormat::new(board, state);
@@ -286,7 +301,7 @@ fn positions_table(positions: &[Position]) -> u64 {
             let encode = time_pass(|| {
                 w.clear();
                 for pos in &fits {
-                    let _ = format.write(&mut w, pos);
+                    let _ = format.write(w, pos);
                 }
             });
             let mut sizes = Sizes::default();
