@@ -194,7 +194,7 @@ pub use limits::{
     Limits, MAX_COMMENT_LEN, MAX_GAME_LEN, MAX_GAME_MOVES, MAX_TAGS, MAX_TAG_LEN, MAX_TOKEN_LEN,
     MAX_VARIATION_DEPTH,
 };
-pub use parallel::{par_chunks, par_games, Parallel, BLOCKS, BLOCK_SIZE};
+pub use parallel::{par_chunks, par_games, par_map, Parallel, BLOCKS, BLOCK_SIZE};
 pub use reader::{PgnReader, SliceReader};
 pub use split::{Chunk, Chunks, Origin};
 pub use tree::{read_games, Games, Node, PgnGame, Tags, TreeBuilder, Variation, SEVEN_TAG_ROSTER};

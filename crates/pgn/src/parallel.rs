@@ -1,5 +1,5 @@
 //! One input read on several threads, with results in input order: [`par_chunks`] and
-//! [`par_games`].
+//! [`par_games`], both built on [`par_map`] (an ordered parallel map over any sequence).
 //!
 //! The pipeline: one thread reads the input (and so decompresses it, if it is a decompressor)
 //! in blocks; one cuts the blocks into [`Chunk`]s of whole games ([`Chunks`]); `threads`
@@ -121,72 +121,114 @@ impl Default for Parallel {
 /// assert_eq!(plies, vec![4; 1000]);
 /// # Ok::<_, std::io::Error>(())
 /// ```
-pub fn par_chunks<R, T, E, W, S>(
-    input: R,
-    options: &Parallel,
-    work: W,
-    mut sink: S,
-) -> Result<(), E>
+pub fn par_chunks<R, T, E, W, S>(input: R, options: &Parallel, work: W, sink: S) -> Result<(), E>
 where
     R: Read + Send,
     T: Send,
     W: Fn(Chunk) -> T + Sync,
     S: FnMut(T) -> Result<(), E>,
 {
+    let (chunk_size, limits) = (options.chunk_size, options.limits);
     if options.threads <= 1 {
-        for chunk in Chunks::with_limits(input, options.chunk_size, options.limits) {
-            sink(work(chunk))?;
-        }
-        return Ok(());
+        // No reading thread either: the chunks are cut from `input` on the calling thread.
+        return par_map(1, move || Chunks::with_limits(input, chunk_size, limits), work, sink);
     }
-    let threads = options.threads;
-    let in_flight = options.in_flight();
     thread::scope(|scope| {
         let (block_tx, block_rx) = sync_channel(BLOCKS);
         // Blocks read go back to the reading thread once the cutter has copied them.
         let (spare_tx, spare_rx) = sync_channel(BLOCKS + 2);
         scope.spawn(move || read_blocks(input, &block_tx, &spare_rx));
-        // A token for each chunk that may be in flight: the cutter takes one per chunk, the
-        // calling thread gives it back once the chunk's result is handed on.
+        let blocks = Blocks { rx: block_rx, spare: spare_tx, block: Vec::new(), at: 0 };
+        // The cutter is `par_map`'s producing thread; dropping it stops the reading thread.
+        par_map(
+            options.threads,
+            move || Chunks::with_limits(blocks, chunk_size, limits),
+            work,
+            sink,
+        )
+    })
+}
+
+/// Runs `work` on each item of the sequence `items` makes, on `threads` worker threads, and
+/// hands each result to `sink`, on the calling thread, in the sequence's order: the pipeline
+/// of [`par_chunks`], for any sequence of work (`chessbits-codec` maps the records of a
+/// `.cbg` file with it).
+///
+/// `items` runs on a thread of its own and makes the sequence there (so it may own a reader
+/// that is not `Sync`); at most `2 * threads + 2` items are made and not yet handed on, so
+/// memory is bounded by the thread count and the size of an item and its result. With one
+/// thread (or none) everything runs on the calling thread, one item after the other.
+///
+/// # Errors
+/// The first error `sink` returns: no more results are handed on, and the threads stop. A
+/// panic in `work` reaches the caller, after the other threads stopped.
+///
+/// ```
+/// use chessbits_pgn::par_map;
+///
+/// let mut squares = Vec::new();
+/// par_map(2, || 1..=1000u64, |n| n * n, |sq| {
+///     squares.push(sq);
+///     Ok::<_, ()>(())
+/// })?;
+/// assert_eq!(squares, (1..=1000u64).map(|n| n * n).collect::<Vec<_>>());
+/// # Ok::<_, ()>(())
+/// ```
+pub fn par_map<I, F, U, E, W, S>(threads: usize, items: F, work: W, mut sink: S) -> Result<(), E>
+where
+    F: FnOnce() -> I + Send,
+    I: Iterator,
+    I::Item: Send,
+    U: Send,
+    W: Fn(I::Item) -> U + Sync,
+    S: FnMut(U) -> Result<(), E>,
+{
+    if threads <= 1 {
+        for item in items() {
+            sink(work(item))?;
+        }
+        return Ok(());
+    }
+    let in_flight = 2 * threads + 2;
+    thread::scope(|scope| {
+        // A token for each item that may be in flight: the producing thread takes one per
+        // item, the calling thread gives it back once the item's result is handed on.
         let (token_tx, token_rx) = sync_channel(in_flight);
         for _ in 0..in_flight {
             let _ = token_tx.send(());
         }
-        let (chunk_tx, chunk_rx) = sync_channel::<Chunk>(threads);
-        // Shared by the workers, and dropped with the last of them, so that the cutter stops
-        // when no worker is left.
-        let chunk_rx = Arc::new(Mutex::new(chunk_rx));
-        let (chunk_size, limits) = (options.chunk_size, options.limits);
+        let (item_tx, item_rx) = sync_channel::<(u64, I::Item)>(threads);
+        // Shared by the workers, and dropped with the last of them, so that the producing
+        // thread stops when no worker is left.
+        let item_rx = Arc::new(Mutex::new(item_rx));
         scope.spawn(move || {
-            let blocks = Blocks { rx: block_rx, spare: spare_tx, block: Vec::new(), at: 0 };
-            for chunk in Chunks::with_limits(blocks, chunk_size, limits) {
-                if token_rx.recv().is_err() || chunk_tx.send(chunk).is_err() {
+            for item in (0..).zip(items()) {
+                if token_rx.recv().is_err() || item_tx.send(item).is_err() {
                     return;
                 }
             }
         });
         let (done_tx, done_rx) = channel();
         for _ in 0..threads {
-            let (chunk_rx, done_tx, work) = (Arc::clone(&chunk_rx), done_tx.clone(), &work);
+            let (item_rx, done_tx, work) = (Arc::clone(&item_rx), done_tx.clone(), &work);
             scope.spawn(move || loop {
-                let next = match chunk_rx.lock() {
+                let next = match item_rx.lock() {
                     Ok(rx) => rx.recv(),
                     Err(_) => return,
                 };
-                let Ok(chunk) = next else { return };
-                let index = chunk.index();
-                let result = panic::catch_unwind(AssertUnwindSafe(|| work(chunk)));
+                let Ok((index, item)) = next else { return };
+                let result = panic::catch_unwind(AssertUnwindSafe(|| work(item)));
                 if done_tx.send((index, result)).is_err() {
                     return;
                 }
             });
         }
-        drop((done_tx, chunk_rx));
+        drop((done_tx, item_rx));
         hand_on(done_rx, token_tx, &mut sink)
     })
 }
 
-/// Hands the workers' results (chunk index, result or panic) to `sink` in chunk order, giving
+/// Hands the workers' results (item index, result or panic) to `sink` in item order, giving
 /// back a token for each; returns when every worker is done, or at the sink's first error.
 /// Dropping `done` and `tokens` on the way out stops the other threads.
 fn hand_on<T, E>(
