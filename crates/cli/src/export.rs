@@ -6,15 +6,13 @@
 //! `{"games":G,"plies":P,"move_bytes":M,"total_bytes":T,"failed_games":F}`, `total_bytes`
 //! the size of the Parquet file.
 
-use std::cell::Cell;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 
 use chessbits_arrow::{BatchBuilder, ExportError, ExportOptions, Keys, ParquetExporter};
-use chessbits_codec::cbg::{CbgReader, GameBuilder, GameRecord, MAGIC};
-use chessbits_pgn::{par_chunks, Input, Parallel};
+use chessbits_codec::cbg::{CbgError, CbgReader, GameBuilder, RawGame, MAGIC};
+use chessbits_pgn::{par_chunks, par_map, Input, Parallel, ReadCount};
 
 use crate::pack::Counting;
 use crate::pgn::{open, total_size};
@@ -46,20 +44,6 @@ fn parse_keys(text: &str) -> Result<Keys, String> {
     match text {
         "all" => Ok(Keys::All),
         n => n.parse().map(Keys::First).map_err(|_| format!("not a number or `all`: {n}")),
-    }
-}
-
-/// A reader that counts the bytes read, for the progress bar.
-struct Counted<R> {
-    inner: R,
-    bytes: Rc<Cell<u64>>,
-}
-
-impl<R: Read> Read for Counted<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.bytes.set(self.bytes.get() + n as u64);
-        Ok(n)
     }
 }
 
@@ -130,7 +114,8 @@ fn export_file<W: Write + Send>(
     let cbg = head == MAGIC;
     let input = io::Cursor::new(head).chain(input);
     if cbg {
-        return export_cbg(path, BufReader::with_capacity(1 << 16, input), exporter, progress, err);
+        let input = BufReader::with_capacity(1 << 16, input);
+        return export_cbg(path, input, (export, options, &read), exporter, progress, err);
     }
     let mut failed = 0;
     // Reading, replaying and coding each game into Arrow columns runs on the workers; writing
@@ -176,54 +161,61 @@ fn export_file<W: Write + Send>(
     Ok(failed)
 }
 
-/// Exports one `.cbg` input: returns its failures.
+/// Game records of a `.cbg` file handed to a worker at a time: about 30 KiB of records and a
+/// few milliseconds of decoding and coding.
+const CBG_GROUP: usize = 256;
+
+/// Exports one `.cbg` input: returns its failures. The records are read (framing, checks,
+/// index, trailer) on a thread of their own, decoded and built into Arrow columns on the
+/// workers, and written here in file order, as for PGN: the same bytes for any thread count.
 fn export_cbg<W: Write + Send>(
     path: &Path,
-    input: impl BufRead,
+    input: impl BufRead + Send,
+    (export, options, read): (&ExportOptions, &Parallel, &ReadCount),
     exporter: &mut ParquetExporter<W>,
     progress: &mut Progress,
     err: &mut impl Write,
 ) -> io::Result<u64> {
-    let mut failed = 0;
-    let mut number = 0u64;
-    let bytes = Rc::new(Cell::new(0));
-    let counted = Counted { inner: input, bytes: bytes.clone() };
-    let reader = match CbgReader::new(counted) {
+    let mut reader = match CbgReader::new(input) {
         Ok(reader) => reader,
         Err(e) => {
             writeln!(err, "chessbits: {}: {e}", path.display())?;
             return Ok(1);
         }
     };
-    let mut last = 0;
-    for result in reader {
-        number += 1;
-        progress.advance(bytes.get() - last, number);
-        last = bytes.get();
-        match result {
-            Ok(game) => failed += write(path, exporter, &game, err)?,
-            Err(e) => {
-                failed += 1;
-                writeln!(err, "chessbits: {}: {e}", path.display())?;
+    let groups = move || {
+        std::iter::from_fn(move || {
+            let group: Vec<_> = std::iter::from_fn(|| reader.next_raw()).take(CBG_GROUP).collect();
+            (!group.is_empty()).then_some(group)
+        })
+    };
+    let mut failed = 0;
+    par_map(
+        options.threads,
+        groups,
+        |group: Vec<Result<RawGame, CbgError>>| {
+            let mut batch = BatchBuilder::new(export);
+            let mut errors = Vec::new();
+            for raw in group {
+                match raw.and_then(|raw| raw.decode()) {
+                    Ok(game) => match batch.push(&game) {
+                        Ok(()) => {}
+                        Err(e) => errors.push(e.to_string()),
+                    },
+                    Err(e) => errors.push(e.to_string()),
+                }
             }
-        }
-    }
+            (batch.finish_coded(), errors)
+        },
+        |(coded, errors)| {
+            for message in &errors {
+                writeln!(err, "chessbits: {}: {message}", path.display())?;
+            }
+            failed += errors.len() as u64;
+            let coded = coded.map_err(to_io)?;
+            progress.set(read.get(), None, exporter.stats().games + coded.counts().games);
+            exporter.write_coded(coded).map_err(to_io)
+        },
+    )?;
     Ok(failed)
-}
-
-/// Writes one game: returns 1 if it failed (reported on `err`), 0 if not.
-fn write<W: Write + Send>(
-    path: &Path,
-    exporter: &mut ParquetExporter<W>,
-    game: &GameRecord,
-    err: &mut impl Write,
-) -> io::Result<u64> {
-    match exporter.write_game(game) {
-        Ok(()) => Ok(0),
-        Err(e @ ExportError::Moves { .. }) => {
-            writeln!(err, "chessbits: {}: {e}", path.display())?;
-            Ok(1)
-        }
-        Err(e) => Err(to_io(e)),
-    }
 }

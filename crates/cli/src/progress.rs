@@ -44,12 +44,6 @@ impl Progress {
         }
     }
 
-    /// Records `bytes` more read and `games` games done.
-    pub fn advance(&mut self, bytes: u64, games: u64) {
-        self.bar.inc(bytes);
-        self.show(games, None);
-    }
-
     /// Records that `read` bytes of the input files (as stored: compressed, if they are) are
     /// read, giving `pgn` bytes of PGN (when known) and `games` games.
     pub fn set(&mut self, read: u64, pgn: Option<u64>, games: u64) {

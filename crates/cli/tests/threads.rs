@@ -220,3 +220,40 @@ fn a_truncated_file_reports_where_after_writing_the_games_before() {
         }
     }
 }
+
+/// `export` of a `.cbg` file: the same Parquet bytes, messages and status at every thread
+/// count, for the packed inputs and for a copy with a byte flipped inside a game record
+/// (a checksum error for that game, the others exported).
+#[test]
+fn export_of_cbg_writes_the_same_file_at_every_thread_count() {
+    if !cfg!(feature = "arrow") {
+        return;
+    }
+    for input in inputs() {
+        let cbg = temp("e.cbg");
+        run(&["pack", &input, "-o", &cbg], b"");
+        let mut flipped = std::fs::read(&cbg).unwrap();
+        let middle = flipped.len() / 2;
+        flipped[middle] ^= 0x20;
+        let broken = temp("e-broken.cbg");
+        std::fs::write(&broken, &flipped).unwrap();
+        for file in [&cbg, &broken] {
+            let mut outputs = Vec::new();
+            for threads in ["1", "2", "3"] {
+                let parquet = temp(&format!("e{threads}.parquet"));
+                let export =
+                    run(&["export", file, "-o", &parquet, "--stats", "--threads", threads], b"");
+                let bytes = std::fs::read(&parquet).unwrap();
+                outputs.push((export.stdout, export.stderr, export.status.code(), bytes));
+            }
+            assert!(!outputs[0].0.is_empty(), "{file}: no stats");
+            if file == &broken {
+                assert_eq!(outputs[0].2, Some(1), "{input}: the flipped byte is reported");
+                assert!(!outputs[0].1.is_empty(), "{input}: no message for the flipped byte");
+            }
+            for other in &outputs[1..] {
+                assert!(outputs[0] == *other, "{input} as {file}: export differs with threads");
+            }
+        }
+    }
+}

@@ -628,7 +628,51 @@ impl<R: Read> CbgReader<R> {
         Ok((tag, start, crc16(&self.body) == check))
     }
 
+    /// The next game's record, its body read and checked but not decoded, so that another
+    /// thread can decode it ([`RawGame::decode`]): the file's framing, checks, index and
+    /// trailer are read here, in order, exactly as the [`Iterator`] reads them, and the
+    /// errors they give come here in the same places. Decoding `RawGame`s in order gives
+    /// exactly the games and errors of the iterator.
+    ///
+    /// ```
+    /// use chessbits_codec::cbg::{CbgReader, CbgWriter, GameBuilder};
+    /// use chessbits_codec::move_codec::MoveCodec;
+    /// use chessbits_pgn::PgnReader;
+    ///
+    /// let mut writer = CbgWriter::new(Vec::new(), MoveCodec::Model)?;
+    /// let mut games = PgnReader::new(&b"1. e4 e5 *\n\n1. d4 d5 2. c4 *\n"[..]);
+    /// while let Some(game) = games.read_game(&mut GameBuilder::default()) {
+    ///     writer.write_game(&game?)?;
+    /// }
+    /// let file = writer.finish()?;
+    /// let mut reader = CbgReader::new(&file[..])?;
+    /// let mut plies = Vec::new();
+    /// while let Some(raw) = reader.next_raw() {
+    ///     plies.push(raw?.decode()?.moves.len());
+    /// }
+    /// assert_eq!(plies, [2, 3]);
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn next_raw(&mut self) -> Option<Result<RawGame, CbgError>> {
+        self.next_record().map(|found| {
+            found.map(|(base, game)| RawGame {
+                body: self.body.clone(),
+                base,
+                game,
+                codec: self.codec,
+            })
+        })
+    }
+
     fn next_game(&mut self) -> Option<Result<GameRecord, CbgError>> {
+        self.next_record().map(|found| {
+            found.and_then(|(base, game)| decode_body(&self.body, base, game, self.codec))
+        })
+    }
+
+    /// Reads records up to the next game record, whose body it leaves in `self.body`: returns
+    /// the offset of that body and the game's index in the file, or the error found first.
+    fn next_record(&mut self) -> Option<Result<(u64, u64), CbgError>> {
         while !self.done {
             let (tag, start, checked) = match self.record() {
                 Ok(record) => record,
@@ -648,9 +692,7 @@ impl<R: Read> CbgReader<R> {
             }
             let header = frame_header_len(self.body.len() as u64);
             match tag {
-                b'G' => {
-                    return Some(decode_body(&self.body, start + header, self.games, self.codec));
-                }
+                b'G' => return Some(Ok((start + header, self.games))),
                 b'I' | b'X' => {}
                 b'T' => {
                     self.done = true;
@@ -682,6 +724,34 @@ impl<R: Read> CbgReader<R> {
             }
         }
         None
+    }
+}
+
+/// One game's record of a `.cbg` file, read and checked but not decoded
+/// ([`CbgReader::next_raw`]): owned bytes, to decode on any thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawGame {
+    body: Vec<u8>,
+    /// The offset of the body in the file.
+    base: u64,
+    /// The game's index in the file, from 1.
+    game: u64,
+    codec: MoveCodec,
+}
+
+impl RawGame {
+    /// The game's index in the file, from 1 (its place among the file's games, not its
+    /// number in the input it was packed from: [`GameRecord::number`] is that).
+    pub fn index(&self) -> u64 {
+        self.game
+    }
+
+    /// Decodes the game, as the reader's [`Iterator`] would have.
+    ///
+    /// # Errors
+    /// The record's body does not decode: the error names the game and the byte of the file.
+    pub fn decode(&self) -> Result<GameRecord, CbgError> {
+        decode_body(&self.body, self.base, self.game, self.codec)
     }
 }
 
