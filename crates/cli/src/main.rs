@@ -140,6 +140,8 @@ enum Command {
         /// `.gz` or `.bz2`.
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
+        #[command(flatten)]
+        threads: Threads,
     },
     /// Exports PGN or `.cbg` files to one Parquet file, one row a game (schema in
     /// docs/formats.md): typed tags, plies, start FEN, coded mainline, clocks, evaluations
@@ -263,9 +265,10 @@ fn main() -> ExitCode {
             let err = &mut io::stderr().lock();
             pack::pack(&files, &output, codec, stats, &threads.options(), &mut stdout, err)
         }
-        Command::Unpack { file, to, game, output: path } => (|| {
+        Command::Unpack { file, to, game, output: path, threads } => (|| {
             let mut out = Out::open(path.as_ref())?;
-            let failed = pack::unpack(&file, to, game, &mut out, &mut io::stderr().lock())?;
+            let options = (to, game, &threads.options());
+            let failed = pack::unpack(&file, options, &mut out, &mut io::stderr().lock())?;
             out.finish()?;
             Ok(failed)
         })(),

@@ -22,12 +22,12 @@ use std::io::{self, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use chessbits_codec::cbg::{
-    CbgError, CbgFile, CbgReader, CbgWriter, CodedGame, GameBuilder, GameRecord,
+    CbgError, CbgFile, CbgReader, CbgWriter, CodedGame, GameBuilder, GameRecord, RawGame,
 };
 use chessbits_codec::move_codec::{MoveCodec, MoveEncoder};
 use chessbits_move::CastlingMode;
 use chessbits_movegen::Game;
-use chessbits_pgn::{par_chunks, Chunk, Parallel, ReplayedGame};
+use chessbits_pgn::{par_chunks, par_map, Chunk, Parallel, ReplayedGame};
 use chessbits_state::Position;
 
 use crate::pgn::{open, total_size, uci_line, To};
@@ -280,11 +280,19 @@ fn report(
     writeln!(err, "chessbits: {}: {e}", path.display())
 }
 
-/// Runs `unpack`: returns the number of failures.
+/// Game records of a `.cbg` file handed to an unpacking worker at a time.
+const UNPACK_GROUP: usize = 256;
+
+/// What a worker makes of a group of records: the text of the games, and the errors with
+/// the offset in the text where each belongs.
+type Unpacked = io::Result<(Vec<u8>, Vec<(usize, CbgError)>)>;
+
+/// Runs `unpack`: returns the number of failures. The whole file is read as `export` reads
+/// it: records in order on one thread, decoded and written out as text on `options.threads`
+/// workers, the text written here in file order (the same bytes for any thread count).
 pub fn unpack(
     path: &Path,
-    to: To,
-    game: Option<u64>,
+    (to, game, options): (To, Option<u64>, &Parallel),
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> io::Result<u64> {
@@ -304,16 +312,35 @@ pub fn unpack(
             }
         }
         None => match CbgReader::new(BufReader::with_capacity(1 << 16, file)) {
-            Ok(reader) => {
-                for result in reader {
-                    match result {
-                        Ok(record) => write_game(&record, to, &mut line, out)?,
-                        Err(e) => {
-                            failed += 1;
-                            report(path, &e, to, out, err)?;
+            Ok(mut reader) => {
+                let groups = move || {
+                    std::iter::from_fn(move || {
+                        let group: Vec<_> =
+                            std::iter::from_fn(|| reader.next_raw()).take(UNPACK_GROUP).collect();
+                        (!group.is_empty()).then_some(group)
+                    })
+                };
+                let work = |group: Vec<Result<RawGame, CbgError>>| -> Unpacked {
+                    let (mut text, mut errors, mut line) = (Vec::new(), Vec::new(), String::new());
+                    for raw in group {
+                        match raw.and_then(|raw| raw.decode()) {
+                            Ok(record) => write_game(&record, to, &mut line, &mut text)?,
+                            Err(e) => errors.push((text.len(), e)),
                         }
                     }
-                }
+                    Ok((text, errors))
+                };
+                par_map(options.threads, groups, work, |unpacked: Unpacked| {
+                    let (text, errors) = unpacked?;
+                    let mut from = 0;
+                    for (at, e) in &errors {
+                        out.write_all(text.get(from..*at).unwrap_or_default())?;
+                        from = *at;
+                        failed += 1;
+                        report(path, e, to, out, err)?;
+                    }
+                    out.write_all(text.get(from..).unwrap_or_default())
+                })?;
             }
             Err(e) => {
                 failed += 1;

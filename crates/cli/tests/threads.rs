@@ -257,3 +257,34 @@ fn export_of_cbg_writes_the_same_file_at_every_thread_count() {
         }
     }
 }
+
+/// `unpack` of a whole `.cbg` file: the same text, messages and status at every thread
+/// count, for the packed inputs and a copy with a byte flipped inside a game record.
+#[test]
+fn unpack_writes_the_same_text_at_every_thread_count() {
+    for input in inputs() {
+        let cbg = temp("u.cbg");
+        run(&["pack", &input, "-o", &cbg], b"");
+        let mut flipped = std::fs::read(&cbg).unwrap();
+        let middle = flipped.len() / 2;
+        flipped[middle] ^= 0x20;
+        let broken = temp("u-broken.cbg");
+        std::fs::write(&broken, &flipped).unwrap();
+        for file in [&cbg, &broken] {
+            for to in ["uci", "pgn"] {
+                let serial = run(&["unpack", file, "--to", to, "--threads", "1"], b"");
+                assert!(!serial.stdout.is_empty(), "{input} as {file}: no games");
+                if file == &broken {
+                    assert_eq!(serial.status.code(), Some(1), "{input}: flipped byte unreported");
+                }
+                for threads in ["2", "3"] {
+                    let parallel = run(&["unpack", file, "--to", to, "--threads", threads], b"");
+                    let what = format!("{input} as {file} --to {to}, {threads} threads");
+                    assert!(serial.stdout == parallel.stdout, "{what}: stdout differs");
+                    assert!(serial.stderr == parallel.stderr, "{what}: stderr differs");
+                    assert_eq!(serial.status.code(), parallel.status.code(), "{what}");
+                }
+            }
+        }
+    }
+}
