@@ -1,7 +1,8 @@
-//! `cargo xtask scale [--threads 1,2,...] [--mb N] [--commands pgn,pack,export] [--max-rss MB]`:
-//! the game-file commands over one big PGN file, at each thread count: wall time, games/s,
-//! MB/s of PGN, speed-up over one thread and peak resident memory; then the same file read as
-//! `.zst` directly, through `zstd -dc |`, and plain.
+//! `cargo xtask scale [--threads 1,2,...] [--mb N] [--commands pgn,pack,export,unpack,export-cbg]
+//! [--max-rss MB]`: the game-file commands over one big PGN file, at each thread count: wall
+//! time, games/s, MB/s of PGN, speed-up over one thread and peak resident memory; then the same
+//! file read as `.zst` directly, through `zstd -dc |`, and plain. `unpack` (to UCI) and
+//! `export-cbg` read the file packed to `.cbg` (packed once, untimed, when they are asked for).
 //!
 //! The file is the lichess training games (`../shared/corpus/train`) repeated to at least
 //! `--mb` megabytes (default 320), each copy's `Site` tags made distinct, written once to
@@ -18,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use crate::project_root;
 
-const USAGE: &str = "usage: cargo xtask scale [--threads 1,2,4,8,16] [--mb 320] [--commands pgn,pack,export] [--max-rss MB]";
+const USAGE: &str = "usage: cargo xtask scale [--threads 1,2,4,8,16] [--mb 320] [--commands pgn,pack,export,unpack,export-cbg] [--max-rss MB]";
 
 /// One timed run: seconds, peak resident memory in bytes, exit status.
 struct Timed {
@@ -151,6 +152,7 @@ fn command_args(command: &str, input: &Path, threads: &str, dir: &Path) -> Vec<S
         "pack" => {
             vec!["pack".into(), input, "-o".into(), dir.join("out.cbg").display().to_string()]
         }
+        "unpack" => vec!["unpack".into(), input, "--to".into(), "uci".into()],
         _ => {
             vec!["export".into(), input, "-o".into(), dir.join("out.parquet").display().to_string()]
         }
@@ -216,10 +218,12 @@ fn build_cli(root: &Path) -> Result<PathBuf, String> {
     Ok(root.join("target/release/chessbits"))
 }
 
-/// The input of every run: the big PGN file, its `.zst`, sizes and game count.
+/// The input of every run: the big PGN file, its `.zst`, its `.cbg` (if a command reads
+/// one), sizes and game count.
 struct Input {
     pgn: PathBuf,
     zst: PathBuf,
+    cbg: PathBuf,
     bytes: u64,
     games: u64,
 }
@@ -242,7 +246,14 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         zst_bytes as f64 / 1e6,
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
-    let input = Input { pgn, zst, bytes, games };
+    let cbg = dir.join(format!("{}.cbg", pgn.file_stem().unwrap_or_default().to_string_lossy()));
+    if options.commands.iter().any(|c| c == "unpack" || c == "export-cbg") {
+        eprintln!("packing {} (untimed)", cbg.display());
+        let args =
+            ["pack".to_string(), pgn.display().to_string(), "-o".into(), cbg.display().to_string()];
+        run_timed(&bin, &args, None)?;
+    }
+    let input = Input { pgn, zst, cbg, bytes, games };
     let over = threads_table(&options, &bin, &dir, &input)?
         | compressed_table(&options, &bin, &dir, &input)?;
     if over {
@@ -261,7 +272,11 @@ fn threads_table(options: &Options, bin: &Path, dir: &Path, input: &Input) -> Re
     for command in &options.commands {
         let mut base = None;
         for n in &options.threads {
-            let t = run_timed(bin, &command_args(command, &input.pgn, n, dir), None)?;
+            let source = match command.as_str() {
+                "unpack" | "export-cbg" => &input.cbg,
+                _ => &input.pgn,
+            };
+            let t = run_timed(bin, &command_args(command, source, n, dir), None)?;
             if !matches!(t.code, Some(0 | 1)) {
                 return Err(format!("{command} --threads {n}: exit status {:?}", t.code));
             }
