@@ -113,7 +113,8 @@
 //! exactly those of one reader over the whole input (games, errors, numbers, lines, columns,
 //! offsets), for every thread count and chunk size; memory is bounded by the thread count and
 //! chunk size ([`Parallel::input_bound`]), not by the input. [`par_chunks`] hands whole
-//! chunks to the workers, for work that keeps state from game to game.
+//! chunks to the workers, for work that keeps state from game to game; both are built on
+//! [`par_map`], the same ordered pool over any sequence of work (codec's `.cbg` records).
 //!
 //! ```
 //! use chessbits_pgn::{par_games, Input, Parallel, Replay};
