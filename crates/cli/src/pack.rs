@@ -275,7 +275,7 @@ fn report(
     err: &mut impl Write,
 ) -> io::Result<()> {
     if to == To::Uci {
-        writeln!(out, "{}\terror\t{}", e.game, e.kind)?;
+        writeln!(out, "{}\terror\t{}", e.at.game, e.kind)?;
     }
     writeln!(err, "chessbits: {}: {e}", path.display())
 }

@@ -447,25 +447,84 @@ impl From<EndOfBits> for VarintError {
     }
 }
 
-/// The one shape of the bit-level decoders' errors: where (the bit offset from the start of
-/// the input, the start of the field at fault) and what (`K`, the format's own kind). The
-/// classic encodings ([`DecodeError`]), `packed` (`PackedError`) and `compact`
-/// (`CompactError`) all report through it, and it prints as `bit 12: invalid piece code 13`
-/// unless the kind says otherwise ([`BitErrorKind::fmt_at`]: an illegal position has no bit).
+/// The one shape of every binary decoder's error: where the problem is, in the format's own
+/// terms (`L`), and what it is (`K`, the format's own kind). It prints as the location and the
+/// kind (`bit 12: invalid piece code 13`, `ply 7 (byte 3): the code names no legal move`, `game
+/// 4 (byte 1290): a record's check does not match its body`) unless the kind says otherwise
+/// ([`ErrorKindAt::fmt_at`]: an illegal position has no bit), and its
+/// [`source`](std::error::Error::source) is the kind's.
+///
+/// The bit-level decoders (`packed`, `compact`, the classic encodings) are located by a
+/// [`Bit`] ([`BitError`]); the move codec by a [`Ply`] (`MoveDecodeError`); `.cbg` files by a
+/// [`GameByte`] (`CbgError`).
+///
+/// ```
+/// use chessbits_codec::io::Bit;
+/// use chessbits_codec::packed::{self, PackedErrorKind};
+///
+/// // Three bytes: the input ends inside the 8-byte occupancy, at bit 24.
+/// let err = packed::decode(&[0xff; 3]).unwrap_err();
+/// assert_eq!(err.at, Bit(24));
+/// assert!(matches!(err.kind, PackedErrorKind::Truncated { .. }));
+/// assert_eq!(err.to_string(), format!("bit 24: {}", err.kind));
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct BitError<K> {
-    /// The bit offset from the start of the input: the start of the field at fault.
-    pub bit: usize,
+pub struct Located<L, K> {
+    /// Where: the start of the field at fault.
+    pub at: L,
     /// What is wrong.
     pub kind: K,
 }
 
-/// A kind of [`BitError`]: how it prints with its bit offset, and the error it wraps.
-pub trait BitErrorKind: fmt::Display + fmt::Debug {
-    /// Writes the error found at `bit`: `bit N: ` and the kind, unless the kind has no place
-    /// in the input.
-    fn fmt_at(&self, bit: usize, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "bit {bit}: {self}")
+/// A bit offset from the start of a decoder's input: where a [`BitError`] is.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Bit(pub usize);
+
+impl fmt::Display for Bit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "bit {}", self.0)
+    }
+}
+
+/// A ply of a coded mainline and a byte offset in the coded moves: where a move codec error is.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Ply {
+    /// The ply being decoded, from 1 (for an error found at the end: the number of plies).
+    pub ply: u32,
+    /// The byte offset in the coded moves where the problem lies (for the model codec: where
+    /// the decoder's window reached, within four bytes).
+    pub byte: usize,
+}
+
+impl fmt::Display for Ply {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ply {} (byte {})", self.ply, self.byte)
+    }
+}
+
+/// A game of a file (counted from 1; for a problem between games, the next one) and a byte
+/// offset from the start of the file: where a `.cbg` error is.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct GameByte {
+    /// The game.
+    pub game: u64,
+    /// The byte offset from the start of the file.
+    pub byte: u64,
+}
+
+impl fmt::Display for GameByte {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "game {} (byte {})", self.game, self.byte)
+    }
+}
+
+/// A kind of [`Located`] error at locations `L`: how it prints with its location, and the
+/// error it wraps.
+pub trait ErrorKindAt<L: fmt::Display>: fmt::Display + fmt::Debug {
+    /// Writes the error found at `at`: the location, `: ` and the kind, unless the kind has no
+    /// place in the input.
+    fn fmt_at(&self, at: &L, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{at}: {self}")
     }
 
     /// The error this kind wraps, if any ([`std::error::Error::source`]).
@@ -474,17 +533,21 @@ pub trait BitErrorKind: fmt::Display + fmt::Debug {
     }
 }
 
-impl<K: BitErrorKind> fmt::Display for BitError<K> {
+impl<L: fmt::Display, K: ErrorKindAt<L>> fmt::Display for Located<L, K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.kind.fmt_at(self.bit, f)
+        self.kind.fmt_at(&self.at, f)
     }
 }
 
-impl<K: BitErrorKind> std::error::Error for BitError<K> {
+impl<L: fmt::Display + fmt::Debug, K: ErrorKindAt<L>> std::error::Error for Located<L, K> {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         self.kind.source()
     }
 }
+
+/// The error of a bit-level decoder: a [`Located`] at a [`Bit`], the start of the field at
+/// fault.
+pub type BitError<K> = Located<Bit, K>;
 
 /// Why a stream of the classic encodings does not decode: a [`BitError`] whose kind is the
 /// encoding's own (`K`) or one common to all of them (running out of bits, bits left over
@@ -515,7 +578,7 @@ pub enum DecodeErrorKind<K> {
 impl<K> DecodeError<K> {
     /// An error of the encoding's own kind at bit `bit`.
     pub const fn invalid(bit: usize, kind: K) -> DecodeError<K> {
-        DecodeError { bit, kind: DecodeErrorKind::Invalid(kind) }
+        DecodeError { at: Bit(bit), kind: DecodeErrorKind::Invalid(kind) }
     }
 
     /// The same error with the encoding's kind turned into another (an encoding made of parts
@@ -527,19 +590,22 @@ impl<K> DecodeError<K> {
             DecodeErrorKind::VarintTooLarge => DecodeErrorKind::VarintTooLarge,
             DecodeErrorKind::Invalid(kind) => DecodeErrorKind::Invalid(f(kind)),
         };
-        DecodeError { bit: self.bit, kind }
+        DecodeError { at: self.at, kind }
     }
 }
 
 impl<K> From<EndOfBits> for DecodeError<K> {
     fn from(end: EndOfBits) -> DecodeError<K> {
-        DecodeError { bit: end.offset, kind: DecodeErrorKind::Truncated { wanted: end.wanted } }
+        DecodeError { at: Bit(end.offset), kind: DecodeErrorKind::Truncated { wanted: end.wanted } }
     }
 }
 
 impl<K> From<TrailingBits> for DecodeError<K> {
     fn from(rest: TrailingBits) -> DecodeError<K> {
-        DecodeError { bit: rest.offset, kind: DecodeErrorKind::TrailingBits { bits: rest.bits } }
+        DecodeError {
+            at: Bit(rest.offset),
+            kind: DecodeErrorKind::TrailingBits { bits: rest.bits },
+        }
     }
 }
 
@@ -548,7 +614,7 @@ impl<K> From<VarintError> for DecodeError<K> {
         match err {
             VarintError::End(end) => end.into(),
             VarintError::TooLarge { offset } => {
-                DecodeError { bit: offset, kind: DecodeErrorKind::VarintTooLarge }
+                DecodeError { at: Bit(offset), kind: DecodeErrorKind::VarintTooLarge }
             }
         }
     }
@@ -577,7 +643,7 @@ impl<K: fmt::Display> fmt::Display for DecodeErrorKind<K> {
     }
 }
 
-impl<K: fmt::Debug + fmt::Display> BitErrorKind for DecodeErrorKind<K> {}
+impl<K: fmt::Debug + fmt::Display> ErrorKindAt<Bit> for DecodeErrorKind<K> {}
 
 #[cfg(test)]
 mod tests {

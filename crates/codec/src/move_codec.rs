@@ -66,7 +66,7 @@ use chessbits_bitboard::isa;
 use chessbits_move::Move16;
 use chessbits_state::Position;
 
-use crate::io::{BitReader, BitWriter};
+use crate::io::{BitReader, BitWriter, ErrorKindAt, Located, Ply};
 use crate::move_model::{canonical_count, canonical_index, MoveModel, RecentMoves, Scored};
 use crate::range::{self, RangeError};
 
@@ -147,17 +147,9 @@ impl fmt::Display for MoveEncodeError {
 
 impl std::error::Error for MoveEncodeError {}
 
-/// Bytes that do not decode to moves: at which ply, near which byte, and what.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct MoveDecodeError {
-    /// The ply being decoded, from 1 (for an error found at the end: the number of plies).
-    pub ply: u32,
-    /// The byte offset in the coded moves where the problem lies (for the model codec: where
-    /// the decoder's window reached, within four bytes).
-    pub byte: usize,
-    /// What is wrong.
-    pub kind: MoveDecodeErrorKind,
-}
+/// Bytes that do not decode to moves: at which ply, near which byte ([`Ply`]), and what
+/// (the binary decoders' one error shape, [`Located`]).
+pub type MoveDecodeError = Located<Ply, MoveDecodeErrorKind>;
 
 /// What is wrong in a [`MoveDecodeError`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -173,10 +165,9 @@ pub enum MoveDecodeErrorKind {
     Trailing,
 }
 
-impl fmt::Display for MoveDecodeError {
+impl fmt::Display for MoveDecodeErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "ply {} (byte {}): ", self.ply, self.byte)?;
-        f.write_str(match self.kind {
+        f.write_str(match self {
             MoveDecodeErrorKind::NoLegalMove => "no legal move, yet more plies follow",
             MoveDecodeErrorKind::Invalid => "the code names no legal move",
             MoveDecodeErrorKind::Truncated => "the coded moves end early",
@@ -185,7 +176,8 @@ impl fmt::Display for MoveDecodeError {
     }
 }
 
-impl std::error::Error for MoveDecodeError {}
+/// `ply P (byte B): ` and the kind.
+impl ErrorKindAt<Ply> for MoveDecodeErrorKind {}
 
 /// Codes moves one by one from a start position; [`MoveEncoder::finish`] appends the bytes.
 /// Reusable: buffers are kept from game to game.
@@ -350,7 +342,7 @@ impl<'a> MoveDecoder<'a> {
             MoveCodec::Model => self.range.position().saturating_sub(4),
             MoveCodec::Index => self.bits.position() / 8,
         };
-        MoveDecodeError { ply: self.history.ply() + 1, byte, kind }
+        MoveDecodeError { at: Ply { ply: self.history.ply() + 1, byte }, kind }
     }
 
     /// Decodes the next move and plays it.
@@ -399,14 +391,14 @@ impl<'a> MoveDecoder<'a> {
                 let at = self.bits.position();
                 let index = self.bits.read(width).map_err(|_| {
                     let mut e = self.error(MoveDecodeErrorKind::Truncated);
-                    e.byte = at / 8;
+                    e.at.byte = at / 8;
                     e
                 })?;
                 match move_at(index as usize) {
                     Some(m) => m,
                     None => {
                         let mut e = self.error(MoveDecodeErrorKind::Invalid);
-                        e.byte = at / 8;
+                        e.at.byte = at / 8;
                         return Err(e);
                     }
                 }
@@ -425,19 +417,20 @@ impl<'a> MoveDecoder<'a> {
         let ply = self.history.ply();
         match self.codec {
             MoveCodec::Model => self.range.finish().map_err(|e| match e {
-                RangeError::Truncated { at } => {
-                    MoveDecodeError { ply, byte: at, kind: MoveDecodeErrorKind::Truncated }
-                }
-                RangeError::NotShortest { at } => {
-                    MoveDecodeError { ply, byte: at, kind: MoveDecodeErrorKind::Trailing }
-                }
+                RangeError::Truncated { at } => MoveDecodeError {
+                    at: Ply { ply, byte: at },
+                    kind: MoveDecodeErrorKind::Truncated,
+                },
+                RangeError::NotShortest { at } => MoveDecodeError {
+                    at: Ply { ply, byte: at },
+                    kind: MoveDecodeErrorKind::Trailing,
+                },
                 RangeError::Invalid => {
-                    MoveDecodeError { ply, byte: 0, kind: MoveDecodeErrorKind::Invalid }
+                    MoveDecodeError { at: Ply { ply, byte: 0 }, kind: MoveDecodeErrorKind::Invalid }
                 }
             }),
             MoveCodec::Index => self.bits.finish().map_err(|e| MoveDecodeError {
-                ply,
-                byte: e.offset / 8,
+                at: Ply { ply, byte: e.offset / 8 },
                 kind: MoveDecodeErrorKind::Trailing,
             }),
         }

@@ -104,7 +104,7 @@
 //! lies (byte × 8, plus 4 for a high nibble) and a [`PackedErrorKind`].
 
 use crate::inline_bytes::inline_bytes;
-use crate::io::{BitError, BitErrorKind};
+use crate::io::{Bit, BitError, ErrorKindAt};
 use core::fmt;
 
 use chessbits_bitboard::{Bitboard, ByRole, Color, Piece, Rank, Role, Square};
@@ -293,11 +293,11 @@ pub enum PackedErrorKind {
 }
 
 /// `bit N: ` and the kind; an illegal position has no place in the input.
-impl BitErrorKind for PackedErrorKind {
-    fn fmt_at(&self, bit: usize, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl ErrorKindAt<Bit> for PackedErrorKind {
+    fn fmt_at(&self, at: &Bit, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PackedErrorKind::Position(err) => write!(f, "illegal position: {err}"),
-            kind => write!(f, "bit {bit}: {kind}"),
+            kind => write!(f, "{at}: {kind}"),
         }
     }
 
@@ -390,7 +390,7 @@ impl chessbits_bitboard::isa::Kernel for Decode<'_> {
 /// The error for bytes that read but describe no legal position.
 #[inline]
 fn illegal(err: PositionError) -> PackedError {
-    PackedError { bit: 0, kind: PackedErrorKind::Position(err) }
+    PackedError { at: Bit(0), kind: PackedErrorKind::Position(err) }
 }
 
 /// Reads a packed position into an unvalidated [`Setup`] (castling rooks, en passant square and
@@ -454,7 +454,7 @@ fn read(bytes: &[u8]) -> Result<BitboardSetup, PackedError> {
 /// The occupancy, one bitboard per piece code, and the board's length in bytes.
 #[inline(always)]
 fn read_board(bytes: &[u8]) -> Result<(Bitboard, [u64; 16], usize), PackedError> {
-    let error = |bit: usize, kind| Err(PackedError { bit, kind });
+    let error = |bit: usize, kind| Err(PackedError { at: Bit(bit), kind });
     let Some((occupancy, rest)) = bytes.split_first_chunk::<8>() else {
         return error(bytes.len() * 8, PackedErrorKind::Truncated);
     };
@@ -493,10 +493,18 @@ fn read_ep_square(occupied: Bitboard, ep_pawns: Bitboard) -> Result<Option<Squar
         let ep = match sq.rank() {
             Rank::Fourth => sq as u32 - 8,
             Rank::Fifth => sq as u32 + 8,
-            _ => return Err(PackedError { bit: bit_of(sq), kind: PackedErrorKind::EnPassantRank }),
+            _ => {
+                return Err(PackedError {
+                    at: Bit(bit_of(sq)),
+                    kind: PackedErrorKind::EnPassantRank,
+                })
+            }
         };
         if k > 0 {
-            return Err(PackedError { bit: bit_of(sq), kind: PackedErrorKind::SecondEnPassant });
+            return Err(PackedError {
+                at: Bit(bit_of(sq)),
+                kind: PackedErrorKind::SecondEnPassant,
+            });
         }
         ep_square = Some(Square::new(ep));
     }
@@ -539,7 +547,7 @@ struct Trailer {
 /// Reads the fields after the board, from byte `at`.
 #[inline(always)]
 fn read_trailer(bytes: &[u8], mut at: usize) -> Result<Trailer, PackedError> {
-    let error = |bit: usize, kind| Err(PackedError { bit, kind });
+    let error = |bit: usize, kind| Err(PackedError { at: Bit(bit), kind });
     let mut trailer = Trailer { halfmoves: 0, ply: 0, chess960: false };
     let mut fields = 0;
     while let Some(&byte) = bytes.get(at) {
@@ -582,10 +590,10 @@ fn read_clock(bytes: &[u8], at: &mut usize) -> Result<u64, PackedError> {
     let mut shift = 0;
     loop {
         let Some(&b) = bytes.get(*at) else {
-            return Err(PackedError { bit: *at * 8, kind: PackedErrorKind::Clock });
+            return Err(PackedError { at: Bit(*at * 8), kind: PackedErrorKind::Clock });
         };
         if shift > 28 {
-            return Err(PackedError { bit: start * 8, kind: PackedErrorKind::Clock });
+            return Err(PackedError { at: Bit(start * 8), kind: PackedErrorKind::Clock });
         }
         value |= u64::from(b & 0x7f) << shift;
         shift += 7;
@@ -731,7 +739,7 @@ mod tests {
         let err = |text: &str| decode(&unhex(text)).unwrap_err();
         let kind = |text: &str| {
             let e = err(text);
-            (e.bit, e.kind)
+            (e.at.0, e.kind)
         };
         use PackedErrorKind as K;
         assert_eq!(kind(""), (0, K::Truncated));

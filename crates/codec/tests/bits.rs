@@ -267,7 +267,7 @@ fn bad_input_gives_typed_errors_and_never_panics() {
             mutate(bits.as_bytes(), bits.len(), |mut r| {
                 let result =
                     format.read(&mut r).map(|_| ()).and_then(|()| r.finish().map_err(Into::into));
-                result.map_err(|e| e.bit)
+                result.map_err(|e| e.at.0)
             });
         }
         for format in position_formats() {
@@ -275,7 +275,7 @@ fn bad_input_gives_typed_errors_and_never_panics() {
             mutate(bits.as_bytes(), bits.len(), |mut r| {
                 let result =
                     format.read(&mut r).map(|_| ()).and_then(|()| r.finish().map_err(Into::into));
-                result.map_err(|e| e.bit)
+                result.map_err(|e| e.at.0)
             });
         }
         let game =
@@ -286,7 +286,7 @@ fn bad_input_gives_typed_errors_and_never_panics() {
             mutate(bits.as_bytes(), bits.len(), |mut r| {
                 let result =
                     format.read(&mut r).map(|_| ()).and_then(|()| r.finish().map_err(Into::into));
-                result.map_err(|e| e.bit)
+                result.map_err(|e| e.at.0)
             });
         }
     }
@@ -312,7 +312,7 @@ fn garbage_never_panics() {
             match encoding.decode(&mut BitReader::new(&bytes[..len])) {
                 Ok(_) => decoded += 1,
                 Err(e) => {
-                    assert!(e.bit <= len * 8, "{encoding}: {e}");
+                    assert!(e.at.0 <= len * 8, "{encoding}: {e}");
                     failed += 1;
                 }
             }

@@ -168,7 +168,7 @@ fn move_decoders_take_any_bytes_without_panicking() {
                 ok += 1;
             }
             Err(e) => {
-                assert!(e.ply as usize <= plies.max(1));
+                assert!(e.at.ply as usize <= plies.max(1));
                 errors += 1;
             }
         }
@@ -275,8 +275,8 @@ fn a_cut_file_reads_every_whole_game_then_names_the_cut() {
         }
         let last = results.last().expect("an error at least");
         let err = last.as_ref().expect_err("the cut is reported");
-        assert!(err.byte <= cut as u64, "cut at {cut}: {err}");
-        assert!(err.game > whole as u64, "cut at {cut}: {err}");
+        assert!(err.at.byte <= cut as u64, "cut at {cut}: {err}");
+        assert!(err.at.game > whole as u64, "cut at {cut}: {err}");
         assert!(CbgFile::open(Cursor::new(cut_bytes)).is_err(), "cut at {cut}");
     }
 }
@@ -397,6 +397,6 @@ fn error_messages() {
     let end = game_ends(&bytes, 1)[0];
     let err =
         CbgReader::new(&bytes[..end + 5]).expect("header").find_map(Result::err).expect("cut");
-    assert_eq!(err.byte, end as u64 + 5);
+    assert_eq!(err.at.byte, end as u64 + 5);
     insta::assert_snapshot!(err, @"game 2 (byte 261): the file ends early");
 }

@@ -253,7 +253,7 @@ fn check_compact_decoder(bytes: &[u8], at: &str) -> usize {
 fn check_decoder(bytes: &[u8], at: &str) -> usize {
     let through_setup = packed::decode_setup(bytes).and_then(|setup| {
         Position::from_setup(&setup).map_err(|err| packed::PackedError {
-            bit: 0,
+            at: chessbits_codec::io::Bit(0),
             kind: packed::PackedErrorKind::Position(err),
         })
     });

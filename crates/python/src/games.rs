@@ -149,7 +149,7 @@ impl Games {
                     return Err(PyOSError::new_err(e.to_string()))
                 }
                 Some(Ok(game)) => Some((game.number, Ok(game))),
-                Some(Err(e)) => Some((e.game, Err(e.to_string()))),
+                Some(Err(e)) => Some((e.at.game, Err(e.to_string()))),
             },
         })
     }

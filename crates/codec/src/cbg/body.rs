@@ -8,6 +8,7 @@ use chessbits_pgn::{Clock, Eval, GameResult, Score};
 use chessbits_state::Position;
 
 use super::{CbgError, CbgErrorKind, GameRecord, FEN_OPTIONS, KNOWN_TAGS, MAX_PLIES, PREFIXES};
+use crate::io::GameByte;
 use crate::move_codec::{MoveCodec, MoveDecodeError, MoveDecoder, MoveEncodeError, MoveEncoder};
 use crate::packed;
 
@@ -39,7 +40,7 @@ pub(super) struct Cursor<'a> {
 
 impl<'a> Cursor<'a> {
     pub(super) fn error(&self, kind: CbgErrorKind) -> CbgError {
-        CbgError { game: self.game, byte: self.base + self.at as u64, kind }
+        CbgError { at: GameByte { game: self.game, byte: self.base + self.at as u64 }, kind }
     }
 
     pub(super) fn byte(&mut self, field: &'static str) -> Result<u8, CbgError> {
@@ -217,8 +218,7 @@ pub(super) fn read_value(c: &mut Cursor<'_>, start: &Position) -> Result<Vec<u8>
     let field = "tag value";
     let at = c.at;
     let bad = |c: &Cursor<'_>| CbgError {
-        game: c.game,
-        byte: c.base + at as u64,
+        at: GameByte { game: c.game, byte: c.base + at as u64 },
         kind: CbgErrorKind::Field(field),
     };
     let mut out = Vec::new();
@@ -595,8 +595,7 @@ pub(super) fn read_start(c: &mut Cursor<'_>, flags: u8) -> Result<Position, CbgE
     let at = c.at;
     let bytes = c.bytes("start position")?;
     packed::decode(bytes).map_err(|e| CbgError {
-        game: c.game,
-        byte: c.base + at as u64,
+        at: GameByte { game: c.game, byte: c.base + at as u64 },
         kind: CbgErrorKind::Position(e),
     })
 }
@@ -617,8 +616,7 @@ pub(super) fn read_moves(
     let mut decoder = MoveDecoder::new(codec, start, coded);
     let mut moves = Vec::with_capacity(plies as usize);
     let moves_error = |e: MoveDecodeError| CbgError {
-        game,
-        byte: coded_at + e.byte as u64,
+        at: GameByte { game, byte: coded_at + e.at.byte as u64 },
         kind: CbgErrorKind::Moves(e),
     };
     for _ in 0..plies {

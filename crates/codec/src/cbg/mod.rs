@@ -114,6 +114,7 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 use chessbits_notation::fen::{CastlingNotation, EnPassantMode, FenOptions};
 use chessbits_state::Position;
 
+use crate::io::{ErrorKindAt, GameByte, Located};
 use crate::move_codec::{MoveCodec, MoveDecodeError, MoveEncodeError, MoveEncoder};
 use crate::packed::PackedError;
 
@@ -225,16 +226,9 @@ const FEN_OPTIONS: [FenOptions; 6] = [
 ];
 
 /// Why a `.cbg` file does not read: the game (counted from 1 in the file; for a problem
-/// between games, the next one), the byte offset in the file, and what.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CbgError {
-    /// The game.
-    pub game: u64,
-    /// The byte offset from the start of the file.
-    pub byte: u64,
-    /// What is wrong.
-    pub kind: CbgErrorKind,
-}
+/// between games, the next one) and the byte offset in the file ([`GameByte`]), and what (the
+/// binary decoders' one error shape, [`Located`]).
+pub type CbgError = Located<GameByte, CbgErrorKind>;
 
 /// What is wrong in a [`CbgError`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -273,12 +267,6 @@ pub enum CbgErrorKind {
     NoSuchGame(u64),
 }
 
-impl fmt::Display for CbgError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "game {} (byte {}): {}", self.game, self.byte, self.kind)
-    }
-}
-
 impl fmt::Display for CbgErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -301,9 +289,10 @@ impl fmt::Display for CbgErrorKind {
     }
 }
 
-impl std::error::Error for CbgError {
+/// `game G (byte B): ` and the kind.
+impl ErrorKindAt<GameByte> for CbgErrorKind {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.kind {
+        match self {
             CbgErrorKind::Position(err) => Some(err),
             CbgErrorKind::Moves(err) => Some(err),
             _ => None,
@@ -556,7 +545,7 @@ fn codec_byte(codec: MoveCodec) -> u8 {
 }
 
 fn read_header(header: &[u8; HEADER_LEN]) -> Result<MoveCodec, CbgError> {
-    let error = |byte, kind| CbgError { game: 1, byte, kind };
+    let error = |byte, kind| CbgError { at: GameByte { game: 1, byte }, kind };
     if header[..8] != MAGIC {
         return Err(error(0, CbgErrorKind::NotCbg));
     }
@@ -688,7 +677,10 @@ impl<R: Read> CbgReader<R> {
             }
             if !checked {
                 let game = if tag == b'G' { self.games } else { self.games + 1 };
-                return Some(Err(CbgError { game, byte: start, kind: CbgErrorKind::Checksum }));
+                return Some(Err(CbgError {
+                    at: GameByte { game, byte: start },
+                    kind: CbgErrorKind::Checksum,
+                }));
             }
             let header = frame_header_len(self.body.len() as u64);
             match tag {
@@ -706,8 +698,7 @@ impl<R: Read> CbgReader<R> {
                     return match games.and_then(|g| c.done().map(|()| g)) {
                         Err(e) => Some(Err(e)),
                         Ok(count) if count != self.games => Some(Err(CbgError {
-                            game: self.games + 1,
-                            byte: start,
+                            at: GameByte { game: self.games + 1, byte: start },
                             kind: CbgErrorKind::Count { trailer: count, read: self.games },
                         })),
                         Ok(_) => None,
@@ -716,8 +707,7 @@ impl<R: Read> CbgReader<R> {
                 other => {
                     self.done = true;
                     return Some(Err(CbgError {
-                        game: self.games + 1,
-                        byte: start,
+                        at: GameByte { game: self.games + 1, byte: start },
                         kind: CbgErrorKind::Record(other),
                     }));
                 }
@@ -805,8 +795,7 @@ fn read_exact(
         match input.read(buf.get_mut(filled..).unwrap_or(&mut [])) {
             Ok(0) => {
                 return Err(CbgError {
-                    game,
-                    byte: offset + filled as u64,
+                    at: GameByte { game, byte: offset + filled as u64 },
                     kind: CbgErrorKind::Truncated,
                 })
             }
@@ -814,8 +803,7 @@ fn read_exact(
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => {
                 return Err(CbgError {
-                    game,
-                    byte: offset + filled as u64,
+                    at: GameByte { game, byte: offset + filled as u64 },
                     kind: CbgErrorKind::Io(e.kind()),
                 })
             }
@@ -830,7 +818,10 @@ fn read_frame(input: &mut impl Read, offset: u64, game: u64) -> Result<(u8, u64,
     read_exact(input, &mut byte, offset, game)?;
     let tag = byte[0];
     if !matches!(tag, b'G' | b'I' | b'X' | b'T') {
-        return Err(CbgError { game, byte: offset, kind: CbgErrorKind::Record(tag) });
+        return Err(CbgError {
+            at: GameByte { game, byte: offset },
+            kind: CbgErrorKind::Record(tag),
+        });
     }
     let mut len = 0u64;
     let mut read = 1u64;
@@ -843,14 +834,16 @@ fn read_frame(input: &mut impl Read, offset: u64, game: u64) -> Result<(u8, u64,
         }
         if shift >= 56 {
             return Err(CbgError {
-                game,
-                byte: offset + 1,
+                at: GameByte { game, byte: offset + 1 },
                 kind: CbgErrorKind::Field("record length"),
             });
         }
     }
     if len > MAX_RECORD_LEN || frame_header_len(len) != read {
-        return Err(CbgError { game, byte: offset + 1, kind: CbgErrorKind::TooLarge(len) });
+        return Err(CbgError {
+            at: GameByte { game, byte: offset + 1 },
+            kind: CbgErrorKind::TooLarge(len),
+        });
     }
     Ok((tag, len, read))
 }
@@ -875,39 +868,49 @@ impl<R: Read + Seek> CbgFile<R> {
     /// # Errors
     /// The header or the trailer does not read.
     pub fn open(mut input: R) -> Result<CbgFile<R>, CbgError> {
-        let io_error =
-            |e: io::Error, byte| CbgError { game: 1, byte, kind: CbgErrorKind::Io(e.kind()) };
+        let io_error = |e: io::Error, byte| CbgError {
+            at: GameByte { game: 1, byte },
+            kind: CbgErrorKind::Io(e.kind()),
+        };
         input.seek(SeekFrom::Start(0)).map_err(|e| io_error(e, 0))?;
         let mut header = [0u8; HEADER_LEN];
         read_exact(&mut input, &mut header, 0, 1)?;
         let codec = read_header(&header)?;
         let end = input.seek(SeekFrom::End(0)).map_err(|e| io_error(e, 0))?;
-        let trailer_at = end
-            .checked_sub(TRAILER_LEN as u64)
-            .filter(|&t| t >= HEADER_LEN as u64)
-            .ok_or(CbgError { game: 1, byte: end, kind: CbgErrorKind::Truncated })?;
+        let trailer_at =
+            end.checked_sub(TRAILER_LEN as u64).filter(|&t| t >= HEADER_LEN as u64).ok_or(
+                CbgError { at: GameByte { game: 1, byte: end }, kind: CbgErrorKind::Truncated },
+            )?;
         let mut file = CbgFile { input, codec, games: 0, top: 0, blocks: 0, body: Vec::new() };
         let (tag, body_at) = file.record(trailer_at, 1)?;
         let mut c = Cursor { bytes: &file.body, at: 0, base: body_at, game: 1 };
         let (top, games) = (c.u64_le("trailer")?, c.u64_le("trailer")?);
         if tag != b'T' || c.done().is_err() {
-            return Err(CbgError { game: 1, byte: trailer_at, kind: CbgErrorKind::Record(tag) });
+            return Err(CbgError {
+                at: GameByte { game: 1, byte: trailer_at },
+                kind: CbgErrorKind::Record(tag),
+            });
         }
         // The top index's header, to find its entries.
         if top >= trailer_at || top < HEADER_LEN as u64 {
             return Err(CbgError {
-                game: 1,
-                byte: trailer_at,
+                at: GameByte { game: 1, byte: trailer_at },
                 kind: CbgErrorKind::Field("index offset"),
             });
         }
         file.input.seek(SeekFrom::Start(top)).map_err(|e| io_error(e, top))?;
         let (tag, len, header) = read_frame(&mut file.input, top, 1)?;
         if tag != b'X' || len % 8 != 0 || top + header + len + 2 != trailer_at {
-            return Err(CbgError { game: 1, byte: top, kind: CbgErrorKind::Record(tag) });
+            return Err(CbgError {
+                at: GameByte { game: 1, byte: top },
+                kind: CbgErrorKind::Record(tag),
+            });
         }
         if len / 8 != games.div_ceil(BLOCK_GAMES as u64) {
-            return Err(CbgError { game: 1, byte: top, kind: CbgErrorKind::Field("top index") });
+            return Err(CbgError {
+                at: GameByte { game: 1, byte: top },
+                kind: CbgErrorKind::Field("top index"),
+            });
         }
         file.games = games;
         file.top = top + header;
@@ -933,8 +936,7 @@ impl<R: Read + Seek> CbgFile<R> {
     /// Reads the record at `offset` into `self.body`; returns its tag and the body's offset.
     fn record(&mut self, offset: u64, game: u64) -> Result<(u8, u64), CbgError> {
         self.input.seek(SeekFrom::Start(offset)).map_err(|e| CbgError {
-            game,
-            byte: offset,
+            at: GameByte { game, byte: offset },
             kind: CbgErrorKind::Io(e.kind()),
         })?;
         let (tag, len, header) = read_frame(&mut self.input, offset, game)?;
@@ -943,7 +945,10 @@ impl<R: Read + Seek> CbgFile<R> {
         let check = u16::from_be_bytes([self.body[len_usize], self.body[len_usize + 1]]);
         self.body.truncate(len_usize);
         if crc16(&self.body) != check {
-            return Err(CbgError { game, byte: offset, kind: CbgErrorKind::Checksum });
+            return Err(CbgError {
+                at: GameByte { game, byte: offset },
+                kind: CbgErrorKind::Checksum,
+            });
         }
         Ok((tag, offset + header))
     }
@@ -954,20 +959,28 @@ impl<R: Read + Seek> CbgFile<R> {
     /// [`CbgErrorKind::NoSuchGame`] if there is no such game; any error of the records read.
     pub fn game(&mut self, n: u64) -> Result<GameRecord, CbgError> {
         if n == 0 || n > self.games {
-            return Err(CbgError { game: n, byte: 0, kind: CbgErrorKind::NoSuchGame(n) });
+            return Err(CbgError {
+                at: GameByte { game: n, byte: 0 },
+                kind: CbgErrorKind::NoSuchGame(n),
+            });
         }
         let index = n - 1;
         let block = index / BLOCK_GAMES as u64;
         let entry = self.top + 8 * block;
-        let io_error =
-            |e: io::Error, byte| CbgError { game: n, byte, kind: CbgErrorKind::Io(e.kind()) };
+        let io_error = |e: io::Error, byte| CbgError {
+            at: GameByte { game: n, byte },
+            kind: CbgErrorKind::Io(e.kind()),
+        };
         self.input.seek(SeekFrom::Start(entry)).map_err(|e| io_error(e, entry))?;
         let mut word = [0u8; 8];
         read_exact(&mut self.input, &mut word, entry, n)?;
         let block_at = u64::from_le_bytes(word);
         let (tag, body_at) = self.record(block_at, n)?;
         if tag != b'I' {
-            return Err(CbgError { game: n, byte: block_at, kind: CbgErrorKind::Record(tag) });
+            return Err(CbgError {
+                at: GameByte { game: n, byte: block_at },
+                kind: CbgErrorKind::Record(tag),
+            });
         }
         let mut c = Cursor { bytes: &self.body, at: 0, base: body_at, game: n };
         let first = c.varint("block index")?;
@@ -984,7 +997,10 @@ impl<R: Read + Seek> CbgFile<R> {
         }
         let (tag, body_at) = self.record(offset, n)?;
         if tag != b'G' {
-            return Err(CbgError { game: n, byte: offset, kind: CbgErrorKind::Record(tag) });
+            return Err(CbgError {
+                at: GameByte { game: n, byte: offset },
+                kind: CbgErrorKind::Record(tag),
+            });
         }
         decode_body(&self.body, body_at, n, self.codec)
     }
@@ -1024,7 +1040,7 @@ mod tests {
         ] {
             let mut c = Cursor { bytes: bad, at: 0, base: 100, game: 3 };
             let err = c.varint("x").unwrap_err();
-            assert_eq!((err.game, err.kind), (3, CbgErrorKind::Field("x")));
+            assert_eq!((err.at.game, err.kind), (3, CbgErrorKind::Field("x")));
         }
         for v in [0i64, -1, 1, i64::MIN, i64::MAX] {
             assert_eq!(unzigzag(zigzag(v)), v);

@@ -30,7 +30,7 @@ use crate::classic::position::{
     PositionDecodeError, PositionErrorKind, PositionFormat, StateFormat,
 };
 use crate::classic::state::{StateEncodeError, StateFields};
-use crate::io::{BitReader, BitWriter, Bits, DecodeError, DecodeErrorKind};
+use crate::io::{Bit, BitReader, BitWriter, Bits, DecodeError, DecodeErrorKind};
 use chessbits_notation::fen::Fen;
 
 /// A board, state or position encoding.
@@ -121,7 +121,7 @@ impl Encoding {
             Encoding::Packed { .. } => {
                 let bytes = read_bytes(r)?;
                 let pos = crate::packed::decode(&bytes).map_err(|e| DecodeError {
-                    bit: e.bit,
+                    at: e.at,
                     kind: DecodeErrorKind::Invalid(PositionErrorKind::Packed(e.kind)),
                 })?;
                 Decoded::Position(pos)
@@ -129,7 +129,7 @@ impl Encoding {
             Encoding::Compact { .. } => {
                 let bytes = read_bytes(r)?;
                 let pos = crate::compact::decode(&bytes).map_err(|e| DecodeError {
-                    bit: e.bit,
+                    at: e.at,
                     kind: DecodeErrorKind::Invalid(PositionErrorKind::Compact(e.kind)),
                 })?;
                 Decoded::Position(pos)
@@ -152,9 +152,10 @@ fn read_bytes(r: &mut BitReader<'_>) -> Result<Vec<u8>, PositionDecodeError> {
     let mut bytes = Vec::with_capacity(r.remaining() / 8);
     while r.remaining() >= 8 {
         let at = r.position();
-        let byte = r
-            .read(8)
-            .map_err(|_| DecodeError { bit: at, kind: DecodeErrorKind::Truncated { wanted: 8 } })?;
+        let byte = r.read(8).map_err(|_| DecodeError {
+            at: Bit(at),
+            kind: DecodeErrorKind::Truncated { wanted: 8 },
+        })?;
         bytes.push(byte as u8);
     }
     Ok(bytes)

@@ -386,7 +386,10 @@ mod tests {
         w.write(28 << 2, 8);
         let err = format.decode(w.finish().as_bytes()).unwrap_err();
         // The second move reads its target from the padding, then runs out in its tag.
-        assert_eq!(err, DecodeError { bit: 23, kind: DecodeErrorKind::Truncated { wanted: 1 } });
+        assert_eq!(
+            err,
+            DecodeError { at: crate::io::Bit(23), kind: DecodeErrorKind::Truncated { wanted: 1 } }
+        );
         // A start position with no kings.
         let mut w = BitWriter::new();
         w.write_bit(true);

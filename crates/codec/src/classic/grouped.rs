@@ -235,6 +235,9 @@ mod tests {
         w.write(12 << 3 | 1, 7);
         w.write(60, 6);
         let err = decode(w.finish().as_bytes()).unwrap_err();
-        assert_eq!(err, DecodeError { bit: 13, kind: DecodeErrorKind::Truncated { wanted: 3 } });
+        assert_eq!(
+            err,
+            DecodeError { at: crate::io::Bit(13), kind: DecodeErrorKind::Truncated { wanted: 3 } }
+        );
     }
 }

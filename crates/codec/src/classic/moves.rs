@@ -495,6 +495,9 @@ mod tests {
         assert_eq!(e.kind, DecodeErrorKind::Truncated { wanted: 5 });
         let promote = parse_position("4k3/2P5/8/8/8/8/8/4K3 w - - 0 1").unwrap();
         let e = MoveCode::SanLike713.decode(&bits(&[(58, 6), (0, 1)]), &promote).unwrap_err();
-        assert_eq!(e, DecodeError { bit: 7, kind: DecodeErrorKind::Truncated { wanted: 1 } });
+        assert_eq!(
+            e,
+            DecodeError { at: crate::io::Bit(7), kind: DecodeErrorKind::Truncated { wanted: 1 } }
+        );
     }
 }

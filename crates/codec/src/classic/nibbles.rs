@@ -123,11 +123,20 @@ mod tests {
         assert_eq!(decode(&bytes), Err(DecodeError::invalid(12, BoardErrorKind::InvalidCode(13))));
         let short = encode(&Board::new()).into_bytes();
         let err = decode(&short[..31]).unwrap_err();
-        assert_eq!(err, DecodeError { bit: 248, kind: DecodeErrorKind::Truncated { wanted: 4 } });
+        assert_eq!(
+            err,
+            DecodeError { at: crate::io::Bit(248), kind: DecodeErrorKind::Truncated { wanted: 4 } }
+        );
         let mut long = short.clone();
         long.push(1);
         let err = decode(&long).unwrap_err();
-        assert_eq!(err, DecodeError { bit: 256, kind: DecodeErrorKind::TrailingBits { bits: 8 } });
+        assert_eq!(
+            err,
+            DecodeError {
+                at: crate::io::Bit(256),
+                kind: DecodeErrorKind::TrailingBits { bits: 8 }
+            }
+        );
         insta::assert_snapshot!(decode(&bytes).unwrap_err(), @"bit 12: invalid piece code 13");
     }
 }

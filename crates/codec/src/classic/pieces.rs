@@ -156,9 +156,15 @@ mod tests {
         assert_eq!(err, DecodeError::invalid(0, BoardErrorKind::InvalidCode(15)));
         // The stream ends inside the first entry's square.
         let err = decode(&[0x61]).unwrap_err();
-        assert_eq!(err, DecodeError { bit: 4, kind: DecodeErrorKind::Truncated { wanted: 2 } });
+        assert_eq!(
+            err,
+            DecodeError { at: crate::io::Bit(4), kind: DecodeErrorKind::Truncated { wanted: 2 } }
+        );
         // Garbage after the marker.
         let err = decode(&[0x00, 0x01]).unwrap_err();
-        assert_eq!(err, DecodeError { bit: 4, kind: DecodeErrorKind::TrailingBits { bits: 12 } });
+        assert_eq!(
+            err,
+            DecodeError { at: crate::io::Bit(4), kind: DecodeErrorKind::TrailingBits { bits: 12 } }
+        );
     }
 }

@@ -340,7 +340,7 @@ mod tests {
         // The offset and the status of an illegal position's error.
         let illegal = |e: PositionDecodeError| match e.kind {
             DecodeErrorKind::Invalid(PositionErrorKind::Illegal(illegal)) => {
-                Some((e.bit, illegal.status()))
+                Some((e.at.0, illegal.status()))
             }
             _ => None,
         };
@@ -384,7 +384,13 @@ mod tests {
         let mut w = BitWriter::new();
         nibbles::write(&mut w, &Board::new());
         let err = format.decode(w.finish().as_bytes()).unwrap_err();
-        assert_eq!(err, DecodeError { bit: 256, kind: DecodeErrorKind::Truncated { wanted: 10 } });
+        assert_eq!(
+            err,
+            DecodeError {
+                at: crate::io::Bit(256),
+                kind: DecodeErrorKind::Truncated { wanted: 10 }
+            }
+        );
     }
 
     #[test]

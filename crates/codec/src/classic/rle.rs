@@ -321,7 +321,10 @@ mod tests {
         assert_eq!(err, DecodeError::invalid(0, BoardErrorKind::InvalidCode(14)));
         // Truncated after one run.
         let err = decode(&[0b0000_1110], k).unwrap_err();
-        assert_eq!(err, DecodeError { bit: 7, kind: DecodeErrorKind::Truncated { wanted: 6 } });
+        assert_eq!(
+            err,
+            DecodeError { at: crate::io::Bit(7), kind: DecodeErrorKind::Truncated { wanted: 6 } }
+        );
         // Widths 0 and 7.
         for (byte, k) in [(0b0000_0000, 0), (0b1110_0000, 7)] {
             let err = decode_auto(&[byte, 0]).unwrap_err();

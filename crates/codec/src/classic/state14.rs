@@ -192,11 +192,17 @@ mod tests {
     fn a_short_stream_says_where() {
         assert_eq!(
             decode(&[0xf8]),
-            Err(DecodeError { bit: 0, kind: DecodeErrorKind::Truncated { wanted: 6 } })
+            Err(DecodeError {
+                at: crate::io::Bit(0),
+                kind: DecodeErrorKind::Truncated { wanted: 6 }
+            })
         );
         assert_eq!(
             decode(&[0xf8, 0x01]),
-            Err(DecodeError { bit: 14, kind: DecodeErrorKind::TrailingBits { bits: 2 } })
+            Err(DecodeError {
+                at: crate::io::Bit(14),
+                kind: DecodeErrorKind::TrailingBits { bits: 2 }
+            })
         );
     }
 }

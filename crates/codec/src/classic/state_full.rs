@@ -212,10 +212,16 @@ mod tests {
     fn bad_streams_say_where() {
         // The stream ends in the fullmove number.
         let err = decode(&[0xf8, 0x00, 0x00]).unwrap_err();
-        assert_eq!(err, DecodeError { bit: 19, kind: DecodeErrorKind::Truncated { wanted: 2 } });
+        assert_eq!(
+            err,
+            DecodeError { at: crate::io::Bit(19), kind: DecodeErrorKind::Truncated { wanted: 2 } }
+        );
         // A halfmove clock of five groups with the continuation bit set.
         let err = decode(&[0x00, 0x3f, 0xff, 0xff, 0xff, 0xff, 0xc0]).unwrap_err();
-        assert_eq!(err, DecodeError { bit: 10, kind: DecodeErrorKind::VarintTooLarge });
+        assert_eq!(
+            err,
+            DecodeError { at: crate::io::Bit(10), kind: DecodeErrorKind::VarintTooLarge }
+        );
         insta::assert_snapshot!(err, @"bit 10: number too large for 32 bits");
     }
 }

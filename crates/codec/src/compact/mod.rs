@@ -115,7 +115,7 @@
 //! add it.
 
 use crate::inline_bytes::inline_bytes;
-use crate::io::{BitError, BitErrorKind};
+use crate::io::{Bit, BitError, ErrorKindAt};
 use core::fmt;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -250,15 +250,15 @@ pub enum CompactErrorKind {
 
 /// `bit N: ` and the kind; an illegal position has no place in the input, and an escaped
 /// packed position's error is the packed one.
-impl BitErrorKind for CompactErrorKind {
-    fn fmt_at(&self, bit: usize, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl ErrorKindAt<Bit> for CompactErrorKind {
+    fn fmt_at(&self, at: &Bit, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CompactErrorKind::Position(err) => write!(f, "illegal position: {err}"),
             CompactErrorKind::Packed(kind) => {
                 f.write_str("escaped packed position: ")?;
-                kind.fmt_at(bit, f)
+                kind.fmt_at(at, f)
             }
-            kind => write!(f, "bit {bit}: {kind}"),
+            kind => write!(f, "{at}: {kind}"),
         }
     }
 
@@ -735,7 +735,7 @@ impl Model {
         }
         // The placement goes to the position as bitboards: no `Board` is built twice.
         Position::from_bitboard_setup(&self.read(bytes)?)
-            .map_err(|err| CompactError { bit: 0, kind: CompactErrorKind::Position(err) })
+            .map_err(|err| CompactError { at: Bit(0), kind: CompactErrorKind::Position(err) })
     }
 
     /// Reads a compact position with this model into an unvalidated [`Setup`].
@@ -822,10 +822,10 @@ impl Model {
         }
         dec.finish().map_err(|err| match err {
             RangeError::Truncated { at } => {
-                CompactError { bit: at * 8, kind: CompactErrorKind::Truncated }
+                CompactError { at: Bit(at * 8), kind: CompactErrorKind::Truncated }
             }
             RangeError::NotShortest { at } => {
-                CompactError { bit: at * 8, kind: CompactErrorKind::NotShortest }
+                CompactError { at: Bit(at * 8), kind: CompactErrorKind::NotShortest }
             }
             RangeError::Invalid => invalid(&dec),
         })?;
@@ -925,7 +925,7 @@ impl Model {
 
 /// A coded value that falls in no symbol, where the decoder stands.
 fn invalid(dec: &Decoder<'_>) -> CompactError {
-    CompactError { bit: dec.position() * 8, kind: CompactErrorKind::Invalid }
+    CompactError { at: Bit(dec.position() * 8), kind: CompactErrorKind::Invalid }
 }
 
 /// The error of an escape whose packed position is bad: where in the compact bytes, or the
@@ -933,9 +933,9 @@ fn invalid(dec: &Decoder<'_>) -> CompactError {
 fn escaped(err: packed::PackedError) -> CompactError {
     match err.kind {
         PackedErrorKind::Position(err) => {
-            CompactError { bit: 0, kind: CompactErrorKind::Position(err) }
+            CompactError { at: Bit(0), kind: CompactErrorKind::Position(err) }
         }
-        kind => CompactError { bit: err.bit + 8, kind: CompactErrorKind::Packed(kind) },
+        kind => CompactError { at: Bit(err.at.0 + 8), kind: CompactErrorKind::Packed(kind) },
     }
 }
 
@@ -1074,7 +1074,7 @@ mod tests {
         let err = |bytes: &[u8]| decode(bytes).unwrap_err();
         let kind = |bytes: &[u8]| {
             let e = err(bytes);
-            (e.bit, e.kind)
+            (e.at.0, e.kind)
         };
         use CompactErrorKind as K;
         // A cut is not always refused: a minimal code has no room for a check, so a prefix can
