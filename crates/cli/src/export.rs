@@ -10,11 +10,13 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use chessbits_arrow::{BatchBuilder, ExportError, ExportOptions, Keys, ParquetExporter};
+use chessbits_arrow::{
+    BatchBuilder, CodedBatch, ExportError, ExportOptions, Keys, ParquetExporter,
+};
 use chessbits_codec::cbg::{CbgError, CbgReader, GameBuilder, RawGame, MAGIC};
 use chessbits_pgn::{par_chunks, par_map, Input, Parallel, ReadCount};
 
-use crate::pack::Counting;
+use crate::pack::{raw_groups, Counting};
 use crate::pgn::{open, total_size};
 use crate::progress::Progress;
 
@@ -148,17 +150,31 @@ fn export_file<W: Write + Send>(
             }
             (batch.finish_coded(), errors)
         },
-        |(coded, errors)| {
-            for message in &errors {
-                writeln!(err, "chessbits: {}: {message}", path.display())?;
-            }
-            failed += errors.len() as u64;
-            let coded = coded.map_err(to_io)?;
-            progress.set(read.get(), None, exporter.stats().games + coded.counts().games);
-            exporter.write_coded(coded).map_err(to_io)
-        },
+        |batch| write_batch(path, batch, (exporter, progress, read.get()), err, &mut failed),
     )?;
     Ok(failed)
+}
+
+/// What a worker made of a chunk or group of games: their rows, and a message for each game
+/// that did not read.
+type Batch = (Result<CodedBatch, ExportError>, Vec<String>);
+
+/// Writes a worker's rows in order after reporting its failures (counted in `failed`), and
+/// moves the progress bar to `read` bytes.
+fn write_batch<W: Write + Send>(
+    path: &Path,
+    (coded, errors): Batch,
+    (exporter, progress, read): (&mut ParquetExporter<W>, &mut Progress, u64),
+    err: &mut impl Write,
+    failed: &mut u64,
+) -> io::Result<()> {
+    for message in &errors {
+        writeln!(err, "chessbits: {}: {message}", path.display())?;
+    }
+    *failed += errors.len() as u64;
+    let coded = coded.map_err(to_io)?;
+    progress.set(read, None, exporter.stats().games + coded.counts().games);
+    exporter.write_coded(coded).map_err(to_io)
 }
 
 /// Game records of a `.cbg` file handed to a worker at a time: about 30 KiB of records and a
@@ -176,23 +192,17 @@ fn export_cbg<W: Write + Send>(
     progress: &mut Progress,
     err: &mut impl Write,
 ) -> io::Result<u64> {
-    let mut reader = match CbgReader::new(input) {
+    let reader = match CbgReader::new(input) {
         Ok(reader) => reader,
         Err(e) => {
             writeln!(err, "chessbits: {}: {e}", path.display())?;
             return Ok(1);
         }
     };
-    let groups = move || {
-        std::iter::from_fn(move || {
-            let group: Vec<_> = std::iter::from_fn(|| reader.next_raw()).take(CBG_GROUP).collect();
-            (!group.is_empty()).then_some(group)
-        })
-    };
     let mut failed = 0;
     par_map(
         options.threads,
-        groups,
+        move || raw_groups(reader, CBG_GROUP),
         |group: Vec<Result<RawGame, CbgError>>| {
             let mut batch = BatchBuilder::new(export);
             let mut errors = Vec::new();
@@ -207,15 +217,7 @@ fn export_cbg<W: Write + Send>(
             }
             (batch.finish_coded(), errors)
         },
-        |(coded, errors)| {
-            for message in &errors {
-                writeln!(err, "chessbits: {}: {message}", path.display())?;
-            }
-            failed += errors.len() as u64;
-            let coded = coded.map_err(to_io)?;
-            progress.set(read.get(), None, exporter.stats().games + coded.counts().games);
-            exporter.write_coded(coded).map_err(to_io)
-        },
+        |batch| write_batch(path, batch, (exporter, progress, read.get()), err, &mut failed),
     )?;
     Ok(failed)
 }

@@ -18,7 +18,7 @@
 //!   goes to stderr; the exit status is then 1.
 
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Write};
+use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use chessbits_codec::cbg::{
@@ -280,6 +280,18 @@ fn report(
     writeln!(err, "chessbits: {}: {e}", path.display())
 }
 
+/// The records of `reader` in groups of `size` (the last one shorter), read and checked but not
+/// decoded: the work units of `unpack` and `export` over a `.cbg` file.
+pub(crate) fn raw_groups<R: Read>(
+    mut reader: CbgReader<R>,
+    size: usize,
+) -> impl Iterator<Item = Vec<Result<RawGame, CbgError>>> {
+    std::iter::from_fn(move || {
+        let group: Vec<_> = std::iter::from_fn(|| reader.next_raw()).take(size).collect();
+        (!group.is_empty()).then_some(group)
+    })
+}
+
 /// Game records of a `.cbg` file handed to an unpacking worker at a time.
 const UNPACK_GROUP: usize = 256;
 
@@ -312,14 +324,8 @@ pub fn unpack(
             }
         }
         None => match CbgReader::new(BufReader::with_capacity(1 << 16, file)) {
-            Ok(mut reader) => {
-                let groups = move || {
-                    std::iter::from_fn(move || {
-                        let group: Vec<_> =
-                            std::iter::from_fn(|| reader.next_raw()).take(UNPACK_GROUP).collect();
-                        (!group.is_empty()).then_some(group)
-                    })
-                };
+            Ok(reader) => {
+                let groups = move || raw_groups(reader, UNPACK_GROUP);
                 let work = |group: Vec<Result<RawGame, CbgError>>| -> Unpacked {
                     let (mut text, mut errors, mut line) = (Vec::new(), Vec::new(), String::new());
                     for raw in group {
