@@ -125,7 +125,7 @@ fn export_file<W: Write + Send>(
     // file is the same bytes for any thread count.
     par_chunks(
         input,
-        options,
+        &crate::pgn::fitted(options, path),
         |mut chunk| {
             let mut reader = chunk.reader();
             let mut builder = GameBuilder::default();

@@ -30,7 +30,7 @@ use chessbits_movegen::Game;
 use chessbits_pgn::{par_chunks, par_map, Chunk, Parallel, ReplayedGame};
 use chessbits_state::Position;
 
-use crate::pgn::{open, total_size, uci_line, To};
+use crate::pgn::{fitted, open, total_size, uci_line, To};
 use crate::progress::Progress;
 
 /// The move codec of `pack`.
@@ -198,7 +198,7 @@ pub fn pack(
         // input order, so the file is the same for any thread count.
         par_chunks(
             input,
-            options,
+            &fitted(options, path),
             |chunk| code_chunk(chunk, codec),
             |games| {
                 for game in games {

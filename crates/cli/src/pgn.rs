@@ -82,6 +82,15 @@ pub(crate) fn open(path: &Path) -> io::Result<Input> {
     }
 }
 
+/// `options` fitted to the file at `path` ([`Parallel::fit_to`]): a small file is cut into
+/// chunks small enough for every worker to have some. Standard input keeps `options`.
+pub(crate) fn fitted(options: &Parallel, path: &Path) -> Parallel {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() && path.as_os_str() != "-" => options.fit_to(meta.len()),
+        _ => *options,
+    }
+}
+
 /// The total size of the inputs, if every one is a file whose size is known.
 pub(crate) fn total_size(paths: &[PathBuf]) -> Option<u64> {
     paths.iter().map(|p| std::fs::metadata(p).ok().filter(|m| m.is_file()).map(|m| m.len())).sum()
@@ -184,7 +193,7 @@ pub fn run(
             let spare: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
             par_chunks(
                 input,
-                options,
+                &fitted(options, path),
                 |mut chunk| {
                     let end = chunk.origin().offset + chunk.bytes().len() as u64;
                     let out = spare.lock().ok().and_then(|mut s| s.pop()).unwrap_or_default();

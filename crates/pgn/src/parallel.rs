@@ -67,6 +67,35 @@ impl Parallel {
         Parallel::new(thread::available_parallelism().map_or(1, |n| n.get()))
     }
 
+    /// The smallest chunk size [`fit_to`](Self::fit_to) sets: 64 KiB, a few dozen games,
+    /// still well over what handing a chunk from thread to thread costs.
+    pub const MIN_CHUNK_SIZE: usize = 64 << 10;
+
+    /// How many chunks [`fit_to`](Self::fit_to) gives each worker, at the least.
+    pub const CHUNKS_PER_THREAD: u64 = 4;
+
+    /// These options with the chunk size lowered, where need be, so that an input of `len`
+    /// bytes is cut into [`CHUNKS_PER_THREAD`](Self::CHUNKS_PER_THREAD) chunks a worker: a
+    /// file of one or two megabytes would otherwise be one or two chunks, read by one or two
+    /// workers while the others wait. Never below [`MIN_CHUNK_SIZE`](Self::MIN_CHUNK_SIZE),
+    /// never above the chunk size set. The results do not depend on the chunk size, only the
+    /// time they take.
+    ///
+    /// ```
+    /// use chessbits_pgn::Parallel;
+    ///
+    /// assert_eq!(Parallel::new(2).fit_to(1 << 20).chunk_size, 128 << 10);
+    /// assert_eq!(Parallel::new(2).fit_to(1 << 30).chunk_size, Parallel::DEFAULT_CHUNK_SIZE);
+    /// assert_eq!(Parallel::new(16).fit_to(1 << 20).chunk_size, Parallel::MIN_CHUNK_SIZE);
+    /// ```
+    #[must_use]
+    pub fn fit_to(self, len: u64) -> Parallel {
+        let chunks = self.threads.max(1) as u64 * Parallel::CHUNKS_PER_THREAD;
+        let fitted = usize::try_from(len / chunks).unwrap_or(usize::MAX);
+        let chunk_size = fitted.max(Parallel::MIN_CHUNK_SIZE).min(self.chunk_size);
+        Parallel { chunk_size, ..self }
+    }
+
     /// The most chunks cut and not yet handed on at once.
     pub fn in_flight(&self) -> usize {
         2 * self.threads.max(1) + 2

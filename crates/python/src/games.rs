@@ -326,10 +326,9 @@ impl GameBatches {
         input: impl Read + Send + 'static,
         moves_as: MovesAs,
         keys: Keys,
-        (threads, batch_games): (usize, usize),
+        (options, batch_games): (Parallel, usize),
     ) -> GameBatches {
         let (tx, rx) = sync_channel(2);
-        let options = Parallel::new(threads);
         std::thread::spawn(move || {
             let work = |mut chunk: Chunk| {
                 let mut rows = Rows::new(moves_as, keys);
@@ -605,12 +604,15 @@ fn reader(
         .unwrap_or(Keys::First(chessbits_arrow::DEFAULT_KEY_PLIES));
     let threads = threads.unwrap_or_else(|| Parallel::all_cores().threads);
     // A file object needs the GIL for each read: it is read on one thread. So is an input of
-    // less than two chunks, which the pipeline's threads would not share.
+    // less than two of the smallest chunks, which the pipeline's threads would not share. A
+    // larger input of known size is cut into chunks small enough for every thread to have
+    // several (a one-megabyte file would otherwise be one chunk, on one thread).
     let size = source.size();
     let file_object = source.is_file_object();
     let input = source.open()?;
     let small = input.compression() == Compression::None
-        && size.is_some_and(|n| n < 2 * Parallel::DEFAULT_CHUNK_SIZE as u64);
+        && size.is_some_and(|n| n < 2 * Parallel::MIN_CHUNK_SIZE as u64);
+    let options = size.map_or(Parallel::new(threads), |n| Parallel::new(threads).fit_to(n));
     let serial = threads <= 1 || file_object || small;
     let (cbg, input) = sniff(input)?;
     if cbg || serial {
@@ -621,7 +623,7 @@ fn reader(
         };
         return Ok(GameBatches::serial(games, moves, keys, batch_games));
     }
-    Ok(GameBatches::parallel(input, moves, keys, (threads, batch_games)))
+    Ok(GameBatches::parallel(input, moves, keys, (options, batch_games)))
 }
 
 /// An iterator of record batches over a PGN source, each as Arrow IPC stream bytes (schema
