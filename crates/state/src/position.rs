@@ -214,12 +214,14 @@ impl Default for Position {
 }
 
 impl Position {
-    /// The standard starting position.
+    /// The standard starting position: validated and keyed once, then copied (a reader of
+    /// games starts most of them here).
     pub fn new() -> Position {
-        match Position::from_setup(&Setup::default()) {
+        static START: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
+        *START.get_or_init(|| match Position::from_setup(&Setup::default()) {
             Ok(pos) => pos,
             Err(_) => unreachable!("the start position is legal"),
-        }
+        })
     }
 
     /// Validates `setup` into a position, tolerating only
