@@ -1,0 +1,164 @@
+//! Random access to a seekable `.cbg` file: [`CbgFile`].
+
+use std::io::{self, Read, Seek, SeekFrom};
+
+use super::body::{decode_body, Cursor};
+use super::reader::{read_body, read_exact, read_frame, read_header};
+use super::{crc16, CbgError, CbgErrorKind, GameRecord, BLOCK_GAMES, HEADER_LEN, TRAILER_LEN};
+use crate::io::GameByte;
+use crate::move_codec::MoveCodec;
+
+/// A seekable `.cbg` file: the number of games, and any game by number without reading the
+/// others (the trailer, one entry of the top index, one block index and the game's record).
+pub struct CbgFile<R: Read + Seek> {
+    input: R,
+    codec: MoveCodec,
+    games: u64,
+    top: u64,
+    blocks: u64,
+    body: Vec<u8>,
+}
+
+impl<R: Read + Seek> CbgFile<R> {
+    /// Opens a file: reads its header and trailer.
+    ///
+    /// # Errors
+    /// The header or the trailer does not read.
+    pub fn open(mut input: R) -> Result<CbgFile<R>, CbgError> {
+        let io_error = |e: io::Error, byte| CbgError {
+            at: GameByte { game: 1, byte },
+            kind: CbgErrorKind::Io(e.kind()),
+        };
+        input.seek(SeekFrom::Start(0)).map_err(|e| io_error(e, 0))?;
+        let mut header = [0u8; HEADER_LEN];
+        read_exact(&mut input, &mut header, 0, 1)?;
+        let codec = read_header(&header)?;
+        let end = input.seek(SeekFrom::End(0)).map_err(|e| io_error(e, 0))?;
+        let trailer_at =
+            end.checked_sub(TRAILER_LEN as u64).filter(|&t| t >= HEADER_LEN as u64).ok_or(
+                CbgError { at: GameByte { game: 1, byte: end }, kind: CbgErrorKind::Truncated },
+            )?;
+        let mut file = CbgFile { input, codec, games: 0, top: 0, blocks: 0, body: Vec::new() };
+        let (tag, body_at) = file.record(trailer_at, 1)?;
+        let mut c = Cursor { bytes: &file.body, at: 0, base: body_at, game: 1 };
+        let (top, games) = (c.u64_le("trailer")?, c.u64_le("trailer")?);
+        if tag != b'T' || c.done().is_err() {
+            return Err(CbgError {
+                at: GameByte { game: 1, byte: trailer_at },
+                kind: CbgErrorKind::Record(tag),
+            });
+        }
+        // The top index's header, to find its entries.
+        if top >= trailer_at || top < HEADER_LEN as u64 {
+            return Err(CbgError {
+                at: GameByte { game: 1, byte: trailer_at },
+                kind: CbgErrorKind::Field("index offset"),
+            });
+        }
+        file.input.seek(SeekFrom::Start(top)).map_err(|e| io_error(e, top))?;
+        let (tag, len, header) = read_frame(&mut file.input, top, 1)?;
+        if tag != b'X' || len % 8 != 0 || top + header + len + 2 != trailer_at {
+            return Err(CbgError {
+                at: GameByte { game: 1, byte: top },
+                kind: CbgErrorKind::Record(tag),
+            });
+        }
+        if len / 8 != games.div_ceil(BLOCK_GAMES as u64) {
+            return Err(CbgError {
+                at: GameByte { game: 1, byte: top },
+                kind: CbgErrorKind::Field("top index"),
+            });
+        }
+        file.games = games;
+        file.top = top + header;
+        file.blocks = len / 8;
+        Ok(file)
+    }
+
+    /// The number of games.
+    pub fn len(&self) -> u64 {
+        self.games
+    }
+
+    /// `true` if the file has no games.
+    pub fn is_empty(&self) -> bool {
+        self.games == 0
+    }
+
+    /// The move codec of the file.
+    pub fn codec(&self) -> MoveCodec {
+        self.codec
+    }
+
+    /// Reads the record at `offset` into `self.body`; returns its tag and the body's offset.
+    fn record(&mut self, offset: u64, game: u64) -> Result<(u8, u64), CbgError> {
+        self.input.seek(SeekFrom::Start(offset)).map_err(|e| CbgError {
+            at: GameByte { game, byte: offset },
+            kind: CbgErrorKind::Io(e.kind()),
+        })?;
+        let (tag, len, header) = read_frame(&mut self.input, offset, game)?;
+        let len_usize = len as usize;
+        read_body(&mut self.input, &mut self.body, len_usize + 2, offset + header, game)?;
+        let check = u16::from_be_bytes([self.body[len_usize], self.body[len_usize + 1]]);
+        self.body.truncate(len_usize);
+        if crc16(&self.body) != check {
+            return Err(CbgError {
+                at: GameByte { game, byte: offset },
+                kind: CbgErrorKind::Checksum,
+            });
+        }
+        Ok((tag, offset + header))
+    }
+
+    /// Reads game `n` (from 1).
+    ///
+    /// # Errors
+    /// [`CbgErrorKind::NoSuchGame`] if there is no such game; any error of the records read.
+    pub fn game(&mut self, n: u64) -> Result<GameRecord, CbgError> {
+        if n == 0 || n > self.games {
+            return Err(CbgError {
+                at: GameByte { game: n, byte: 0 },
+                kind: CbgErrorKind::NoSuchGame(n),
+            });
+        }
+        let index = n - 1;
+        let block = index / BLOCK_GAMES as u64;
+        let entry = self.top + 8 * block;
+        let io_error = |e: io::Error, byte| CbgError {
+            at: GameByte { game: n, byte },
+            kind: CbgErrorKind::Io(e.kind()),
+        };
+        self.input.seek(SeekFrom::Start(entry)).map_err(|e| io_error(e, entry))?;
+        let mut word = [0u8; 8];
+        read_exact(&mut self.input, &mut word, entry, n)?;
+        let block_at = u64::from_le_bytes(word);
+        let (tag, body_at) = self.record(block_at, n)?;
+        if tag != b'I' {
+            return Err(CbgError {
+                at: GameByte { game: n, byte: block_at },
+                kind: CbgErrorKind::Record(tag),
+            });
+        }
+        let mut c = Cursor { bytes: &self.body, at: 0, base: body_at, game: n };
+        let first = c.varint("block index")?;
+        let mut offset = c.u64_le("block index")?;
+        let count = c.varint("block index")?;
+        if first != block * BLOCK_GAMES as u64
+            || count <= index - first
+            || count > BLOCK_GAMES as u64
+        {
+            return Err(c.error(CbgErrorKind::Field("block index")));
+        }
+        for _ in first..index {
+            offset = offset.saturating_add(c.varint("block index")?);
+        }
+        let (tag, body_at) = self.record(offset, n)?;
+        if tag != b'G' {
+            return Err(CbgError {
+                at: GameByte { game: n, byte: offset },
+                kind: CbgErrorKind::Record(tag),
+            });
+        }
+        decode_body(&self.body, body_at, n, self.codec)
+    }
+}

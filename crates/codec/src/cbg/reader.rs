@@ -1,0 +1,316 @@
+//! Reading a `.cbg` stream in order: [`CbgReader`] and the checked, undecoded record
+//! ([`RawGame`]); the framing reads that random access ([`super::CbgFile`]) shares.
+
+use std::io::{self, Read};
+
+use super::body::{decode_body, Cursor};
+use super::{
+    crc16, CbgError, CbgErrorKind, GameRecord, HEADER_LEN, MAGIC, MAX_RECORD_LEN, VERSION,
+};
+use crate::io::GameByte;
+use crate::move_codec::MoveCodec;
+
+pub(super) fn read_header(header: &[u8; HEADER_LEN]) -> Result<MoveCodec, CbgError> {
+    let error = |byte, kind| CbgError { at: GameByte { game: 1, byte }, kind };
+    if header[..8] != MAGIC {
+        return Err(error(0, CbgErrorKind::NotCbg));
+    }
+    if header[8] != VERSION {
+        return Err(error(8, CbgErrorKind::Version(header[8])));
+    }
+    let codec = match header[9] {
+        0 => MoveCodec::Model,
+        1 => MoveCodec::Index,
+        c => return Err(error(9, CbgErrorKind::Codec(c))),
+    };
+    if header[10..] != [0, 0] {
+        return Err(error(10, CbgErrorKind::Field("header padding")));
+    }
+    Ok(codec)
+}
+
+/// Reads the games of a `.cbg` stream in order, one at a time (an [`Iterator`] of
+/// `Result<GameRecord, CbgError>`).
+pub struct CbgReader<R: Read> {
+    input: R,
+    codec: MoveCodec,
+    /// The offset of the next byte to read.
+    offset: u64,
+    games: u64,
+    body: Vec<u8>,
+    done: bool,
+}
+
+impl<R: Read> CbgReader<R> {
+    /// A reader that reads the header at once.
+    ///
+    /// # Errors
+    /// The header cannot be read or is not a `.cbg` header.
+    pub fn new(mut input: R) -> Result<CbgReader<R>, CbgError> {
+        let mut header = [0u8; HEADER_LEN];
+        read_exact(&mut input, &mut header, 0, 1)?;
+        let codec = read_header(&header)?;
+        Ok(CbgReader {
+            input,
+            codec,
+            offset: HEADER_LEN as u64,
+            games: 0,
+            body: Vec::new(),
+            done: false,
+        })
+    }
+
+    /// The move codec of the file.
+    pub fn codec(&self) -> MoveCodec {
+        self.codec
+    }
+
+    /// Reads the next record: its tag, its start offset and whether its check matches; the
+    /// body in `self.body`.
+    fn record(&mut self) -> Result<(u8, u64, bool), CbgError> {
+        let start = self.offset;
+        let game = self.games + 1;
+        let (tag, len, header) = read_frame(&mut self.input, start, game)?;
+        self.offset += header;
+        let len_usize = len as usize;
+        read_body(&mut self.input, &mut self.body, len_usize + 2, self.offset, game)?;
+        self.offset += len + 2;
+        let check = u16::from_be_bytes([self.body[len_usize], self.body[len_usize + 1]]);
+        self.body.truncate(len_usize);
+        Ok((tag, start, crc16(&self.body) == check))
+    }
+
+    /// The next game's record, its body read and checked but not decoded, so that another
+    /// thread can decode it ([`RawGame::decode`]): the file's framing, checks, index and
+    /// trailer are read here, in order, exactly as the [`Iterator`] reads them, and the
+    /// errors they give come here in the same places. Decoding `RawGame`s in order gives
+    /// exactly the games and errors of the iterator.
+    ///
+    /// ```
+    /// use chessbits_codec::cbg::{CbgReader, CbgWriter, GameBuilder};
+    /// use chessbits_codec::move_codec::MoveCodec;
+    /// use chessbits_pgn::PgnReader;
+    ///
+    /// let mut writer = CbgWriter::new(Vec::new(), MoveCodec::Model)?;
+    /// let mut games = PgnReader::new(&b"1. e4 e5 *\n\n1. d4 d5 2. c4 *\n"[..]);
+    /// while let Some(game) = games.read_game(&mut GameBuilder::default()) {
+    ///     writer.write_game(&game?)?;
+    /// }
+    /// let file = writer.finish()?;
+    /// let mut reader = CbgReader::new(&file[..])?;
+    /// let mut plies = Vec::new();
+    /// while let Some(raw) = reader.next_raw() {
+    ///     plies.push(raw?.decode()?.moves.len());
+    /// }
+    /// assert_eq!(plies, [2, 3]);
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn next_raw(&mut self) -> Option<Result<RawGame, CbgError>> {
+        self.next_record().map(|found| {
+            found.map(|(base, game)| RawGame {
+                body: self.body.clone(),
+                base,
+                game,
+                codec: self.codec,
+            })
+        })
+    }
+
+    fn next_game(&mut self) -> Option<Result<GameRecord, CbgError>> {
+        self.next_record().map(|found| {
+            found.and_then(|(base, game)| decode_body(&self.body, base, game, self.codec))
+        })
+    }
+
+    /// Reads records up to the next game record, whose body it leaves in `self.body`: returns
+    /// the offset of that body and the game's index in the file, or the error found first.
+    fn next_record(&mut self) -> Option<Result<(u64, u64), CbgError>> {
+        while !self.done {
+            let (tag, start, checked) = match self.record() {
+                Ok(record) => record,
+                Err(e) => {
+                    // The frame is broken: nothing after it can be found.
+                    self.done = true;
+                    return Some(Err(e));
+                }
+            };
+            // A bad check or content leaves the frame intact: reading goes on after it.
+            if tag == b'G' {
+                self.games += 1;
+            }
+            if !checked {
+                let game = if tag == b'G' { self.games } else { self.games + 1 };
+                return Some(Err(CbgError {
+                    at: GameByte { game, byte: start },
+                    kind: CbgErrorKind::Checksum,
+                }));
+            }
+            let header = frame_header_len(self.body.len() as u64);
+            match tag {
+                b'G' => return Some(Ok((start + header, self.games))),
+                b'I' | b'X' => {}
+                b'T' => {
+                    self.done = true;
+                    let mut c = Cursor {
+                        bytes: &self.body,
+                        at: 0,
+                        base: start + header,
+                        game: self.games + 1,
+                    };
+                    let games = c.u64_le("trailer").and_then(|_| c.u64_le("trailer"));
+                    return match games.and_then(|g| c.done().map(|()| g)) {
+                        Err(e) => Some(Err(e)),
+                        Ok(count) if count != self.games => Some(Err(CbgError {
+                            at: GameByte { game: self.games + 1, byte: start },
+                            kind: CbgErrorKind::Count { trailer: count, read: self.games },
+                        })),
+                        Ok(_) => None,
+                    };
+                }
+                other => {
+                    self.done = true;
+                    return Some(Err(CbgError {
+                        at: GameByte { game: self.games + 1, byte: start },
+                        kind: CbgErrorKind::Record(other),
+                    }));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// One game's record of a `.cbg` file, read and checked but not decoded
+/// ([`CbgReader::next_raw`]): owned bytes, to decode on any thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawGame {
+    body: Vec<u8>,
+    /// The offset of the body in the file.
+    base: u64,
+    /// The game's index in the file, from 1.
+    game: u64,
+    codec: MoveCodec,
+}
+
+impl RawGame {
+    /// The game's index in the file, from 1 (its place among the file's games, not its
+    /// number in the input it was packed from: [`GameRecord::number`] is that).
+    pub fn index(&self) -> u64 {
+        self.game
+    }
+
+    /// Decodes the game, as the reader's [`Iterator`] would have.
+    ///
+    /// # Errors
+    /// The record's body does not decode: the error names the game and the byte of the file.
+    pub fn decode(&self) -> Result<GameRecord, CbgError> {
+        decode_body(&self.body, self.base, self.game, self.codec)
+    }
+}
+
+impl<R: Read> Iterator for CbgReader<R> {
+    type Item = Result<GameRecord, CbgError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_game()
+    }
+}
+
+/// The bytes of a record's tag and length.
+pub(super) fn frame_header_len(len: u64) -> u64 {
+    let mut n = 1;
+    let mut v = len;
+    while v >= 0x80 {
+        v >>= 7;
+        n += 1;
+    }
+    1 + n
+}
+
+/// Reads `len` bytes into `body` (cleared first), growing it only as the bytes arrive, so that
+/// a corrupt length costs no more memory than the input holds (plus one chunk).
+pub(super) fn read_body(
+    input: &mut impl Read,
+    body: &mut Vec<u8>,
+    len: usize,
+    offset: u64,
+    game: u64,
+) -> Result<(), CbgError> {
+    const CHUNK: usize = 1 << 16;
+    body.clear();
+    while body.len() < len {
+        let filled = body.len();
+        body.resize(filled + (len - filled).min(CHUNK), 0);
+        let buf = body.get_mut(filled..).unwrap_or_default();
+        read_exact(input, buf, offset + filled as u64, game)?;
+    }
+    Ok(())
+}
+
+pub(super) fn read_exact(
+    input: &mut impl Read,
+    buf: &mut [u8],
+    offset: u64,
+    game: u64,
+) -> Result<(), CbgError> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match input.read(buf.get_mut(filled..).unwrap_or(&mut [])) {
+            Ok(0) => {
+                return Err(CbgError {
+                    at: GameByte { game, byte: offset + filled as u64 },
+                    kind: CbgErrorKind::Truncated,
+                })
+            }
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                return Err(CbgError {
+                    at: GameByte { game, byte: offset + filled as u64 },
+                    kind: CbgErrorKind::Io(e.kind()),
+                })
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Reads a record's tag and length; returns them and the header's size.
+pub(super) fn read_frame(
+    input: &mut impl Read,
+    offset: u64,
+    game: u64,
+) -> Result<(u8, u64, u64), CbgError> {
+    let mut byte = [0u8; 1];
+    read_exact(input, &mut byte, offset, game)?;
+    let tag = byte[0];
+    if !matches!(tag, b'G' | b'I' | b'X' | b'T') {
+        return Err(CbgError {
+            at: GameByte { game, byte: offset },
+            kind: CbgErrorKind::Record(tag),
+        });
+    }
+    let mut len = 0u64;
+    let mut read = 1u64;
+    for shift in (0..64).step_by(7) {
+        read_exact(input, &mut byte, offset + read, game)?;
+        read += 1;
+        len |= u64::from(byte[0] & 0x7f) << shift;
+        if byte[0] & 0x80 == 0 {
+            break;
+        }
+        if shift >= 56 {
+            return Err(CbgError {
+                at: GameByte { game, byte: offset + 1 },
+                kind: CbgErrorKind::Field("record length"),
+            });
+        }
+    }
+    if len > MAX_RECORD_LEN || frame_header_len(len) != read {
+        return Err(CbgError {
+            at: GameByte { game, byte: offset + 1 },
+            kind: CbgErrorKind::TooLarge(len),
+        });
+    }
+    Ok((tag, len, read))
+}
