@@ -371,9 +371,11 @@ impl BatchBuilder {
     /// Adds one game as a row as [`push`](Self::push) does, but with an empty `moves` value:
     /// for a caller that writes the mainline its own way and replaces the column (the Python
     /// package's lists of UCI or SAN moves). It skips the model coding, most of the time a
-    /// push takes, and plays only the moves whose positions' keys the `keys` column holds
-    /// (the first [`ExportOptions::keys`] plies): the caller vouches for the legality of the
-    /// rest, as it does when a [`GameBuilder`](chessbits_codec::cbg::GameBuilder) or a
+    /// push takes, and takes the `keys` column from the record's [`GameRecord::keys`]; only a
+    /// record without them (built by hand) has the moves whose keys the column holds (the
+    /// first [`ExportOptions::keys`] plies) played again, each checked. The caller vouches
+    /// for the legality of the rest, as it does when a
+    /// [`GameBuilder`](chessbits_codec::cbg::GameBuilder) or a
     /// [`CbgReader`](chessbits_codec::cbg::CbgReader) made the record (both check every move).
     ///
     /// # Errors
@@ -420,11 +422,17 @@ impl BatchBuilder {
     }
 
     /// Puts the first position keys of `game` into `keys_buf`, as
-    /// [`code_moves`](Self::code_moves) does without coding, checking the moves it plays.
+    /// [`code_moves`](Self::code_moves) does without coding: the record's own keys when it
+    /// has one per move ([`GameRecord::keys`]), else by playing the moves, checking each.
     fn replay_keys(&mut self, game: &GameRecord) -> Result<(), ExportError> {
         let limit = usize::try_from(self.keys.limit()).unwrap_or(usize::MAX);
         let keys = &mut self.keys_buf;
         keys.clear();
+        if game.keys.len() == game.moves.len() {
+            // Signed, as `code_moves` writes them.
+            keys.extend(game.keys.iter().take(limit).map(|&k| k as i64));
+            return Ok(());
+        }
         let mut pos = game.start;
         for (ply, &m) in game.moves.iter().take(limit).enumerate() {
             if pos.play(m).is_err() {
@@ -800,18 +808,24 @@ mod tests {
     #[test]
     fn an_uncoded_row_differs_from_a_coded_one_only_in_moves() {
         use arrow_array::Array;
-        let pgn =
-            b"[White \"A\"]\n\n1. e4 { [%clk 0:01:00] } e5 2. Nf3 Nc6 3. Bb5 a6 *\n\n1. d4 d5 *\n";
+        let pgn = b"[White \"A\"]\n\n1. e4 { [%clk 0:01:00] } e5 2. Nf3 Nc6 3. Bb5 a6 *\n\n1. d4 d5 *\n\n\
+                    1. e4 d5 2. e5 f5 3. exf6 Nxf6 4. d4 c5 5. Nf3 c4 6. b4 cxb3 7. Ke2 *\n";
         let mut reader = chessbits_pgn::SliceReader::new(pgn);
         let mut games = chessbits_codec::cbg::GameBuilder::default();
         let options = ExportOptions { keys: Keys::All, ..ExportOptions::default() };
         let (mut coded, mut uncoded) = (BatchBuilder::new(&options), BatchBuilder::new(&options));
+        // Keys found by playing the moves again, as for a record built by hand.
+        let mut replayed = BatchBuilder::new(&options);
         while let Some(game) = reader.read_game(&mut games) {
-            let game = game.unwrap();
+            let mut game = game.unwrap();
+            assert_eq!(game.keys.len(), game.moves.len());
             coded.push(&game).unwrap();
             uncoded.push_uncoded(&game).unwrap();
+            game.keys.clear();
+            replayed.push_uncoded(&game).unwrap();
         }
         let (coded, uncoded) = (coded.finish().unwrap(), uncoded.finish().unwrap());
+        assert_eq!(uncoded, replayed.finish().unwrap());
         for (i, field) in coded.schema().fields().iter().enumerate() {
             let (a, b) = (coded.column(i), uncoded.column(i));
             if field.name() == "moves" {

@@ -457,6 +457,12 @@ impl Replay {
     pub fn recycle(&mut self, game: Game) {
         self.spare = Some(game);
     }
+
+    /// The position after the moves of the current game played so far: `None` before its
+    /// first move (the start position is made then, once the tags are known).
+    pub fn position(&self) -> Option<&Position> {
+        self.game.as_ref().map(Game::position)
+    }
 }
 
 /// `start` with the castling mode a `Variant` tag naming Chess960 asks for (a FEN tag or the

@@ -534,7 +534,7 @@ pub(super) fn decode_body(
         tags.push((name, read_value(&mut c, &start)?));
     }
     c.at = end_of_tags;
-    let moves = read_moves(&mut c, codec, &start)?;
+    let (moves, keys) = read_moves(&mut c, codec, &start)?;
     let plies = moves.len();
     let clocks = if flags & 0x40 != 0 {
         let clocks = read_clocks(&mut c, plies)?;
@@ -555,7 +555,7 @@ pub(super) fn decode_body(
         vec![None; plies]
     };
     c.done()?;
-    Ok(GameRecord { number: game + skipped, tags, start, moves, clocks, evals, result })
+    Ok(GameRecord { number: game + skipped, tags, start, moves, clocks, evals, result, keys })
 }
 
 /// The tag names of a game body, each with where its value starts (values are read once the
@@ -600,12 +600,13 @@ pub(super) fn read_start(c: &mut Cursor<'_>, flags: u8) -> Result<Position, CbgE
     })
 }
 
-/// The ply count and the coded mainline, decoded from `start`.
+/// The ply count and the coded mainline, decoded from `start`; with the key of the position
+/// after each move.
 pub(super) fn read_moves(
     c: &mut Cursor<'_>,
     codec: MoveCodec,
     start: &Position,
-) -> Result<Vec<chessbits_move::Move16>, CbgError> {
+) -> Result<(Vec<chessbits_move::Move16>, Vec<u64>), CbgError> {
     let plies = c.varint("ply count")?;
     if plies > MAX_PLIES {
         return Err(c.error(CbgErrorKind::TooLarge(plies)));
@@ -615,15 +616,17 @@ pub(super) fn read_moves(
     let game = c.game;
     let mut decoder = MoveDecoder::new(codec, start, coded);
     let mut moves = Vec::with_capacity(plies as usize);
+    let mut keys = Vec::with_capacity(plies as usize);
     let moves_error = |e: MoveDecodeError| CbgError {
         at: GameByte { game, byte: coded_at + e.at.byte as u64 },
         kind: CbgErrorKind::Moves(e),
     };
     for _ in 0..plies {
         moves.push(decoder.next_move().map_err(moves_error)?);
+        keys.push(decoder.position().key());
     }
     decoder.finish().map_err(moves_error)?;
-    Ok(moves)
+    Ok((moves, keys))
 }
 
 /// Passes over a tag value without building it.

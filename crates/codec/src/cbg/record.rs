@@ -28,6 +28,12 @@ pub struct GameRecord {
     pub evals: Vec<Option<Eval>>,
     /// The movetext's termination marker, if any.
     pub result: Option<GameResult>,
+    /// The Polyglot key of the position after each move, as the reader that made the record
+    /// played the moves ([`GameBuilder`] and the `.cbg` readers fill it, as long as `moves`):
+    /// a record's users take the keys from here instead of playing the moves again. Not
+    /// written to a file. A record built by hand may leave it empty (then the keys are found
+    /// by playing the moves, checking each).
+    pub keys: Vec<u64>,
 }
 
 impl Default for GameRecord {
@@ -40,6 +46,7 @@ impl Default for GameRecord {
             clocks: Vec::new(),
             evals: Vec::new(),
             result: None,
+            keys: Vec::new(),
         }
     }
 }
@@ -176,6 +183,7 @@ impl Visitor for GameBuilder {
         record.moves.clear();
         record.clocks.clear();
         record.evals.clear();
+        record.keys.clear();
         record.result = None;
         self.record = record;
     }
@@ -194,6 +202,8 @@ impl Visitor for GameBuilder {
         self.replay.san(san)?;
         self.record.clocks.push(None);
         self.record.evals.push(None);
+        // The key the position keeps up to date as it plays: a copy, no replay.
+        self.record.keys.extend(self.replay.position().map(Position::key));
         Ok(())
     }
 
