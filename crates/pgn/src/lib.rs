@@ -172,6 +172,7 @@ mod bytes;
 #[cfg(feature = "compression")]
 mod compression;
 mod error;
+mod guess;
 mod limits;
 mod parallel;
 mod reader;

@@ -11,6 +11,7 @@ use crate::san_cache::SanCache;
 use crate::scanner::Parser;
 use crate::source::{IoSource, SliceSource};
 use crate::split::Origin;
+use crate::split::{Reading, ReadingSlot};
 use crate::visitor::{SkipGame, Visitor};
 
 /// The methods the two readers share.
@@ -139,6 +140,9 @@ pub struct SliceReader<'a> {
     /// Whether it reads a chunk: its move-token cache then goes to the next chunk's reader
     /// on this thread.
     chunk: bool,
+    /// Where a chunk's reader, once dropped, says how its reading went (a chunk cut where a
+    /// game is only guessed to start: see [`crate::split::Reading`]).
+    report: Option<(ReadingSlot, u64)>,
 }
 
 thread_local! {
@@ -154,6 +158,17 @@ impl Drop for SliceReader<'_> {
             let sans = core::mem::take(&mut self.parser.sans);
             CHUNK_SANS.with(|cell| cell.set(Some(sans)));
         }
+        if let Some((slot, first)) = &self.report {
+            if self.parser.ended() {
+                let reading = Reading {
+                    games: self.parser.games - first,
+                    clean: self.parser.game_end <= self.parser.stop(),
+                };
+                if let Ok(mut slot) = slot.lock() {
+                    *slot = Some(reading);
+                }
+            }
+        }
     }
 }
 
@@ -165,23 +180,28 @@ impl<'a> SliceReader<'a> {
 
     /// A reader of the games in `bytes`, each game bounded by `limits`.
     pub fn with_limits(bytes: &'a [u8], limits: Limits) -> SliceReader<'a> {
-        SliceReader { parser: Parser::new(SliceSource::whole(bytes), limits), chunk: false }
+        SliceReader {
+            parser: Parser::new(SliceSource::whole(bytes), limits),
+            chunk: false,
+            report: None,
+        }
     }
 
     /// A reader of `bytes`, which start at input offset `base`, reading from `origin` on,
-    /// starting no game at or after `stop`, and ending with `error` if there is one.
+    /// starting no game at or after `stop`, and ending with `error` if there is one; once
+    /// dropped after reading to its end, it says how the reading went in `report`.
     pub(crate) fn resume(
         (bytes, base, error): (&'a [u8], u64, Option<io::Error>),
         limits: Limits,
-        origin: Origin,
-        stop: u64,
+        (origin, stop): (Origin, u64),
+        report: Option<ReadingSlot>,
     ) -> SliceReader<'a> {
         let src = SliceSource { bytes, base, error };
         let mut parser = Parser::resume(src, limits, origin, stop);
         if let Some(sans) = CHUNK_SANS.with(Cell::take) {
             parser.sans = sans;
         }
-        SliceReader { parser, chunk: true }
+        SliceReader { parser, chunk: true, report: report.map(|slot| (slot, origin.games)) }
     }
 
     reader_methods!();

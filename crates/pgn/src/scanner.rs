@@ -153,6 +153,11 @@ pub(crate) struct Parser<S> {
     /// bytes after it are there only for what the scanner looks ahead at, as the whole
     /// input's reader would).
     stop: u64,
+    /// Whether reading stopped at `stop` (the next game starts at or after it).
+    stopped: bool,
+    /// The input offset where the last game read ended (the scanner's position after it, its
+    /// error recovery included), or where reading started if no game was read.
+    pub(crate) game_end: u64,
 }
 
 impl<S: Source> Parser<S> {
@@ -164,6 +169,8 @@ impl<S: Source> Parser<S> {
             event: false,
             refused_tag: false,
             stop: u64::MAX,
+            stopped: false,
+            game_end: 0,
             src,
             pos: 0,
             games: 0,
@@ -189,7 +196,26 @@ impl<S: Source> Parser<S> {
         parser.lines =
             Lines { counted: origin.offset, line: origin.line, line_start: origin.line_start };
         parser.stop = stop;
+        parser.game_end = origin.offset;
         parser
+    }
+
+    /// Whether the scanner has passed every byte the input gave (and it gives no more): a
+    /// read error is reported here, after every game those bytes hold, wherever the buffer's
+    /// refills happened to meet it (so a chunk of the input, read on its own, meets it at the
+    /// same game as the whole input's reader).
+    fn read_all(&self) -> bool {
+        self.src.exhausted() && self.pos >= self.src.buf().len()
+    }
+
+    /// Whether reading has ended: at the end of the input, or at `stop`.
+    pub(crate) fn ended(&self) -> bool {
+        self.finished || self.stopped
+    }
+
+    /// The offset where no game may start (`u64::MAX` for a whole input).
+    pub(crate) fn stop(&self) -> u64 {
+        self.stop
     }
 
     /// Where the parser stands: the input offset it reads next, the line there and the games
@@ -346,6 +372,7 @@ impl<S: Source> Parser<S> {
         if found && self.abs(self.pos) >= self.stop {
             // The next game starts in the next chunk (a game may end before what lies between
             // it and the next one, which the skipping scanner passes as part of it).
+            self.stopped = true;
             return None;
         }
         if !found {
@@ -361,18 +388,21 @@ impl<S: Source> Parser<S> {
         visitor.begin_game();
         match self.game(visitor) {
             Ok(end) => {
-                if end != End::Result {
+                if end != End::Result && self.read_all() {
                     if let Some(err) = self.src.take_error() {
-                        // The game may have been cut short by the read error.
+                        // The game ran to the end of what was read before the read error: it
+                        // may have been cut short by it.
                         self.finished = true;
                         return Some(Err(self.io_error(err)));
                     }
                 }
+                self.game_end = self.abs(self.pos);
                 Some(Ok(visitor.end_game()))
             }
             Err(Stop { at, kind }) => {
                 let err = self.error_at(at, kind);
                 self.recover();
+                self.game_end = self.abs(self.pos);
                 Some(Err(err))
             }
         }

@@ -40,8 +40,9 @@ impl Origin {
 /// Whole games of an input, cut from it by [`Chunks`], with where they start.
 pub struct Chunk {
     /// The byte before the chunk (none for the first chunk), the chunk's bytes, then the
-    /// bytes after it that a reader looks ahead at (to the end of the line).
-    bytes: Vec<u8>,
+    /// bytes after it that a reader looks ahead at (to the end of the line). Shared with
+    /// the pipeline, which may read them again ([`crate::par_chunks`]).
+    bytes: Arc<Buffer>,
     /// Whether `bytes[0]` is the byte before the chunk.
     context: bool,
     /// The length of the chunk's own bytes.
@@ -50,21 +51,62 @@ pub struct Chunk {
     /// The read error that ended the input after this chunk's bytes.
     error: Option<io::Error>,
     index: u64,
-    /// Where the chunk's buffer goes back when it is dropped, for the next chunk.
+    /// Where the chunk's reader says how its reading went, for a chunk whose start and
+    /// game count were guessed.
+    report: Option<ReadingSlot>,
+}
+
+/// How a chunk's reader read it, to its end: what the pipeline needs to know that a chunk
+/// cut at a guessed game start was read exactly as the whole input's reader reads it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Reading {
+    /// Games read (broken ones included).
+    pub(crate) games: u64,
+    /// Whether the last game ended at or before the chunk's end: then the next chunk, which
+    /// starts at a line start there, starts where the whole input's reader is between games.
+    pub(crate) clean: bool,
+}
+
+/// Where a chunk's reader leaves its [`Reading`] when it is dropped.
+pub(crate) type ReadingSlot = Arc<Mutex<Option<Reading>>>;
+
+/// A chunk's bytes, which go back to the pool they came from when the last holder drops them.
+pub(crate) struct Buffer {
+    pub(crate) bytes: Vec<u8>,
     pool: Option<Pool>,
+}
+
+impl Buffer {
+    /// Bytes that go back to no pool.
+    pub(crate) fn new(bytes: Vec<u8>) -> Buffer {
+        Buffer { bytes, pool: None }
+    }
+
+    /// Bytes that go back to `pool`.
+    pub(crate) fn pooled(bytes: Vec<u8>, pool: &Pool) -> Buffer {
+        Buffer { bytes, pool: Some(pool.clone()) }
+    }
+}
+
+impl Drop for Buffer {
+    fn drop(&mut self) {
+        if let Some(pool) = &self.pool {
+            pool.give(core::mem::take(&mut self.bytes));
+        }
+    }
 }
 
 /// Buffers of chunks that were dropped, for new chunks: a chunk's megabyte, allocated afresh
 /// each time, costs page faults that add up to a tenth of the reading time.
 #[derive(Clone, Default)]
-struct Pool(Arc<Mutex<Vec<Vec<u8>>>>);
+pub(crate) struct Pool(Arc<Mutex<Vec<Vec<u8>>>>);
 
 impl Pool {
     /// The most buffers kept.
     const KEEP: usize = 64;
 
     /// A buffer of at least `capacity` bytes, empty.
-    fn take(&self, capacity: usize) -> Vec<u8> {
+    pub(crate) fn take(&self, capacity: usize) -> Vec<u8> {
         let kept = self.0.lock().ok().and_then(|mut pool| pool.pop());
         match kept {
             Some(mut buf) => {
@@ -85,19 +127,23 @@ impl Pool {
     }
 }
 
-impl Drop for Chunk {
-    fn drop(&mut self) {
-        if let Some(pool) = &self.pool {
-            pool.give(core::mem::take(&mut self.bytes));
-        }
-    }
-}
-
 impl Chunk {
+    /// A chunk of `buffer` (the byte before it if `context`, `len` bytes of its own, then
+    /// the bytes to look ahead at) from `origin`, ending with `error`.
+    pub(crate) fn from_parts(
+        (buffer, context, len): (Arc<Buffer>, bool, usize),
+        origin: Origin,
+        error: Option<io::Error>,
+        index: u64,
+        report: Option<ReadingSlot>,
+    ) -> Chunk {
+        Chunk { bytes: buffer, context, len, origin, error, index, report }
+    }
+
     /// The chunk's bytes (without the byte before it or the bytes after it).
     pub fn bytes(&self) -> &[u8] {
         let from = usize::from(self.context);
-        &self.bytes[from..from + self.len]
+        &self.bytes.bytes[from..from + self.len]
     }
 
     /// Where the chunk starts in the input.
@@ -105,7 +151,9 @@ impl Chunk {
         self.origin
     }
 
-    /// The chunk's place in the input: 0 for the first chunk, then 1, 2, ...
+    /// The chunk's place in the input: 0 for the first chunk, then 1, 2, ... (a chunk read
+    /// again with the one after it, where a guessed game start was wrong, keeps its own
+    /// number, so the numbers handed on may skip one).
     pub fn index(&self) -> u64 {
         self.index
     }
@@ -130,7 +178,8 @@ impl Chunk {
         let base = self.origin.offset - u64::from(self.context);
         let stop =
             if self.error.is_some() { u64::MAX } else { self.origin.offset + self.len as u64 };
-        SliceReader::resume((&self.bytes, base, self.error.take()), limits, self.origin, stop)
+        let bytes = (self.bytes.bytes.as_slice(), base, self.error.take());
+        SliceReader::resume(bytes, limits, (self.origin, stop), self.report.clone())
     }
 }
 
@@ -265,9 +314,8 @@ impl<R: Read> Chunks<R> {
             Some(_) => bytes.len() - usize::from(context),
             None => usize::try_from(next.offset - self.origin.offset).unwrap_or(usize::MAX),
         };
-        let pool = Some(self.pool.clone());
-        let chunk =
-            Chunk { bytes, context, len, origin: self.origin, error, index: self.index, pool };
+        let buffer = Arc::new(Buffer { bytes, pool: Some(self.pool.clone()) });
+        let chunk = Chunk::from_parts((buffer, context, len), self.origin, error, self.index, None);
         self.log_base += keep_from as u64;
         self.origin = next;
         self.index += 1;

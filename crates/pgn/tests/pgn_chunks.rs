@@ -55,6 +55,11 @@ fn check(name: &str, bytes: &[u8], sizes: &[usize]) {
     }
 }
 
+/// The repository's test files, one after the other.
+fn joined_repo_files() -> Vec<u8> {
+    repo_files().into_iter().flat_map(|path| std::fs::read(path).unwrap()).collect()
+}
+
 fn corpus_files() -> Vec<PathBuf> {
     let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus"));
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -104,26 +109,34 @@ fn chunks_read_as_the_whole_test_files_do() {
 /// punctuation, so that games break everywhere (tags, comments, variations, results).
 #[test]
 fn chunks_read_as_the_whole_of_mangled_pgn_does() {
-    let mut joined = Vec::new();
-    for path in repo_files() {
-        joined.extend(std::fs::read(path).unwrap());
-    }
+    let joined = joined_repo_files();
     let mut rng = Rng::new(0x5eed_c4c4_u64);
     for round in 0..40 {
-        let mut bytes = joined.clone();
-        for _ in 0..(round + 1) * 8 {
-            let at = rng.below(bytes.len());
-            match rng.below(4) {
-                0 => {
-                    bytes.remove(at);
-                }
-                1 => bytes.insert(at, bytes[at]),
-                2 => bytes[at] = rng.byte_from(b"[]{}()\"\n\n 1-0*%;.$\r\t"),
-                _ => bytes.insert(at, b'\n'),
-            }
-        }
+        let bytes = mangle(&joined, &mut rng, (round + 1) * 8, false);
         check(&format!("mangled round {round}"), &bytes, &[1, 300, 4096]);
     }
+}
+
+/// `bytes` with `edits` random edits: a byte dropped, doubled, replaced by PGN punctuation,
+/// a line break inserted, and with `tags` a blank line and the start of a tag pair inserted
+/// (what the pipeline guesses a game starts at).
+fn mangle(bytes: &[u8], rng: &mut Rng, edits: usize, tags: bool) -> Vec<u8> {
+    let mut bytes = bytes.to_vec();
+    for _ in 0..edits {
+        let at = rng.below(bytes.len());
+        match rng.below(if tags { 5 } else { 4 }) {
+            0 => {
+                bytes.remove(at);
+            }
+            1 => bytes.insert(at, bytes[at]),
+            2 => bytes[at] = rng.byte_from(b"[]{}()\"\n\n 1-0*%;.$\r\t"),
+            3 => bytes.insert(at, b'\n'),
+            _ => {
+                bytes.splice(at..at, b"\n\n[Event \"".iter().copied());
+            }
+        }
+    }
+    bytes
 }
 
 /// A visitor that refuses a tag (here `Replay`, a variant) ends the game where a skipping
@@ -233,9 +246,9 @@ fn check_threads(name: &str, bytes: &[u8], threads: &[usize], sizes: &[usize]) {
     while let Some(result) = reader.read_game(&mut Replay::default()) {
         serial.push(describe(reader.games(), 0, result));
     }
-    for &threads in threads {
+    for (&threads, guess) in threads.iter().flat_map(|t| [(t, true), (t, false)]) {
         for &chunk_size in sizes {
-            let options = Parallel { chunk_size, ..Parallel::new(threads) };
+            let options = Parallel { chunk_size, guess, ..Parallel::new(threads) };
             let mut parallel = Vec::new();
             par_games(
                 bytes,
@@ -248,17 +261,17 @@ fn check_threads(name: &str, bytes: &[u8], threads: &[usize], sizes: &[usize]) {
                 },
             )
             .unwrap();
-            assert_eq!(serial, parallel, "{name}: {threads} threads, chunks of {chunk_size}");
+            assert_eq!(
+                serial, parallel,
+                "{name}: {threads} threads, chunks of {chunk_size}, guessing {guess}"
+            );
         }
     }
 }
 
 #[test]
 fn par_games_reads_as_one_reader_does() {
-    let mut joined = Vec::new();
-    for path in repo_files() {
-        joined.extend(std::fs::read(path).unwrap());
-    }
+    let joined = joined_repo_files();
     check_threads("test files", &joined, &[1, 2, 3, 8], &[1, 1000, 1 << 20]);
     for path in corpus_files().iter().filter(|p| p.to_string_lossy().contains("lichess-db")) {
         let bytes = std::fs::read(path).unwrap();
@@ -340,4 +353,39 @@ fn chunks_read_as_the_whole_fuzz_corpus_does() {
     }
     // The committed seeds and regressions, and whatever a local fuzzing run has added.
     assert!(files >= 5, "the committed fuzz corpus: {files} files");
+}
+
+/// The pipeline's guessed cuts (`Parallel::guess`, a `[` after a blank line) fall inside
+/// games here, on purpose: a comment and a variation holding such lines, blank lines between
+/// tags, games with no blank line between them, CRLF line ends, junk between games. Every
+/// thread count and chunk size gives what one reader gives, and the exact cutter too.
+#[test]
+fn guessed_cuts_inside_games_are_read_again() {
+    let games: [&[u8]; 6] = [
+        b"[Event \"a\"]\n[Site \"b\"]\n\n1. e4 {a comment\n\n[Event \"not a game\"]\n\n[Site \"x\"]\nstill the comment} e5 2. Nf3 *\n\n",
+        b"[Event \"c\"]\n\n[Site \"blank lines between tags\"]\n\n[White \"w\"]\n\n1. d4 (1. c4\n\n[Event \"no\"]\n) d5 1-0\n\n",
+        b"[Event \"d\"]\n1. e4 e5 0-1\n[Event \"e\"]\n1. d4 d5 1/2-1/2\n[Event \"f\"]\n1. c4 *\n",
+        b"[Event \"g\"]\r\n[Site \"crlf\"]\r\n\r\n1. e4 { [%clk 0:03:00] } e5 { [%clk 0:02:59] } 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\r\n\r\n",
+        b"junk line between games\n\n% escape\n\n[Event \"h\"]\n\n1. e4 Ke7 *\n\n",
+        b"[Event \"i\"]\n\n1. e4 e5 2. Nf3\n\n1. d4 d5 *\n\n[Event \"j\"]\n\n1. e4 {unclosed\n\n[Event \"k\"]\n\n1. d4 *\n\n",
+    ];
+    let mut bytes = Vec::new();
+    let mut rng = Rng::new(0x6e55_ed00_u64);
+    for _ in 0..300 {
+        bytes.extend_from_slice(games[rng.below(games.len())]);
+    }
+    check_threads("guesses inside games", &bytes, &[2, 3], &[1, 50, 700, 5000]);
+    check("guesses inside games", &bytes, &[1, 700]);
+}
+
+/// Mangled PGN through the pipeline's guessed cuts, at several thread counts and chunk
+/// sizes: wrong guesses of game starts and game numbers everywhere.
+#[test]
+fn par_games_reads_mangled_pgn_as_one_reader_does() {
+    let joined = joined_repo_files();
+    let mut rng = Rng::new(0x5eed_9a55_u64);
+    for round in 0..12 {
+        let bytes = mangle(&joined, &mut rng, (round + 1) * 16, true);
+        check_threads(&format!("mangled round {round}"), &bytes, &[2, 3], &[1, 300, 4096]);
+    }
 }
