@@ -105,9 +105,14 @@ impl<R: Read> Guesses<R> {
         usize::from(self.start > 0)
     }
 
+    /// How much [`read_more`](Self::read_more) reads at a time.
+    fn read_size(&self) -> usize {
+        READ_SIZE.max(self.size / 4)
+    }
+
     /// Reads more of the input into `log`; at its end (or a read error) sets `eof`.
     fn read_more(&mut self) {
-        let want = READ_SIZE.max(self.size / 4);
+        let want = self.read_size();
         match self.input.by_ref().take(want as u64).read_to_end(&mut self.log) {
             Ok(0) => self.eof = true,
             Ok(_) => {}
@@ -202,7 +207,9 @@ impl<R: Read> Guesses<R> {
         };
         // The log keeps the byte before the next chunk and what was read after it.
         let keep = cut.saturating_sub(1);
-        let mut rest = self.pool.take(self.size + self.lookahead + READ_SIZE);
+        // Room for the next chunk, its look-ahead and the last read past them, so that the
+        // log rarely grows (fresh memory costs page faults).
+        let mut rest = self.pool.take(self.size + self.lookahead + 2 * self.read_size());
         rest.extend_from_slice(self.log.get(keep..).unwrap_or_default());
         let mut bytes = core::mem::replace(&mut self.log, rest);
         bytes.truncate(cut + after);
