@@ -203,7 +203,8 @@ pub fn pgn(data: &[u8]) {
 }
 
 /// Reading `data` in chunks (of a size the first byte picks, down to one byte) gives what one
-/// reader gives: games, errors, numbers, starts.
+/// reader gives: games, errors, numbers, starts; and so does the pipeline's guessed cutting,
+/// on two threads.
 fn chunked(data: &[u8]) {
     let describe = |games: u64, start: u64, game: Option<Result<ReplayedGame, _>>| {
         game.map(|g: Result<ReplayedGame, PgnError<ReplayError>>| match g {
@@ -213,13 +214,30 @@ fn chunked(data: &[u8]) {
     };
     let size = 1 + usize::from(data.first().copied().unwrap_or(0) % 32) * 9;
     let mut serial = Vec::new();
+    let mut numbered = Vec::new();
     let mut reader = SliceReader::new(data);
     while let Some(line) = {
         let game = reader.read_game(&mut Replay::default());
         describe(reader.games(), reader.game_start(), game)
     } {
+        // The pipeline's results carry no start: the same line without it.
+        let start = format!(" @{} ", reader.game_start());
+        numbered.push(line.replacen(&start, " @0 ", 1));
         serial.push(line);
     }
+    let options = chessbits_pgn::Parallel { chunk_size: size, ..chessbits_pgn::Parallel::new(2) };
+    let mut parallel = Vec::new();
+    let _ = chessbits_pgn::par_games(
+        data,
+        &options,
+        Replay::default,
+        |n, game| describe(n, 0, Some(game)),
+        |line| {
+            parallel.extend(line);
+            Ok::<_, ()>(())
+        },
+    );
+    assert_eq!(numbered, parallel, "guessed chunks of {size} bytes");
     let mut chunked = Vec::new();
     for mut chunk in Chunks::new(data, size) {
         let mut reader = chunk.reader();
