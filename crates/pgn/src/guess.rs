@@ -68,9 +68,74 @@ pub(crate) struct Guesses<R> {
     error: Option<io::Error>,
     eof: bool,
     done: bool,
-    finder: memmem::Finder<'static>,
-    finder_crlf: memmem::Finder<'static>,
+    /// The line starts taken for game starts, chosen on the input's first bytes.
+    marks: Option<Marks>,
     pool: Pool,
+}
+
+/// The line starts [`Guesses`] takes for game starts: byte patterns, each with the offset of
+/// its `[`. A `[` after a blank line, where the input has blank lines before tags (every
+/// common writer puts one between games); else an `[Event ` line, for files that put none.
+struct Marks {
+    patterns: Vec<(memmem::Finder<'static>, usize)>,
+}
+
+impl Marks {
+    fn blank_lines() -> Marks {
+        Marks {
+            patterns: vec![
+                (memmem::Finder::new(b"\n\n["), 2),
+                (memmem::Finder::new(b"\n\r\n["), 3),
+            ],
+        }
+    }
+
+    fn event_tags() -> Marks {
+        Marks { patterns: vec![(memmem::Finder::new(b"\n[Event "), 1)] }
+    }
+
+    /// The marks for an input that starts with `head`.
+    fn for_input(head: &[u8]) -> Marks {
+        let blank = Marks::blank_lines();
+        if blank.first(head, 0).is_none() && Marks::event_tags().first(head, 0).is_some() {
+            return Marks::event_tags();
+        }
+        blank
+    }
+
+    /// The `[` of the first mark in `log` whose `[` is at or after `at`.
+    fn first(&self, log: &[u8], at: usize) -> Option<usize> {
+        let mut first = None;
+        for (finder, offset) in &self.patterns {
+            let from = at.saturating_sub(*offset);
+            let rest = log.get(from..).unwrap_or_default();
+            let found = finder.find(rest).map(|i| from + i + offset);
+            first = match (first, found) {
+                (Some(a), Some(b)) => Some(core::cmp::min(a, b)),
+                (a, b) => a.or(b),
+            };
+        }
+        first
+    }
+
+    /// Whether `log[i]` is the `[` of a mark.
+    fn at(&self, log: &[u8], i: usize) -> bool {
+        self.patterns.iter().any(|(finder, offset)| {
+            let needle = finder.needle();
+            i.checked_sub(*offset).and_then(|j| log.get(j..j + needle.len())) == Some(needle)
+        })
+    }
+
+    /// Marks whose `[` is in `log[from..to]`, after `from` itself.
+    fn count(&self, log: &[u8], from: usize, to: usize) -> usize {
+        let mut n = 0;
+        for (finder, offset) in &self.patterns {
+            let start = (from + 1).saturating_sub(*offset);
+            let region = log.get(start..to).unwrap_or_default();
+            n += finder.find_iter(region).filter(|&i| start + i + offset > from).count();
+        }
+        n
+    }
 }
 
 impl<R: Read> Guesses<R> {
@@ -94,8 +159,7 @@ impl<R: Read> Guesses<R> {
             error: None,
             eof: false,
             done: false,
-            finder: memmem::Finder::new(b"\n\n["),
-            finder_crlf: memmem::Finder::new(b"\n\r\n["),
+            marks: None,
             pool: Pool::default(),
         }
     }
@@ -123,28 +187,24 @@ impl<R: Read> Guesses<R> {
         }
     }
 
-    /// The first guessed game start at or after `at` in `log`: the index of its `[`.
-    fn find_guess(&self, at: usize) -> Option<usize> {
-        let from = at.saturating_sub(3);
-        let rest = self.log.get(from..)?;
-        let lf = self.finder.find(rest).map(|i| from + i + 2);
-        let crlf = self.finder_crlf.find(rest).map(|i| from + i + 3);
-        let first = match (lf, crlf) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        first.filter(|&i| i >= at)
+    /// The marks, chosen on the bytes read so far the first time they are asked for (once
+    /// a chunk's size is read, or the whole input if it is smaller).
+    fn marks(&mut self) -> &Marks {
+        let log = &self.log;
+        self.marks.get_or_insert_with(|| Marks::for_input(log))
     }
 
     /// Where the next chunk ends in `log`, if the bytes read show it: a guessed game start
     /// at or past its size, or a line start past [`FALLBACK_AFTER`] more; and whether it
     /// is a guessed game start.
-    fn find_cut(&self) -> Option<(usize, bool)> {
+    fn find_cut(&mut self) -> Option<(usize, bool)> {
         let at = self.from() + self.size;
         if self.log.len() <= at {
             return None;
         }
-        if let Some(i) = self.find_guess(at) {
+        self.marks();
+        let marks = self.marks.as_ref()?;
+        if let Some(i) = marks.first(&self.log, at) {
             return Some((i, true));
         }
         let fallback = at + FALLBACK_AFTER;
@@ -163,32 +223,22 @@ impl<R: Read> Guesses<R> {
         }
     }
 
-    /// Whether `log[i]` is a `[` after a blank line.
-    fn is_guess_at(&self, i: usize) -> bool {
-        let log = &self.log;
-        log.get(i) == Some(&b'[')
-            && (i.checked_sub(2).and_then(|j| log.get(j..i)) == Some(b"\n\n".as_slice())
-                || i.checked_sub(3).and_then(|j| log.get(j..i)) == Some(b"\n\r\n".as_slice()))
-    }
-
     /// Guessed game starts in `log[from..cut]`.
-    fn count_guesses(&self, from: usize, cut: usize) -> u64 {
+    fn count_guesses(&mut self, from: usize, cut: usize) -> u64 {
+        self.marks();
+        let Some(marks) = self.marks.as_ref() else { return 0 };
         let own = self.log.get(from..cut).unwrap_or_default();
         // The chunk's first byte: a guess if the cut before it was one; at the input's
-        // start, a game is guessed, unless white space leads to a guess the count below
+        // start, a game is guessed, unless white space leads to a mark the count below
         // finds anyway.
         let first = if self.start == 0 {
             let lead = own.iter().take_while(|b| b.is_ascii_whitespace()).count();
-            u64::from(!self.is_guess_at(from + lead))
+            u64::from(lead == 0 || !marks.at(&self.log, from + lead))
         } else {
             u64::from(self.at_guess)
         };
-        // Later ones: `[` after a blank line, both ends of the pattern inside the log.
-        let scan_from = from.saturating_sub(1);
-        let region = self.log.get(scan_from..cut).unwrap_or_default();
-        let lf = self.finder.find_iter(region).filter(|&i| scan_from + i + 2 > from).count();
-        let crlf = self.finder_crlf.find_iter(region).filter(|&i| scan_from + i + 3 > from).count();
-        first + (lf + crlf) as u64
+        // Later ones, the whole pattern inside the log (the byte before the chunk included).
+        first + marks.count(&self.log, from, cut) as u64
     }
 
     /// Cuts the chunk `log[from..cut]`, with `after` bytes to look ahead at, and `error`

@@ -9,7 +9,8 @@
 //! count and chunk size.
 //!
 //! The cutter guesses where games start (a `[` that starts a line after a blank line, past
-//! each chunk's size) and how many games each chunk holds, and counts its lines: a few
+//! each chunk's size; an `[Event ` line in a file without blank lines before its tags) and
+//! how many games each chunk holds, and counts its lines: a few
 //! passes of vector byte search, where finding the exact game ends ([`Chunks`], with
 //! [`Parallel::guess`] off) means skipping every game on one thread, at about 1.3 GB/s,
 //! which bounded the pipeline. Each chunk's reader reports how its reading ended; the calling

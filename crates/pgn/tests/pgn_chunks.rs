@@ -369,11 +369,7 @@ fn guessed_cuts_inside_games_are_read_again() {
         b"junk line between games\n\n% escape\n\n[Event \"h\"]\n\n1. e4 Ke7 *\n\n",
         b"[Event \"i\"]\n\n1. e4 e5 2. Nf3\n\n1. d4 d5 *\n\n[Event \"j\"]\n\n1. e4 {unclosed\n\n[Event \"k\"]\n\n1. d4 *\n\n",
     ];
-    let mut bytes = Vec::new();
-    let mut rng = Rng::new(0x6e55_ed00_u64);
-    for _ in 0..300 {
-        bytes.extend_from_slice(games[rng.below(games.len())]);
-    }
+    let bytes = drawn(&games, 300, 0x6e55_ed00);
     check_threads("guesses inside games", &bytes, &[2, 3], &[1, 50, 700, 5000]);
     check("guesses inside games", &bytes, &[1, 700]);
 }
@@ -388,4 +384,24 @@ fn par_games_reads_mangled_pgn_as_one_reader_does() {
         let bytes = mangle(&joined, &mut rng, (round + 1) * 16, true);
         check_threads(&format!("mangled round {round}"), &bytes, &[2, 3], &[1, 300, 4096]);
     }
+}
+
+/// A file with no blank line between games (nor between tags and moves): the cutter takes
+/// `[Event ` lines for game starts there; games without one, and comments holding one, are
+/// read again.
+#[test]
+fn a_file_without_blank_lines_is_cut_at_event_tags() {
+    let games: [&[u8]; 3] = [
+        b"[Event \"a\"]\n[Site \"s\"]\n1. e4 e5 2. Nf3 Nc6 1-0\n",
+        b"[Site \"no event\"]\n1. d4 d5 *\n",
+        b"[Event \"b\"]\n1. c4 {a comment\n[Event \"inside\"]\n} e5 0-1\n",
+    ];
+    let bytes = drawn(&games, 400, 0xb1a2_c3d4);
+    check_threads("no blank lines", &bytes, &[2, 3], &[1, 100, 2000]);
+}
+
+/// `count` games drawn at random (from `seed`) from `games`, one after the other.
+fn drawn(games: &[&[u8]], count: usize, seed: u64) -> Vec<u8> {
+    let mut rng = Rng::new(seed);
+    (0..count).flat_map(|_| games[rng.below(games.len())].iter().copied()).collect()
 }
