@@ -5,8 +5,9 @@
 //! [`Chunks`](crate::Chunks) finds exact game boundaries by skipping every game, on one
 //! thread: at about 1.3 GB/s it was a seventh of the CPU time of `chessbits pgn --to uci` on
 //! two threads, and the bound of any number of them. [`Guesses`] only looks for a likely
-//! game start past each chunk's size: a `[` that starts a line after a blank line (or any
-//! line start, when none comes for a long way). It counts the line breaks before it (exact)
+//! game start past each chunk's size: a `[` that starts a line after a blank line, or, in a
+//! file with no blank lines before its tags, an `[Event ` line ([`Marks`]); any line start
+//! when none comes for a long way. It counts the line breaks before it (exact)
 //! and the likely game starts (a guess), so each chunk gets an exact offset and line and a
 //! guessed game number.
 //!
@@ -39,8 +40,9 @@ use crate::limits::Limits;
 use crate::scanner::count_line_breaks;
 use crate::split::{Buffer, Chunk, Origin, Pool, Reading, ReadingSlot};
 
-/// How far past a chunk's size the cutter looks for a `[` after a blank line before it cuts
-/// at any line start: so a file without blank lines between games still comes in chunks.
+/// How far past a chunk's size the cutter looks for a mark before it cuts at any line
+/// start: so an input without marks still comes in chunks (read again one by one, as the
+/// game counts guessed for them are wrong).
 const FALLBACK_AFTER: usize = 4 << 20;
 
 /// The bytes read from the input at a time.
