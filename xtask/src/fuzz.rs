@@ -60,6 +60,10 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
             .args(["+nightly", "fuzz", "run", "-O", "-a", target, "--"])
             .arg(format!("-max_total_time={seconds}"))
             .args(["-rss_limit_mb=2048", "-max_len=65536", "-print_final_stats=1"])
+            // `pgn` reads each input on two threads too: their thread-local caches are freed
+            // as the threads exit, after the scope that joined them returned, which the leak
+            // check between inputs reports as leaks.
+            .args(if target == "pgn" { &["-detect_leaks=0"][..] } else { &[] })
             .stdout(Stdio::null())
             .output()
             .map_err(|e| format!("cannot run cargo fuzz: {e}"))?;
