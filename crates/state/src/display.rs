@@ -18,29 +18,40 @@ use crate::{Board, Position, Setup};
 pub struct BoardFen<'a>(&'a Board);
 
 impl fmt::Display for BoardFen<'_> {
+    /// Gathers the field's bytes (at most 71: eight a rank and seven slashes) and writes them
+    /// at once: a formatter call per square was most of the time of writing a FEN.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = [0u8; 71];
+        let mut len = 0;
+        let mut put = |b: u8| {
+            if let Some(slot) = out.get_mut(len) {
+                *slot = b;
+                len += 1;
+            }
+        };
         for rank in Rank::ALL.into_iter().rev() {
             let mut empty = 0;
             for file in File::ALL {
                 match self.0.piece_at(Square::from_coords(file, rank)) {
                     Some(piece) => {
                         if empty > 0 {
-                            write!(f, "{empty}")?;
+                            put(b'0' + empty);
                             empty = 0;
                         }
-                        write!(f, "{}", piece.char())?;
+                        // Piece letters are ASCII.
+                        put(piece.char() as u8);
                     }
                     None => empty += 1,
                 }
             }
             if empty > 0 {
-                write!(f, "{empty}")?;
+                put(b'0' + empty);
             }
             if rank != Rank::First {
-                f.write_str("/")?;
+                put(b'/');
             }
         }
-        Ok(())
+        f.write_str(core::str::from_utf8(out.get(..len).unwrap_or_default()).unwrap_or_default())
     }
 }
 
