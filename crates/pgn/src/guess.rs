@@ -403,13 +403,17 @@ impl<'w, W, S> Verifier<'w, W, S> {
         if let Some(pending) = self.pending.take() {
             return self.settle(pending.join(&piece));
         }
+        let origin = Origin { games: self.games, ..piece.origin };
         match reading {
-            Some(r) if piece.origin.games == self.games && (r.clean || piece.is_last()) => {
-                self.hand_on(result, &piece, r.games)
+            // A wrong guess ended it inside a game, whatever the game numbers: read it with
+            // the next, without reading it alone again.
+            Some(r) if !r.clean && !piece.is_last() => {
+                self.pending = Some(Piece { origin, ..piece });
+                Ok(())
             }
+            Some(r) if piece.origin.games == self.games => self.hand_on(result, &piece, r.games),
             _ => {
                 drop(result);
-                let origin = Origin { games: self.games, ..piece.origin };
                 self.settle(Piece { origin, ..piece })
             }
         }
