@@ -45,8 +45,11 @@ use crate::split::{Buffer, Chunk, Origin, Pool, Reading, ReadingSlot};
 /// game counts guessed for them are wrong).
 const FALLBACK_AFTER: usize = 4 << 20;
 
-/// The bytes read from the input at a time.
+/// The bytes read from the input at a time, at the least.
 const READ_SIZE: usize = 64 << 10;
+
+/// The most room a new log is made with (a larger chunk size grows it as it is read).
+const MAX_ROOM: usize = 64 << 20;
 
 /// Chunks cut at guessed game starts (see the module's documentation).
 pub(crate) struct Guesses<R> {
@@ -173,7 +176,7 @@ impl<R: Read> Guesses<R> {
 
     /// How much [`read_more`](Self::read_more) reads at a time.
     fn read_size(&self) -> usize {
-        READ_SIZE.max(self.size / 4)
+        (self.size / 4).clamp(READ_SIZE, 4 << 20)
     }
 
     /// Reads more of the input into `log`; at its end (or a read error) sets `eof`.
@@ -200,7 +203,7 @@ impl<R: Read> Guesses<R> {
     /// at or past its size, or a line start past [`FALLBACK_AFTER`] more; and whether it
     /// is a guessed game start.
     fn find_cut(&mut self) -> Option<(usize, bool)> {
-        let at = self.from() + self.size;
+        let at = self.from().saturating_add(self.size);
         if self.log.len() <= at {
             return None;
         }
@@ -209,7 +212,7 @@ impl<R: Read> Guesses<R> {
         if let Some(i) = marks.first(&self.log, at) {
             return Some((i, true));
         }
-        let fallback = at + FALLBACK_AFTER;
+        let fallback = at.saturating_add(FALLBACK_AFTER);
         let rest = self.log.get(fallback..)?;
         memchr::memchr(b'\n', rest).map(|i| (fallback + i + 1, false))
     }
@@ -261,7 +264,8 @@ impl<R: Read> Guesses<R> {
         let keep = cut.saturating_sub(1);
         // Room for the next chunk, its look-ahead and the last read past them, so that the
         // log rarely grows (fresh memory costs page faults).
-        let mut rest = self.pool.take(self.size + self.lookahead + 2 * self.read_size());
+        let room = self.size.saturating_add(self.lookahead).saturating_add(2 * self.read_size());
+        let mut rest = self.pool.take(room.min(MAX_ROOM));
         rest.extend_from_slice(self.log.get(keep..).unwrap_or_default());
         let mut bytes = core::mem::replace(&mut self.log, rest);
         bytes.truncate(cut + after);
@@ -270,7 +274,7 @@ impl<R: Read> Guesses<R> {
             context: from == 1,
             len: cut - from,
             origin,
-            error: error.map(|e| (e.kind(), e.to_string())),
+            error: error.map(ReadError::new),
             index: self.index,
             guessed_before: self.guessed,
             guessed,
@@ -312,6 +316,31 @@ impl<R: Read> Iterator for Guesses<R> {
     }
 }
 
+/// The read error that ended the input: the error itself for the first chunk made of the
+/// piece it ends (the worker's, whose result is handed on unless a guess was wrong), a copy
+/// with the same kind and message for a chunk made of it again (`io::Error` is not `Clone`;
+/// the copy loses the source error inside, such as a
+/// [`CompressedStreamError`](crate::CompressedStreamError)).
+#[derive(Clone)]
+struct ReadError {
+    error: Arc<Mutex<Option<io::Error>>>,
+    kind: io::ErrorKind,
+    message: String,
+}
+
+impl ReadError {
+    fn new(error: io::Error) -> ReadError {
+        let (kind, message) = (error.kind(), error.to_string());
+        ReadError { error: Arc::new(Mutex::new(Some(error))), kind, message }
+    }
+
+    /// The error itself the first time, a copy after.
+    fn take(&self) -> io::Error {
+        let first = self.error.lock().ok().and_then(|mut e| e.take());
+        first.unwrap_or_else(|| io::Error::new(self.kind, self.message.clone()))
+    }
+}
+
 /// A chunk's bytes and where it starts, cut by [`Guesses`]: made into a [`Chunk`] for a
 /// worker, and kept by the [`Verifier`] until the worker's reading is found exact.
 #[derive(Clone)]
@@ -320,9 +349,8 @@ pub(crate) struct Piece {
     context: bool,
     len: usize,
     origin: Origin,
-    /// The read error that ended the input after this piece (kind and message: a chunk made
-    /// from it again gets an equal error).
-    error: Option<(io::ErrorKind, String)>,
+    /// The read error that ended the input after this piece.
+    error: Option<ReadError>,
     index: u64,
     /// The games guessed before it and in it, uncorrected.
     guessed_before: u64,
@@ -332,8 +360,7 @@ pub(crate) struct Piece {
 impl Piece {
     /// A chunk of the piece for a reader that reports its reading in `report`.
     pub(crate) fn chunk(&self, report: ReadingSlot) -> Chunk {
-        let error =
-            self.error.as_ref().map(|(kind, message)| io::Error::new(*kind, message.clone()));
+        let error = self.error.as_ref().map(ReadError::take);
         let parts = (Arc::clone(&self.buffer), self.context, self.len);
         Chunk::from_parts(parts, self.origin, error, self.index, Some(report))
     }

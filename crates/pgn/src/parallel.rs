@@ -65,6 +65,12 @@ pub struct Parallel {
     /// on one thread ([`Chunks`]). The results are the same; guessing leaves the cutter
     /// almost nothing to do, so it no longer bounds the pipeline's speed. A `work` that
     /// does not read its chunk to the end makes the checks read it again.
+    ///
+    /// Where the exact cutter is the better choice: an input with lines of many megabytes
+    /// (guesses fall only at line starts, so such a line is held whole, where the exact
+    /// cutter holds one game), and a game spanning many chunks (a comment of megabytes with
+    /// tag lines in it: each chunk it spans is read again together with the ones before,
+    /// a cost that grows with the square of its length).
     pub guess: bool,
 }
 

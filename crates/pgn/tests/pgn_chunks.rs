@@ -405,3 +405,52 @@ fn drawn(games: &[&[u8]], count: usize, seed: u64) -> Vec<u8> {
     let mut rng = Rng::new(seed);
     (0..count).flat_map(|_| games[rng.below(games.len())].iter().copied()).collect()
 }
+
+/// The read error that ends the input reaches the caller as the reader gave it, the error
+/// inside included (a decompressor's `CompressedStreamError` is one), on every thread count
+/// and with either cutter; and a chunk size too large to reserve is no trouble.
+#[test]
+fn the_read_error_keeps_the_error_inside_it() {
+    #[derive(Debug)]
+    struct Inner;
+    impl std::fmt::Display for Inner {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("inner")
+        }
+    }
+    impl std::error::Error for Inner {}
+    struct Broken<'a>(&'a [u8]);
+    impl Read for Broken<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(io::Error::new(io::ErrorKind::InvalidData, Inner));
+            }
+            let n = buf.len().min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+    let bytes = "[Event \"e\"]\n\n1. e4 e5 1-0\n\n".repeat(3000);
+    for (threads, guess, chunk_size) in
+        [(1, true, 1000), (2, true, 1000), (2, false, 1000), (2, true, usize::MAX)]
+    {
+        let options = Parallel { chunk_size, guess, ..Parallel::new(threads) };
+        let mut last = None;
+        par_games(
+            Broken(bytes.as_bytes()),
+            &options,
+            Replay::default,
+            |n, game| (n, game.err().map(|e| e.kind)),
+            |(n, kind)| {
+                last = Some((n, kind));
+                Ok::<_, io::Error>(())
+            },
+        )
+        .unwrap();
+        let (n, kind) = last.unwrap();
+        assert_eq!(n, 3001, "{threads} threads, guessing {guess}");
+        let Some(chessbits_pgn::PgnErrorKind::Io(e)) = kind else { panic!("{kind:?}") };
+        assert!(e.get_ref().is_some_and(|inner| inner.is::<Inner>()), "{threads} {guess}: {e:?}");
+    }
+}
