@@ -527,17 +527,17 @@ fn commands_only(comment: &[u8]) -> Option<CommentAnnotations> {
         if rest.is_empty() {
             return Some(read);
         }
-        if let Some(after) = rest.strip_prefix(b"[%clk ") {
-            let close = after.iter().position(|&b| b == b']')?;
-            let args = after.get(..close)?.trim_ascii();
+        let (clock, after) = match rest.strip_prefix(b"[%clk ") {
+            Some(after) => (true, after),
+            None => (false, rest.strip_prefix(b"[%eval ")?),
+        };
+        let close = after.iter().position(|&b| b == b']')?;
+        let args = after.get(..close)?.trim_ascii();
+        rest = after.get(close + 1..)?;
+        if clock {
             read.clock = Some(clock_h_mm_ss(args).or_else(|| Clock::from_ascii(args).ok())?);
-            rest = after.get(close + 1..)?;
-        } else if let Some(after) = rest.strip_prefix(b"[%eval ") {
-            let close = after.iter().position(|&b| b == b']')?;
-            read.eval = Some(Eval::from_ascii(after.get(..close)?.trim_ascii()).ok()?);
-            rest = after.get(close + 1..)?;
         } else {
-            return None;
+            read.eval = Some(Eval::from_ascii(args).ok()?);
         }
     }
 }

@@ -37,7 +37,7 @@ use std::sync::{Arc, Mutex};
 use memchr::memmem;
 
 use crate::limits::Limits;
-use crate::scanner::count_line_breaks;
+use crate::lines::count_line_breaks;
 use crate::split::{Buffer, Chunk, Origin, Pool, Reading, ReadingSlot};
 
 /// How far past a chunk's size the cutter looks for a mark before it cuts at any line
@@ -402,7 +402,9 @@ pub(crate) struct Verifier<'w, W, S> {
     correction: Arc<AtomicI64>,
     /// Games handed on so far.
     games: u64,
-    /// A piece whose reading did not end clean, to read together with the next one.
+    /// A piece whose reading did not end clean, to read together with the next one. None is
+    /// left once the input has ended: a piece that is not the last has a next, and the last
+    /// ends clean.
     pending: Option<Piece>,
 }
 
@@ -480,26 +482,11 @@ impl<'w, W, S> Verifier<'w, W, S> {
     {
         self.games += games;
         let expected = piece.guessed_before + piece.guessed;
-        let off = i64::try_from(self.games).unwrap_or(i64::MAX)
-            - i64::try_from(expected).unwrap_or(i64::MAX);
+        let off = i64::try_from(self.games)
+            .unwrap_or(i64::MAX)
+            .saturating_sub(i64::try_from(expected).unwrap_or(i64::MAX));
         self.correction.store(off, Ordering::Relaxed);
         (self.sink)(result)
-    }
-
-    /// Reads what is still pending, once the input has ended.
-    pub(crate) fn finish<T, E>(mut self) -> Result<(), E>
-    where
-        W: Fn(Chunk) -> T,
-        S: FnMut(T) -> Result<(), E>,
-    {
-        match self.pending.take() {
-            // Only a piece after which nothing was cut can be left: read it as the last.
-            Some(piece) => {
-                let result = (self.work)(piece.chunk(ReadingSlot::default()));
-                (self.sink)(result)
-            }
-            None => Ok(()),
-        }
     }
 }
 

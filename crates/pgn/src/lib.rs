@@ -174,6 +174,7 @@ mod compression;
 mod error;
 mod guess;
 mod limits;
+mod lines;
 mod parallel;
 mod reader;
 mod san_cache;

@@ -227,8 +227,7 @@ where
                 (result, piece, guess::take(&slot))
             },
             |(result, piece, reading)| verifier.take(result, piece, reading),
-        )?;
-        verifier.finish()
+        )
     })
 }
 

@@ -10,8 +10,7 @@ use crate::limits::Limits;
 use crate::san_cache::SanCache;
 use crate::scanner::Parser;
 use crate::source::{IoSource, SliceSource};
-use crate::split::Origin;
-use crate::split::{Reading, ReadingSlot};
+use crate::split::{Origin, Reading, ReadingSlot};
 use crate::visitor::{SkipGame, Visitor};
 
 /// The methods the two readers share.
@@ -224,7 +223,8 @@ mod tests {
     use super::*;
     use crate::annotations::Nag;
     use crate::limits::{MAX_COMMENT_LEN, MAX_TAG_LEN, MAX_TOKEN_LEN, MAX_VARIATION_DEPTH};
-    use crate::scanner::{count_line_breaks, lossy};
+    use crate::lines::count_line_breaks;
+    use crate::scanner::lossy;
     use crate::visitor::{GameResult, RawComment, RawTag, Skip};
     use chessbits_notation::san::SanPlus;
 

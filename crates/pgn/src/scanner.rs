@@ -10,7 +10,7 @@
 
 use std::io;
 
-use memchr::{memchr, memchr2, memrchr};
+use memchr::{memchr, memchr2};
 
 use super::annotations::Nag;
 use super::visitor::{GameResult, RawComment, RawTag, SkipGame, Visitor};
@@ -20,6 +20,7 @@ use chessbits_notation::san::SanPlus;
 use crate::bytes::{find_in_words, is_space, quick_token, token_end, BOM, SAN_CLASS, SKIP_CLASS};
 use crate::error::{PgnError, PgnErrorKind};
 use crate::limits::{Limits, MAX_TOKEN_LEN};
+use crate::lines::Lines;
 use crate::san_cache::SanCache;
 use crate::source::Source;
 use crate::split::Origin;
@@ -31,46 +32,6 @@ pub(crate) const LOOKAHEAD: usize = MAX_TOKEN_LEN + 16;
 
 /// Bytes looked at after a line break inside a comment, to see whether a tag pair starts there.
 pub(crate) const TAG_PROBE: usize = 48;
-
-/// Line numbers, counted lazily: up to an error, or over bytes about to leave the buffer.
-#[derive(Debug)]
-pub(crate) struct Lines {
-    /// The input offset up to which line breaks are counted.
-    counted: u64,
-    /// The line number at `counted` (1-based).
-    line: u64,
-    /// The input offset where that line starts.
-    line_start: u64,
-}
-
-impl Lines {
-    fn new() -> Lines {
-        Lines { counted: 0, line: 1, line_start: 0 }
-    }
-
-    /// Counts the line breaks in `buf` (which starts at input offset `base`) up to `upto`.
-    fn count_to(&mut self, buf: &[u8], base: u64, upto: usize) {
-        let from = usize::try_from(self.counted.saturating_sub(base)).unwrap_or(usize::MAX);
-        if let Some(bytes) = buf.get(from..upto) {
-            let breaks = count_line_breaks(bytes);
-            if let Some(last) = memrchr(b'\n', bytes) {
-                self.line += breaks as u64;
-                self.line_start = base + (from + last + 1) as u64;
-            }
-            self.counted = base + upto as u64;
-        }
-    }
-}
-
-/// The number of `\n` in `bytes`, summed in blocks of 255 into a `u8`, which the compiler
-/// turns into byte-wide vector instructions (a plain filtered count into a `usize` compiles
-/// to code several times slower).
-pub(crate) fn count_line_breaks(bytes: &[u8]) -> usize {
-    bytes
-        .chunks(255)
-        .map(|block| usize::from(block.iter().fold(0u8, |n, &b| n + u8::from(b == b'\n'))))
-        .sum()
-}
 
 /// Why the scanner stopped inside a game: where and what.
 pub(crate) struct Stop<E> {

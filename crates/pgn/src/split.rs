@@ -314,7 +314,7 @@ impl<R: Read> Chunks<R> {
             Some(_) => bytes.len() - usize::from(context),
             None => usize::try_from(next.offset - self.origin.offset).unwrap_or(usize::MAX),
         };
-        let buffer = Arc::new(Buffer { bytes, pool: Some(self.pool.clone()) });
+        let buffer = Arc::new(Buffer::pooled(bytes, &self.pool));
         let chunk = Chunk::from_parts((buffer, context, len), self.origin, error, self.index, None);
         self.log_base += keep_from as u64;
         self.origin = next;
