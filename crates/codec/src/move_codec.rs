@@ -11,8 +11,17 @@
 //! For each ply, the model gives every legal move a frequency out of 2<sup>15</sup>
 //! ([`MoveModel::frequencies`]), in canonical order; the range coder codes the played move's
 //! interval `(cum, freq)`, `cum` the sum of the frequencies before it. The bytes are the range
-//! coder's output: the shortest encoding, which the decoder checks when it finishes, so one
-//! game has one encoding. A game with no moves (or only forced ones) is zero bytes.
+//! coder's output as [`range::Encoder::finish_exact`] ends it: every digit of the shortest
+//! number in the final interval, trailing zeros included, which the decoder checks when it
+//! finishes, so one game has one encoding. A game with no moves is zero bytes; any other is
+//! at least one byte. So a decoder asked for more plies than were coded fails as soon as it
+//! needs a digit the bytes do not hold ([`MoveDecodeErrorKind::Truncated`], checked after
+//! every move): no input decodes to moves read from past its end.
+//!
+//! Before the first ply's move comes a header: one binary decision, "the game has null
+//! moves", with frequency 1 out of 2<sup>15</sup> (0.00004 bits when it has none). If it
+//! has, every ply then starts with the decision "this ply is a null move" (frequency 2,048
+//! out of 2<sup>15</sup>), and a null ply codes nothing more.
 //!
 //! # `index`
 //!
@@ -20,6 +29,14 @@
 //! ([`canonical_moves`](crate::move_model::canonical_moves)), in `⌈log2 n⌉` bits (none for a forced move), most significant bit
 //! first, through the shared [`BitWriter`]; the last byte is padded with zero bits. An index
 //! of `n` or more, a missing bit or a non-zero padding bit is an error.
+//!
+//! The header, before the first ply: if the start position's move count `n` leaves a value
+//! unused in `⌈log2 n⌉` bits (`n` at least 3 and not a power of two, as the 20 moves of the
+//! standard start), a game with null moves starts with the value `n` in those bits and a game
+//! without starts with its first move; otherwise one bit, 1 if the game has null moves. A
+//! game with null moves then starts every ply with one bit, 1 for a null move (which codes
+//! nothing more). A game from the standard start without null moves is coded as if null
+//! moves did not exist.
 //!
 //! # Worked example
 //!
@@ -120,8 +137,8 @@ impl FromStr for MoveCodec {
     }
 }
 
-/// A move that is not legal where it was to be coded (a null move among them: no code holds
-/// one).
+/// A move that is not legal where it was to be coded (a null move among them when the side to
+/// move is in check).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct MoveEncodeError {
     /// The ply of the move, from 1.
@@ -133,8 +150,8 @@ pub struct MoveEncodeError {
 impl fmt::Display for MoveEncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.m.is_null() {
-            // PGN's `--`: no legal move, and no code of this format holds one.
-            return write!(f, "ply {}: a null move cannot be coded", self.ply);
+            // PGN's `--` is coded, but not in check: the king would be left in check.
+            return write!(f, "ply {}: a null move in check", self.ply);
         }
         let (from, to) = (self.m.from(), self.m.to());
         write!(f, "ply {}: {from}{to}", self.ply)?;
@@ -191,6 +208,13 @@ pub struct MoveEncoder {
     range: range::Encoder<Vec<u8>>,
     bits: BitWriter,
     bit_len: u64,
+    /// Where the moves being coded start, and the moves pushed since (null moves included):
+    /// the first null move codes them again after the header that says nulls follow.
+    start: (Position, RecentMoves),
+    game: Vec<Move16>,
+    /// Whether the header is coded (it is, from the first ply on), and what it says.
+    started: bool,
+    nulls: bool,
 }
 
 impl MoveEncoder {
@@ -205,6 +229,10 @@ impl MoveEncoder {
             range: range::Encoder::new(Vec::new()),
             bits: BitWriter::new(),
             bit_len: 0,
+            start: (*start, RecentMoves::new()),
+            game: Vec::new(),
+            started: false,
+            nulls: false,
         }
     }
 
@@ -213,11 +241,20 @@ impl MoveEncoder {
         self.codec = codec;
         self.pos = *start;
         self.history = RecentMoves::new();
+        self.restart();
+    }
+
+    /// Drops what was coded; the next move starts a game at the current position.
+    fn restart(&mut self) {
         let mut buf = core::mem::replace(&mut self.range, range::Encoder::new(Vec::new())).finish();
         buf.clear();
         self.range = range::Encoder::new(buf);
         self.bits.clear();
         self.bit_len = 0;
+        self.start = (self.pos, self.history);
+        self.game.clear();
+        self.started = false;
+        self.nulls = false;
     }
 
     /// The position after the moves pushed so far.
@@ -234,11 +271,76 @@ impl MoveEncoder {
     ///
     /// # Errors
     /// [`MoveEncodeError`] if `m` is not legal; nothing is coded then.
+    /// A null move ([`Move16::NULL`]) is coded as by [`MoveEncoder::push_null`].
     #[inline]
     pub fn push(&mut self, m: Move16) -> Result<(), MoveEncodeError> {
+        if m.is_null() {
+            return self.push_null();
+        }
         // Features and move generation count and walk many bitboards: with POPCNT and BMI1
         // where the CPU has them (`isa::run` compiles the kernel twice).
-        isa::run(Push(self, m))
+        isa::run(Push(self, m))?;
+        self.game.push(m);
+        Ok(())
+    }
+
+    /// Codes a null move (the side to move passes, PGN's `--`) and plays it. The first one
+    /// of a game codes the moves before it again, after a header that says the game has
+    /// null moves (see the [module docs](self)); a game without any costs nothing for it.
+    ///
+    /// # Errors
+    /// [`MoveEncodeError`] if the side to move is in check; nothing is coded then.
+    pub fn push_null(&mut self) -> Result<(), MoveEncodeError> {
+        let illegal = MoveEncodeError { ply: self.history.ply() + 1, m: Move16::NULL };
+        let mut after = self.pos;
+        after.play_null().map_err(|_| illegal)?;
+        if !self.nulls {
+            let moves = core::mem::take(&mut self.game);
+            (self.pos, self.history) = self.start;
+            self.restart();
+            self.nulls = true;
+            for &m in &moves {
+                // Each was coded from here before.
+                let _ = self.push(m);
+            }
+            after = self.pos;
+            after.play_null().map_err(|_| illegal)?;
+        }
+        self.begin_ply(true);
+        self.pos = after;
+        self.history.push_null();
+        self.game.push(Move16::NULL);
+        Ok(())
+    }
+
+    /// Codes what comes before a ply's move: the header before the first ply, and whether
+    /// the ply is a null move in a game that has them.
+    #[inline(always)]
+    fn begin_ply(&mut self, null: bool) {
+        if self.codec == MoveCodec::Model {
+            return begin_model_ply(&mut self.range, &mut self.started, self.nulls, null);
+        }
+        if !self.started {
+            self.started = true;
+            match self.codec {
+                MoveCodec::Model => {}
+                MoveCodec::Index => {
+                    let (n, _) = canonical_count(&self.pos);
+                    let width = index_width(n);
+                    if !has_spare_index(n) {
+                        self.bits.write(u64::from(self.nulls), 1);
+                        self.bit_len += 1;
+                    } else if self.nulls {
+                        self.bits.write(n as u64, width);
+                        self.bit_len += u64::from(width);
+                    }
+                }
+            }
+        }
+        if self.nulls {
+            self.bits.write(u64::from(null), 1);
+            self.bit_len += 1;
+        }
     }
 
     /// [`MoveEncoder::push`]'s body, inlined into both copies of [`Push`].
@@ -254,6 +356,7 @@ impl MoveEncoder {
                 analysis.moves(piece, &mut *self.scored);
                 let index = self.scored.moves().iter().position(|&c| c == m).ok_or(illegal)?;
                 let moves = (self.scored.len() > 1).then(|| self.scored.choice(index));
+                begin_model_ply(&mut self.range, &mut self.started, self.nulls, false);
                 if analysis.piece_count() > 1 {
                     self.scored.clear();
                     analysis.score_pieces(&mut self.scored);
@@ -268,6 +371,7 @@ impl MoveEncoder {
                 let (index, n) = canonical_index(&self.pos, m);
                 let index = index.ok_or(illegal)?;
                 let width = index_width(n);
+                self.begin_ply(false);
                 self.bits.write(index as u64, width);
                 self.bit_len += u64::from(width);
             }
@@ -283,17 +387,47 @@ impl MoveEncoder {
         match self.codec {
             MoveCodec::Model => {
                 let range = core::mem::replace(&mut self.range, range::Encoder::new(Vec::new()));
-                let mut buf = range.finish();
+                let mut buf = range.finish_exact();
                 out.extend_from_slice(&buf);
                 buf.clear();
                 self.range = range::Encoder::new(buf);
             }
-            MoveCodec::Index => {
-                out.extend_from_slice(self.bits.as_bytes());
-                self.bits.clear();
-            }
+            MoveCodec::Index => out.extend_from_slice(self.bits.as_bytes()),
         }
+        self.restart();
     }
+}
+
+/// [`MoveEncoder`]'s `begin_ply` for the model codec, on the fields it needs (the model's
+/// analysis of the position holds the others).
+#[inline(always)]
+fn begin_model_ply(
+    range: &mut range::Encoder<Vec<u8>>,
+    started: &mut bool,
+    nulls: bool,
+    null: bool,
+) {
+    if !*started {
+        *started = true;
+        range.encode_binary(NO_NULLS, nulls);
+    }
+    if nulls {
+        range.encode_binary(NOT_NULL, null);
+    }
+}
+
+/// The model codec's header: the frequency out of [`range::TOTAL`] of "no null move in this
+/// game". A game without null moves pays log2(2^15 / (2^15 - 1)) = 0.00004 bits for it.
+const NO_NULLS: u32 = range::TOTAL - 1;
+
+/// In a game with null moves, the frequency of "this ply is not a null move".
+const NOT_NULL: u32 = range::TOTAL - range::TOTAL / 16;
+
+/// Whether an index among `n` moves leaves a value unused (`n` in its `⌈log2 n⌉` bits is
+/// below 2^bits): the index codec's header uses it to say that null moves follow.
+#[inline]
+fn has_spare_index(n: usize) -> bool {
+    n >= 3 && !n.is_power_of_two()
 }
 
 /// The bits of an index among `n` moves: `⌈log2 n⌉`.
@@ -316,6 +450,9 @@ pub struct MoveDecoder<'a> {
     scored: Box<Scored<'static>>,
     range: range::Decoder<'a>,
     bits: BitReader<'a>,
+    /// Whether the header is read (it is, at the first ply), and what it said.
+    started: bool,
+    nulls: bool,
 }
 
 impl<'a> MoveDecoder<'a> {
@@ -329,6 +466,8 @@ impl<'a> MoveDecoder<'a> {
             scored: Box::new(Scored::new(MoveModel::FITTED.weights())),
             range: range::Decoder::new(bytes),
             bits: BitReader::new(bytes),
+            started: false,
+            nulls: false,
         }
     }
 
@@ -345,14 +484,64 @@ impl<'a> MoveDecoder<'a> {
         MoveDecodeError { at: Ply { ply: self.history.ply() + 1, byte }, kind }
     }
 
-    /// Decodes the next move and plays it.
+    /// Decodes the next move and plays it: [`Move16::NULL`] for a null move.
     ///
     /// # Errors
-    /// [`MoveDecodeError`] if the bytes name no legal move (or there is none).
+    /// [`MoveDecodeError`] if the bytes name no legal move (or there is none), or end before
+    /// the move does.
     #[inline]
     pub fn next_move(&mut self) -> Result<Move16, MoveDecodeError> {
+        if (!self.started || self.nulls) && self.begin_ply()? {
+            return Ok(Move16::NULL);
+        }
         // As in [`MoveEncoder::push`]: compiled twice, with and without the fast-bits features.
         isa::run(NextMove(self))
+    }
+
+    /// Reads what comes before a ply's move ([`MoveEncoder`]'s `begin_ply`); plays a null
+    /// move and returns `true` if the ply is one.
+    fn begin_ply(&mut self) -> Result<bool, MoveDecodeError> {
+        if !self.started {
+            self.started = true;
+            self.nulls = match self.codec {
+                MoveCodec::Model => self.range.decode_binary(NO_NULLS),
+                MoveCodec::Index => {
+                    let (n, _) = canonical_count(&self.pos);
+                    if has_spare_index(n) {
+                        let before = self.bits;
+                        let value = self.bits.read(index_width(n)).map_err(|_| self.truncated())?;
+                        if value as usize != n {
+                            // The first move's index: read again as one.
+                            self.bits = before;
+                        }
+                        value as usize == n
+                    } else {
+                        self.bits.read(1).map_err(|_| self.truncated())? == 1
+                    }
+                }
+            };
+        }
+        if !self.nulls {
+            return Ok(false);
+        }
+        let null = match self.codec {
+            MoveCodec::Model => self.range.decode_binary(NOT_NULL),
+            MoveCodec::Index => self.bits.read(1).map_err(|_| self.truncated())? == 1,
+        };
+        if self.codec == MoveCodec::Model && self.range.overrun() {
+            return Err(self.truncated());
+        }
+        if null {
+            if self.pos.play_null().is_err() {
+                return Err(self.error(MoveDecodeErrorKind::Invalid));
+            }
+            self.history.push_null();
+        }
+        Ok(null)
+    }
+
+    fn truncated(&self) -> MoveDecodeError {
+        self.error(MoveDecodeErrorKind::Truncated)
     }
 
     /// [`MoveDecoder::next_move`]'s body, inlined into both copies of [`NextMove`].
@@ -371,7 +560,7 @@ impl<'a> MoveDecoder<'a> {
                             .ok_or(self.error(MoveDecodeErrorKind::Invalid))?
                     }
                 };
-                if analysis.move_count(piece) > 1 {
+                let m = if analysis.move_count(piece) > 1 {
                     self.scored.clear();
                     analysis.moves(piece, &mut *self.scored);
                     let index = decode_choice(&mut self.range, &self.scored)
@@ -380,7 +569,12 @@ impl<'a> MoveDecoder<'a> {
                 } else {
                     analysis.move_at(piece, 0)
                 }
-                .ok_or(self.error(MoveDecodeErrorKind::Invalid))?
+                .ok_or(self.error(MoveDecodeErrorKind::Invalid))?;
+                // A move the bytes cannot hold: the decoder read past them.
+                if self.range.overrun() {
+                    return Err(self.truncated());
+                }
+                m
             }
             MoveCodec::Index => {
                 let (n, move_at) = canonical_count(&self.pos);
@@ -416,7 +610,7 @@ impl<'a> MoveDecoder<'a> {
     pub fn finish(&self) -> Result<(), MoveDecodeError> {
         let ply = self.history.ply();
         match self.codec {
-            MoveCodec::Model => self.range.finish().map_err(|e| match e {
+            MoveCodec::Model => self.range.finish_exact().map_err(|e| match e {
                 RangeError::Truncated { at } => MoveDecodeError {
                     at: Ply { ply, byte: at },
                     kind: MoveDecodeErrorKind::Truncated,

@@ -238,9 +238,38 @@ impl<O: Output> Encoder<O> {
         }
     }
 
-    /// Writes the shortest number in the final interval and returns the output.
+    /// Writes the shortest number in the final interval, trailing zero bytes left out, and
+    /// returns the output. [`Decoder::finish`] checks this ending.
     pub fn finish(mut self) -> O {
         let (value, bytes) = shortest(self.low, self.range);
+        self.flush(value, bytes);
+        self.out
+    }
+
+    /// Writes every digit of the shortest number in the final interval, trailing zero bytes
+    /// included, and at least one byte once a symbol was coded; returns the output.
+    /// [`Decoder::finish_exact`] checks this ending.
+    ///
+    /// So a decoder never reads a digit past the input (the zeros it pads the input with are
+    /// never part of the encoding), and an input that ends early fails however likely the
+    /// symbols after its end would have been: with [`Encoder::finish`], an empty input decodes
+    /// as any number of the symbols at the bottom of their tables.
+    pub fn finish_exact(mut self) -> O {
+        let (value, mut bytes) = shortest(self.low, self.range);
+        // Nothing shifted out and nothing to add: the number is 0 (the interval never grew
+        // past 2^32 without a shift), written as one zero digit.
+        if bytes == 0 && self.cache.is_none() && self.range != u32::MAX {
+            bytes = 1;
+        }
+        self.flush(value, bytes);
+        for _ in 0..self.zero_run {
+            self.out.push(0);
+        }
+        self.out
+    }
+
+    /// Shifts out `bytes` digits of `value` and writes every digit held back but zeros.
+    fn flush(&mut self, value: u64, bytes: u32) {
         self.low = value;
         for _ in 0..bytes {
             self.shift_low();
@@ -252,7 +281,6 @@ impl<O: Output> Encoder<O> {
         for _ in 0..self.ff_run {
             self.emit(0xffu8.wrapping_add(carry));
         }
-        self.out
     }
 }
 
@@ -415,12 +443,7 @@ impl<'a> Decoder<'a> {
     /// [`RangeError::Truncated`] if the input ends before that encoding would,
     /// [`RangeError::NotShortest`] if it has other bytes.
     pub fn finish(&self) -> Result<(), RangeError> {
-        // The encoder's `low` modulo 2^32 (a carry out of it changes no comparison below:
-        // every number there moves by the same multiple of 2^32), from the window.
-        let window = (self.at - 4..self.at)
-            .fold(0u32, |w, i| w << 8 | u32::from(self.input.get(i).copied().unwrap_or(0)));
-        let low = u64::from(window.wrapping_sub(self.code));
-        let (value, bytes) = shortest(low, self.range);
+        let (low, value, bytes) = self.ending();
         let len = self.at - 4 + bytes as usize;
         let input = self.input.len();
         if input > len {
@@ -437,6 +460,51 @@ impl<'a> Decoder<'a> {
             });
         }
         Ok(())
+    }
+
+    /// Checks that the input was exactly what [`Encoder::finish_exact`] writes for the
+    /// symbols decoded: every digit of the shortest number in the final interval, no byte
+    /// more, none missing (at least one once a symbol was decoded).
+    ///
+    /// # Errors
+    /// [`RangeError::Truncated`] if the input ends before that encoding would,
+    /// [`RangeError::NotShortest`] if it has other bytes.
+    pub fn finish_exact(&self) -> Result<(), RangeError> {
+        let (low, value, bytes) = self.ending();
+        let mut len = self.at - 4 + bytes as usize;
+        if len == 0 && self.range != u32::MAX {
+            len = 1;
+        }
+        let input = self.input.len();
+        if input < len {
+            return Err(RangeError::Truncated { at: input });
+        }
+        if input > len {
+            return Err(RangeError::NotShortest { at: len });
+        }
+        if value - low != u64::from(self.code) {
+            return Err(RangeError::NotShortest { at: input });
+        }
+        Ok(())
+    }
+
+    /// `true` once the symbols decoded need more digits than the input holds, as
+    /// [`Encoder::finish_exact`] writes them: the decoder has read past the input. A cheap
+    /// check after each symbol; [`Decoder::finish_exact`] checks the whole ending.
+    #[inline]
+    pub fn overrun(&self) -> bool {
+        self.range != u32::MAX && (self.at - 4).max(1) > self.input.len()
+    }
+
+    /// The encoder's `low` modulo 2<sup>32</sup> (a carry out of it changes no comparison
+    /// the callers make: every number there moves by the same multiple of 2<sup>32</sup>),
+    /// recovered from the window, and the shortest number in the interval with its digits.
+    fn ending(&self) -> (u64, u64, u32) {
+        let window = (self.at - 4..self.at)
+            .fold(0u32, |w, i| w << 8 | u32::from(self.input.get(i).copied().unwrap_or(0)));
+        let low = u64::from(window.wrapping_sub(self.code));
+        let (value, bytes) = shortest(low, self.range);
+        (low, value, bytes)
     }
 }
 
@@ -523,6 +591,90 @@ mod tests {
         let message = message?;
         dec.finish()?;
         Ok(message)
+    }
+
+    fn encode_exact(cum: &[u16], message: &[usize]) -> Vec<u8> {
+        let mut enc = Encoder::new(Vec::new());
+        for &s in message {
+            enc.encode_symbol(cum, s);
+        }
+        enc.finish_exact()
+    }
+
+    /// Decodes `n` symbols, failing as soon as the decoder reads past the input, and checks
+    /// the exact ending.
+    fn decode_exact(cum: &[u16], bytes: &[u8], n: usize) -> Result<Vec<usize>, RangeError> {
+        let mut dec = Decoder::new(bytes);
+        let mut message = Vec::new();
+        for _ in 0..n {
+            message.push(dec.decode(cum).ok_or(RangeError::Invalid)?);
+            if dec.overrun() {
+                return Err(RangeError::Truncated { at: bytes.len() });
+            }
+        }
+        dec.finish_exact()?;
+        Ok(message)
+    }
+
+    #[test]
+    fn exact_endings_round_trip_and_never_decode_past_the_input() {
+        // The bottom symbol at 99.99%: with `finish`, an empty input decodes as any number
+        // of them. With `finish_exact`, a message of n symbols is never read from the
+        // encoding of fewer unless those add no digit, and never from nothing.
+        for freqs in [&[TOTAL - 3, 1, 2][..], &[TOTAL / 2, TOTAL / 4, TOTAL / 4], &[TOTAL - 1, 1]] {
+            let cum = table(freqs);
+            let k = freqs.len();
+            assert_eq!(decode(&cum, &[], 5), Ok(vec![0; 5]), "the hole this closes");
+            assert!(decode_exact(&cum, &[], 1).is_err());
+            assert_eq!(decode_exact(&cum, &[], 0), Ok(vec![]));
+            for n in 0..=6 {
+                for index in 0..k.pow(n as u32) {
+                    let message: Vec<usize> = (0..n).map(|i| index / k.pow(i as u32) % k).collect();
+                    let bytes = encode_exact(&cum, &message);
+                    assert_eq!(bytes.is_empty(), n == 0, "{message:?}");
+                    assert_eq!(decode_exact(&cum, &bytes, n), Ok(message.clone()), "{bytes:02x?}");
+                    // More symbols than coded: an error, or exactly their encoding.
+                    for more in n + 1..n + 40 {
+                        if let Ok(longer) = decode_exact(&cum, &bytes, more) {
+                            assert_eq!(encode_exact(&cum, &longer), bytes);
+                        }
+                    }
+                    for extra in [0u8, 1, 0x80, 0xff] {
+                        let mut longer = bytes.clone();
+                        longer.push(extra);
+                        assert_ne!(decode_exact(&cum, &longer, n), Ok(message.clone()));
+                    }
+                    if let Some((_, shorter)) = bytes.split_last() {
+                        assert_ne!(decode_exact(&cum, shorter, n), Ok(message.clone()));
+                    }
+                }
+            }
+        }
+        // Two symbols at 1/2 and 1/4: a decoder asked for 50 from their byte reads past it
+        // (the user's case: 50 moves from the bytes of two).
+        let cum = table(&[TOTAL / 2, TOTAL / 4, TOTAL / 4]);
+        let bytes = encode_exact(&cum, &[1, 0]);
+        let old = encode(&cum, &[1, 0]);
+        assert_eq!(decode(&cum, &old, 50).map(|m| m.len()), Ok(50), "the hole this closes");
+        assert_eq!(decode_exact(&cum, &bytes, 50), Err(RangeError::Truncated { at: 1 }));
+    }
+
+    #[test]
+    fn every_accepted_exact_input_is_the_encoding_of_its_reading() {
+        let cum = table(&[100, 20000, TOTAL - 20100]);
+        let mut accepted = 0;
+        let inputs = (0..=0xffffu32)
+            .flat_map(|v| [vec![(v >> 8) as u8, v as u8], vec![v as u8]])
+            .chain([vec![]]);
+        for input in inputs {
+            for n in [0, 1, 3, 5, 9] {
+                if let Ok(message) = decode_exact(&cum, &input, n) {
+                    assert_eq!(encode_exact(&cum, &message), input);
+                    accepted += 1;
+                }
+            }
+        }
+        assert!(accepted > 100, "{accepted}");
     }
 
     #[test]

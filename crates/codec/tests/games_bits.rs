@@ -8,7 +8,7 @@ use std::io::Cursor;
 use chessbits_codec::cbg::{
     crc16, CbgErrorKind, CbgFile, CbgReader, CbgWriter, GameBuilder, GameRecord, HEADER_LEN,
 };
-use chessbits_codec::move_codec::{self, MoveCodec, MoveDecodeErrorKind};
+use chessbits_codec::move_codec::{self, MoveCodec, MoveDecodeErrorKind, MoveDecoder};
 use chessbits_move::Move16;
 use chessbits_movegen::MoveGen;
 use chessbits_notation::epd::Epd;
@@ -119,11 +119,11 @@ fn the_coded_bytes_of_three_games() {
         }
     }
     insta::assert_snapshot!(lines.join("\n"), @r"
-    game 1 model: b4c19017d044a4ef
+    game 1 model: b4c02a00d044a4ef
     game 1 index: 691a663c5e22c31b1aca9de0a440
-    game 2 model: f11ee32069d4bc
+    game 2 model: f11d0ae469d4bc
     game 2 index: 7a2679b8365800e11e2199355343
-    game 3 model: d6d3571336d9096401
+    game 3 model: d6d1c4e336d9096401
     game 3 index: 6a6c79483422880294f9e3ae4840
     ");
 }
@@ -179,6 +179,125 @@ fn move_decoders_take_any_bytes_without_panicking() {
     let pos = chessbits_notation::fen::parse_position(mate).expect("fen");
     let err = move_codec::decode(MoveCodec::Model, &pos, 1, &[], &mut moves).unwrap_err();
     assert_eq!(err.kind, MoveDecodeErrorKind::NoLegalMove);
+}
+
+#[test]
+fn a_decoder_never_reads_moves_past_its_bytes() {
+    // The new user's cases: 50 plies from the bytes of two, and 5 from nothing.
+    let start = Position::new();
+    let mut pos = start;
+    let mut two = Vec::new();
+    for uci in ["e2e4", "e7e5"] {
+        let m = pos.resolve_uci(uci.parse().expect("uci")).expect("legal");
+        pos.play_unchecked(m);
+        two.push(m);
+    }
+    let mut moves = Vec::new();
+    for codec in CODECS {
+        let mut bytes = Vec::new();
+        move_codec::encode(codec, &start, &two, &mut bytes).expect("legal");
+        move_codec::decode(codec, &start, 2, &bytes, &mut moves).expect("decodes");
+        assert_eq!(moves, two);
+        for (plies, input) in [(50, &bytes[..]), (5, &[][..]), (2, &[][..])] {
+            let err = move_codec::decode(codec, &start, plies, input, &mut moves).unwrap_err();
+            assert_eq!(err.kind, MoveDecodeErrorKind::Truncated, "{codec} {plies}: {err}");
+        }
+        // The streaming decoder stops at the first move the bytes cannot hold, before any
+        // ending check.
+        let mut decoder = MoveDecoder::new(codec, &start, &bytes);
+        let read = (0..50).take_while(|_| decoder.next_move().is_ok()).count();
+        assert!(read < 10, "{codec}: {read} moves read from two");
+    }
+}
+
+/// Plays random moves from `start`, with a null move where `null(ply)` says and the side to
+/// move is not in check: the moves, null moves as [`Move16::NULL`].
+fn playout_with_nulls(
+    rng: &mut Rng,
+    start: &Position,
+    plies: usize,
+    null: impl Fn(usize) -> bool,
+) -> Vec<Move16> {
+    let mut pos = *start;
+    let mut moves = Vec::new();
+    for ply in 0..plies {
+        if null(ply) && pos.play_null().is_ok() {
+            moves.push(Move16::NULL);
+            continue;
+        }
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let m = legal[rng.below(legal.len())];
+        pos.play_unchecked(m);
+        moves.push(m);
+    }
+    moves
+}
+
+#[test]
+fn null_moves_round_trip_and_cost_nothing_where_absent() {
+    let mut rng = Rng::new(40);
+    let starts = [
+        Position::new(),
+        // 16 legal moves at the start: the index codec's header is a bit here.
+        chessbits_notation::fen::parse_position("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1").expect("fen"),
+    ];
+    let mut with_nulls = 0;
+    for round in 0..400 {
+        let start = starts[round % 2];
+        let every = 1 + rng.below(12);
+        let first = rng.below(30);
+        let plies = rng.below(80);
+        let moves = playout_with_nulls(&mut rng, &start, plies, |ply| {
+            round % 3 != 0 && ply >= first && (ply - first).is_multiple_of(every)
+        });
+        with_nulls += usize::from(moves.contains(&Move16::NULL));
+        for codec in CODECS {
+            let mut bytes = Vec::new();
+            move_codec::encode(codec, &start, &moves, &mut bytes).expect("codable");
+            let mut decoded = Vec::new();
+            move_codec::decode(codec, &start, moves.len(), &bytes, &mut decoded).expect("decodes");
+            assert_eq!(decoded, moves, "{codec}");
+            // Pushed one by one, the first null move codes the moves before it again.
+            let mut encoder = move_codec::MoveEncoder::new(codec, &start);
+            for &m in &moves {
+                encoder.push(m).expect("codable");
+            }
+            let mut streamed = Vec::new();
+            encoder.finish(&mut streamed);
+            assert_eq!(streamed, bytes, "{codec}");
+            if !moves.contains(&Move16::NULL)
+                && start == Position::new()
+                && codec == MoveCodec::Index
+            {
+                // From the standard start, no header at all: ⌈log2 n⌉ bits a move.
+                let mut pos = start;
+                let bits: u32 = moves
+                    .iter()
+                    .map(|&m| {
+                        let n = pos.legal_moves().len();
+                        pos.play_unchecked(m);
+                        if n <= 1 {
+                            0
+                        } else {
+                            usize::BITS - (n - 1).leading_zeros()
+                        }
+                    })
+                    .sum();
+                assert_eq!(bytes.len(), bits.div_ceil(8) as usize);
+            }
+        }
+    }
+    assert!(with_nulls > 150, "{with_nulls}");
+    // A null move in check is refused, naming its ply.
+    let check =
+        chessbits_notation::fen::parse_position("4k3/8/8/8/8/8/8/4K2r w - - 0 1").expect("fen");
+    for codec in CODECS {
+        let err = move_codec::encode(codec, &check, &[Move16::NULL], &mut Vec::new()).unwrap_err();
+        assert_eq!(err.ply, 1);
+    }
 }
 
 /// Packs `games` with `codec`.

@@ -696,7 +696,7 @@ impl CodedGame {
     ///
     /// # Errors
     /// A move of the mainline is not legal (a game read by the library's builder always is)
-    /// or cannot be coded (a null move).
+    /// (a null move in check among them).
     pub fn new(game: GameRecord, codec: MoveCodec) -> Result<CodedGame, MoveEncodeError> {
         let mut encoder = MoveEncoder::new(codec, &game.start);
         CodedGame::with_encoder(game, codec, &mut encoder)

@@ -22,7 +22,7 @@
 //! and the file is
 //!
 //! ```text
-//! header    12 bytes   89 'C' 'B' 'G' 0d 0a 1a 0a, version (1), move codec (0 model, 1 index),
+//! header    12 bytes   89 'C' 'B' 'G' 0d 0a 1a 0a, version (2), move codec (0 model, 1 index),
 //!                      two zero bytes
 //! records   'G' ... 'G' 'I'  'G' ... 'G' 'I'  ...  'X' 'T'
 //! ```
@@ -134,7 +134,7 @@ pub use record::{GameBuilder, GameRecord};
 pub const MAGIC: [u8; 8] = [0x89, b'C', b'B', b'G', 0x0d, 0x0a, 0x1a, 0x0a];
 
 /// The layout version this module reads and writes.
-pub const VERSION: u8 = 1;
+pub const VERSION: u8 = 2;
 
 /// The size of the header.
 pub const HEADER_LEN: usize = 12;
@@ -276,7 +276,9 @@ impl fmt::Display for CbgErrorKind {
         match self {
             CbgErrorKind::Io(kind) => write!(f, "read error: {kind}"),
             CbgErrorKind::NotCbg => f.write_str("not a .cbg file"),
-            CbgErrorKind::Version(v) => write!(f, "unknown version {v}"),
+            CbgErrorKind::Version(v) => {
+                write!(f, "unknown version {v} (this build reads version {VERSION})")
+            }
             CbgErrorKind::Codec(c) => write!(f, "unknown move codec {c}"),
             CbgErrorKind::Truncated => f.write_str("the file ends early"),
             CbgErrorKind::Checksum => f.write_str("checksum mismatch"),

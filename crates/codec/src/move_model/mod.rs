@@ -279,6 +279,15 @@ impl RecentMoves {
         self.ply = self.ply.saturating_add(1);
     }
 
+    /// Records a null move (the side to move passed): no move for the next player to
+    /// answer.
+    #[inline]
+    pub fn push_null(&mut self) {
+        self.own = self.last;
+        self.last = None;
+        self.ply = self.ply.saturating_add(1);
+    }
+
     /// Plies played since the start of the game.
     pub const fn ply(&self) -> u32 {
         self.ply
