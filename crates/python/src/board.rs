@@ -1,14 +1,16 @@
 //! `chessbits.Move` and `chessbits.Board`: python-chess's names over a [`Game`].
 
 use chessbits_bitboard::{Color, Role, Square};
-use chessbits_move::UciMove;
+use chessbits_move::{CastlingMode, UciMove};
 use chessbits_movegen::{Game, MoveGen, Outcome as RustOutcome, Termination};
 use chessbits_notation::fen::{fen_of, parse_position, EnPassantMode, FenOptions};
 use chessbits_notation::san::{San, SanPlus};
 use pyo3::prelude::*;
 use pyo3::types::PyType;
 
-use crate::errors::{fen_error, raise, san_error, IllegalMoveError, InvalidMoveError};
+use crate::errors::{
+    fen_error, raise, san_error, IllegalMoveError, InvalidMoveError, PositionError,
+};
 
 /// The FEN of the standard starting position.
 pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -217,7 +219,9 @@ impl Outcome {
 #[pyclass(module = "chessbits")]
 #[derive(Clone)]
 pub struct Board {
-    game: Game,
+    /// Boxed: `Position` is aligned to 64 bytes, and Python's allocator, which places a class's
+    /// fields, aligns to 16 (pyo3 would read a misaligned value, which debug builds catch).
+    game: Box<Game>,
 }
 
 impl Board {
@@ -248,6 +252,15 @@ impl Board {
     }
 }
 
+/// A `move` argument as a [`Move`]. Taken by hand: pyo3's own message would name the
+/// argument `r#move`, its Rust spelling.
+fn move_arg(value: &Bound<'_, PyAny>) -> PyResult<Move> {
+    value.extract::<Move>().map_err(|_| {
+        let kind = value.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string());
+        pyo3::exceptions::PyTypeError::new_err(format!("move must be a chessbits.Move, not {kind}"))
+    })
+}
+
 /// The python-chess diagram: ranks 8 to 1, `.` for an empty square, letters spaced.
 fn diagram(pos: &chessbits_state::Position) -> String {
     let mut out = String::with_capacity(128);
@@ -264,20 +277,26 @@ fn diagram(pos: &chessbits_state::Position) -> String {
 
 #[pymethods]
 impl Board {
-    /// A board from a FEN (the standard start when not given). Shredder-FEN castling (`HAha`)
-    /// makes a Chess960 board; `chess960=True` makes one from any FEN.
+    /// A board from a FEN (the standard start when not given): a standard chess board, or a
+    /// Chess960 one with `chess960=True`. A standard board refuses castling rights that only
+    /// Chess960 has (a king off e1/e8 with rights, or a right to a rook off the a and h
+    /// files, as Shredder-FEN `GB` can name); python-chess drops them silently.
     ///
     /// Raises `FenError` when the text is not FEN, `PositionError` when the position is not
-    /// legal.
+    /// legal, or its castling rights need `chess960=True`.
     #[new]
     #[pyo3(signature = (fen=STARTING_FEN, *, chess960=false))]
     fn new(fen: &str, chess960: bool) -> PyResult<Board> {
         let mut pos = parse_position(fen).map_err(fen_error)?;
-        if chess960 {
-            pos.set_castling_mode(chessbits_move::CastlingMode::Chess960)
-                .map_err(raise::<crate::errors::PositionError>)?;
-        }
-        Ok(Board { game: Game::new(pos) })
+        let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+        pos.set_castling_mode(mode).map_err(|_| {
+            let field = fen.split_ascii_whitespace().nth(2).unwrap_or("");
+            raise::<PositionError>(format!(
+                "castling field {field:?}: rights that need Chess960 (a king off e1/e8 or a \
+                 rook off the a and h files); pass chess960=True for a Chess960 board"
+            ))
+        })?;
+        Ok(Board { game: Box::new(Game::new(pos)) })
     }
 
     /// The FEN, with the en passant square only when a capture is legal (python-chess's
@@ -305,14 +324,15 @@ impl Board {
     }
 
     /// `True` if `move` is legal here.
-    fn is_legal(&self, r#move: &Move) -> bool {
-        r#move.uci != UciMove::Null && self.position().resolve_uci(r#move.uci).is_ok()
+    fn is_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let m = move_arg(r#move)?;
+        Ok(m.uci != UciMove::Null && self.position().resolve_uci(m.uci).is_ok())
     }
 
     /// Plays `move`. Raises `IllegalMoveError` if it is not legal (the null move is refused
     /// in check).
-    fn push(&mut self, r#move: &Move) -> PyResult<()> {
-        let m = self.resolve(r#move)?;
+    fn push(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let m = self.resolve(&move_arg(r#move)?)?;
         self.play(m)
     }
 
@@ -359,8 +379,8 @@ impl Board {
     }
 
     /// The SAN of `move` here, with `+` or `#`. Raises `IllegalMoveError` if it is not legal.
-    fn san(&self, r#move: &Move) -> PyResult<String> {
-        let m = self.resolve(r#move)?;
+    fn san(&self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+        let m = self.resolve(&move_arg(r#move)?)?;
         Ok(SanPlus::from_move(self.position(), m).to_string())
     }
 
@@ -417,7 +437,7 @@ impl Board {
     /// `True` for a Chess960 board (castling written king-takes-rook).
     #[getter]
     fn chess960(&self) -> bool {
-        self.position().castling_mode() == chessbits_move::CastlingMode::Chess960
+        self.position().castling_mode() == CastlingMode::Chess960
     }
 
     /// The piece on `square` as its FEN letter (`P` white pawn, `k` black king), or `None`.
@@ -462,8 +482,8 @@ impl Board {
 
     /// `True` if the current position has occurred at least `count` times.
     #[pyo3(signature = (count=3))]
-    fn is_repetition(&self, count: u32) -> bool {
-        self.game.repetitions() >= count
+    fn is_repetition(&self, count: i64) -> bool {
+        i64::from(self.game.repetitions()) >= count
     }
 
     /// `True` if the side to move may claim a draw by the fifty-move rule, now or by
@@ -527,7 +547,7 @@ impl Board {
 
     /// The start position, as a board with no moves played.
     fn root(&self) -> Board {
-        Board { game: Game::new(*self.game.start()) }
+        Board { game: Box::new(Game::new(*self.game.start())) }
     }
 
     /// An independent copy, history included.

@@ -135,10 +135,46 @@ def test_conversions_keep_the_game():
 
 def test_chess960_castling_is_king_takes_rook():
     fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
-    ours = chessbits.Board(fen)
+    ours = chessbits.Board(fen, chess960=True)
     theirs = chess.Board(fen, chess960=True)
     assert ours.chess960
     assert sorted(m.uci() for m in ours.legal_moves) == sorted(m.uci() for m in theirs.legal_moves)
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        # Shredder letters naming rooks off the a and h files (issue 40, item 14).
+        "4k3/8/8/8/8/8/8/1R2K1R1 w GB - 0 1",
+        # A king off e1 with rights.
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        "rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1",
+    ],
+)
+def test_a_standard_board_refuses_chess960_castling_rights(fen):
+    with pytest.raises(chessbits.PositionError, match="castling field") as info:
+        chessbits.Board(fen)
+    assert isinstance(info.value, ValueError) and "chess960=True" in str(info.value)
+    board = chessbits.Board(fen, chess960=True)
+    assert board.chess960
+    assert chessbits.Board(board.fen(), chess960=True) == board
+
+
+def test_shredder_letters_of_standard_rooks_make_a_standard_board():
+    # As python-chess: HAha on the standard squares are the rights KQkq.
+    board = chessbits.Board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1")
+    assert not board.chess960 and board.fen() == chessbits.STARTING_FEN
+    assert board.push_san("Nf3").uci() == "g1f3"
+
+
+def test_move_arguments_are_named_as_python_names_them():
+    board = chessbits.Board()
+    for method in [board.push, board.is_legal, board.san]:
+        with pytest.raises(TypeError) as info:
+            method("e2e4")
+        assert "r#" not in str(info.value) and "move must be a chessbits.Move" in str(info.value)
+    board.push(move=chessbits.Move.from_uci("e2e4"))
+    assert board.san(move=chessbits.Move.from_uci("e7e5")) == "e5"
 
 
 def test_repr_draws_the_board():
@@ -158,7 +194,7 @@ def test_boards_and_moves_pickle_with_their_history():
     assert [m.uci() for m in back.move_stack] == [m.uci() for m in board.move_stack]
     move = chessbits.Move.from_uci("e7e8q")
     assert pickle.loads(pickle.dumps(move)) == move
-    chess960 = chessbits.Board("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9")
+    chess960 = chessbits.Board("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", chess960=True)
     chess960.push_uci("a3a4")
     assert chess960.chess960
     assert pickle.loads(pickle.dumps(chess960)).fen() == chess960.fen()

@@ -16,6 +16,17 @@ FENS = [
 ]
 
 
+def needs_chess960(fen):
+    """Whether the castling rights of ``fen`` are Chess960's (a standard board refuses them)."""
+    try:
+        chessbits.Board(fen)
+    except chessbits.PositionError as e:
+        if "castling field" in str(e):
+            return True
+        raise
+    return False
+
+
 def corpus_fens():
     table = chessbits.read_games(SAMPLE)
     fens = list(FENS)
@@ -36,12 +47,13 @@ def test_positions_round_trip(fmt):
     for fen in fens:
         data = chessbits.encode_position(fen, fmt)
         # The layouts do not keep the castling mode: compare Chess960 positions as X-FEN.
-        chess960 = chessbits.Board(fen).chess960
-        assert chessbits.Board(chessbits.decode_position(data, fmt), chess960=chess960) == chessbits.Board(fen)
+        chess960 = needs_chess960(fen)
+        board = chessbits.Board(fen, chess960=chess960)
+        assert chessbits.Board(chessbits.decode_position(data, fmt), chess960=chess960) == board
         short = chessbits.encode_position(fen, fmt, clocks=False)
         assert len(short) <= len(data)
         back = chessbits.Board(chessbits.decode_position(short, fmt), chess960=chess960)
-        assert back.fen().split()[:4] == chessbits.Board(fen).fen().split()[:4]
+        assert back.fen().split()[:4] == board.fen().split()[:4]
 
 
 @pytest.mark.parametrize("codec", ["model", "index"])
