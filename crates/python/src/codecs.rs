@@ -16,8 +16,9 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use crate::args;
 use crate::errors::{fen_error, raise, DecodeError, IllegalMoveError, InvalidMoveError};
-use crate::games::{Games, Source};
+use crate::games::{shown, Games, Source};
 
 /// A position layout.
 #[derive(Copy, Clone)]
@@ -66,7 +67,12 @@ pub(crate) fn encode_position<'py>(
 #[pyfunction]
 #[pyo3(signature = (data, format="compact"))]
 pub(crate) fn decode_position(data: &[u8], format: &str) -> PyResult<String> {
-    let pos = match layout(format)? {
+    let layout = layout(format)?;
+    // The decoders read missing bytes as zeros, an empty board: say what is wrong instead.
+    if data.is_empty() {
+        return Err(raise::<DecodeError>("the data is empty: no position to decode"));
+    }
+    let pos = match layout {
         Layout::Packed => packed::decode(data).map_err(raise::<DecodeError>)?,
         Layout::Compact => compact::decode(data).map_err(raise::<DecodeError>)?,
     };
@@ -112,10 +118,11 @@ pub(crate) fn encode_moves<'py>(
 #[pyo3(signature = (data, plies, *, start_fen=None, codec="model"))]
 pub(crate) fn decode_moves(
     data: &[u8],
-    plies: usize,
+    plies: &Bound<'_, PyAny>,
     start_fen: Option<&str>,
     codec: &str,
 ) -> PyResult<Vec<String>> {
+    let plies = args::count(plies, "plies", 0)?;
     let (codec, start) = (self::codec(codec)?, start(start_fen)?);
     // Every ply takes at least part of a bit in the worst case, never less than nothing: a
     // ply count far above what the bytes could hold fails at the end of the bytes, but
@@ -149,9 +156,8 @@ pub(crate) fn write_cbg(
 ) -> PyResult<(u64, u64)> {
     let codec = self::codec(codec)?;
     let mut games = Games::new(source.open()?)?;
-    let file =
-        File::create(&path).map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))?;
-    let io = |e: std::io::Error| PyOSError::new_err(format!("{}: {e}", path.display()));
+    let io = |e: std::io::Error| PyOSError::new_err(format!("{}: {e}", shown(&path)));
+    let file = File::create(&path).map_err(io)?;
     py.detach(|| {
         let mut writer = CbgWriter::new(BufWriter::new(file), codec).map_err(io)?;
         let mut failed = 0;

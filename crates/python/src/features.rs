@@ -18,6 +18,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
+use crate::args;
 use crate::errors::{fen_error, raise, PgnError};
 use crate::games::{Games, Source};
 
@@ -181,21 +182,21 @@ pub(crate) fn fens_to_columns<'py>(
 /// (see the module docs); the Rust side of `chessbits.game_positions`. `every`: one ply in
 /// `every` (from the first); `sample`: of those, each with this probability, chosen by
 /// `seed`. Games that do not read are skipped, or raise `PgnError` with `strict`.
+/// `every` and `seed` are 1 and 0 when `None`.
 #[pyfunction]
-#[pyo3(signature = (source, *, every=1, sample=None, seed=0, legal_moves=false, strict=false))]
+#[pyo3(signature = (source, *, every=None, sample=None, seed=None, legal_moves=false, strict=false))]
 #[allow(clippy::too_many_arguments, reason = "Python keyword arguments")]
 pub(crate) fn game_columns<'py>(
     py: Python<'py>,
     source: Source,
-    every: usize,
+    every: Option<&Bound<'py, PyAny>>,
     sample: Option<f64>,
-    seed: u64,
+    seed: Option<&Bound<'py, PyAny>>,
     legal_moves: bool,
     strict: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if every == 0 {
-        return Err(PyValueError::new_err("every must be at least 1"));
-    }
+    let every = args::count_or(every, "every", 1, 1)?;
+    let seed = seed.map_or(Ok(0), |seed| args::integer(seed, "seed", 0))?;
     let threshold = match sample {
         None => None,
         Some(p) if p > 0.0 && p <= 1.0 => Some((p * u64::MAX as f64) as u64),

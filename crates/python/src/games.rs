@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Cursor, Read};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::{Arc, Mutex};
 
@@ -19,10 +19,11 @@ use chessbits_arrow::{BatchBuilder, ExportError, ExportOptions, Keys};
 use chessbits_codec::cbg::{CbgErrorKind, CbgReader, GameBuilder, GameRecord, MAGIC};
 use chessbits_notation::san::SanPlus;
 use chessbits_pgn::{par_chunks, Chunk, Compression, Input, Parallel, PgnErrorKind, PgnReader};
-use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::exceptions::{PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use crate::args;
 use crate::errors::{raise, CbgError, ChessbitsError};
 
 /// How the `moves` column is written.
@@ -51,12 +52,45 @@ impl MovesAs {
 
 /// Opens a game file, decompressed if it is compressed (zstd, gzip, bzip2: told by its first
 /// bytes).
-fn open_path(path: &PathBuf) -> PyResult<Input> {
-    let error = |e: std::io::Error| PyOSError::new_err(format!("{}: {e}", path.display()));
+///
+/// # Errors
+/// `FileNotFoundError` (saying that a `str` is a path, and how to pass PGN text instead),
+/// `IsADirectoryError`, or `OSError`, each naming the path as [`shown`] cuts it.
+fn open_path(path: &Path) -> PyResult<Input> {
+    let error = |e: std::io::Error| path_error(path, &e);
     if std::fs::metadata(path).map_err(error)?.is_dir() {
-        return Err(PyOSError::new_err(format!("{}: is a directory", path.display())));
+        return Err(PyIsADirectoryError::new_err(format!("{}: is a directory", shown(path))));
     }
     Input::open(path).map_err(error)
+}
+
+/// An error opening `path` as Python's `OSError` subclass for its kind.
+pub(crate) fn path_error(path: &Path, e: &std::io::Error) -> PyErr {
+    // A name too long for the file system is PGN text as often as not.
+    if matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::InvalidFilename) {
+        return PyFileNotFoundError::new_err(format!(
+            "no such file: {} (a str source is a path: pass PGN text as bytes, \
+             io.StringIO or io.BytesIO)",
+            shown(path)
+        ));
+    }
+    PyOSError::new_err(format!("{}: {e}", shown(path)))
+}
+
+/// The most of a path an error message shows: a `str` of PGN text passed where a path was
+/// meant would otherwise fill the message.
+const SHOWN_CHARS: usize = 60;
+
+/// A path as error messages show it: quoted, and cut at [`SHOWN_CHARS`] characters or its
+/// first line break, with `...` and its length after a cut.
+pub(crate) fn shown(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    let end = text.char_indices().nth(SHOWN_CHARS).map_or(text.len(), |(at, _)| at);
+    let end = text[..end].find(['\n', '\r']).unwrap_or(end);
+    if end == text.len() {
+        return format!("{text:?}");
+    }
+    format!("{:?}... ({} characters)", &text[..end], text.chars().count())
 }
 
 /// A reader that is `Sync` (what a Python class must be) around one that is only `Send`: a
@@ -72,17 +106,28 @@ impl<R: Read> Read for SyncRead<R> {
     }
 }
 
-/// The first bytes of an input read off, and the input with them put back.
-fn sniff(mut input: Input) -> PyResult<(bool, Box<dyn BufRead + Send + Sync>)> {
+/// The first bytes of an input read off, and the input with them put back. An error reading
+/// them (a `.zst` cut inside its first block) is put back too, after the bytes read before it:
+/// the reader meets it where it would have, as a read error, which `on_error="keep"` keeps.
+fn sniff(mut input: Input) -> (bool, Box<dyn BufRead + Send + Sync>) {
     let mut head = Vec::with_capacity(MAGIC.len());
-    input
-        .by_ref()
-        .take(MAGIC.len() as u64)
-        .read_to_end(&mut head)
-        .map_err(|e| PyOSError::new_err(e.to_string()))?;
+    let read = input.by_ref().take(MAGIC.len() as u64).read_to_end(&mut head);
     let cbg = head == MAGIC;
-    let rest = SyncRead(Mutex::new(Cursor::new(head).chain(input)));
-    Ok((cbg, Box::new(BufReader::with_capacity(1 << 16, rest))))
+    let rest: Box<dyn Read + Send> = match read {
+        Ok(_) => Box::new(Cursor::new(head).chain(input)),
+        Err(e) => Box::new(Cursor::new(head).chain(Failed(Some(e)))),
+    };
+    let rest = SyncRead(Mutex::new(rest));
+    (cbg, Box::new(BufReader::with_capacity(1 << 16, rest)))
+}
+
+/// A reader that fails once with an error met before, then ends.
+struct Failed(Option<std::io::Error>);
+
+impl Read for Failed {
+    fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+        self.0.take().map_or(Ok(0), Err)
+    }
 }
 
 /// The schema of the batches: the export schema with `moves` as asked and an `error` column.
@@ -111,7 +156,7 @@ pub(crate) enum Games {
 impl Games {
     /// Reads `input` as `.cbg` if it starts with the magic bytes, else as PGN.
     pub(crate) fn new(input: Input) -> PyResult<Games> {
-        let (cbg, input) = sniff(input)?;
+        let (cbg, input) = sniff(input);
         if cbg {
             let reader = CbgReader::new(input).map_err(raise::<CbgError>)?;
             Ok(Games::Cbg(reader))
@@ -312,7 +357,7 @@ impl GameBatches {
     fn serial(games: Games, moves_as: MovesAs, keys: Keys, batch_games: usize) -> GameBatches {
         GameBatches {
             feed: Feed::Serial(games, Rows::new(moves_as, keys)),
-            batch_games: batch_games.max(1),
+            batch_games,
             schema: schema_for(moves_as),
             done: false,
             sliced: None,
@@ -370,7 +415,7 @@ impl GameBatches {
         });
         GameBatches {
             feed: Feed::Parallel(Mutex::new(rx)),
-            batch_games: batch_games.max(1),
+            batch_games,
             schema: schema_for(moves_as),
             done: false,
             sliced: None,
@@ -554,29 +599,63 @@ fn ipc(schema: &SchemaRef, batches: &[RecordBatch]) -> Result<Vec<u8>, ExportErr
     Ok(writer.into_inner()?)
 }
 
+/// What `read_games` does when the input cannot be read on (a truncated `.zst`).
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum OnError {
+    /// Raise `OSError`: the games read before are lost.
+    Raise,
+    /// Keep the games read before, and hand back the error's message beside them.
+    Keep,
+}
+
+impl OnError {
+    fn parse(text: &str) -> PyResult<OnError> {
+        match text {
+            "raise" => Ok(OnError::Raise),
+            "keep" => Ok(OnError::Keep),
+            other => Err(PyValueError::new_err(format!(
+                "on_error must be 'raise' or 'keep', not {other:?}"
+            ))),
+        }
+    }
+}
+
 /// Reads every game of `source` (a path, bytes or a file object; plain, `.zst`, `.gz` or
 /// `.bz2`) into one Arrow IPC stream: the Rust side of `chessbits.read_games`. PGN paths and
 /// bytes are read on `threads` workers (default: all cores) through the library's parallel
-/// pipeline; file objects and `.cbg` files on one.
+/// pipeline; file objects and `.cbg` files on one. Returns the stream and, with
+/// `on_error="keep"`, the message of the read error that ended the input early (`None` when
+/// it was read to its end); with `"raise"` that error is raised.
 #[pyfunction]
-#[pyo3(signature = (source, *, moves="uci", keys=None, batch_games=chessbits_arrow::DEFAULT_BATCH_GAMES, threads=None))]
+#[pyo3(signature = (source, *, moves="uci", keys=None, batch_games=None, threads=None, on_error="raise"))]
 pub(crate) fn read_games_ipc<'py>(
     py: Python<'py>,
     source: Source,
     moves: &str,
     keys: Option<&Bound<'py, PyAny>>,
-    batch_games: usize,
-    threads: Option<usize>,
-) -> PyResult<Bound<'py, PyBytes>> {
+    batch_games: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+    on_error: &str,
+) -> PyResult<(Bound<'py, PyBytes>, Option<String>)> {
+    let on_error = OnError::parse(on_error)?;
     let mut batches = reader(source, moves, keys, batch_games, threads)?;
     let mut writer =
         StreamWriter::try_new(Vec::new(), &batches.schema).map_err(|e| export_error(e.into()))?;
+    let mut read_error = None;
     loop {
         // A batch at a time without the GIL, then a look at Ctrl-C between batches, so a
         // long read can be interrupted.
-        let done = py.detach(|| match batches.next_batch()? {
-            Some(batch) => writer.write(&batch).map(|()| false).map_err(|e| export_error(e.into())),
-            None => Ok(true),
+        let done = py.detach(|| match batches.read_batch() {
+            Ok(Some(batch)) => {
+                writer.write(&batch).map(|()| false).map_err(|e| export_error(e.into()))
+            }
+            Ok(None) => Ok(true),
+            Err(ReadError::Py(e)) if on_error == OnError::Keep => {
+                read_error = Some(e);
+                Ok(true)
+            }
+            Err(ReadError::Py(e)) => Err(e),
+            Err(ReadError::Export(e)) => Err(export_error(e)),
         })?;
         if done {
             break;
@@ -584,25 +663,27 @@ pub(crate) fn read_games_ipc<'py>(
         py.check_signals()?;
     }
     let bytes = writer.into_inner().map_err(|e| export_error(e.into()))?;
-    Ok(PyBytes::new(py, &bytes))
+    let read_error = read_error.map(|e| e.value(py).to_string());
+    Ok((PyBytes::new(py, &bytes), read_error))
 }
 
+/// The batches of `source` as `read_games` and `iter_games` read them, their arguments
+/// checked.
 fn reader(
     source: Source,
     moves: &str,
     keys: Option<&Bound<'_, PyAny>>,
-    batch_games: usize,
-    threads: Option<usize>,
+    batch_games: Option<&Bound<'_, PyAny>>,
+    threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<GameBatches> {
-    if threads == Some(0) {
-        return Err(PyValueError::new_err("threads must be at least 1"));
-    }
+    let batch_games =
+        args::count_or(batch_games, "batch_games", 1, chessbits_arrow::DEFAULT_BATCH_GAMES)?;
+    let threads = args::count_or(threads, "threads", 1, Parallel::all_cores().threads)?;
     let moves = MovesAs::parse(moves)?;
     let keys = keys
         .map(self::keys)
         .transpose()?
         .unwrap_or(Keys::First(chessbits_arrow::DEFAULT_KEY_PLIES));
-    let threads = threads.unwrap_or_else(|| Parallel::all_cores().threads);
     // A file object needs the GIL for each read: it is read on one thread. So is an input of
     // less than two of the smallest chunks, which the pipeline's threads would not share. A
     // larger input of known size is cut into chunks small enough for every thread to have
@@ -614,7 +695,7 @@ fn reader(
         && size.is_some_and(|n| n < 2 * Parallel::MIN_CHUNK_SIZE as u64);
     let options = size.map_or(Parallel::new(threads), |n| Parallel::new(threads).fit_to(n));
     let serial = threads <= 1 || file_object || small;
-    let (cbg, input) = sniff(input)?;
+    let (cbg, input) = sniff(input);
     if cbg || serial {
         let games = if cbg {
             Games::Cbg(CbgReader::new(input).map_err(raise::<CbgError>)?)
@@ -630,22 +711,24 @@ fn reader(
 /// and one batch): the Rust side of `chessbits.iter_games`, for inputs larger than memory.
 #[pyclass(module = "chessbits")]
 pub(crate) struct BatchReader {
-    inner: GameBatches,
+    /// Boxed: a reader holds a `Position`, aligned to 64 bytes, more than Python aligns a
+    /// class's fields (`lib.rs`).
+    inner: Box<GameBatches>,
 }
 
 #[pymethods]
 impl BatchReader {
     /// Opens `source` (a path or bytes) as `read_games_ipc` does.
     #[new]
-    #[pyo3(signature = (source, *, moves="uci", keys=None, batch_games=chessbits_arrow::DEFAULT_BATCH_GAMES, threads=None))]
+    #[pyo3(signature = (source, *, moves="uci", keys=None, batch_games=None, threads=None))]
     fn new(
         source: Source,
         moves: &str,
         keys: Option<&Bound<'_, PyAny>>,
-        batch_games: usize,
-        threads: Option<usize>,
+        batch_games: Option<&Bound<'_, PyAny>>,
+        threads: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<BatchReader> {
-        Ok(BatchReader { inner: reader(source, moves, keys, batch_games, threads)? })
+        Ok(BatchReader { inner: Box::new(reader(source, moves, keys, batch_games, threads)?) })
     }
 
     fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
@@ -653,7 +736,7 @@ impl BatchReader {
     }
 
     fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
-        let inner = &mut self.inner;
+        let inner = &mut *self.inner;
         let bytes = py.detach(|| match inner.next_batch()? {
             Some(batch) => ipc(&inner.schema, &[batch]).map(Some).map_err(export_error),
             None => Ok(None),

@@ -26,6 +26,7 @@
 //! assert chessbits.decode_position(data, "compact") == board.fen()
 //! ```
 
+mod args;
 mod board;
 mod codecs;
 mod errors;
@@ -33,6 +34,18 @@ mod features;
 mod games;
 
 use pyo3::prelude::*;
+
+// Python's allocator, which places a class's fields, aligns to 16 bytes (8 on 32-bit
+// targets): a class aligned more would be read misaligned, so more-aligned fields (`Position`,
+// 64) sit behind a `Box`. Checked here for every class.
+const _: () = {
+    use std::mem::align_of;
+    assert!(align_of::<board::Move>() <= 8);
+    assert!(align_of::<board::Board>() <= 8);
+    assert!(align_of::<board::Outcome>() <= 8);
+    assert!(align_of::<board::LegalMoves>() <= 8);
+    assert!(align_of::<games::BatchReader>() <= 8);
+};
 
 /// The module `chessbits._chessbits`; the package `chessbits` re-exports it.
 #[pymodule]

@@ -75,6 +75,10 @@ __all__ = [
 
 Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO, TextIO]
 
+# The schema metadata key under which ``read_games(..., on_error="keep")`` notes the read
+# error that ended its input early (docs/python.md).
+_READ_ERROR_KEY = b"chessbits.read_error"
+
 
 def _source(source: Any) -> Any:
     """A path as ``str``, bytes as ``bytes``, or a file object as it is (read a block at a
@@ -97,10 +101,12 @@ def read_games(
     moves: str = "uci",
     keys: Union[int, str, None] = None,
     batch_games: int = 8192,
+    on_error: str = "raise",
 ) -> pa.Table:
     """Reads every game of ``source`` into a ``pyarrow.Table``, one row a game.
 
-    ``source`` is a path to a PGN or ``.cbg`` file, the bytes of one, or a binary (or text)
+    ``source`` is a path to a PGN or ``.cbg`` file (a ``str`` is always a path: pass PGN
+    text as ``bytes`` or ``io.StringIO``), the bytes of one, or a binary (or text)
     file object, read a block at a time; PGN compressed with zstd, gzip or bzip2 (lichess's
     ``.pgn.zst``) is recognised by its first bytes and read as it is. The columns are those of ``chessbits export``
     (``docs/formats.md``) plus ``error``: ``None`` for a game that read, else the message
@@ -110,13 +116,28 @@ def read_games(
     is the number of plies whose Polyglot keys the ``keys`` column holds (40 by default) or
     ``"all"``. ``threads`` is the number of worker threads that read a PGN path or bytes
     (``None``: all cores; the table is the same for every number); file objects and ``.cbg``
-    files are read on one thread. A file that cannot be read on (a truncated ``.zst``)
-    raises ``OSError`` naming the compressed byte reached.
+    files are read on one thread. ``batch_games`` (at least 1) bounds the rows of each of
+    the table's record batches.
+
+    A file that cannot be read on (a truncated ``.zst``) raises ``OSError`` naming the
+    compressed byte reached (``on_error="raise"``); with ``on_error="keep"`` the table holds
+    every game read before the error, and its schema metadata holds the error's message
+    under ``b"chessbits.read_error"`` (absent when the input was read to its end).
     """
-    data = _chessbits.read_games_ipc(
-        _source(source), moves=moves, keys=keys, batch_games=batch_games, threads=threads
+    data, read_error = _chessbits.read_games_ipc(
+        _source(source),
+        moves=moves,
+        keys=keys,
+        batch_games=batch_games,
+        threads=threads,
+        on_error=on_error,
     )
-    return pa.ipc.open_stream(pa.py_buffer(data)).read_all()
+    table = pa.ipc.open_stream(pa.py_buffer(data)).read_all()
+    if read_error is not None:
+        metadata = dict(table.schema.metadata or {})
+        metadata[_READ_ERROR_KEY] = read_error.encode()
+        table = table.replace_schema_metadata(metadata)
+    return table
 
 
 def iter_games(
@@ -130,7 +151,8 @@ def iter_games(
     """Reads ``source`` as ``read_games`` does, a ``pyarrow.RecordBatch`` of at most
     ``batch_games`` games at a time: for inputs larger than memory (a path or a file
     object). On several threads, a batch holds at most one chunk of the input (about a
-    megabyte of PGN). A read error raises ``OSError`` after the batches before it."""
+    megabyte of PGN). A read error (a truncated ``.zst``) raises ``OSError`` only after
+    every batch read before it has been yielded, so a loop keeps those games."""
     reader = _chessbits.BatchReader(
         _source(source), moves=moves, keys=keys, batch_games=batch_games, threads=threads
     )

@@ -119,7 +119,8 @@ class Board:
     """A game in progress with python-chess's names; every move is checked."""
 
     def __new__(cls, fen: str = ..., *, chess960: bool = False) -> Board:
-        """Raises ``FenError`` or ``PositionError``."""
+        """Raises ``FenError`` or ``PositionError`` (also for castling rights that need
+        ``chess960=True``)."""
     def fen(self, *, en_passant: str = "legal") -> str:
         """The FEN; ``en_passant`` is ``"legal"``, ``"fen"`` (always) or ``"xfen"``."""
     @property
@@ -180,9 +181,12 @@ def read_games(
     moves: str = "uci",
     keys: Union[int, str, None] = None,
     batch_games: int = 8192,
+    on_error: str = "raise",
 ) -> pa.Table:
     """Every game of a PGN or .cbg source (plain, .zst, .gz or .bz2) as a table in the schema
-    of ``chessbits export``, read on ``threads`` workers (``None``: all cores)."""
+    of ``chessbits export``, read on ``threads`` workers (``None``: all cores). A ``str`` is a
+    path. ``on_error="keep"`` keeps the games before a read error and notes the error in the
+    schema metadata (``b"chessbits.read_error"``) instead of raising ``OSError``."""
 
 def iter_games(
     source: Source,
@@ -221,7 +225,7 @@ def encode_moves(moves: Sequence[str], *, start_fen: Optional[str] = None, codec
     """UCI moves as move codec bytes (``model`` or ``index``)."""
 
 def decode_moves(data: bytes, plies: int, *, start_fen: Optional[str] = None, codec: str = "model") -> List[str]:
-    """``plies`` UCI moves from move codec bytes; raises ``DecodeError``."""
+    """``plies`` (0 or more) UCI moves from move codec bytes; raises ``DecodeError``."""
 
 def write_cbg(source: Source, path: Union[str, os.PathLike[str]], *, codec: str = "model") -> Tuple[int, int]:
     """Games to a ``.cbg`` file: ``(written, failed)``."""

@@ -1,0 +1,79 @@
+"""Bad arguments are refused with short messages that name the argument as Python spells it
+(issue 40, item 13)."""
+
+import io
+
+import pytest
+
+import chessbits
+from conftest import SAMPLE
+
+TEXT = SAMPLE.read_text()[:3900]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda source: chessbits.read_games(source),
+        lambda source: list(chessbits.iter_games(source)),
+        lambda source: chessbits.game_positions(source),
+        lambda source: chessbits.write_cbg(source, "/nonexistent-dir/out.cbg"),
+    ],
+)
+@pytest.mark.parametrize("text", [TEXT, TEXT.replace("\n", " "), "no-such-file.pgn"])
+def test_a_str_that_is_no_file_is_refused_briefly(call, text):
+    with pytest.raises(FileNotFoundError) as info:
+        call(text)
+    message = str(info.value)
+    assert len(message) < 200, message
+    assert "bytes" in message and "io.StringIO" in message
+    assert text[:6] in message
+
+
+def test_pgn_text_reads_as_bytes_and_as_a_text_file():
+    as_bytes = chessbits.read_games(TEXT.encode())
+    assert as_bytes.num_rows > 0
+    assert chessbits.read_games(io.StringIO(TEXT)).equals(as_bytes)
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda n: chessbits.read_games(SAMPLE, batch_games=n), "batch_games"),
+        (lambda n: list(chessbits.iter_games(SAMPLE, batch_games=n)), "batch_games"),
+        (lambda n: chessbits.read_games(SAMPLE, threads=n), "threads"),
+        (lambda n: list(chessbits.iter_games(SAMPLE, threads=n)), "threads"),
+        (lambda n: chessbits.game_positions(SAMPLE, every=n), "every"),
+    ],
+)
+@pytest.mark.parametrize("value", [0, -1, -(2**70)])
+def test_counts_below_one_are_value_errors(call, name, value):
+    with pytest.raises(ValueError, match=f"^{name} must be at least 1$"):
+        call(value)
+
+
+@pytest.mark.parametrize("value", [-1, -(2**70)])
+def test_negative_plies_and_seeds_are_value_errors(value):
+    with pytest.raises(ValueError, match="^plies must be 0 or more$"):
+        chessbits.decode_moves(b"", value)
+    with pytest.raises(ValueError, match="^seed must be 0 or more$"):
+        chessbits.game_positions(SAMPLE, seed=value)
+
+
+def test_counts_too_large_are_value_errors():
+    with pytest.raises(ValueError, match="^plies is too large$"):
+        chessbits.decode_moves(b"", 2**70)
+    with pytest.raises(TypeError, match="^plies must be an int, not str$"):
+        chessbits.decode_moves(b"", "3")
+
+
+def test_batch_games_still_bounds_the_batches():
+    batches = list(chessbits.iter_games(SAMPLE, batch_games=7, threads=1))
+    assert max(b.num_rows for b in batches) == 7
+    assert all(b.num_rows <= 3 for b in chessbits.read_games(SAMPLE, batch_games=3).to_batches())
+
+
+@pytest.mark.parametrize("fmt", ["packed", "compact"])
+def test_empty_position_data_says_it_is_empty(fmt):
+    with pytest.raises(chessbits.DecodeError, match="empty"):
+        chessbits.decode_position(b"", fmt)
