@@ -664,8 +664,8 @@ mod tests {
         insta::assert_snapshot!(message("1. e4 e5 2. Ke3", Replay::default()), @r#"game 1, line 1, column 13 (byte 12): ply 3 (Ke3): illegal move Ke3"#);
         insta::assert_snapshot!(message("[FEN \"4k3/8/8/8/8/8/8/1N3N1K w - - 0 1\"] 1. Nd2", Replay::default()), @r#"game 1, line 1, column 45 (byte 44): ply 1 (Nd2): ambiguous move Nd2: Nb1d2 or Nf1d2"#);
         insta::assert_snapshot!(message("1. e4 f5 2. Qh5+ --", Replay::default()), @r#"game 1, line 1, column 18 (byte 17): ply 4: a null move in check"#);
-        insta::assert_snapshot!(message("[Event \"e\"] [Variant \"Atomic\"] 1. Nf3", Replay::default()), @r#"game 1, line 1, column 13 (byte 12): variant "Atomic" is not supported"#);
-        insta::assert_snapshot!(message("[Variant \"Three-check\"] 1. e4", TreeBuilder::default()), @r#"game 1, line 1, column 1 (byte 0): variant "Three-check" is not supported"#);
+        insta::assert_snapshot!(message("[Event \"e\"] [Variant \"Atomic\"] 1. Nf3", Replay::default()), @r#"game 1, line 1, column 32 (byte 31): variant "Atomic" is not supported"#);
+        insta::assert_snapshot!(message("[Variant \"Three-check\"] 1. e4", TreeBuilder::default()), @r#"game 1, line 1, column 25 (byte 24): variant "Three-check" is not supported"#);
         insta::assert_snapshot!(message("1. e4 f5 2. Qh5+ (2. Nf3) --", TreeBuilder::default()), @r#"game 1, line 1, column 27 (byte 26): ply 4: a null move in check"#);
         insta::assert_snapshot!(message("1. e4 (1. d4 d5 2. Ke3)", TreeBuilder::default()), @r#"game 1, line 1, column 20 (byte 19): ply 3 (Ke3): illegal move Ke3"#);
     }

@@ -396,7 +396,9 @@ impl<S: Source> Parser<S> {
         (self.tags, self.moves) = (0, 0);
         (self.event, self.refused_tag) = (false, false);
         self.tags(v)?;
+        // A game refused for its tags is skipped as one refused for a move: from here.
         self.phase = Phase::Movetext;
+        v.end_tags().map_err(|err| self.syntax(self.pos, PgnErrorKind::Visitor(err)))?;
         if v.begin_movetext().0 {
             return Ok(self.skip_movetext_from_start());
         }

@@ -229,6 +229,8 @@ pub struct TreeBuilder {
     start: Position,
     stack: Vec<Frame>,
     result: Option<GameResult>,
+    /// A variant not played here, refused once every tag is read (as [`Replay`] does).
+    refused_variant: Option<ReplayError>,
 }
 
 impl TreeBuilder {
@@ -263,17 +265,25 @@ impl Visitor for TreeBuilder {
         self.start = Position::new();
         self.stack.clear();
         self.result = None;
+        self.refused_variant = None;
     }
 
     fn tag(&mut self, name: &[u8], value: RawTag<'_>) -> Result<(), ReplayError> {
         let unescaped = value.unescape();
-        if name == b"FEN" {
+        // The FEN of a variant game refused already is not read.
+        if name == b"FEN" && self.refused_variant.is_none() {
             self.start = start_position(Some(&unescaped)).map_err(ReplayError::Fen)?;
         } else if name == b"Variant" {
-            Variant::from_tag(&unescaped).map_err(ReplayError::Variant)?;
+            if let Err(e) = Variant::from_tag(&unescaped) {
+                self.refused_variant = Some(ReplayError::Variant(e));
+            }
         }
         self.tags.0.push((decode_lossy(name).into_owned(), decode_lossy(&unescaped).into_owned()));
         Ok(())
+    }
+
+    fn end_tags(&mut self) -> Result<(), ReplayError> {
+        self.refused_variant.take().map_or(Ok(()), Err)
     }
 
     fn begin_movetext(&mut self) -> Skip {

@@ -70,6 +70,16 @@ pub trait Visitor {
         Ok(())
     }
 
+    /// Every tag of the game is read (called before [`begin_movetext`](Visitor::begin_movetext)):
+    /// a visitor that refuses a game for its tags as a whole, or for one tag but wants the
+    /// others first (a variant it does not play), says so here.
+    ///
+    /// # Errors
+    /// `Self::Error` to reject the game; the error points at the end of the tags.
+    fn end_tags(&mut self) -> Result<(), Self::Error> {
+        Ok(())
+    }
+
     /// The tags are over and the movetext starts. `Skip(true)` passes over the movetext.
     fn begin_movetext(&mut self) -> Skip {
         Skip(false)
@@ -373,6 +383,9 @@ fn resolve_uci_fallback(pos: &Position, error: SanError) -> Result<Move16, SanEr
 pub struct Replay {
     start: Option<Position>,
     chess960: bool,
+    /// A `Variant` tag naming a variant not played here: the game is refused once its tags
+    /// are read ([`Visitor::end_tags`]), so that a visitor built on this one has them all.
+    refused_variant: Option<ReplayError>,
     game: Option<Game>,
     result: Option<GameResult>,
     /// A game handed back by [`Replay::recycle`], whose memory the next game reuses.
@@ -487,17 +500,22 @@ impl Visitor for Replay {
 
     fn tag(&mut self, name: &[u8], value: RawTag<'_>) -> Result<(), ReplayError> {
         match name {
-            b"FEN" => {
+            // The FEN of a variant game refused already is not read.
+            b"FEN" if self.refused_variant.is_none() => {
                 self.start =
                     Some(start_position(Some(&value.unescape())).map_err(ReplayError::Fen)?);
             }
-            b"Variant" => {
-                let variant = Variant::from_tag(&value.unescape()).map_err(ReplayError::Variant)?;
-                self.chess960 = variant == Variant::Chess960;
-            }
+            b"Variant" => match Variant::from_tag(&value.unescape()) {
+                Ok(variant) => self.chess960 = variant == Variant::Chess960,
+                Err(e) => self.refused_variant = Some(ReplayError::Variant(e)),
+            },
             _ => {}
         }
         Ok(())
+    }
+
+    fn end_tags(&mut self) -> Result<(), ReplayError> {
+        self.refused_variant.take().map_or(Ok(()), Err)
     }
 
     fn begin_variation(&mut self) -> Skip {

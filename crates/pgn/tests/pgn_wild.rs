@@ -146,13 +146,13 @@ fn null_moves_in_the_mainline_are_played_as_passes() {
 #[test]
 fn variant_games_are_refused_up_front_and_the_next_game_is_read() {
     insta::assert_snapshot!(transcript("variants.pgn"), @r#"
-    error	game 1, line 2, column 1 (byte 32): variant "Crazyhouse" is not supported
-    error	game 2, line 8, column 1 (byte 169): variant "Atomic" is not supported
-    error	game 3, line 14, column 1 (byte 284): variant "Three-check" is not supported
-    error	game 4, line 20, column 1 (byte 409): variant "Horde" is not supported
-    error	game 5, line 28, column 1 (byte 576): variant "Antichess" is not supported
-    error	game 6, line 34, column 1 (byte 670): variant "King of the Hill" is not supported
-    error	game 7, line 40, column 1 (byte 785): variant "Racing Kings" is not supported
+    error	game 1, line 5, column 1 (byte 71): variant "Crazyhouse" is not supported
+    error	game 2, line 11, column 1 (byte 204): variant "Atomic" is not supported
+    error	game 3, line 17, column 1 (byte 324): variant "Three-check" is not supported
+    error	game 4, line 25, column 1 (byte 536): variant "Horde" is not supported
+    error	game 5, line 31, column 1 (byte 612): variant "Antichess" is not supported
+    error	game 6, line 37, column 1 (byte 715): variant "King of the Hill" is not supported
+    error	game 7, line 45, column 1 (byte 884): variant "Racing Kings" is not supported
     bbqnnrkr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/BBQNNRKR w KQkq - 0 2	d2d4 d7d5
     R3k3/8/4K3/8/8/8/8/8 b - - 1 1	a1a8
     rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2	e2e4 c7c5

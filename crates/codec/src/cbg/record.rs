@@ -154,6 +154,25 @@ impl GameBuilder {
         self.stash_tags(old);
     }
 
+    /// The tags of the game last read, if it failed: all of them when it was refused for
+    /// its tags as a whole (a variant not played here, [`Visitor::end_tags`]), else those
+    /// read before the error. Empty after a game that read (its record holds them).
+    ///
+    /// ```
+    /// use chessbits_codec::cbg::GameBuilder;
+    /// use chessbits_pgn::SliceReader;
+    ///
+    /// let pgn = b"[Variant \"Crazyhouse\"]\n[TimeControl \"180+0\"]\n\n1. e4 *\n";
+    /// let mut builder = GameBuilder::default();
+    /// let mut reader = SliceReader::new(pgn);
+    /// assert!(reader.read_game(&mut builder).unwrap().is_err());
+    /// let names: Vec<&[u8]> = builder.failed_tags().iter().map(|(n, _)| &n[..]).collect();
+    /// assert_eq!(names, [&b"Variant"[..], b"TimeControl"]);
+    /// ```
+    pub fn failed_tags(&self) -> &[(Vec<u8>, Vec<u8>)] {
+        &self.record.tags
+    }
+
     /// Keeps the tag buffers of `record` for the next games' tags.
     fn stash_tags(&mut self, mut record: GameRecord) {
         self.spare_tags.append(&mut record.tags);
@@ -196,6 +215,10 @@ impl Visitor for GameBuilder {
         v.extend_from_slice(&value.unescape());
         self.record.tags.push((n, v));
         self.replay.tag(name, value)
+    }
+
+    fn end_tags(&mut self) -> Result<(), ReplayError> {
+        self.replay.end_tags()
     }
 
     fn san(&mut self, san: SanPlus) -> Result<(), ReplayError> {
