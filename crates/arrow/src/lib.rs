@@ -435,7 +435,8 @@ impl BatchBuilder {
         }
         let mut pos = game.start;
         for (ply, &m) in game.moves.iter().take(limit).enumerate() {
-            if pos.play(m).is_err() {
+            let played = if m.is_null() { pos.play_null().is_ok() } else { pos.play(m).is_ok() };
+            if !played {
                 let ply = u32::try_from(ply + 1).unwrap_or(u32::MAX);
                 return Err(ExportError::Moves {
                     game: game.number,

@@ -9,16 +9,17 @@
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering::Relaxed;
 
 use chessbits_arrow::{
     BatchBuilder, CodedBatch, ExportError, ExportOptions, Keys, ParquetExporter,
 };
-use chessbits_codec::cbg::{CbgError, CbgReader, GameBuilder, RawGame, MAGIC};
-use chessbits_pgn::{par_chunks, par_map, Input, Parallel, ReadCount};
+use chessbits_codec::cbg::{CbgError, CbgReader, GameBuilder};
+use chessbits_pgn::{par_chunks, par_map, Parallel, PgnErrorKind};
 
-use crate::pack::{raw_groups, Counting};
-use crate::pgn::{open, total_size};
-use crate::progress::Progress;
+use crate::files::{check_inputs, not_pgn, peek, read_error, Kind, Peeked, Pending};
+use crate::pack::{file_error, raw_groups, Counting, Item};
+use crate::progress::{Done, Progress};
 
 /// The options of `export`.
 #[derive(clap::Args)]
@@ -42,6 +43,18 @@ pub struct ExportArgs {
     threads: crate::Threads,
 }
 
+impl ExportArgs {
+    /// The inputs.
+    pub fn files(&self) -> &[PathBuf] {
+        &self.files
+    }
+
+    /// Whether `--quiet` was given.
+    pub fn quiet(&self) -> bool {
+        self.threads.quiet()
+    }
+}
+
 fn parse_keys(text: &str) -> Result<Keys, String> {
     match text {
         "all" => Ok(Keys::All),
@@ -53,171 +66,258 @@ fn to_io(e: ExportError) -> io::Error {
     io::Error::other(e.to_string())
 }
 
-/// Runs `export`: returns the number of failures.
-pub fn run(args: &ExportArgs, out: &mut impl Write, err: &mut impl Write) -> io::Result<u64> {
+/// What `export` counted: failed games and inputs not read (to their end).
+#[derive(Default)]
+pub struct ExportStats {
+    /// Games written.
+    pub games: u64,
+    /// Games that do not read (broken PGN, damaged `.cbg` records).
+    pub failed: u64,
+    /// Inputs not read, or not to their end: missing, not PGN, read errors, a cut `.cbg`.
+    pub failed_inputs: u64,
+}
+
+/// Runs `export`. The inputs are checked first: if one cannot be read, nothing is written.
+/// The file is written under a temporary name and renamed once complete, and not at all when
+/// no game was written and something failed. Games are numbered from 1 across all inputs, in
+/// input order, broken games included, as `chessbits pgn` numbers them.
+pub fn run(
+    args: &ExportArgs,
+    progress: &mut Progress,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> io::Result<ExportStats> {
+    let mut stats = ExportStats::default();
+    if !check_inputs(&args.files, err)? {
+        stats.failed_inputs += 1;
+        return Ok(stats);
+    }
     let options = ExportOptions {
         row_group_rows: args.row_group,
         keys: args.keys,
         ..ExportOptions::default()
     };
     let output = &args.output;
-    let file = File::create(output)
+    let pending = Pending::new(output);
+    let file = File::create(pending.temp())
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", output.display())))?;
     let mut exporter =
         ParquetExporter::new(Counting { inner: BufWriter::new(file), bytes: 0 }, &options)
             .map_err(to_io)?;
-    let mut failed = 0u64;
-    let mut progress = Progress::new(total_size(&args.files));
+    let (mut read_before, mut before) = (0, 0);
     for path in &args.files {
-        match open(path) {
-            Ok(input) => {
-                let parallel = args.threads.options();
-                failed += export_file(
-                    path,
-                    input,
-                    (&options, &parallel),
-                    &mut exporter,
-                    &mut progress,
-                    err,
-                )?;
-            }
-            Err(e) => {
-                writeln!(err, "chessbits: {}: {e}", path.display())?;
-                failed += 1;
-            }
+        let Some(mut peeked) = open_pgn_or_cbg(path, err)? else {
+            stats.failed_inputs += 1;
+            continue;
+        };
+        let parallel = args.threads.options();
+        let read = peeked.read.clone();
+        let mut file = FileRun { path, before, read_before, stats: &mut stats };
+        if peeked.kind == Kind::Cbg {
+            let input = BufReader::with_capacity(1 << 16, peeked.input.by_ref());
+            export_cbg(&mut file, input, (&options, &parallel), &mut exporter, progress, err)?;
+        } else {
+            export_pgn(
+                &mut file,
+                &mut peeked,
+                (&options, &parallel),
+                &mut exporter,
+                progress,
+                err,
+            )?;
         }
+        before = file.before;
+        read_before += read.get();
     }
-    progress.finish();
-    let (counting, stats) = exporter.finish().map_err(to_io)?;
+    let (counting, written) = exporter.finish().map_err(to_io)?;
+    drop(counting.inner.into_inner().map_err(|e| e.into_error())?);
+    stats.games = written.games;
+    if stats.games > 0 || (stats.failed == 0 && stats.failed_inputs == 0) {
+        pending.commit()?;
+    }
     if args.stats {
         writeln!(
             out,
-            "{{\"games\":{},\"plies\":{},\"move_bytes\":{},\"total_bytes\":{},\"failed_games\":{failed}}}",
-            stats.games, stats.plies, stats.move_bytes, counting.bytes
+            "{{\"games\":{},\"plies\":{},\"move_bytes\":{},\"total_bytes\":{},\"failed_games\":{},\"failed_inputs\":{}}}",
+            written.games, written.plies, written.move_bytes, counting.bytes, stats.failed, stats.failed_inputs
         )?;
     }
     out.flush()?;
-    Ok(failed)
+    Ok(stats)
 }
 
-/// Exports one input: returns its failures.
-fn export_file<W: Write + Send>(
-    path: &Path,
-    input: Input,
+/// An input opened for `export`: PGN or `.cbg`; `None`, once reported, for one that cannot
+/// be opened or is neither.
+fn open_pgn_or_cbg(path: &Path, err: &mut impl Write) -> io::Result<Option<Peeked>> {
+    match peek(path) {
+        Ok(peeked) if peeked.kind == Kind::Binary => {
+            writeln!(err, "chessbits: {} {}", path.display(), not_pgn(peeked.kind).unwrap_or(""))?;
+            Ok(None)
+        }
+        Ok(peeked) => Ok(Some(peeked)),
+        Err(e) => {
+            writeln!(err, "chessbits: {}: {e}", path.display())?;
+            Ok(None)
+        }
+    }
+}
+
+/// One input being exported: its path, the games of the inputs before it, the stored bytes
+/// they took, and the counts.
+struct FileRun<'a> {
+    path: &'a Path,
+    before: u64,
+    read_before: u64,
+    stats: &'a mut ExportStats,
+}
+
+/// What a worker made of a chunk of PGN: its rows, each game that did not read (its number in
+/// the input and the message), where the chunk ends, and the read error that ended the input
+/// in it, if one did.
+struct PgnBatch {
+    coded: Result<CodedBatch, ExportError>,
+    errors: Vec<(u64, String)>,
+    end: u64,
+    read_error: Option<(u64, io::Error)>,
+    games: u64,
+}
+
+/// Exports one PGN input.
+fn export_pgn<W: Write + Send>(
+    file: &mut FileRun<'_>,
+    peeked: &mut Peeked,
     (export, options): (&ExportOptions, &Parallel),
     exporter: &mut ParquetExporter<W>,
     progress: &mut Progress,
     err: &mut impl Write,
-) -> io::Result<u64> {
-    let read = input.read_count();
-    let mut input = input;
-    let mut head = Vec::with_capacity(MAGIC.len());
-    input.by_ref().take(MAGIC.len() as u64).read_to_end(&mut head)?;
-    let cbg = head == MAGIC;
-    let input = io::Cursor::new(head).chain(input);
-    if cbg {
-        let input = BufReader::with_capacity(1 << 16, input);
-        return export_cbg(path, input, (export, options, &read), exporter, progress, err);
-    }
-    let mut failed = 0;
+) -> io::Result<()> {
+    let (path, before) = (file.path, file.before);
+    let decompressed = peeked.decompressed.clone();
+    let read = peeked.read.clone();
     // Reading, replaying and coding each game into Arrow columns runs on the workers; writing
     // Parquet on this thread, in input order and in the serial path's batch sizes, so the
     // file is the same bytes for any thread count.
     par_chunks(
-        input,
+        peeked.input.by_ref(),
         &crate::pgn::fitted(options, path),
         |mut chunk| {
+            let end = chunk.origin().offset + chunk.bytes().len() as u64;
             let mut reader = chunk.reader();
             let mut builder = GameBuilder::default();
             let mut batch = BatchBuilder::new(export);
-            let mut errors = Vec::new();
+            let (mut errors, mut end, mut read_error, mut games) = (Vec::new(), end, None, 0);
             while let Some(result) = reader.read_game(&mut builder) {
+                let number = before + reader.games();
                 let message = match result {
                     Ok(mut game) => {
-                        game.number = reader.games();
+                        game.number = number;
                         let pushed = batch.push(&game);
                         builder.recycle(game);
                         match pushed {
-                            Ok(()) => continue,
+                            Ok(()) => {
+                                games = reader.games();
+                                continue;
+                            }
                             Err(e) => e.to_string(),
                         }
                     }
-                    Err(e) => {
-                        format!("game {}, line {}, column {}: {}", e.game, e.line, e.column, e.kind)
-                    }
+                    Err(e) => match e.kind {
+                        PgnErrorKind::Io(io) => {
+                            (end, read_error) = (e.offset, Some((e.offset, io)));
+                            break;
+                        }
+                        ref kind => {
+                            format!("game {number}, line {}, column {}: {kind}", e.line, e.column)
+                        }
+                    },
                 };
-                errors.push(message);
+                games = reader.games();
+                errors.push((number, message));
             }
-            (batch.finish_coded(), errors)
+            PgnBatch { coded: batch.finish_coded(), errors, end, read_error, games }
         },
-        |batch| write_batch(path, batch, (exporter, progress, read.get()), err, &mut failed),
-    )?;
-    Ok(failed)
-}
-
-/// What a worker made of a chunk or group of games: their rows, and a message for each game
-/// that did not read.
-type Batch = (Result<CodedBatch, ExportError>, Vec<String>);
-
-/// Writes a worker's rows in order after reporting its failures (counted in `failed`), and
-/// moves the progress bar to `read` bytes.
-fn write_batch<W: Write + Send>(
-    path: &Path,
-    (coded, errors): Batch,
-    (exporter, progress, read): (&mut ParquetExporter<W>, &mut Progress, u64),
-    err: &mut impl Write,
-    failed: &mut u64,
-) -> io::Result<()> {
-    for message in &errors {
-        writeln!(err, "chessbits: {}: {message}", path.display())?;
-    }
-    *failed += errors.len() as u64;
-    let coded = coded.map_err(to_io)?;
-    progress.set(read, None, exporter.stats().games + coded.counts().games);
-    exporter.write_coded(coded).map_err(to_io)
+        |batch: PgnBatch| {
+            for (_, message) in &batch.errors {
+                writeln!(err, "chessbits: {}: {message}", path.display())?;
+            }
+            file.stats.failed += batch.errors.len() as u64;
+            file.before = file.before.max(before + batch.games);
+            if let Some((offset, e)) = &batch.read_error {
+                read_error(err, path, *offset, e)?;
+                file.stats.failed_inputs += 1;
+            }
+            let coded = batch.coded.map_err(to_io)?;
+            let done =
+                Done { stored: read.get(), read: decompressed.load(Relaxed), done: batch.end };
+            progress.set(file.read_before, done, exporter.stats().games + coded.counts().games);
+            exporter.write_coded(coded).map_err(to_io)
+        },
+    )
 }
 
 /// Game records of a `.cbg` file handed to a worker at a time: about 30 KiB of records and a
 /// few milliseconds of decoding and coding.
 const CBG_GROUP: usize = 256;
 
-/// Exports one `.cbg` input: returns its failures. The records are read (framing, checks,
-/// index, trailer) on a thread of their own, decoded and built into Arrow columns on the
-/// workers, and written here in file order, as for PGN: the same bytes for any thread count.
+/// Exports one `.cbg` input. The records are read (framing, checks, index, trailer) on a
+/// thread of their own, decoded and built into Arrow columns on the workers, and written here
+/// in file order, as for PGN: the same bytes for any thread count. Its games keep the numbers
+/// stored (their numbers in the input that was packed).
 fn export_cbg<W: Write + Send>(
-    path: &Path,
+    file: &mut FileRun<'_>,
     input: impl BufRead + Send,
-    (export, options, read): (&ExportOptions, &Parallel, &ReadCount),
+    (export, options): (&ExportOptions, &Parallel),
     exporter: &mut ParquetExporter<W>,
     progress: &mut Progress,
     err: &mut impl Write,
-) -> io::Result<u64> {
+) -> io::Result<()> {
+    let path = file.path;
     let reader = match CbgReader::new(input) {
         Ok(reader) => reader,
         Err(e) => {
-            writeln!(err, "chessbits: {}: {e}", path.display())?;
-            return Ok(1);
+            file_error(path, &e, err)?;
+            file.stats.failed_inputs += 1;
+            return Ok(());
         }
     };
-    let mut failed = 0;
     par_map(
         options.threads,
         move || raw_groups(reader, CBG_GROUP),
-        |group: Vec<Result<RawGame, CbgError>>| {
+        |group: Vec<Item>| {
             let mut batch = BatchBuilder::new(export);
-            let mut errors = Vec::new();
-            for raw in group {
-                match raw.and_then(|raw| raw.decode()) {
-                    Ok(game) => match batch.push(&game) {
-                        Ok(()) => {}
+            let (mut errors, mut end) = (Vec::new(), None);
+            for item in group {
+                match item {
+                    Item::Game(raw) => match raw.decode() {
+                        Ok(game) => {
+                            if let Err(e) = batch.push(&game) {
+                                errors.push(e.to_string());
+                            }
+                        }
                         Err(e) => errors.push(e.to_string()),
                     },
-                    Err(e) => errors.push(e.to_string()),
+                    Item::Bad(e) => errors.push(e.to_string()),
+                    Item::End(e) => end = Some(e),
                 }
             }
-            (batch.finish_coded(), errors)
+            (batch.finish_coded(), errors, end)
         },
-        |batch| write_batch(path, batch, (exporter, progress, read.get()), err, &mut failed),
-    )?;
-    Ok(failed)
+        |(coded, errors, end): (Result<CodedBatch, ExportError>, Vec<String>, Option<CbgError>)| {
+            for message in &errors {
+                writeln!(err, "chessbits: {}: {message}", path.display())?;
+            }
+            file.stats.failed += errors.len() as u64;
+            if let Some(e) = end {
+                file_error(path, &e, err)?;
+                file.stats.failed_inputs += 1;
+            }
+            let coded = coded.map_err(to_io)?;
+            progress.set(
+                file.read_before,
+                Done::default(),
+                exporter.stats().games + coded.counts().games,
+            );
+            exporter.write_coded(coded).map_err(to_io)
+        },
+    )
 }

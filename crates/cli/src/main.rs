@@ -6,6 +6,7 @@
 mod encode;
 #[cfg(feature = "arrow")]
 mod export;
+mod files;
 mod lines;
 mod pack;
 mod pgn;
@@ -15,10 +16,14 @@ mod query;
 mod san;
 
 use std::io::{self, BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+use crate::files::Pending;
+use crate::pgn::total_size;
+use crate::progress::Progress;
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -39,7 +44,7 @@ Examples:
   chessbits pack games.pgn -o games.cbg   the games in a .cbg game file
   chessbits unpack games.cbg --to uci     and back
   chessbits export games.pgn -o games.parquet  the games as a Parquet table for SQL engines
-  chessbits query 'SELECT \"Result\", count(*) FROM g GROUP BY 1' --table g=games.parquet
+  chessbits query 'SELECT \"Result\", count(*) FROM g GROUP BY 1' --table g=games.parquet   (cargo feature `query`)
   echo 'startpos;e2e4 e7e5 g1f3' | chessbits san
   echo startpos | chessbits encode --format grouped+state14
   chessbits pgn games.pgn --to moves:san-like  per game: number, plies, bits, hex of the moves
@@ -123,6 +128,12 @@ enum Command {
     },
     /// Unpacks a `.cbg` file: each game as the UCI line `chessbits pgn --to uci` prints for
     /// it, or in the PGN export format with tags, clocks and evaluations.
+    ///
+    /// Every row, good or not, carries the game's number in the input that was packed (as
+    /// `chessbits pgn` numbered it). A damaged record's number is its place in the file plus
+    /// the games skipped before it when packing, taken from the good games around it (the
+    /// message says when those bound it rather than fix it). A file cut short or with a broken
+    /// frame is reported once on stderr, after every game before the damage; it is no game.
     #[command(
         after_help = "Examples:\n  chessbits unpack games.cbg --to uci\n  chessbits unpack games.cbg --to pgn --game 12"
     )]
@@ -130,10 +141,12 @@ enum Command {
         /// The `.cbg` file to read.
         #[arg(value_name = "FILE.cbg")]
         file: PathBuf,
-        /// What to write.
-        #[arg(long, value_enum)]
+        /// What to write: `uci`, `pgn`, or `moves:CODE` with CODE one of `12`, `san-like`,
+        /// `san-like-7-13` (as `chessbits pgn --to`).
+        #[arg(long, value_name = "uci|pgn|moves:CODE")]
         to: pgn::To,
-        /// Only the N-th game of the file (from 1), found through the index.
+        /// Only game N: the number the output gives it (its number in the input that was
+        /// packed, as `chessbits pgn` numbered it), found through the index.
         #[arg(long, value_name = "N")]
         game: Option<u64>,
         /// Write to FILE instead of standard output, compressed if its name ends in `.zst`,
@@ -165,6 +178,15 @@ enum Command {
     #[cfg(feature = "query")]
     #[command(after_help = QUERY_EXAMPLES)]
     Query(query::QueryArgs),
+    /// Runs SQL over exported games (Parquet files): not in this build. DataFusion triples
+    /// the tool's build time, so the command comes with the cargo feature `query`: `cargo
+    /// install --path crates/cli --features query` (docs/sql.md).
+    #[cfg(not(feature = "query"))]
+    Query {
+        /// The query and its options (see docs/sql.md).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+        args: Vec<String>,
+    },
     /// Encodes FENs (one per line, `startpos` allowed) at the bit level: `<bits>\t<hex>` per line.
     #[command(
         after_help = "Examples:\n  $ echo startpos | chessbits encode --format rle:3\n  154\t...\n  chessbits encode --list\n  chessbits encode --format grouped+state-full < positions.fen > positions.hex"
@@ -177,7 +199,7 @@ enum Command {
     Decode(encode::DecodeArgs),
 }
 
-/// The `--threads` option of the commands that read game files.
+/// The `--threads` and `--quiet` options of the commands that read game files.
 #[derive(clap::Args, Clone, Copy)]
 pub struct Threads {
     /// Worker threads (default: all cores). The output is the same for every N; `1` reads on
@@ -187,9 +209,17 @@ pub struct Threads {
     /// The bytes of PGN a worker takes at a time (tests use small ones).
     #[arg(long, value_name = "BYTES", hide = true)]
     chunk_size: Option<usize>,
+    /// No progress bar and no summary line on stderr (errors are still reported).
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 impl Threads {
+    /// Whether `--quiet` was given.
+    pub fn quiet(self) -> bool {
+        self.quiet
+    }
+
     /// How to read an input.
     pub fn options(self) -> chessbits_pgn::Parallel {
         let mut options = match self.n {
@@ -210,7 +240,7 @@ enum Out {
 }
 
 impl Out {
-    fn open(path: Option<&PathBuf>) -> io::Result<Out> {
+    fn open(path: Option<&Path>) -> io::Result<Out> {
         Ok(match path {
             Some(path) => Out::File(Box::new(
                 chessbits_pgn::Output::create(path)
@@ -249,36 +279,72 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Pgn { files, to, output: path, threads } => (|| {
-            let mut out = Out::open(path.as_ref())?;
+            let pending = path.as_deref().map(Pending::new);
+            let mut out = Out::open(pending.as_ref().map(Pending::temp))?;
+            let mut progress = Progress::new(total_size(&files), threads.quiet);
             let mut stderr = io::stderr().lock();
-            let summary = pgn::run(&files, to, &threads.options(), &mut out, &mut stderr)?;
+            let options = &threads.options();
+            let summary = pgn::run(&files, to, options, (&mut out, &mut progress), &mut stderr)?;
             out.finish()?;
-            Ok(summary.failed)
+            progress.finish(summary.games, summary.failed, summary.failed_inputs, &mut stderr);
+            if let Some(pending) = pending {
+                if summary.games > 0 || !summary.any_failed() {
+                    pending.commit()?;
+                }
+            }
+            Ok(u64::from(summary.any_failed()))
         })(),
         Command::San => {
             let stdin = io::stdin().lock();
             let stdout = BufWriter::new(io::stdout().lock());
             san::run(stdin, stdout)
         }
-        Command::Pack { files, output, codec, stats, threads } => {
+        Command::Pack { files, output, codec, stats, threads } => (|| {
             let mut stdout = BufWriter::new(io::stdout().lock());
             let err = &mut io::stderr().lock();
-            pack::pack(&files, &output, codec, stats, &threads.options(), &mut stdout, err)
-        }
+            let mut progress = Progress::new(total_size(&files), threads.quiet);
+            let options = (&threads.options(), &mut progress);
+            let s = pack::pack(&files, (&output, codec, stats), options, &mut stdout, err)?;
+            progress.finish(s.games + s.failed, s.failed, s.failed_inputs, err);
+            Ok(u64::from(s.failed > 0 || s.failed_inputs > 0))
+        })(),
         Command::Unpack { file, to, game, output: path, threads } => (|| {
-            let mut out = Out::open(path.as_ref())?;
+            let pending = path.as_deref().map(Pending::new);
+            let mut out = Out::open(pending.as_ref().map(Pending::temp))?;
+            let progress = Progress::new(None, threads.quiet);
             let options = (to, game, &threads.options());
-            let failed = pack::unpack(&file, options, &mut out, &mut io::stderr().lock())?;
+            let err = &mut io::stderr().lock();
+            let s = pack::unpack(&file, options, &mut out, err)?;
             out.finish()?;
-            Ok(failed)
+            progress.finish(s.games + s.failed, s.failed, u64::from(s.failed_input), err);
+            if let Some(pending) = pending {
+                if s.games > 0 || (s.failed == 0 && !s.failed_input) {
+                    pending.commit()?;
+                }
+            }
+            Ok(u64::from(s.failed > 0 || s.failed_input))
         })(),
         #[cfg(feature = "arrow")]
-        Command::Export(args) => {
+        Command::Export(args) => (|| {
             let mut stdout = BufWriter::new(io::stdout().lock());
-            export::run(&args, &mut stdout, &mut io::stderr().lock())
-        }
+            let err = &mut io::stderr().lock();
+            let mut progress = Progress::new(total_size(args.files()), args.quiet());
+            let s = export::run(&args, &mut progress, &mut stdout, err)?;
+            progress.finish(s.games + s.failed, s.failed, s.failed_inputs, err);
+            Ok(u64::from(s.failed > 0 || s.failed_inputs > 0))
+        })(),
         #[cfg(feature = "query")]
         Command::Query(args) => query::run(&args, &mut BufWriter::new(io::stdout().lock())),
+        #[cfg(not(feature = "query"))]
+        Command::Query { .. } => {
+            let _ = writeln!(
+                io::stderr(),
+                "chessbits: this build has no `query` command: it comes with the cargo feature \
+                 `query` (DataFusion), for example `cargo install --path crates/cli --features \
+                 query`; see docs/sql.md"
+            );
+            return ExitCode::from(2);
+        }
         Command::Encode(args) => encode::run_encode(&args, io::stdin().lock(), io::stdout().lock()),
         Command::Decode(args) => encode::run_decode(&args, io::stdin().lock(), io::stdout().lock()),
     };

@@ -20,6 +20,7 @@
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering::Relaxed;
 
 use chessbits_codec::cbg::{
     CbgError, CbgFile, CbgReader, CbgWriter, CodedGame, GameBuilder, GameRecord, RawGame,
@@ -27,11 +28,12 @@ use chessbits_codec::cbg::{
 use chessbits_codec::move_codec::{MoveCodec, MoveEncoder};
 use chessbits_move::CastlingMode;
 use chessbits_movegen::Game;
-use chessbits_pgn::{par_chunks, par_map, Chunk, Parallel, ReplayedGame};
+use chessbits_pgn::{par_chunks, par_map, Chunk, Parallel, PgnErrorKind, ReplayedGame};
 use chessbits_state::Position;
 
-use crate::pgn::{fitted, open, total_size, uci_line, To};
-use crate::progress::Progress;
+use crate::files::{check_inputs, read_error, Pending};
+use crate::pgn::{fitted, open_pgn, uci_line, To};
+use crate::progress::{Done, Progress};
 
 /// The move codec of `pack`.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -64,65 +66,86 @@ impl<W: Write> Write for Counting<W> {
 /// What `pack` counted.
 #[derive(Default)]
 pub struct PackStats {
-    games: u64,
+    /// Games packed.
+    pub games: u64,
     plies: u64,
     move_bytes: u64,
     total_bytes: u64,
     dropped_comments: u64,
     dropped_variations: u64,
-    /// Broken games (and unreadable inputs).
+    /// Broken games.
     pub failed: u64,
+    /// Inputs not read, or not to their end (not games).
+    pub failed_inputs: u64,
 }
 
 impl PackStats {
     /// The `--stats` JSON object.
     fn json(&self) -> String {
         format!(
-            "{{\"games\":{},\"plies\":{},\"move_bits\":{},\"total_bytes\":{},\"dropped_comments\":{},\"dropped_variations\":{},\"failed_games\":{}}}",
+            "{{\"games\":{},\"plies\":{},\"move_bits\":{},\"total_bytes\":{},\"dropped_comments\":{},\"dropped_variations\":{},\"failed_games\":{},\"failed_inputs\":{}}}",
             self.games,
             self.plies,
             self.move_bytes * 8,
             self.total_bytes,
             self.dropped_comments,
             self.dropped_variations,
-            self.failed
+            self.failed,
+            self.failed_inputs
         )
     }
 }
 
-/// A game of a chunk as a worker leaves it: its number in the file, coded or why not, and
-/// the comments and variations it dropped.
-type ChunkGame = (u64, Result<CodedGame, Broken>, (u64, u64));
+/// A game of a chunk as a worker leaves it: coded or why not, and the comments and
+/// variations it dropped.
+type ChunkGame = (Result<CodedGame, Broken>, (u64, u64));
+
+/// What a worker makes of a chunk: its games, where the last one ends, and the read error
+/// that ended the input in it, if one did (with the offset where reading stopped).
+struct CodedChunk {
+    games: Vec<ChunkGame>,
+    end: u64,
+    read_error: Option<(u64, io::Error)>,
+}
 
 /// Reads and codes every game of a chunk (on a worker).
-fn code_chunk(mut chunk: Chunk, codec: MoveCodec) -> Vec<ChunkGame> {
+fn code_chunk(mut chunk: Chunk, codec: MoveCodec) -> CodedChunk {
+    let end = chunk.origin().offset + chunk.bytes().len() as u64;
     let mut reader = chunk.reader();
     let mut builder = GameBuilder::default();
     let mut encoder = MoveEncoder::new(codec, &Position::new());
-    let mut games = Vec::new();
+    let mut coded = CodedChunk { games: Vec::new(), end, read_error: None };
     loop {
         let dropped = (builder.dropped_comments, builder.dropped_variations);
         let Some(result) = reader.read_game(&mut builder) else { break };
         // What a broken game dropped is not counted.
         let dropped =
             (builder.dropped_comments - dropped.0, builder.dropped_variations - dropped.1);
-        let coded = match result {
+        let game = match result {
             Ok(game) => CodedGame::with_encoder(game, codec, &mut encoder)
                 .map_err(|e| Broken::Coding(e.to_string())),
-            Err(e) => {
-                Err(Broken::Reading(format!("line {}, column {}: {}", e.line, e.column, e.kind)))
-            }
+            Err(e) => match e.kind {
+                PgnErrorKind::Io(io) => {
+                    (coded.end, coded.read_error) = (e.offset, Some((e.offset, io)));
+                    break;
+                }
+                kind => Err(Broken::Reading {
+                    line: e.line,
+                    column: e.column,
+                    message: kind.to_string(),
+                }),
+            },
         };
-        games.push((reader.games(), coded, dropped));
+        coded.games.push((game, dropped));
     }
-    games
+    coded
 }
 
 /// Writes one game a worker coded as game `number` of the output, counting it in `s`, or
 /// reports why it is not packed.
 fn write_coded<W: Write>(
     writer: &mut CbgWriter<W>,
-    (in_file, coded, dropped): ChunkGame,
+    (coded, dropped): ChunkGame,
     number: u64,
     s: &mut PackStats,
     path: &Path,
@@ -134,11 +157,11 @@ fn write_coded<W: Write>(
             writer
                 .write_coded(&coded)
                 .map(|w| (w, coded.game().moves.len()))
-                .map_err(|e| e.to_string())
+                .map_err(|e| format!("game {number}: {e}"))
         }
-        Err(Broken::Coding(message)) => Err(message),
-        Err(Broken::Reading(message)) => {
-            Err(format!("game {number} (game {in_file} of the file), {message}"))
+        Err(Broken::Coding(message)) => Err(format!("game {number}: {message}")),
+        Err(Broken::Reading { line, column, message }) => {
+            Err(format!("game {number}, line {line}, column {column}: {message}"))
         }
     };
     match written {
@@ -157,68 +180,77 @@ fn write_coded<W: Write>(
     Ok(())
 }
 
-/// Why a game is not packed: it did not read, or its mainline does not code.
+/// Why a game is not packed: it did not read (where, and why), or its mainline does not
+/// code.
 enum Broken {
-    Reading(String),
+    Reading { line: u64, column: u64, message: String },
     Coding(String),
 }
 
-/// Runs `pack`: returns the number of failures.
+/// Runs `pack`: returns the counts. The inputs are checked first: if one cannot be read,
+/// nothing is written. The file is written under a temporary name and renamed once complete,
+/// and not at all when no game was packed and something failed.
 pub fn pack(
     inputs: &[PathBuf],
-    output: &Path,
-    codec: Codec,
-    stats: bool,
-    options: &Parallel,
+    (output, codec, stats): (&Path, Codec, bool),
+    (options, progress): (&Parallel, &mut Progress),
     out: &mut impl Write,
     err: &mut impl Write,
-) -> io::Result<u64> {
+) -> io::Result<PackStats> {
+    let mut s = PackStats::default();
+    if !check_inputs(inputs, err)? {
+        s.failed_inputs += 1;
+        return Ok(s);
+    }
     let codec = match codec {
         Codec::Model => MoveCodec::Model,
         Codec::Index => MoveCodec::Index,
     };
-    let file = File::create(output)
+    let pending = Pending::new(output);
+    let file = File::create(pending.temp())
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", output.display())))?;
     let mut writer = CbgWriter::new(Counting { inner: BufWriter::new(file), bytes: 0 }, codec)?;
-    let mut s = PackStats::default();
     let mut number = 0u64;
-    let mut progress = Progress::new(total_size(inputs));
     let mut read_before = 0;
     for path in inputs {
-        let input = match open(path) {
-            Ok(input) => input,
-            Err(e) => {
-                writeln!(err, "chessbits: {}: {e}", path.display())?;
-                s.failed += 1;
-                continue;
-            }
+        let Some(mut peeked) = open_pgn(path, err)? else {
+            s.failed_inputs += 1;
+            continue;
         };
-        let read = input.read_count();
+        let (read, decompressed) = (peeked.read.clone(), peeked.decompressed.clone());
+        let done = |end| Done { stored: read.get(), read: decompressed.load(Relaxed), done: end };
         // Reading and replaying runs on the workers; coding and writing on this thread, in
         // input order, so the file is the same for any thread count.
         par_chunks(
-            input,
+            peeked.input.by_ref(),
             &fitted(options, path),
             |chunk| code_chunk(chunk, codec),
-            |games| {
-                for game in games {
+            |chunk: CodedChunk| {
+                for game in chunk.games {
                     number += 1;
                     write_coded(&mut writer, game, number, &mut s, path, err)?;
                 }
-                progress.set(read_before + read.get(), None, number);
+                if let Some((offset, e)) = &chunk.read_error {
+                    read_error(err, path, *offset, e)?;
+                    s.failed_inputs += 1;
+                }
+                progress.set(read_before, done(chunk.end), number);
                 Ok::<_, io::Error>(())
             },
         )?;
         read_before += read.get();
     }
-    progress.finish();
     let counting = writer.finish()?;
+    drop(counting.inner.into_inner().map_err(|e| e.into_error())?);
     s.total_bytes = counting.bytes;
+    if s.games > 0 || (s.failed == 0 && s.failed_inputs == 0) {
+        pending.commit()?;
+    }
     if stats {
         writeln!(out, "{}", s.json())?;
     }
     out.flush()?;
-    Ok(s.failed)
+    Ok(s)
 }
 
 /// Writes one game as `--to` asks.
@@ -232,8 +264,8 @@ fn write_game(
         To::Uci => {
             let mut game = Game::new(record.start);
             for &m in &record.moves {
-                // The moves decoded legal: playing them cannot fail.
-                let _ = game.play(m);
+                // The moves decoded legal (a null move not in check): playing cannot fail.
+                let _ = if m.is_null() { game.play_null().is_ok() } else { game.play(m).is_ok() };
             }
             let replayed = ReplayedGame {
                 game,
@@ -248,8 +280,8 @@ fn write_game(
         To::Moves(code) => {
             let mut game = Game::new(record.start);
             for &m in &record.moves {
-                // The moves decoded legal: playing them cannot fail.
-                let _ = game.play(m);
+                // The moves decoded legal (a null move not in check): playing cannot fail.
+                let _ = if m.is_null() { game.play_null().is_ok() } else { game.play(m).is_ok() };
             }
             match chessbits_codec::classic::game::encode_moves(&game, code) {
                 Ok(bits) => {
@@ -267,17 +299,13 @@ fn write_game(
     }
 }
 
-fn report(
-    path: &Path,
-    e: &CbgError,
-    to: To,
-    out: &mut impl Write,
-    err: &mut impl Write,
-) -> io::Result<()> {
-    if to == To::Uci {
-        writeln!(out, "{}\terror\t{}", e.at.game, e.kind)?;
-    }
-    writeln!(err, "chessbits: {}: {e}", path.display())
+/// An item of a `.cbg` file, in file order: a game record, a game that does not read (its
+/// record's frame is intact: reading goes on), or the file's own error, which ends reading
+/// (it is no game's: a cut file, a broken frame).
+pub(crate) enum Item {
+    Game(RawGame),
+    Bad(CbgError),
+    End(CbgError),
 }
 
 /// The records of `reader` in groups of `size` (the last one shorter), read and checked but not
@@ -285,75 +313,194 @@ fn report(
 pub(crate) fn raw_groups<R: Read>(
     mut reader: CbgReader<R>,
     size: usize,
-) -> impl Iterator<Item = Vec<Result<RawGame, CbgError>>> {
+) -> impl Iterator<Item = Vec<Item>> {
     std::iter::from_fn(move || {
-        let group: Vec<_> = std::iter::from_fn(|| reader.next_raw()).take(size).collect();
+        let group: Vec<_> = std::iter::from_fn(|| {
+            reader.next_raw().map(|raw| match raw {
+                Ok(raw) => Item::Game(raw),
+                Err(e) if reader.is_done() => Item::End(e),
+                Err(e) => Item::Bad(e),
+            })
+        })
+        .take(size)
+        .collect();
         (!group.is_empty()).then_some(group)
     })
+}
+
+/// Reports the file's own error (not a game's): once, on stderr, with the byte.
+pub(crate) fn file_error(path: &Path, e: &CbgError, err: &mut impl Write) -> io::Result<()> {
+    writeln!(err, "chessbits: {}: byte {}: {}", path.display(), e.at.byte, e.kind)
 }
 
 /// Game records of a `.cbg` file handed to an unpacking worker at a time.
 const UNPACK_GROUP: usize = 256;
 
-/// What a worker makes of a group of records: the text of the games, and the errors with
-/// the offset in the text where each belongs.
-type Unpacked = io::Result<(Vec<u8>, Vec<(usize, CbgError)>)>;
+/// One game of a group as a worker leaves it, with the end of its text in the group's text.
+enum Row {
+    /// A game that decoded: its place in the file and its number in the packed input.
+    Good {
+        index: u64,
+        number: u64,
+    },
+    Bad(CbgError),
+    End(CbgError),
+}
 
-/// Runs `unpack`: returns the number of failures. The whole file is read as `export` reads
-/// it: records in order on one thread, decoded and written out as text on `options.threads`
-/// workers, the text written here in file order (the same bytes for any thread count).
+/// What a worker makes of a group of records: the text of the games, and each game with
+/// the offset in the text where its text ends.
+type Unpacked = io::Result<(Vec<u8>, Vec<(usize, Row)>)>;
+
+/// Numbers the games that do not read: as the good games are numbered, by their number in
+/// the packed input. A record keeps its game's number as the count of games skipped before it
+/// (broken when packed), which never falls from one game to the next: a bad record's number
+/// is its place plus that count, known exactly when the good games on each side of it have
+/// the same count, and bounded by them otherwise.
+#[derive(Default)]
+struct Numbering {
+    /// Games skipped when packing, before the last good game.
+    skipped: u64,
+    /// Bad games waiting for the next good one, which bounds their numbers.
+    waiting: Vec<CbgError>,
+}
+
+impl Numbering {
+    /// Writes the rows of the waiting bad games, now that the games skipped before the next
+    /// good game (`None`: there is none) are known.
+    fn flush(
+        &mut self,
+        next: Option<u64>,
+        (path, to): (&Path, To),
+        out: &mut impl Write,
+        err: &mut impl Write,
+    ) -> io::Result<()> {
+        for e in self.waiting.drain(..) {
+            let low = e.at.game + self.skipped;
+            let uncertain = match next {
+                Some(skipped) if skipped == self.skipped => String::new(),
+                Some(skipped) => format!(" (its number is {low} to {})", e.at.game + skipped),
+                None => format!(" (its number is {low} or more)"),
+            };
+            if to == To::Uci {
+                writeln!(out, "{low}\terror\t{}{uncertain}", e.kind)?;
+            }
+            writeln!(
+                err,
+                "chessbits: {}: game {low}{uncertain}, byte {}: {}",
+                path.display(),
+                e.at.byte,
+                e.kind
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// What `unpack` counted.
+#[derive(Default)]
+pub struct UnpackStats {
+    /// Games written.
+    pub games: u64,
+    /// Games that do not read.
+    pub failed: u64,
+    /// Whether the file could not be read, or not to its end.
+    pub failed_input: bool,
+}
+
+/// Runs `unpack`. The whole file is read as `export` reads it: records in order on one
+/// thread, decoded and written out as text on `options.threads` workers, the text written
+/// here in file order (the same bytes for any thread count). Every row is numbered by the
+/// game's number in the packed input, as `chessbits pgn` numbered it (see [`Numbering`]);
+/// `--game N` takes that number.
 pub fn unpack(
     path: &Path,
     (to, game, options): (To, Option<u64>, &Parallel),
     out: &mut impl Write,
     err: &mut impl Write,
-) -> io::Result<u64> {
-    let file = File::open(path)
-        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+) -> io::Result<UnpackStats> {
+    let mut stats = UnpackStats::default();
+    let file = match File::open(path) {
+        Ok(file) => file,
+        Err(e) => {
+            writeln!(err, "chessbits: {}: {e}", path.display())?;
+            stats.failed_input = true;
+            return Ok(stats);
+        }
+    };
     let mut line = String::new();
-    let mut failed = 0;
     match game {
         Some(n) => {
-            let read = CbgFile::open(BufReader::new(file)).and_then(|mut f| f.game(n));
+            let read = CbgFile::open(BufReader::new(file)).and_then(|mut f| f.game_numbered(n));
             match read {
-                Ok(record) => write_game(&record, to, &mut line, out)?,
+                Ok(record) => {
+                    write_game(&record, to, &mut line, out)?;
+                    stats.games += 1;
+                }
                 Err(e) => {
-                    failed += 1;
-                    report(path, &e, to, out, err)?;
+                    stats.failed += 1;
+                    if to == To::Uci {
+                        writeln!(out, "{n}\terror\t{}", e.kind)?;
+                    }
+                    writeln!(err, "chessbits: {}: game {n}: {}", path.display(), e.kind)?;
                 }
             }
         }
         None => match CbgReader::new(BufReader::with_capacity(1 << 16, file)) {
             Ok(reader) => {
                 let groups = move || raw_groups(reader, UNPACK_GROUP);
-                let work = |group: Vec<Result<RawGame, CbgError>>| -> Unpacked {
-                    let (mut text, mut errors, mut line) = (Vec::new(), Vec::new(), String::new());
-                    for raw in group {
-                        match raw.and_then(|raw| raw.decode()) {
-                            Ok(record) => write_game(&record, to, &mut line, &mut text)?,
-                            Err(e) => errors.push((text.len(), e)),
-                        }
+                let work = |group: Vec<Item>| -> Unpacked {
+                    let (mut text, mut rows, mut line) = (Vec::new(), Vec::new(), String::new());
+                    for item in group {
+                        let row = match item {
+                            Item::Game(raw) => match raw.decode() {
+                                Ok(record) => {
+                                    write_game(&record, to, &mut line, &mut text)?;
+                                    Row::Good { index: raw.index(), number: record.number }
+                                }
+                                Err(e) => Row::Bad(e),
+                            },
+                            Item::Bad(e) => Row::Bad(e),
+                            Item::End(e) => Row::End(e),
+                        };
+                        rows.push((text.len(), row));
                     }
-                    Ok((text, errors))
+                    Ok((text, rows))
                 };
+                let mut numbering = Numbering::default();
                 par_map(options.threads, groups, work, |unpacked: Unpacked| {
-                    let (text, errors) = unpacked?;
+                    let (text, rows) = unpacked?;
                     let mut from = 0;
-                    for (at, e) in &errors {
-                        out.write_all(text.get(from..*at).unwrap_or_default())?;
-                        from = *at;
-                        failed += 1;
-                        report(path, e, to, out, err)?;
+                    for (end, row) in rows {
+                        match row {
+                            Row::Good { index, number } => {
+                                let skipped = number.saturating_sub(index);
+                                numbering.flush(Some(skipped), (path, to), out, err)?;
+                                numbering.skipped = skipped;
+                                stats.games += 1;
+                            }
+                            Row::Bad(e) => {
+                                stats.failed += 1;
+                                numbering.waiting.push(e);
+                            }
+                            Row::End(e) => {
+                                numbering.flush(None, (path, to), out, err)?;
+                                file_error(path, &e, err)?;
+                                stats.failed_input = true;
+                            }
+                        }
+                        out.write_all(text.get(from..end).unwrap_or_default())?;
+                        from = end;
                     }
-                    out.write_all(text.get(from..).unwrap_or_default())
+                    Ok::<_, io::Error>(())
                 })?;
+                numbering.flush(None, (path, to), out, err)?;
             }
             Err(e) => {
-                failed += 1;
-                report(path, &e, to, out, err)?;
+                file_error(path, &e, err)?;
+                stats.failed_input = true;
             }
         },
     }
     out.flush()?;
-    Ok(failed)
+    Ok(stats)
 }

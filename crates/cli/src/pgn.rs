@@ -22,17 +22,19 @@
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Mutex;
 
 use chessbits_codec::classic::game::encode_moves;
 use chessbits_codec::classic::moves::MoveCode;
 use chessbits_notation::fen::{fen_of, CastlingNotation, EnPassantMode, FenOptions};
 use chessbits_pgn::{
-    par_chunks, Input, Parallel, PgnError, PgnReader, Replay, ReplayedGame, SliceReader,
-    TreeBuilder, Visitor,
+    par_chunks, Parallel, PgnError, PgnReader, Replay, ReplayedGame, SliceReader, TreeBuilder,
+    Visitor,
 };
 
-use crate::progress::Progress;
+use crate::files::{as_read_error, game_error, not_pgn, peek, read_error, Peeked};
+use crate::progress::{Done, Progress};
 
 /// What `chessbits pgn` writes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -70,15 +72,34 @@ pub struct Summary {
     pub games: u64,
     /// Broken games.
     pub failed: u64,
+    /// Inputs that could not be read, or not to their end: missing files, files that are not
+    /// PGN, read errors. Not games: no game count includes them.
+    pub failed_inputs: u64,
 }
 
-/// An input: a file, or standard input for `-`, decompressed if it is compressed (zstd, gzip,
-/// bzip2: recognised by its first bytes).
-pub(crate) fn open(path: &Path) -> io::Result<Input> {
-    if path.as_os_str() == "-" {
-        Input::new(io::stdin())
-    } else {
-        Input::open(path)
+impl Summary {
+    /// Whether anything failed (the exit status is then 1).
+    pub fn any_failed(&self) -> bool {
+        self.failed > 0 || self.failed_inputs > 0
+    }
+}
+
+/// An input, or standard input for `-`: decompressed if it is compressed (zstd, gzip, bzip2:
+/// recognised by its first bytes) and looked at. `None`, once reported on `err`, when it
+/// cannot be opened or is not PGN.
+pub(crate) fn open_pgn(path: &Path, err: &mut impl Write) -> io::Result<Option<Peeked>> {
+    match peek(path) {
+        Ok(peeked) => match not_pgn(peeked.kind) {
+            None => Ok(Some(peeked)),
+            Some(why) => {
+                writeln!(err, "chessbits: {} {why}", path.display())?;
+                Ok(None)
+            }
+        },
+        Err(e) => {
+            writeln!(err, "chessbits: {}: {e}", path.display())?;
+            Ok(None)
+        }
     }
 }
 
@@ -143,6 +164,9 @@ struct Piece {
     failed: u64,
     /// The input offset after the stretch's last game.
     end: u64,
+    /// The read error that ended the input in this stretch, if one did: reported once, after
+    /// the games before it, and no game.
+    read_error: bool,
 }
 
 /// Runs the command over `paths` on `options.threads` threads, writing to `out` and reporting broken
@@ -151,36 +175,35 @@ pub fn run(
     paths: &[PathBuf],
     to: To,
     options: &Parallel,
-    out: &mut impl Write,
+    (out, progress): (&mut impl Write, &mut Progress),
     err: &mut impl Write,
 ) -> io::Result<Summary> {
     let mut summary = Summary::default();
-    let mut progress = Progress::new(total_size(paths));
     let mut read_before = 0;
     for path in paths {
-        let input = match open(path) {
-            Ok(input) => input,
-            Err(e) => {
-                // A missing file is bad input, not a reason to stop reading the others.
-                writeln!(err, "chessbits: {}: {e}", path.display())?;
-                summary.failed += 1;
-                continue;
-            }
+        // A missing file, or one that is not PGN, is bad input, not a reason to stop
+        // reading the others.
+        let Some(peeked) = open_pgn(path, err)? else {
+            summary.failed_inputs += 1;
+            continue;
         };
-        let read = input.read_count();
         let before = summary.games;
+        let (read, decompressed) = (peeked.read.clone(), peeked.decompressed.clone());
+        let done = |end| Done { stored: read.get(), read: decompressed.load(Relaxed), done: end };
         // Writes what a piece holds and empties it.
         let mut sink = |piece: &mut Piece| -> io::Result<()> {
             out.write_all(&piece.out)?;
             err.write_all(&piece.err)?;
             summary.games += piece.games;
             summary.failed += piece.failed;
-            progress.set(read_before + read.get(), Some(piece.end), summary.games);
+            summary.failed_inputs += u64::from(piece.read_error);
+            progress.set(read_before, done(piece.end), summary.games);
             piece.out.clear();
             piece.err.clear();
-            (piece.games, piece.failed) = (0, 0);
+            (piece.games, piece.failed, piece.read_error) = (0, 0, false);
             Ok(())
         };
+        let input = peeked.input;
         if options.threads <= 1 {
             // The serial path: one reader, writing straight to the output.
             let mut reader = PgnReader::new(input);
@@ -200,7 +223,9 @@ pub fn run(
                     let mut piece = Piece { out, ..Piece::default() };
                     // Writing into memory cannot fail.
                     let _ = convert(&mut chunk.reader(), to, before, path, &mut piece, |_| Ok(()));
-                    piece.end = end;
+                    if !piece.read_error {
+                        piece.end = end;
+                    }
                     piece
                 },
                 |mut piece: Piece| {
@@ -214,7 +239,6 @@ pub fn run(
         }
         read_before += read.get();
     }
-    progress.finish();
     out.flush()?;
     Ok(summary)
 }
@@ -295,14 +319,21 @@ where
 {
     while let Some((n, result)) = reader.next_game(visitor) {
         let number = before + n;
-        piece.games += 1;
         match result {
             Ok(game) => write(number, game, &mut piece.out)?,
             Err(e) => {
+                if let Some(io) = as_read_error(&e) {
+                    // Not a game: the input ends here.
+                    read_error(&mut piece.err, path, e.offset, io)?;
+                    piece.read_error = true;
+                    piece.end = e.offset;
+                    break;
+                }
                 piece.failed += 1;
                 report(path, number, &e, to, &mut piece.out, &mut piece.err)?;
             }
         }
+        piece.games += 1;
         piece.end = reader.position();
         if piece.out.len() >= FLUSH_AT {
             flush(piece)?;
@@ -339,13 +370,5 @@ fn report<E: std::fmt::Display>(
     if to != To::Pgn {
         writeln!(out, "{number}\terror\t{}", e.kind)?;
     }
-    writeln!(
-        err,
-        "chessbits: {}: game {number} (game {} of the file), line {}, column {}: {}",
-        path.display(),
-        e.game,
-        e.line,
-        e.column,
-        e.kind
-    )
+    game_error(err, path, number, e)
 }

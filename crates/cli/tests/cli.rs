@@ -27,6 +27,11 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// The lines of a run's standard output.
+fn stdout_of_uci(out: &Output) -> Vec<&str> {
+    std::str::from_utf8(&out.stdout).expect("UTF-8").lines().collect()
+}
+
 #[test]
 fn pgn_to_uci_prints_one_line_per_game_and_reports_broken_ones() {
     let out = run(&["pgn", &data("mixed.pgn"), "--to", "uci"], "");
@@ -39,7 +44,8 @@ fn pgn_to_uci_prints_one_line_per_game_and_reports_broken_ones() {
         5	rnbqkbnr/ppp1pppp/8/8/2pP4/8/PP2PPPP/RNBQKBNR w KQkq - 0 3	d2d4 d7d5 c2c4 d5c4
     "#);
     let stderr = text(&out.stderr);
-    assert!(stderr.contains("game 2 (game 2 of the file), line"), "{stderr}");
+    // One wording for a broken game in every command: file, game, line, column.
+    assert!(stderr.contains("mixed.pgn: game 2, line "), "{stderr}");
     assert!(stderr.contains("Ke3"), "{stderr}");
 }
 
@@ -149,11 +155,7 @@ fn pgn_as_found_in_the_wild_reads_in_every_command() {
     4	r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3	e2e4 e7e5 g1f3 b8c6 f1b5
     5	rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq - 0 2	d2d4 d7d5 c2c4
     "#);
-    assert!(
-        text(&uci.stderr).contains("game 3 (game 3 of the file), line 12, column 1"),
-        "{}",
-        text(&uci.stderr)
-    );
+    assert!(text(&uci.stderr).contains("wild.pgn: game 3, line "), "{}", text(&uci.stderr));
     let pgn = run(&["pgn", &data("wild.pgn"), "--to", "pgn"], "");
     let exported = text(&pgn.stdout);
     assert!(exported.contains("[Event \"Ugra Cup \\\\\"]"), "{exported}");
@@ -165,19 +167,26 @@ fn pgn_as_found_in_the_wild_reads_in_every_command() {
     assert_eq!(lines[1], "2\terror\tply 5: a null move cannot be coded");
     assert!(lines[2].starts_with("3\terror\tvariant"), "{stdout}");
     assert_eq!(lines.len(), 5);
-    // `.cbg` and Parquet cannot hold the null move: that game is an error naming its ply.
-    let cbg = temp("wild.cbg");
-    let packed = run(&["pack", &data("wild.pgn"), "-o", &cbg, "--stats"], "");
-    let stderr = text(&packed.stderr);
-    assert!(stderr.contains("ply 5: a null move cannot be coded"), "{stderr}");
-    assert!(stderr.contains("variant \"Crazyhouse\" is not supported"), "{stderr}");
-    assert!(text(&packed.stdout).contains("\"games\":3,"), "{}", text(&packed.stdout));
+    // `.cbg` and Parquet store every game `pgn` reads, the null move's included, and
+    // `unpack` gives back exactly `pgn`'s lines.
+    for codec in ["model", "index"] {
+        let cbg = temp(&format!("wild-{codec}.cbg"));
+        let packed = run(&["pack", &data("wild.pgn"), "-o", &cbg, "--stats", "--codec", codec], "");
+        let stderr = text(&packed.stderr);
+        assert!(!stderr.contains("null move"), "{stderr}");
+        assert!(stderr.contains("variant \"Crazyhouse\" is not supported"), "{stderr}");
+        assert!(text(&packed.stdout).contains("\"games\":4,"), "{}", text(&packed.stdout));
+        let unpacked = run(&["unpack", &cbg, "--to", "uci"], "");
+        let good: Vec<&str> =
+            stdout_of_uci(&uci).into_iter().filter(|l| !l.contains("\terror\t")).collect();
+        assert_eq!(text(&unpacked.stdout).lines().collect::<Vec<_>>(), good, "{codec}");
+    }
     let parquet = temp("wild.parquet");
     let exported = run(&["export", &data("wild.pgn"), "-o", &parquet, "--stats"], "");
     let stderr = text(&exported.stderr);
-    assert!(stderr.contains("ply 5: a null move cannot be coded"), "{stderr}");
+    assert!(!stderr.contains("null move"), "{stderr}");
     assert!(stderr.contains("variant \"Crazyhouse\" is not supported"), "{stderr}");
-    assert!(text(&exported.stdout).contains("\"games\":3,"), "{}", text(&exported.stdout));
+    assert!(text(&exported.stdout).contains("\"games\":4,"), "{}", text(&exported.stdout));
 }
 
 #[test]
@@ -221,16 +230,13 @@ fn pack_stats_and_unpack_to_uci_print_what_pgn_prints() {
         let out = run(&["pack", &data("mixed.pgn"), "-o", &cbg, "--codec", codec, "--stats"], "");
         assert_eq!(out.status.code(), Some(1), "a broken game makes the exit status 1");
         let stderr = text(&out.stderr);
-        assert!(
-            stderr.contains("game 2 (game 2 of the file)") && stderr.contains("Ke3"),
-            "{stderr}"
-        );
+        assert!(stderr.contains("mixed.pgn: game 2, line ") && stderr.contains("Ke3"), "{stderr}");
         let stats = text(&out.stdout);
         assert_eq!(stats.lines().count(), 1);
         let size = std::fs::metadata(&cbg).expect("written").len();
         assert!(stats.contains(&format!("\"total_bytes\":{size},")), "{stats}");
         if codec == "model" {
-            insta::assert_snapshot!(stats, @r#"{"games":4,"plies":21,"move_bits":72,"total_bytes":244,"dropped_comments":2,"dropped_variations":1,"failed_games":1}"#);
+            insta::assert_snapshot!(stats, @r#"{"games":4,"plies":21,"move_bits":64,"total_bytes":243,"dropped_comments":2,"dropped_variations":1,"failed_games":1,"failed_inputs":0}"#);
         }
         // The same lines as `pgn --to uci`, the broken game aside.
         let unpacked = run(&["unpack", &cbg, "--to", "uci"], "");
@@ -239,10 +245,16 @@ fn pack_stats_and_unpack_to_uci_print_what_pgn_prints() {
         let expected: Vec<&str> =
             text(&pgn.stdout).leak().lines().filter(|l| !l.contains("\terror\t")).collect();
         assert_eq!(text(&unpacked.stdout).lines().collect::<Vec<_>>(), expected);
-        // One game through the index: the third of the file is the fourth of the input.
-        let one = run(&["unpack", &cbg, "--to", "uci", "--game", "3"], "");
+        // One game through the index, by the number the output shows: game 4 of the input
+        // is the third of the file. Game 2 did not read, so it was not packed.
+        let one = run(&["unpack", &cbg, "--to", "uci", "--game", "4"], "");
         assert_eq!(text(&one.stdout).trim_end(), expected[2]);
         assert!(expected[2].starts_with("4\t"));
+        for n in ["2", "9"] {
+            let none = run(&["unpack", &cbg, "--to", "uci", "--game", n], "");
+            assert_eq!(none.status.code(), Some(1));
+            assert_eq!(text(&none.stdout), format!("{n}\terror\tno game {n}\n"));
+        }
     }
 }
 
@@ -260,7 +272,7 @@ fn unpack_to_pgn_writes_tags_clocks_and_the_mainline() {
     let cbg = temp("clocks.cbg");
     let out = run(&["pack", &pgn, "-o", &cbg, "--stats"], "");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    insta::assert_snapshot!(text(&out.stdout), @r#"{"games":1,"plies":4,"move_bits":24,"total_bytes":126,"dropped_comments":1,"dropped_variations":1,"failed_games":0}"#);
+    insta::assert_snapshot!(text(&out.stdout), @r#"{"games":1,"plies":4,"move_bits":24,"total_bytes":126,"dropped_comments":1,"dropped_variations":1,"failed_games":0,"failed_inputs":0}"#);
     let out = run(&["unpack", &cbg, "--to", "pgn", "--game", "1"], "");
     insta::assert_snapshot!(text(&out.stdout), @r#"
     [Event "Rated Blitz game"]
@@ -282,11 +294,12 @@ fn unpack_to_pgn_writes_tags_clocks_and_the_mainline() {
 
 #[test]
 fn unpack_reports_files_that_are_not_cbg_or_are_damaged() {
+    // Not a .cbg file: the file's error, once on stderr, and no row (it is no game).
     let out = run(&["unpack", &data("mixed.pgn"), "--to", "uci"], "");
     assert_eq!(out.status.code(), Some(1));
-    insta::assert_snapshot!(text(&out.stdout), @"1	error	not a .cbg file");
+    assert_eq!(text(&out.stdout), "");
     assert!(text(&out.stderr).contains("not a .cbg file"), "{}", text(&out.stderr));
-    // A cut file: the whole games read, then the cut is reported.
+    // A cut file: the whole games read, then the cut is reported once, as the file's.
     let cbg = temp("cut.cbg");
     run(&["pack", &data("mixed.pgn"), "-o", &cbg], "");
     let bytes = std::fs::read(&cbg).expect("packed");
@@ -294,14 +307,80 @@ fn unpack_reports_files_that_are_not_cbg_or_are_damaged() {
     std::fs::write(&cut, &bytes[..bytes.len() - 30]).expect("write");
     let out = run(&["unpack", &cut, "--to", "uci"], "");
     assert_eq!(out.status.code(), Some(1));
-    let stdout = text(&out.stdout);
-    assert_eq!(stdout.lines().count(), 5, "{stdout}");
-    insta::assert_snapshot!(stdout.lines().last().unwrap_or_default(), @"5	error	the file ends early");
+    let numbers: Vec<String> =
+        text(&out.stdout).lines().map(|l| l.split('\t').next().unwrap_or("").to_owned()).collect();
+    assert_eq!(numbers, ["1", "3", "4", "5"], "the good games keep their numbers");
+    assert!(text(&out.stderr).contains("the file ends early"), "{}", text(&out.stderr));
     let out = run(&["unpack", &cut, "--to", "uci", "--game", "1"], "");
     assert_eq!(out.status.code(), Some(1), "no trailer: no index");
     let out = run(&["unpack", &cbg, "--to", "uci", "--game", "9"], "");
     assert_eq!(out.status.code(), Some(1));
     insta::assert_snapshot!(text(&out.stdout), @"9	error	no game 9");
+}
+
+/// The offsets of the game records' bodies in a `.cbg` file, walking its frames.
+fn game_bodies(bytes: &[u8]) -> Vec<usize> {
+    let (mut at, mut bodies) = (12, Vec::new());
+    while at < bytes.len() {
+        let tag = bytes[at];
+        let (mut len, mut shift, mut i) = (0usize, 0, at + 1);
+        loop {
+            let b = bytes[i];
+            len |= usize::from(b & 0x7f) << shift;
+            (i, shift) = (i + 1, shift + 7);
+            if b < 0x80 {
+                break;
+            }
+        }
+        if tag == b'G' {
+            bodies.push(i);
+        }
+        at = i + len + 2;
+    }
+    bodies
+}
+
+#[test]
+fn unpack_numbers_every_row_by_the_games_number_in_the_packed_input() {
+    // mixed.pgn's game 2 does not read: the file holds games 1, 3, 4 and 5 of the input.
+    let cbg = temp("flipped.cbg");
+    run(&["pack", &data("mixed.pgn"), "-o", &cbg], "");
+    let mut bytes = std::fs::read(&cbg).expect("packed");
+    let bodies = game_bodies(&bytes);
+    assert_eq!(bodies.len(), 4);
+    for (damaged, expected) in [(2, "4"), (0, "1"), (3, "5")] {
+        let mut flipped = bytes.clone();
+        flipped[bodies[damaged] + 1] ^= 0x5a;
+        let path = temp(&format!("flipped-{damaged}.cbg"));
+        std::fs::write(&path, &flipped).expect("write");
+        let out = run(&["unpack", &path, "--to", "uci"], "");
+        assert_eq!(out.status.code(), Some(1));
+        let stdout = text(&out.stdout);
+        let rows: Vec<&str> = stdout.lines().collect();
+        let numbers: Vec<&str> = rows.iter().map(|l| l.split('\t').next().unwrap_or("")).collect();
+        assert_eq!(numbers, ["1", "3", "4", "5"], "{stdout}");
+        let bad = rows.iter().find(|l| l.contains("\terror\t")).expect("an error row");
+        assert!(bad.starts_with(&format!("{expected}\terror\tchecksum mismatch")), "{bad}");
+        // The number read from the output feeds --game back (a good game's).
+        let good = rows.iter().find(|l| !l.contains("\terror\t")).expect("a good row");
+        let n = good.split('\t').next().unwrap_or("");
+        let one = run(&["unpack", &path, "--to", "uci", "--game", n], "");
+        assert_eq!(text(&one.stdout).trim_end(), *good);
+    }
+    // Game 1 damaged and game 3 too: the numbers between good neighbours stay exact.
+    bytes[bodies[0] + 1] ^= 1;
+    bytes[bodies[1] + 1] ^= 1;
+    let path = temp("flipped-two.cbg");
+    std::fs::write(&path, &bytes).expect("write");
+    let out = run(&["unpack", &path, "--to", "uci"], "");
+    let stdout = text(&out.stdout);
+    let numbers: Vec<&str> = stdout.lines().map(|l| l.split('\t').next().unwrap_or("")).collect();
+    assert_eq!(
+        numbers,
+        ["1", "2", "4", "5"],
+        "game 3 sits after a skipped game: bounded, not fixed"
+    );
+    assert!(stdout.contains("2\terror\tchecksum mismatch (its number is 2 to 3)"), "{stdout}");
 }
 
 #[cfg(feature = "arrow")]
@@ -319,7 +398,64 @@ fn export_reads_pgn_and_cbg_and_reports_broken_games() {
     assert!(stats.contains(&format!("\"total_bytes\":{size},")), "{stats}");
     // The four good games twice: once from the PGN, once from the .cbg.
     let stats = stats.replace(&size.to_string(), "SIZE");
-    insta::assert_snapshot!(stats, @r#"{"games":8,"plies":42,"move_bytes":18,"total_bytes":SIZE,"failed_games":1}"#);
+    insta::assert_snapshot!(stats, @r#"{"games":8,"plies":42,"move_bytes":16,"total_bytes":SIZE,"failed_games":1,"failed_inputs":0}"#);
     let help = run(&["export", "--help"], "");
     assert!(text(&help.stdout).contains("Example"));
+}
+
+#[test]
+fn a_run_that_fails_before_any_game_leaves_no_output_and_says_why_once() {
+    let dir = temp("no-output");
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let binary = format!("{dir}/binary.pgn");
+    std::fs::write(&binary, b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\x01\0".repeat(200)).expect("write");
+    for (args, why) in [
+        (vec!["pack", "nope.pgn", "-o"], "nope.pgn: No such file"),
+        (vec!["pack", &dir, "-o"], "is a directory"),
+        (vec!["export", "nope.pgn", "-o"], "nope.pgn: No such file"),
+        (vec!["pack", &binary, "-o"], "does not look like PGN"),
+        (vec!["export", &binary, "-o"], "does not look like PGN"),
+        (vec!["pgn", &binary, "--to", "uci", "-o"], "does not look like PGN"),
+    ] {
+        let out_path = format!("{dir}/out-{}", args[0]);
+        let mut args = args.clone();
+        args.push(&out_path);
+        let out = run(&args, "");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert_eq!(stderr.matches(why).count(), 1, "{args:?}: {stderr}");
+        assert!(!stderr.contains("\terror\t") && !text(&out.stdout).contains("error"), "{stderr}");
+        let left: Vec<_> = std::fs::read_dir(&dir)
+            .expect("listed")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .filter(|n| n != "binary.pgn")
+            .collect();
+        assert!(left.is_empty(), "{args:?} left {left:?}");
+    }
+    // A binary file is one message, not a row per "game".
+    let uci = run(&["pgn", &binary, "--to", "uci"], "");
+    assert_eq!(text(&uci.stdout), "");
+    // One summary line on stderr, off with --quiet.
+    let out = run(&["pgn", &data("mixed.pgn"), "--to", "uci"], "");
+    let summary = text(&out.stderr);
+    let last = summary.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("chessbits: 5 games, 1 errors in ") && last.ends_with(" games/s)"),
+        "{last}"
+    );
+    let quiet = run(&["pgn", &data("mixed.pgn"), "--to", "uci", "--quiet"], "");
+    assert!(!text(&quiet.stderr).contains(" games/s)"), "{}", text(&quiet.stderr));
+}
+
+#[test]
+fn help_lists_the_values_of_every_enumerated_option_and_the_query_command() {
+    let help = text(&run(&["unpack", "--help"], "").stdout);
+    assert!(help.contains("uci|pgn|moves:CODE") && help.contains("san-like-7-13"), "{help}");
+    let top = text(&run(&["--help"], "").stdout);
+    assert!(top.contains("query"), "{top}");
+    if !cfg!(feature = "query") {
+        let out = run(&["query", "SELECT 1"], "");
+        assert_eq!(out.status.code(), Some(2));
+        assert!(text(&out.stderr).contains("--features query"), "{}", text(&out.stderr));
+    }
 }

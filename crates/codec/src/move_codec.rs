@@ -150,8 +150,9 @@ pub struct MoveEncodeError {
 impl fmt::Display for MoveEncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.m.is_null() {
-            // PGN's `--` is coded, but not in check: the king would be left in check.
-            return write!(f, "ply {}: a null move in check", self.ply);
+            // PGN's `--`: the move codec codes it, but not in check (the king would be left
+            // in check); the classic move codes have none.
+            return write!(f, "ply {}: a null move cannot be coded", self.ply);
         }
         let (from, to) = (self.m.from(), self.m.to());
         write!(f, "ply {}: {from}{to}", self.ply)?;

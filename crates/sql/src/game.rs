@@ -200,7 +200,10 @@ impl<'a> Replay<'a> {
     pub(crate) fn outcome(mut self) -> Result<Option<Outcome>, GameError> {
         let mut game = Game::new(self.start);
         while let Some(m) = self.next_move()? {
-            game.play(m).map_err(|_| GameError::Illegal(self.done))?;
+            let played = if m.is_null() { game.play_null().is_ok() } else { game.play(m).is_ok() };
+            if !played {
+                return Err(GameError::Illegal(self.done));
+            }
         }
         self.finish()?;
         Ok(game.outcome())

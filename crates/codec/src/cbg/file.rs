@@ -110,6 +110,49 @@ impl<R: Read + Seek> CbgFile<R> {
         Ok((tag, offset + header))
     }
 
+    /// Reads the game whose number in the input it was packed from is `number`
+    /// ([`GameRecord::number`], the number `chessbits pgn` and `unpack` print), by a binary
+    /// search over the file's games (numbers grow with the place in the file): about log2 of
+    /// the file's games random reads.
+    ///
+    /// # Errors
+    /// [`CbgErrorKind::NoSuchGame`] if no game has that number (it did not read when the file
+    /// was packed, or is past the end); any error of the records read on the way.
+    ///
+    /// ```
+    /// use std::io::Cursor;
+    /// use chessbits_codec::cbg::{CbgFile, CbgWriter, GameRecord};
+    /// use chessbits_codec::move_codec::MoveCodec;
+    ///
+    /// let mut writer = CbgWriter::new(Vec::new(), MoveCodec::Model)?;
+    /// // Games 1, 2 and 5 of the input read; 3 and 4 did not.
+    /// for number in [1, 2, 5] {
+    ///     writer.write_game(&GameRecord { number, ..GameRecord::default() })?;
+    /// }
+    /// let mut file = CbgFile::open(Cursor::new(writer.finish()?))?;
+    /// assert_eq!(file.game(3)?.number, 5);
+    /// assert_eq!(file.game_numbered(5)?.number, 5);
+    /// assert!(file.game_numbered(4).is_err());
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn game_numbered(&mut self, number: u64) -> Result<GameRecord, CbgError> {
+        // Game `i` has a number of at least `i`: the place of `number` is at most `number`.
+        let (mut lo, mut hi) = (1, number.min(self.games));
+        while lo <= hi {
+            let mid = lo + (hi - lo) / 2;
+            let game = self.game(mid)?;
+            match game.number.cmp(&number) {
+                core::cmp::Ordering::Equal => return Ok(game),
+                core::cmp::Ordering::Less => lo = mid + 1,
+                core::cmp::Ordering::Greater => hi = mid - 1,
+            }
+        }
+        Err(CbgError {
+            at: GameByte { game: number, byte: 0 },
+            kind: CbgErrorKind::NoSuchGame(number),
+        })
+    }
+
     /// Reads game `n` (from 1).
     ///
     /// # Errors

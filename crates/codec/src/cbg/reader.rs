@@ -116,6 +116,12 @@ impl<R: Read> CbgReader<R> {
         })
     }
 
+    /// Whether the reader has stopped: after the trailer, or after an error in a record's
+    /// frame (the file's error, not one game's: nothing after it can be found).
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
     fn next_game(&mut self) -> Option<Result<GameRecord, CbgError>> {
         self.next_record().map(|found| {
             found.and_then(|(base, game)| decode_body(&self.body, base, game, self.codec))

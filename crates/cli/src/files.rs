@@ -1,0 +1,224 @@
+//! What every command does with its files: inputs checked before any output is made, output
+//! files written under a temporary name and renamed when complete, PGN inputs recognised (or
+//! refused once, with a hint) from their first kilobytes, and one wording for a broken game and
+//! for a read error.
+
+use std::fs;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use chessbits_codec::cbg::MAGIC;
+use chessbits_pgn::{Input, PgnError, PgnErrorKind, ReadCount};
+
+/// An output file being written: under a hidden temporary name in the same folder (the
+/// extension kept, so compression follows it) until [`Pending::commit`] renames it. Dropped
+/// without a commit, it removes the temporary file: a failed run leaves nothing that looks
+/// finished.
+pub struct Pending {
+    temp: PathBuf,
+    path: PathBuf,
+    committed: bool,
+}
+
+impl Pending {
+    /// A pending output for `path`.
+    pub fn new(path: &Path) -> Pending {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let temp = path.with_file_name(format!(".chessbits-{}-{name}", std::process::id()));
+        Pending { temp, path: path.to_owned(), committed: false }
+    }
+
+    /// Where to write.
+    pub fn temp(&self) -> &Path {
+        &self.temp
+    }
+
+    /// Gives the file its name.
+    pub fn commit(mut self) -> io::Result<()> {
+        fs::rename(&self.temp, &self.path)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", self.path.display())))?;
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = fs::remove_file(&self.temp);
+        }
+    }
+}
+
+/// Checks that every input can be read (`-` is standard input) before any output is made:
+/// reports each that cannot on `err`, and returns whether all can.
+pub fn check_inputs(paths: &[PathBuf], err: &mut impl Write) -> io::Result<bool> {
+    let mut ok = true;
+    for path in paths.iter().filter(|p| p.as_os_str() != "-") {
+        let problem = match fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => Some("is a directory".to_owned()),
+            Ok(_) => fs::File::open(path).err().map(|e| e.to_string()),
+            Err(e) => Some(e.to_string()),
+        };
+        if let Some(problem) = problem {
+            writeln!(err, "chessbits: {}: {problem}", path.display())?;
+            ok = false;
+        }
+    }
+    Ok(ok)
+}
+
+/// The bytes of an input [`peek`] looks at.
+const HEAD: u64 = 4096;
+
+/// What the first kilobytes of an input say it is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Text that may be PGN (or nothing at all).
+    Pgn,
+    /// A `.cbg` game file.
+    Cbg,
+    /// Binary bytes: not PGN.
+    Binary,
+}
+
+/// An input opened and decompressed, its first bytes looked at and put back.
+pub struct Peeked {
+    /// What the first bytes say.
+    pub kind: Kind,
+    /// The bytes stored read so far (compressed, if the input is).
+    pub read: ReadCount,
+    /// The decompressed bytes read so far.
+    pub decompressed: Arc<AtomicU64>,
+    /// The input from its first byte.
+    pub input: io::Chain<io::Cursor<Vec<u8>>, Counted>,
+}
+
+/// A decompressed input that counts the bytes read from it.
+pub struct Counted {
+    inner: Input,
+    count: Arc<AtomicU64>,
+    /// A read error met while peeking, handed to the next read.
+    error: Option<io::Error>,
+}
+
+impl Read for Counted {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// Opens `path` (`-`: standard input), decompresses it, and looks at its first kilobytes.
+pub fn peek(path: &Path) -> io::Result<Peeked> {
+    let input = if path.as_os_str() == "-" { Input::new(io::stdin()) } else { Input::open(path) }?;
+    let read = input.read_count();
+    let decompressed = Arc::new(AtomicU64::new(0));
+    let mut counted = Counted { inner: input, count: Arc::clone(&decompressed), error: None };
+    let mut head = Vec::with_capacity(HEAD as usize);
+    // A read error here goes to the reader after the bytes before it.
+    if let Err(e) = counted.by_ref().take(HEAD).read_to_end(&mut head) {
+        counted.error = Some(e);
+    }
+    let kind = kind_of(&head);
+    Ok(Peeked { kind, read, decompressed, input: io::Cursor::new(head).chain(counted) })
+}
+
+/// What `head`, an input's first bytes, says it is. Binary: a NUL byte, or more than one byte
+/// in 20 a control character other than tab, line feed, form feed, carriage return and
+/// escape. PGN text has none of those; UTF-8 and Latin-1 text in any language passes.
+pub fn kind_of(head: &[u8]) -> Kind {
+    if head.starts_with(&MAGIC) {
+        return Kind::Cbg;
+    }
+    let control = head
+        .iter()
+        .filter(|&&b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | 0x0c | b'\r' | 0x1b)) || b == 0x7f)
+        .count();
+    if head.contains(&0) || control * 20 > head.len() {
+        Kind::Binary
+    } else {
+        Kind::Pgn
+    }
+}
+
+/// Why an input is not read as PGN, once for the file: `None` for PGN.
+pub fn not_pgn(kind: Kind) -> Option<&'static str> {
+    match kind {
+        Kind::Pgn => None,
+        Kind::Cbg => Some("is a .cbg game file, not PGN: read it with `chessbits unpack`"),
+        Kind::Binary => Some("does not look like PGN (binary bytes in its first kilobytes)"),
+    }
+}
+
+/// The one wording of a broken game, on stderr, for every command: `chessbits: FILE: game N,
+/// line L, column C: message`, `N` the number the output gives the game.
+pub fn game_error<E: std::fmt::Display>(
+    err: &mut impl Write,
+    path: &Path,
+    number: u64,
+    e: &PgnError<E>,
+) -> io::Result<()> {
+    writeln!(
+        err,
+        "chessbits: {}: game {number}, line {}, column {}: {}",
+        path.display(),
+        e.line,
+        e.column,
+        e.kind
+    )
+}
+
+/// A read error (a broken compressed stream, a failing disk): not a game's. Reported once,
+/// with the file and the offset in its decompressed bytes where reading stopped.
+pub fn read_error(err: &mut impl Write, path: &Path, offset: u64, e: &io::Error) -> io::Result<()> {
+    writeln!(err, "chessbits: {}: read error after byte {offset} of PGN: {e}", path.display())
+}
+
+/// The read error inside a reader's error, if that is what it is.
+pub fn as_read_error<E>(e: &PgnError<E>) -> Option<&io::Error> {
+    match &e.kind {
+        PgnErrorKind::Io(io) => Some(io),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binary_heads_are_told_from_text() {
+        assert_eq!(kind_of(b""), Kind::Pgn);
+        assert_eq!(kind_of(b"[Event \"x\"]\r\n\r\n1. e4 e5 *\r\n"), Kind::Pgn);
+        assert_eq!(kind_of("[White \"Ærøskøbing\"]\n".as_bytes()), Kind::Pgn);
+        assert_eq!(kind_of(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"), Kind::Binary);
+        assert_eq!(kind_of(&[0x7f, b'E', b'L', b'F', 2, 1, 1, 0]), Kind::Binary);
+        let mut cbg = MAGIC.to_vec();
+        cbg.extend_from_slice(&[2, 0, 0, 0]);
+        assert_eq!(kind_of(&cbg), Kind::Cbg);
+    }
+
+    #[test]
+    fn a_pending_output_is_named_only_when_committed() {
+        let dir = std::env::temp_dir().join(format!("chessbits-pending-{}", std::process::id()));
+        fs::create_dir_all(&dir).expect("a folder");
+        let path = dir.join("out.tsv.zst");
+        let pending = Pending::new(&path);
+        fs::write(pending.temp(), b"x").expect("written");
+        assert!(pending.temp().to_string_lossy().ends_with(".tsv.zst"));
+        drop(pending);
+        assert_eq!(fs::read_dir(&dir).expect("listed").count(), 0, "nothing left behind");
+        let pending = Pending::new(&path);
+        fs::write(pending.temp(), b"x").expect("written");
+        pending.commit().expect("renamed");
+        assert_eq!(fs::read(&path).expect("there"), b"x");
+        fs::remove_dir_all(&dir).expect("removed");
+    }
+}
