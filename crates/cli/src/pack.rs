@@ -5,17 +5,22 @@
 //!   evaluations; other comments, glyphs and variations are dropped. Broken games are
 //!   reported on stderr as `chessbits pgn` reports them, and make the exit status 1.
 //!   `--stats` prints one JSON object to stdout:
-//!   `{"games":G,"plies":P,"move_bits":B,"total_bytes":T,"dropped_comments":C,"dropped_variations":V,"failed_games":F}`,
+//!   `{"games":G,"plies":P,"move_bits":B,"total_bytes":T,"dropped_comments":C,"dropped_variations":V,"failed_games":F,"failed_inputs":I}`,
 //!   where `games` counts the games stored, `move_bits` is 8 × the bytes of their coded
 //!   mainlines, `total_bytes` the size of the file, `dropped_comments` the comments with
 //!   text besides clocks and evaluations, comments before the first move and glyphs, and
-//!   `dropped_variations` the variations (each with all it holds).
+//!   `dropped_variations` the variations (each with all it holds), `failed_inputs` the inputs
+//!   not read or not to their end (missing, not PGN, a read error: none of them a game).
 //! - `unpack FILE.cbg --to uci|pgn [--game N]`: `--to uci` prints for each game exactly the
-//!   line `chessbits pgn --to uci` prints for it (numbered as in the packed input); `--to pgn`
-//!   the export format with tags, clocks and evaluations. `--game N` prints the `N`-th game
-//!   of the file only (from 1), read through the index. A game that does not read prints
-//!   `<N>\terror\t<message>` (`N` its place in the file) with `--to uci`, and the message
-//!   goes to stderr; the exit status is then 1.
+//!   line `chessbits pgn --to uci` prints for it, numbered as in the packed input; `--to pgn`
+//!   the export format with tags, clocks and evaluations. `--game N` prints game `N` only, `N`
+//!   the number the output shows (found through the index). Every row, good or not, carries
+//!   that number: a game whose record does not read prints `<N>\terror\t<message>` and the
+//!   message goes to stderr; the exit status is then 1. A file cut short, or with a broken
+//!   frame, is reported once on stderr after the games before the damage: it is no game.
+//!
+//! Both check their inputs first and write their output under a temporary name, renamed
+//! when complete ([`crate::files::Pending`]).
 
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};

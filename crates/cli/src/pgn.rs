@@ -10,14 +10,17 @@
 //!   (`--` in the PGN) is `0000`. A game of a variant chessbits does not play (`[Variant
 //!   "Crazyhouse"]`, ...) is a broken game: `variant "Crazyhouse" is not supported`. A broken game
 //!   prints `<number>\terror\t<message>`, and the message goes to stderr too, with the file,
-//!   the game number, line and column.
+//!   the game number, line and column. A read error (a broken compressed stream) is no game:
+//!   it is reported once on stderr, with the file and the byte, after every game before it,
+//!   and makes the exit status 1; so is an input that cannot be opened or does not look like
+//!   PGN.
 //! - `--to pgn`: each game in the PGN export format (variations, comments and NAGs kept); a
 //!   broken game is left out and reported on stderr.
 //! - `--to moves:CODE`, CODE one of `12`, `san-like`, `san-like-7-13`: per game
 //!   `<number>\t<plies>\t<bits>\t<hex>`, the mainline in that move code
 //!   (`chessbits_codec::classic::moves`), from the game's start position; broken games as for
 //!   `--to uci`, and a game with a null move, which no move code holds, as
-//!   `<number>\terror\tply <N>: a null move cannot be coded`.
+//!   `<number>\terror\tply <N>: a null move cannot be coded` (`.cbg` and Parquet hold it).
 
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};

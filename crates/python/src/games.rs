@@ -130,6 +130,9 @@ impl Read for Failed {
     }
 }
 
+/// A game that did not read: the message, and the tags read before it failed.
+pub(crate) type FailedGame = (String, Vec<(Vec<u8>, Vec<u8>)>);
+
 /// The schema of the batches: the export schema with `moves` as asked and an `error` column.
 fn schema_for(moves: MovesAs) -> SchemaRef {
     let base = chessbits_arrow::schema();
@@ -176,7 +179,7 @@ impl Games {
     ///
     /// # Errors
     /// `OSError` when the input cannot be read: no game follows, and that is no game's fault.
-    pub(crate) fn next_game(&mut self) -> PyResult<Option<(u64, Result<GameRecord, String>)>> {
+    pub(crate) fn next_game(&mut self) -> PyResult<Option<(u64, Result<GameRecord, FailedGame>)>> {
         Ok(match self {
             Games::Pgn(reader, builder) => {
                 let number = reader.games() + 1;
@@ -185,7 +188,10 @@ impl Games {
                     Some(Err(e)) if matches!(e.kind, PgnErrorKind::Io(_)) => {
                         return Err(PyOSError::new_err(e.to_string()))
                     }
-                    Some(result) => Some((number, result.map_err(|e| e.to_string()))),
+                    Some(result) => Some((
+                        number,
+                        result.map_err(|e| (e.to_string(), builder.failed_tags().to_vec())),
+                    )),
                 }
             }
             Games::Cbg(reader) => match reader.next() {
@@ -194,7 +200,7 @@ impl Games {
                     return Err(PyOSError::new_err(e.to_string()))
                 }
                 Some(Ok(game)) => Some((game.number, Ok(game))),
-                Some(Err(e)) => Some((e.at.game, Err(e.to_string()))),
+                Some(Err(e)) => Some((e.at.game, Err((e.to_string(), Vec::new())))),
             },
         })
     }
@@ -265,7 +271,7 @@ impl Rows {
                 Ok(())
             }
             Err(e @ ExportError::Moves { .. }) => {
-                self.push_error(game.number, &e.to_string());
+                self.push_error(game.number, &e.to_string(), &game.tags);
                 Ok(())
             }
             Err(e) => Err(e),
@@ -292,9 +298,10 @@ impl Rows {
         self.moves.append(true);
     }
 
-    /// A row for a game that did not read: its number and the message, nothing else.
-    fn push_error(&mut self, number: u64, message: &str) {
-        let record = GameRecord { number, ..GameRecord::default() };
+    /// A row for a game that did not read: its number, the message, and the tags read (all
+    /// of them for a variant game refused, so that analyses of tags alone still count it).
+    fn push_error(&mut self, number: u64, message: &str, tags: &[(Vec<u8>, Vec<u8>)]) {
+        let record = GameRecord { number, tags: tags.to_vec(), ..GameRecord::default() };
         // A game with no moves always codes.
         let _ = self.batch.push(&record);
         if self.moves_as != MovesAs::Codes {
@@ -395,7 +402,7 @@ impl GameBatches {
                             io = Some(e.to_string());
                             break;
                         }
-                        Err(e) => rows.push_error(number, &e.to_string()),
+                        Err(e) => rows.push_error(number, &e.to_string(), builder.failed_tags()),
                     }
                 }
                 (rows.finish(), io)
@@ -468,7 +475,7 @@ impl GameBatches {
                             rows.push(&game)?;
                             games.recycle(game);
                         }
-                        Some((number, Err(e))) => rows.push_error(number, &e),
+                        Some((number, Err((e, tags)))) => rows.push_error(number, &e, &tags),
                     }
                 }
                 match rows.finish()? {

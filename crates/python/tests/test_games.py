@@ -182,3 +182,21 @@ def test_codes_table_is_what_chessbits_export_writes(tmp_path, sample_path):
     ours = chessbits.read_games(sample_path, moves="codes").drop_columns(["error"])
     assert exported.schema.equals(ours.schema)
     assert exported.equals(ours)
+
+
+def test_a_refused_variant_game_keeps_its_tags_in_its_error_row():
+    pgn = (
+        b'[Event "Rated Crazyhouse game"]\n[Result "1-0"]\n[WhiteElo "1800"]\n'
+        b'[Variant "Crazyhouse"]\n[TimeControl "180+0"]\n\n1. e4 e5 1-0\n\n'
+        b'[Event "Rated Blitz game"]\n[Result "0-1"]\n\n1. d4 0-1\n'
+    )
+    for threads in (1, 2):
+        table = chessbits.read_games(pgn, threads=threads).to_pylist()
+        assert [row["game"] for row in table] == [1, 2]
+        refused = table[0]
+        assert "Crazyhouse" in refused["error"]
+        assert refused["Result"] == "1-0"
+        assert refused["WhiteElo"] == 1800
+        assert refused["TimeControl"] == "180+0"
+        assert dict(refused["tags"]).get("Variant") == "Crazyhouse"
+        assert table[1]["error"] is None
