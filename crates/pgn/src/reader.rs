@@ -752,4 +752,33 @@ mod tests {
             ]
         );
     }
+
+    /// A game cut inside a comment (or a move) by a read error is not reported as a broken
+    /// game: the read error, which is no game, stands for it, in every reader.
+    #[test]
+    fn a_game_a_read_error_cuts_is_the_read_error() {
+        struct Cut(&'static [u8]);
+        impl Read for Cut {
+            fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+                if self.0.is_empty() {
+                    return Err(io::Error::other("stream broken"));
+                }
+                let n = self.0.len().min(out.len());
+                out[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        for cut in [&b"1. e4 *\n\n1. d4 { a comment cut sh"[..], b"1. e4 *\n\n1. d4 Nf", b"1. e4 *\n\n1. Ke"] {
+            let mut reader = PgnReader::new(Cut(cut));
+            let mut games = Vec::new();
+            while let Some(game) = reader.read_game(&mut crate::Replay::default()) {
+                games.push(game.map(|_| ()).map_err(|e| e.to_string()));
+            }
+            assert_eq!(games.len(), 2, "{games:?}");
+            assert_eq!(games[0], Ok(()));
+            let err = games[1].as_ref().unwrap_err();
+            assert!(err.contains("read error: stream broken"), "{err}");
+        }
+    }
 }

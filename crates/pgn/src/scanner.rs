@@ -363,6 +363,14 @@ impl<S: Source> Parser<S> {
             Err(Stop { at, kind }) => {
                 let err = self.error_at(at, kind);
                 self.recover();
+                if self.read_all() {
+                    if let Some(io) = self.src.take_error() {
+                        // The broken game runs to where a read error cut the input: it was
+                        // cut short, and the read error, which is no game, stands for it.
+                        self.finished = true;
+                        return Some(Err(self.io_error(io)));
+                    }
+                }
                 self.game_end = self.abs(self.pos);
                 Some(Err(err))
             }
