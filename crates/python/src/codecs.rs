@@ -87,6 +87,14 @@ fn resolve(start: &Position, moves: &[String]) -> PyResult<Vec<Move16>> {
         let uci = UciMove::from_ascii(text.as_bytes()).map_err(|e| {
             raise::<InvalidMoveError>(format!("ply {}: invalid uci {text:?}: {e}", ply + 1))
         })?;
+        if uci == UciMove::Null {
+            // The move codecs code a null move (PGN's `--`), but not in check.
+            pos.play_null().map_err(|_| {
+                raise::<IllegalMoveError>(format!("ply {}: a null move in check", ply + 1))
+            })?;
+            out.push(Move16::NULL);
+            continue;
+        }
         let m = pos
             .resolve_uci(uci)
             .map_err(|e| raise::<IllegalMoveError>(format!("ply {}: {e}", ply + 1)))?;
@@ -97,7 +105,7 @@ fn resolve(start: &Position, moves: &[String]) -> PyResult<Vec<Move16>> {
 }
 
 /// A mainline (UCI moves from `start_fen`, the standard start if `None`) as move codec bytes
-/// (`"model"`, about 3 bits a move, or `"index"`).
+/// (`"model"`, about 3 bits a move, or `"index"`); `0000` is a null move (not in check).
 #[pyfunction]
 #[pyo3(signature = (moves, *, start_fen=None, codec="model"))]
 pub(crate) fn encode_moves<'py>(
@@ -138,7 +146,12 @@ pub(crate) fn decode_moves(
         .iter()
         .map(|&m| {
             let text = pos.uci(m).to_string();
-            pos.play_unchecked(m);
+            if m.is_null() {
+                // Decoded only where it is legal: not in check.
+                let _ = pos.play_null();
+            } else {
+                pos.play_unchecked(m);
+            }
             text
         })
         .collect())

@@ -87,3 +87,23 @@ def test_codec_errors():
     with pytest.raises(chessbits.DecodeError):
         chessbits.decode_position(b"", "packed")
     assert chessbits.decode_moves(b"", 0) == []
+
+
+@pytest.mark.parametrize("codec", ["model", "index"])
+def test_no_codec_decodes_moves_past_its_bytes(codec):
+    # The new user's cases: 50 plies from the bytes of two, and 5 from nothing.
+    data = chessbits.encode_moves(["e2e4", "e7e5"], codec=codec)
+    assert chessbits.decode_moves(data, 2, codec=codec) == ["e2e4", "e7e5"]
+    for plies, given in [(50, data), (5, b""), (1, b"")]:
+        with pytest.raises(chessbits.DecodeError, match="end early"):
+            chessbits.decode_moves(given, plies, codec=codec)
+
+
+@pytest.mark.parametrize("codec", ["model", "index"])
+def test_null_moves_are_coded(codec):
+    moves = ["e2e4", "0000", "d2d4", "e7e5", "0000", "g8f6"]
+    data = chessbits.encode_moves(moves, codec=codec)
+    assert chessbits.decode_moves(data, len(moves), codec=codec) == moves
+    # Not in check: the king would be left to capture.
+    with pytest.raises(chessbits.IllegalMoveError, match="ply 4"):
+        chessbits.encode_moves(["e2e4", "f7f5", "d1h5", "0000"], codec=codec)

@@ -222,10 +222,12 @@ def decode_position(data: bytes, format: str = "compact") -> str:
     """The FEN of ``packed`` or ``compact`` bytes; raises ``DecodeError``."""
 
 def encode_moves(moves: Sequence[str], *, start_fen: Optional[str] = None, codec: str = "model") -> bytes:
-    """UCI moves as move codec bytes (``model`` or ``index``)."""
+    """UCI moves as move codec bytes (``model`` or ``index``); ``0000`` is a null move (not in check)."""
 
 def decode_moves(data: bytes, plies: int, *, start_fen: Optional[str] = None, codec: str = "model") -> List[str]:
-    """``plies`` (0 or more) UCI moves from move codec bytes; raises ``DecodeError``."""
+    """``plies`` (0 or more) UCI moves from move codec bytes (a null move as ``0000``); raises
+    ``DecodeError`` for bytes that are not exactly the coding of ``plies`` moves, ending early
+    ones: no move is read past the bytes."""
 
 def write_cbg(source: Source, path: Union[str, os.PathLike[str]], *, codec: str = "model") -> Tuple[int, int]:
     """Games to a ``.cbg`` file: ``(written, failed)``."""
