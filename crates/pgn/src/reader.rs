@@ -769,7 +769,11 @@ mod tests {
                 Ok(n)
             }
         }
-        for cut in [&b"1. e4 *\n\n1. d4 { a comment cut sh"[..], b"1. e4 *\n\n1. d4 Nf", b"1. e4 *\n\n1. Ke"] {
+        for cut in [
+            &b"1. e4 *\n\n1. d4 { a comment cut sh"[..],
+            b"1. e4 *\n\n1. d4 Nf",
+            b"1. e4 *\n\n1. Ke",
+        ] {
             let mut reader = PgnReader::new(Cut(cut));
             let mut games = Vec::new();
             while let Some(game) = reader.read_game(&mut crate::Replay::default()) {
