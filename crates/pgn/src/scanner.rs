@@ -110,6 +110,10 @@ pub(crate) struct Parser<S> {
     event: bool,
     /// Whether the visitor refused a tag that was read whole (the error stopped after it).
     refused_tag: bool,
+    /// A tag over the length limit: the input offset where it ends when it was read whole,
+    /// `u64::MAX` when it runs on past the limit (it ends with its line). Recovery skips it
+    /// whole, `]` in its value and all, so the game stays one game.
+    long_tag: Option<u64>,
     /// The input offset where a chunk ends: no game that starts at or after it is read (the
     /// bytes after it are there only for what the scanner looks ahead at, as the whole
     /// input's reader would).
@@ -129,6 +133,7 @@ impl<S: Source> Parser<S> {
             moves: 0,
             event: false,
             refused_tag: false,
+            long_tag: None,
             stop: u64::MAX,
             stopped: false,
             game_end: 0,
@@ -402,7 +407,7 @@ impl<S: Source> Parser<S> {
     fn game<V: Visitor>(&mut self, v: &mut V) -> Result<End, Stop<V::Error>> {
         self.phase = Phase::Tags;
         (self.tags, self.moves) = (0, 0);
-        (self.event, self.refused_tag) = (false, false);
+        (self.event, self.refused_tag, self.long_tag) = (false, false, None);
         self.tags(v)?;
         // A game refused for its tags is skipped as one refused for a move: from here.
         self.phase = Phase::Movetext;
@@ -454,6 +459,7 @@ impl<S: Source> Parser<S> {
                     }
                     if end > self.limits.tag_len {
                         let limit = self.limits.tag_len;
+                        self.long_tag = Some(self.abs(self.pos + end));
                         return Err(self.syntax(self.pos, PgnErrorKind::TagTooLong { limit }));
                     }
                     self.tags += 1;
@@ -475,6 +481,7 @@ impl<S: Source> Parser<S> {
                 }
                 Err(TagFail::Incomplete) if buf.len() > self.limits.tag_len => {
                     let limit = self.limits.tag_len;
+                    self.long_tag = Some(u64::MAX);
                     return Err(self.syntax(self.pos, PgnErrorKind::TagTooLong { limit }));
                 }
                 // Twice as much each time: a long tag costs its length, not its length
@@ -926,21 +933,30 @@ impl<S: Source> Parser<S> {
             // A broken tag after it: skipped as a broken tag is.
         }
         if self.phase == Phase::Tags {
-            // Skip the bad tag (to its `]` or the end of its line) and the tags after it.
-            loop {
-                self.skip_tag();
-                if self.skip_space() != Some(b'[') {
-                    break;
-                }
+            // Skip the bad tag (to its `]` or the end of its line; a tag over the length
+            // limit whole) and the tags after it.
+            match self.long_tag.take() {
+                Some(u64::MAX) => self.skip_line(),
+                Some(end) => self.skip_to(end),
+                None => self.skip_tag(),
+            }
+            while self.skip_space() == Some(b'[') {
                 self.fill(TAG_PROBE);
                 let rest = self.src.buf().get(self.pos..).unwrap_or_default();
                 if rest.starts_with(b"[Event ") || rest.starts_with(b"[Event\t") {
                     return;
                 }
+                self.skip_tag();
             }
             self.depth = 0;
         }
         self.skip_movetext(self.depth, false);
+    }
+
+    /// Skips to input offset `end`, which the buffer holds (a tag read whole).
+    fn skip_to(&mut self, end: u64) {
+        let at = usize::try_from(end.saturating_sub(self.src.base())).unwrap_or(usize::MAX);
+        self.pos = self.pos.max(at.min(self.src.buf().len()));
     }
 
     /// Skips to after the next `]` on this line, or to the next line.

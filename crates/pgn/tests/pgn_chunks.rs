@@ -454,3 +454,26 @@ fn the_read_error_keeps_the_error_inside_it() {
         assert!(e.get_ref().is_some_and(|inner| inner.is::<Inner>()), "{threads} {guess}: {e:?}");
     }
 }
+
+/// A tag over the length limit is one broken game, whatever its value holds (`]`, quotes),
+/// and the next game keeps its number, in every reader: before, a `]` in the value ended the
+/// skip there and the rest of the game was read as the next one.
+#[test]
+fn a_tag_over_the_limit_is_one_broken_game() {
+    for value in ["a]b".repeat(25_000), "a\"b".repeat(25_000), "a".repeat(70_000)] {
+        let game = format!("[Event \"x\"]\n[Site \"{value}\"]\n[White \"w\"]\n\n1. e4 *\n\n");
+        let pgn = format!("{game}[Event \"y\"]\n\n1. d4 *\n\n{game}[Event \"z\"]\n\n1. c4 *\n");
+        let mut reader = SliceReader::new(pgn.as_bytes());
+        let mut got = Vec::new();
+        while let Some(result) = reader.read_game(&mut Replay::default()) {
+            got.push(result.map(|g| g.game.moves().len()).map_err(|e| e.to_string()));
+        }
+        assert_eq!(got.len(), 4, "{got:?}");
+        assert!(got[0].as_ref().is_err_and(|e| e.contains("tag longer than")), "{got:?}");
+        assert_eq!(got[1], Ok(1));
+        assert!(got[2].is_err());
+        assert_eq!(got[3], Ok(1));
+        check("long tag", pgn.as_bytes(), &[1, 4096, 70_000]);
+        check_threads("long tag", pgn.as_bytes(), &[1, 2], &[1, 4096]);
+    }
+}
