@@ -360,13 +360,13 @@ mod tests {
             @"moves: ply 8 (byte 0): no legal move, yet more plies follow");
         // Fewer plies than coded: bytes are left over.
         insta::assert_snapshot!(error(replay(&bytes, plies - 2).write_uci(&mut String::new())),
-            @"moves: ply 5 (byte 2): bytes follow the last move");
+            @"moves: ply 5 (byte 3): bytes follow the last move");
         let mut longer = bytes.clone();
         longer.push(0x5a);
         insta::assert_snapshot!(error(replay(&longer, plies).write_uci(&mut String::new())),
             @"moves: ply 7 (byte 3): bytes follow the last move");
-        // The coder never writes a trailing zero byte. (A cut is not always an error: the
-        // coder drops trailing zeros, so a prefix can be the code of another game as long.)
+        // A byte more, even a zero, is not the exact encoding. (A cut is not always an error:
+        // a prefix can be the code of another game as long.)
         let mut zero = bytes.clone();
         zero.push(0);
         insta::assert_snapshot!(error(replay(&zero, plies).write_san(&mut String::new())), @"moves: ply 7 (byte 3): bytes follow the last move");
