@@ -185,7 +185,10 @@ pub fn uci(data: &[u8]) {
 /// game by game, replayed and as trees; nothing panics.
 pub fn pgn(data: &[u8]) {
     let mut slice = SliceReader::new(data);
-    let mut stream = PgnReader::new(Trickle(Cursor::new(data)));
+    // Reads of 1 to 64 bytes, picked by the last byte: the streaming reader meets every
+    // boundary its buffer can have.
+    let read = 1 + usize::from(data.last().copied().unwrap_or(0) % 64);
+    let mut stream = PgnReader::new(Trickle(Cursor::new(data), read));
     loop {
         let a = slice.read_game(&mut Replay::default());
         let b = stream.read_game(&mut Replay::default());
@@ -226,7 +229,16 @@ fn chunked(data: &[u8]) {
         numbered.push(line.replacen(&start, " @0 ", 1));
         serial.push(line);
     }
-    let options = chessbits_pgn::Parallel { chunk_size: size, ..chessbits_pgn::Parallel::new(2) };
+    // One to four threads, each cutter, picked by the second byte: the same lines (games,
+    // errors with their numbers, lines, columns and offsets) as one reader.
+    let pick = data.get(1).copied().unwrap_or(0);
+    let threads = 1 + usize::from(pick % 4);
+    let guess = pick & 4 == 0;
+    let options = chessbits_pgn::Parallel {
+        chunk_size: size,
+        guess,
+        ..chessbits_pgn::Parallel::new(threads)
+    };
     let mut parallel = Vec::new();
     let _ = chessbits_pgn::par_games(
         data,
@@ -238,7 +250,7 @@ fn chunked(data: &[u8]) {
             Ok::<_, ()>(())
         },
     );
-    assert_eq!(numbered, parallel, "guessed chunks of {size} bytes");
+    assert_eq!(numbered, parallel, "{threads} threads, chunks of {size} bytes, guess {guess}");
     let mut chunked = Vec::new();
     for mut chunk in Chunks::new(data, size) {
         let mut reader = chunk.reader();
@@ -263,11 +275,11 @@ pub fn compressed(data: &[u8]) {
 }
 
 /// A reader that hands out at most 7 bytes a call, to cross every buffer boundary.
-struct Trickle<R>(R);
+struct Trickle<R>(R, usize);
 
 impl<R: std::io::Read> std::io::Read for Trickle<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = buf.len().min(7);
+        let n = buf.len().min(self.1);
         self.0.read(&mut buf[..n])
     }
 }
