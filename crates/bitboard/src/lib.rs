@@ -15,6 +15,7 @@
 //! assert_eq!(Piece::new(Color::Black, Role::Knight).char(), 'n');
 //! # Ok::<_, chessbits_bitboard::ParseSquareError>(())
 //! ```
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(not(test), no_std)]
 #![deny(unsafe_code)]
 
@@ -27,6 +28,7 @@ pub mod isa;
 mod piece;
 pub mod reference;
 #[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 mod serde_text;
 mod square;
 pub mod tables;

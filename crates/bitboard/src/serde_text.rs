@@ -21,12 +21,14 @@ use crate::{Color, File, Piece, Rank, Role, Square};
 #[macro_export]
 macro_rules! serde_text {
     ($ty:ty, $expecting:literal, $parse:expr) => {
+        #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
         impl serde::Serialize for $ty {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 serializer.collect_str(self)
             }
         }
 
+        #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
         impl<'de> serde::Deserialize<'de> for $ty {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<$ty, D::Error> {
                 struct Text;

@@ -292,6 +292,7 @@ impl fmt::Display for ParseSquareError {
 }
 
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 impl std::error::Error for ParseSquareError {}
 
 impl FromStr for Square {

@@ -33,6 +33,7 @@
 //! assert_eq!(compact::decode(small.as_bytes())?, pos);
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 pub mod cbg;

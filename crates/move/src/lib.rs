@@ -41,6 +41,7 @@
 //! assert_eq!("g1f3".parse::<UciMove>()?, m16.to_uci(Default::default()));
 //! # Ok::<_, chessbits_move::ParseUciMoveError>(())
 //! ```
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(not(test), no_std)]
 #![forbid(unsafe_code)]
 
@@ -53,6 +54,7 @@ mod move16;
 mod move32;
 mod packed;
 #[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 mod serde_impls;
 mod uci;
 

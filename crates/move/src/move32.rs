@@ -380,6 +380,7 @@ impl fmt::Display for InvalidMove32 {
 }
 
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 impl std::error::Error for InvalidMove32 {}
 
 #[cfg(test)]

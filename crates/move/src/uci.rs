@@ -74,6 +74,7 @@ impl fmt::Display for ParseUciMoveError {
 }
 
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 impl std::error::Error for ParseUciMoveError {}
 
 impl UciMove {
@@ -145,6 +146,7 @@ impl UciMove {
     /// # Ok::<_, chessbits_move::ParseUciMoveError>(())
     /// ```
     #[cfg(feature = "alloc")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
     pub fn push_to(self, out: &mut alloc::string::String) {
         let (bytes, len) = self.ascii();
         // Squares, role letters and `0000` are ASCII.

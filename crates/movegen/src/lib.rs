@@ -33,6 +33,7 @@
 //! assert_eq!(game.position().outcome(), Some(mate));
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(unsafe_code)]
 
 pub mod attacks;

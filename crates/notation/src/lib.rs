@@ -41,6 +41,7 @@
 //! assert_eq!(err.unwrap_err().to_string(), "placement (byte 26): rank 6 has 9 squares");
 //! # Ok::<_, chessbits_notation::fen::FenError>(())
 //! ```
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 pub mod epd;

@@ -165,11 +165,13 @@
 //! # Ok::<_, chessbits_pgn::PgnError<chessbits_pgn::ReplayError>>(())
 //! ```
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 mod annotations;
 mod bytes;
 #[cfg(feature = "compression")]
+#[cfg_attr(docsrs, doc(cfg(feature = "compression")))]
 mod compression;
 mod error;
 mod guess;
@@ -191,6 +193,7 @@ pub use annotations::{
     CommentAnnotations, CommentParts, Eval, InvalidClock, InvalidEval, InvalidNag, Nag, Score,
 };
 #[cfg(feature = "compression")]
+#[cfg_attr(docsrs, doc(cfg(feature = "compression")))]
 pub use compression::{CompressedStreamError, Compression, Input, Output, ReadCount};
 pub use error::{PgnError, PgnErrorKind, TagError};
 pub use limits::{

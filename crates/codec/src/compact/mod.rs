@@ -142,9 +142,11 @@ use context::{
 };
 
 #[cfg(feature = "fit")]
+#[cfg_attr(docsrs, doc(cfg(feature = "fit")))]
 mod fit;
 
 #[cfg(feature = "fit")]
+#[cfg_attr(docsrs, doc(cfg(feature = "fit")))]
 pub use fit::Fitter;
 
 /// The most bytes [`encode`] writes: the escape byte and a packed position with clocks.
