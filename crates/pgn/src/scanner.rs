@@ -13,7 +13,7 @@ use std::io;
 use memchr::{memchr, memchr2};
 
 use super::annotations::Nag;
-use super::visitor::{GameResult, RawComment, RawTag, SkipGame, Visitor};
+use super::visitor::{GameResult, RawComment, RawTag, Visitor};
 
 use chessbits_notation::san::SanPlus;
 
@@ -25,6 +25,8 @@ use crate::san_cache::SanCache;
 use crate::source::Source;
 use crate::split::Origin;
 use crate::tags::{parse_tag, starts_tag, TagFail};
+
+mod recover;
 
 /// Bytes the streaming reader keeps available ahead of each movetext token, so that a token is
 /// always whole in the buffer.
@@ -918,61 +920,6 @@ impl<S: Source> Parser<S> {
             }
         }
         (i, SkipStop::Buffer { at_end: i >= len })
-    }
-
-    /// Skips the rest of a game after an error.
-    fn recover(&mut self) {
-        if self.phase == Phase::Tags && core::mem::take(&mut self.refused_tag) {
-            // The visitor refused a well-formed tag: the tags after it are read as a reader
-            // that skips the game reads them, so that the game ends where it ends for every
-            // visitor (`Chunks` cuts an input where the skipping reader ends its games).
-            if self.tags(&mut SkipGame).is_ok() {
-                self.skip_movetext_from_start();
-                return;
-            }
-            // A broken tag after it: skipped as a broken tag is.
-        }
-        if self.phase == Phase::Tags {
-            // Skip the bad tag (to its `]` or the end of its line; a tag over the length
-            // limit whole) and the tags after it.
-            match self.long_tag.take() {
-                Some(u64::MAX) => self.skip_line(),
-                Some(end) => self.skip_to(end),
-                None => self.skip_tag(),
-            }
-            while self.skip_space() == Some(b'[') {
-                self.fill(TAG_PROBE);
-                let rest = self.src.buf().get(self.pos..).unwrap_or_default();
-                if rest.starts_with(b"[Event ") || rest.starts_with(b"[Event\t") {
-                    return;
-                }
-                self.skip_tag();
-            }
-            self.depth = 0;
-        }
-        self.skip_movetext(self.depth, false);
-    }
-
-    /// Skips to input offset `end`, which the buffer holds (a tag read whole).
-    fn skip_to(&mut self, end: u64) {
-        let at = usize::try_from(end.saturating_sub(self.src.base())).unwrap_or(usize::MAX);
-        self.pos = self.pos.max(at.min(self.src.buf().len()));
-    }
-
-    /// Skips to after the next `]` on this line, or to the next line.
-    fn skip_tag(&mut self) {
-        loop {
-            let buf = self.src.buf();
-            let rest = buf.get(self.pos..).unwrap_or_default();
-            if let Some(i) = memchr2(b']', b'\n', rest) {
-                self.pos += i + 1;
-                return;
-            }
-            self.pos = buf.len();
-            if !self.fill(1) {
-                return;
-            }
-        }
     }
 }
 
