@@ -83,6 +83,11 @@ pub(crate) struct Guesses<R> {
 /// common writer puts one between games); else an `[Event ` line, for files that put none.
 struct Marks {
     patterns: Vec<(memmem::Finder<'static>, usize)>,
+    /// `[Event `, for the games glued to the one before (below).
+    event: memmem::Finder<'static>,
+    /// Whether a glued game's `[Event ` may follow its result on the next line (the marks
+    /// above count it when it follows a blank line, or, for `event_tags`, any line break).
+    glued_after_break: bool,
 }
 
 impl Marks {
@@ -92,11 +97,34 @@ impl Marks {
                 (memmem::Finder::new(b"\n\n["), 2),
                 (memmem::Finder::new(b"\n\r\n["), 3),
             ],
+            event: memmem::Finder::new(b"[Event "),
+            glued_after_break: true,
         }
     }
 
     fn event_tags() -> Marks {
-        Marks { patterns: vec![(memmem::Finder::new(b"\n[Event "), 1)] }
+        Marks {
+            patterns: vec![(memmem::Finder::new(b"\n[Event "), 1)],
+            event: memmem::Finder::new(b"[Event "),
+            glued_after_break: false,
+        }
+    }
+
+    /// Whether the `[Event ` at `log[i]` starts a game glued to the one before, as `cat`
+    /// leaves files that end without a blank line (`1-0\n[Event`) or without a line break
+    /// (`0-1[Event`): right after a result's last character (`0`, `1`, `2`, `*`), or on the
+    /// next line. Counted as a game start (so the guessed game numbers stay right after
+    /// such a join), never cut at.
+    fn glued(&self, log: &[u8], i: usize) -> bool {
+        let before = |j: usize| j.checked_sub(1).and_then(|k| log.get(k)).copied();
+        let mut j = i;
+        if self.glued_after_break && before(j) == Some(b'\n') {
+            j -= 1;
+            if before(j) == Some(b'\r') {
+                j -= 1;
+            }
+        }
+        matches!(before(j), Some(b'0' | b'1' | b'2' | b'*'))
     }
 
     /// The marks for an input that starts with `head`.
@@ -131,7 +159,7 @@ impl Marks {
         })
     }
 
-    /// Marks whose `[` is in `log[from..to]`, after `from` itself.
+    /// Marks whose `[` is in `log[from..to]`, after `from` itself, and glued games there.
     fn count(&self, log: &[u8], from: usize, to: usize) -> usize {
         let mut n = 0;
         for (finder, offset) in &self.patterns {
@@ -139,7 +167,8 @@ impl Marks {
             let region = log.get(start..to).unwrap_or_default();
             n += finder.find_iter(region).filter(|&i| start + i + offset > from).count();
         }
-        n
+        let region = log.get(from + 1..to).unwrap_or_default();
+        n + self.event.find_iter(region).filter(|&i| self.glued(log, from + 1 + i)).count()
     }
 }
 
@@ -493,4 +522,35 @@ impl<'w, W, S> Verifier<'w, W, S> {
 /// The reading a slot holds, taken out.
 pub(crate) fn take(slot: &Mutex<Option<Reading>>) -> Option<Reading> {
     slot.lock().ok().and_then(|mut r| r.take())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Files joined with `cat` meet without a blank line (`1-0\n[Event`) or without a line
+    /// break (`0-1[Event`): those games are counted, so the guessed numbers stay right and
+    /// no chunk after the join is read again.
+    #[test]
+    fn games_glued_by_cat_are_counted() {
+        let game = |r: &str| format!("[Event \"e\"]\n[Site \"s\"]\n\n1. e4 e5 {r}");
+        let joined = format!(
+            "{}\n\n{}\n{}{}\r\n{}\n",
+            game("1-0"),
+            game("0-1"),
+            game("1/2-1/2"),
+            game("*"),
+            game("1-0")
+        );
+        let log = joined.as_bytes();
+        // The first game starts at 0, which `count` leaves to its caller.
+        assert_eq!(Marks::blank_lines().count(log, 0, log.len()), 4);
+        let no_blank = joined.replace("\n\n", "\n");
+        let log = no_blank.as_bytes();
+        assert_eq!(Marks::event_tags().count(log, 0, log.len()), 4);
+        // A result inside a comment before a tag-like line is a false start: a wrong guess
+        // costs a chunk read again, never a wrong game.
+        let tags_only = "[Event \"e\"]\n[Site \"1\"]\n\n1. e4 *\n";
+        assert_eq!(Marks::blank_lines().count(tags_only.as_bytes(), 0, tags_only.len()), 0);
+    }
 }
