@@ -451,9 +451,12 @@ pub struct MoveDecoder<'a> {
     scored: Box<Scored<'static>>,
     range: range::Decoder<'a>,
     bits: BitReader<'a>,
-    /// Whether the header is read (it is, at the first ply), and what it said.
+    /// Whether the header is read (it is, at the first ply), what it said, and whether a null
+    /// move followed (a header that says so must be followed by one: the encoder writes it
+    /// only then, and every game has one encoding).
     started: bool,
     nulls: bool,
+    null_read: bool,
 }
 
 impl<'a> MoveDecoder<'a> {
@@ -469,6 +472,7 @@ impl<'a> MoveDecoder<'a> {
             bits: BitReader::new(bytes),
             started: false,
             nulls: false,
+            null_read: false,
         }
     }
 
@@ -537,6 +541,7 @@ impl<'a> MoveDecoder<'a> {
                 return Err(self.error(MoveDecodeErrorKind::Invalid));
             }
             self.history.push_null();
+            self.null_read = true;
         }
         Ok(null)
     }
@@ -610,6 +615,13 @@ impl<'a> MoveDecoder<'a> {
     /// [`MoveDecodeError`] with the number of plies decoded as its ply.
     pub fn finish(&self) -> Result<(), MoveDecodeError> {
         let ply = self.history.ply();
+        if self.nulls && !self.null_read {
+            // A header that says null moves follow, and none did: not what an encoder writes.
+            return Err(MoveDecodeError {
+                at: Ply { ply, byte: 0 },
+                kind: MoveDecodeErrorKind::Invalid,
+            });
+        }
         match self.codec {
             MoveCodec::Model => self.range.finish_exact().map_err(|e| match e {
                 RangeError::Truncated { at } => MoveDecodeError {

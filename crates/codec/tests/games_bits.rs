@@ -291,6 +291,13 @@ fn null_moves_round_trip_and_cost_nothing_where_absent() {
         }
     }
     assert!(with_nulls > 150, "{with_nulls}");
+    // A header that says null moves follow, then none: not what an encoder writes (found by
+    // the move_codec fuzz target). Index codec from the start: 20 (the spare value), the
+    // flag 0, e2e4's index 13: 10100 0 01101, padded.
+    let mut moves = Vec::new();
+    let err = move_codec::decode(MoveCodec::Index, &Position::new(), 1, &[0xa1, 0xa0], &mut moves)
+        .unwrap_err();
+    assert_eq!(err.kind, MoveDecodeErrorKind::Invalid);
     // A null move in check is refused, naming its ply.
     let check =
         chessbits_notation::fen::parse_position("4k3/8/8/8/8/8/8/4K2r w - - 0 1").expect("fen");
