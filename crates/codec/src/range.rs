@@ -344,12 +344,15 @@ pub struct Decoder<'a> {
     /// follow `low` itself: [`Decoder::finish`] recovers it from the window).
     code: u32,
     range: u32,
+    /// Whether the window was ever above the interval (`code >= range`): no encoding reads
+    /// so, and shifting such a window would wrap it back inside.
+    above: bool,
 }
 
 impl<'a> Decoder<'a> {
     /// A decoder over `input`.
     pub fn new(input: &'a [u8]) -> Self {
-        let mut dec = Decoder { input, at: 0, code: 0, range: u32::MAX };
+        let mut dec = Decoder { input, at: 0, code: 0, range: u32::MAX, above: false };
         for _ in 0..4 {
             dec.code = dec.code << 8 | u32::from(dec.next_byte());
         }
@@ -389,6 +392,7 @@ impl<'a> Decoder<'a> {
     #[inline]
     fn normalize(&mut self) {
         while self.range < TOP {
+            self.above |= self.code >= self.range;
             self.range <<= 8;
             self.code = self.code << 8 | u32::from(self.next_byte());
         }
@@ -443,6 +447,7 @@ impl<'a> Decoder<'a> {
     /// [`RangeError::Truncated`] if the input ends before that encoding would,
     /// [`RangeError::NotShortest`] if it has other bytes.
     pub fn finish(&self) -> Result<(), RangeError> {
+        self.check_window()?;
         let (low, value, bytes) = self.ending();
         let len = self.at - 4 + bytes as usize;
         let input = self.input.len();
@@ -470,6 +475,7 @@ impl<'a> Decoder<'a> {
     /// [`RangeError::Truncated`] if the input ends before that encoding would,
     /// [`RangeError::NotShortest`] if it has other bytes.
     pub fn finish_exact(&self) -> Result<(), RangeError> {
+        self.check_window()?;
         let (low, value, bytes) = self.ending();
         let mut len = self.at - 4 + bytes as usize;
         if len == 0 && self.range != u32::MAX {
@@ -484,6 +490,16 @@ impl<'a> Decoder<'a> {
         }
         if value - low != u64::from(self.code) {
             return Err(RangeError::NotShortest { at: input });
+        }
+        Ok(())
+    }
+
+    /// The window must have stayed inside the interval (`code < range`): an input above every
+    /// encoding (all `0xff`, say) reads as the top outcome of binary decisions without ever
+    /// failing one, so the end is where it shows.
+    fn check_window(&self) -> Result<(), RangeError> {
+        if self.above || self.code >= self.range {
+            return Err(RangeError::Invalid);
         }
         Ok(())
     }
@@ -657,6 +673,21 @@ mod tests {
         let old = encode(&cum, &[1, 0]);
         assert_eq!(decode(&cum, &old, 50).map(|m| m.len()), Ok(50), "the hole this closes");
         assert_eq!(decode_exact(&cum, &bytes, 50), Err(RangeError::Truncated { at: 1 }));
+    }
+
+    #[test]
+    fn an_input_above_every_encoding_is_refused() {
+        // Found by the move_codec fuzz target: twelve 0xff bytes read as 24 binary decisions,
+        // every one the top outcome, and the ending was not checked against the interval.
+        let input = [0xffu8; 12];
+        for exact in [false, true] {
+            let mut dec = Decoder::new(&input);
+            for _ in 0..24 {
+                dec.decode_binary(TOTAL - TOTAL / 16);
+            }
+            let ending = if exact { dec.finish_exact() } else { dec.finish() };
+            assert_eq!(ending, Err(RangeError::Invalid));
+        }
     }
 
     #[test]
