@@ -18,12 +18,14 @@
 //! - `cargo xtask layers`: checks with `cargo tree` that each library crate depends only on the
 //!   layers below it and on what its concern needs.
 //! - `cargo xtask scale [--threads 1,2,4,8,16] [--mb N] [--max-rss MB]`: the game-file commands
-//!   over one big PGN file at each thread count, and compressed input (docs/formats.md).
+//!   over one big PGN file at each thread count, and compressed input (docs/formats.md);
+//!   `--adversarial`: `pgn` over pathological inputs of 1, 4 and 16 MiB (linear time and memory).
 //! - `cargo xtask sql-bench [--repeats A,B] [--threads A,B]`: times the SQL questions against a
 //!   scan of the PGN with the library, on the training games repeated (docs/sql.md).
 //! - `cargo xtask distributed [FILE.pgn...]`: the SQL functions on a local Ballista cluster,
 //!   compared with local DataFusion (docs/sql.md).
 
+mod adversarial;
 mod cbg_check;
 mod compare;
 mod distributed;
@@ -61,6 +63,7 @@ measure and check:
   cbg-check      pack and unpack every corpus PGN file as .cbg and compare every game
   parquet-check  export a PGN file to Parquet and read it with pyarrow and DuckDB (skipped if absent)
   scale          pgn, pack and export over a 320 MB PGN at each --threads N: games/s, speed-up, peak memory
+                 (--adversarial: pathological inputs of 1, 4 and 16 MiB at 1 and 2 threads)
   sql-bench      time the SQL questions on 120k and 1M games against a PGN scan (docs/sql.md)
   distributed    the SQL functions on a local Ballista scheduler and two executors, against local DataFusion";
 

@@ -9,7 +9,8 @@
 //! `target/scale/` with its `.zst` (level 3) beside it. Peak memory is the process's `VmHWM`,
 //! read from `/proc` as it runs (Linux). `--max-rss MB` fails the task if any run's peak goes
 //! over MB: memory must be bounded by the thread count and chunk size, not by the input.
-//! Figures are only comparable within one run (docs/formats.md).
+//! Figures are only comparable within one run (docs/formats.md). `--adversarial` times
+//! pathological inputs instead (`adversarial.rs`).
 
 use std::fs;
 use std::io::Write;
@@ -19,13 +20,13 @@ use std::time::{Duration, Instant};
 
 use crate::project_root;
 
-const USAGE: &str = "usage: cargo xtask scale [--threads 1,2,4,8,16] [--mb 320] [--commands pgn,pack,export,unpack,export-cbg] [--max-rss MB]";
+const USAGE: &str = "usage: cargo xtask scale [--threads 1,2,4,8,16] [--mb 320] [--commands pgn,pack,export,unpack,export-cbg] [--max-rss MB] | --adversarial";
 
 /// One timed run: seconds, peak resident memory in bytes, exit status.
-struct Timed {
-    seconds: f64,
-    peak: u64,
-    code: Option<i32>,
+pub(crate) struct Timed {
+    pub(crate) seconds: f64,
+    pub(crate) peak: u64,
+    pub(crate) code: Option<i32>,
 }
 
 /// The peak resident set of a running process, from `/proc/PID/status` (0 if unknown).
@@ -40,7 +41,11 @@ fn peak_rss(pid: u32) -> u64 {
 
 /// Runs `shell` (a `sh -c` line) and watches the peak memory of the last process of the
 /// pipeline, whose pid the line prints first (`exec` keeps it).
-fn run_timed(program: &Path, args: &[String], stdin_from: Option<&str>) -> Result<Timed, String> {
+pub(crate) fn run_timed(
+    program: &Path,
+    args: &[String],
+    stdin_from: Option<&str>,
+) -> Result<Timed, String> {
     let start = Instant::now();
     let mut command = match stdin_from {
         // `zstd -dc FILE | chessbits ...`: chessbits is the shell's last process.
@@ -167,6 +172,8 @@ struct Options {
     commands: Vec<String>,
     mb: u64,
     max_rss: Option<u64>,
+    /// `--adversarial`: the pathological inputs' table instead (`adversarial.rs`).
+    adversarial: bool,
 }
 
 impl Options {
@@ -177,6 +184,7 @@ impl Options {
             commands: vec!["pgn".to_string(), "pack".to_string(), "export".to_string()],
             mb: 320,
             max_rss: None,
+            adversarial: false,
         };
         let number = |v: Option<&String>, name: &str| {
             v.and_then(|v| v.parse::<u64>().ok()).ok_or(format!("{name}: a number"))
@@ -188,6 +196,7 @@ impl Options {
                 "--commands" => options.commands = list(args.next(), "--commands")?,
                 "--mb" => options.mb = number(args.next(), "--mb")?,
                 "--max-rss" => options.max_rss = Some(number(args.next(), "--max-rss")?),
+                "--adversarial" => options.adversarial = true,
                 "-h" | "--help" => {
                     println!("{USAGE}");
                     return Ok(None);
@@ -235,6 +244,10 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
     let bin = build_cli(&root)?;
     let dir = root.join("target/scale");
     fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    if options.adversarial {
+        crate::adversarial::run(&bin, &dir)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let (pgn, games) = big_file(&dir, options.mb)?;
     let bytes = fs::metadata(&pgn).map_err(|e| e.to_string())?.len();
     let zst = compressed(&pgn)?;
