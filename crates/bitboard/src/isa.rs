@@ -258,23 +258,47 @@ macro_rules! __isa_fast_bits_copy {
 /// Calls `$fast(args)` where this CPU has the fast-bits features ([`has_fast_bits`]) and
 /// `$portable(args)` otherwise (always `$portable` off x86-64). `$fast` must be a
 /// [`fast_bits_fn!`] or [`fast_bits_copy!`] copy of `$portable`, so the result is the same
-/// either way. The arguments are evaluated once, in the branch taken.
+/// either way. The arguments are evaluated once, in order, before the call and outside its
+/// `unsafe` block, so an argument that needs `unsafe` needs it at the call site:
+///
+/// ```compile_fail,E0133
+/// use chessbits_bitboard::{isa, Bitboard};
+///
+/// #[inline(always)]
+/// fn count(bb: Bitboard) -> u32 {
+///     bb.count()
+/// }
+/// isa::fast_bits_copy!(fn count_fast_bits = count(bb: Bitboard) -> u32);
+///
+/// let bb = Bitboard::RANK_2;
+/// let raw: *const Bitboard = &bb;
+/// // Dereferencing a raw pointer is unsafe: this does not compile without `unsafe`.
+/// let n = isa::dispatch!(count_fast_bits, count, (*raw));
+/// ```
 #[macro_export]
 #[doc(hidden)]
 macro_rules! __isa_dispatch {
-    ($fast:path, $portable:path, ($($arg:expr),* $(,)?)) => {{
+    ($fast:path, $portable:path, ($($arg:expr),* $(,)?)) => {
+        $crate::__isa_dispatch!(@bind $fast, $portable, [] $($arg,)*)
+    };
+    // Each argument into a local of its own (hygiene keeps each `value` apart), in order.
+    (@bind $fast:path, $portable:path, [$($bound:ident)*] $first:expr, $($rest:expr,)*) => {{
+        let value = $first;
+        $crate::__isa_dispatch!(@bind $fast, $portable, [$($bound)* value] $($rest,)*)
+    }};
+    (@bind $fast:path, $portable:path, [$($bound:ident)*]) => {{
         #[cfg(target_arch = "x86_64")]
         let result = if $crate::isa::has_fast_bits() {
             #[allow(unsafe_code, reason = "calls code compiled for CPU features; see Safety")]
             // Safety: `$fast` is compiled by `fast_bits_fn!` for exactly the features that
-            // `has_fast_bits` just found on this CPU.
-            let result = unsafe { $fast($($arg),*) };
+            // `has_fast_bits` just found on this CPU; its arguments were evaluated above.
+            let result = unsafe { $fast($($bound),*) };
             result
         } else {
-            $portable($($arg),*)
+            $portable($($bound),*)
         };
         #[cfg(not(target_arch = "x86_64"))]
-        let result = $portable($($arg),*);
+        let result = $portable($($bound),*);
         result
     }};
 }
