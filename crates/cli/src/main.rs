@@ -275,6 +275,18 @@ impl Write for Out {
     }
 }
 
+/// `chessbits query` in a build without it: how to get it, and the usage error's status.
+#[cfg(not(feature = "query"))]
+fn query_not_built() -> ExitCode {
+    let _ = writeln!(
+        io::stderr(),
+        "chessbits: this build has no `query` command: it comes with the cargo feature `query` \
+         (DataFusion), for example `cargo install --path crates/cli --features query`; see \
+         docs/sql.md"
+    );
+    ExitCode::from(2)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -336,15 +348,7 @@ fn main() -> ExitCode {
         #[cfg(feature = "query")]
         Command::Query(args) => query::run(&args, &mut BufWriter::new(io::stdout().lock())),
         #[cfg(not(feature = "query"))]
-        Command::Query { .. } => {
-            let _ = writeln!(
-                io::stderr(),
-                "chessbits: this build has no `query` command: it comes with the cargo feature \
-                 `query` (DataFusion), for example `cargo install --path crates/cli --features \
-                 query`; see docs/sql.md"
-            );
-            return ExitCode::from(2);
-        }
+        Command::Query { .. } => return query_not_built(),
         Command::Encode(args) => encode::run_encode(&args, io::stdin().lock(), io::stdout().lock()),
         Command::Decode(args) => encode::run_decode(&args, io::stdin().lock(), io::stdout().lock()),
     };

@@ -432,80 +432,100 @@ pub fn unpack(
             return Ok(stats);
         }
     };
-    let mut line = String::new();
     match game {
-        Some(n) => {
-            let read = CbgFile::open(BufReader::new(file)).and_then(|mut f| f.game_numbered(n));
-            match read {
-                Ok(record) => {
-                    write_game(&record, to, &mut line, out)?;
-                    stats.games += 1;
-                }
-                Err(e) => {
-                    stats.failed += 1;
-                    if to == To::Uci {
-                        writeln!(out, "{n}\terror\t{}", e.kind)?;
-                    }
-                    writeln!(err, "chessbits: {}: game {n}: {}", path.display(), e.kind)?;
-                }
-            }
-        }
-        None => match CbgReader::new(BufReader::with_capacity(1 << 16, file)) {
-            Ok(reader) => {
-                let groups = move || raw_groups(reader, UNPACK_GROUP);
-                let work = |group: Vec<Item>| -> Unpacked {
-                    let (mut text, mut rows, mut line) = (Vec::new(), Vec::new(), String::new());
-                    for item in group {
-                        let row = match item {
-                            Item::Game(raw) => match raw.decode() {
-                                Ok(record) => {
-                                    write_game(&record, to, &mut line, &mut text)?;
-                                    Row::Good { index: raw.index(), number: record.number }
-                                }
-                                Err(e) => Row::Bad(e),
-                            },
-                            Item::Bad(e) => Row::Bad(e),
-                            Item::End(e) => Row::End(e),
-                        };
-                        rows.push((text.len(), row));
-                    }
-                    Ok((text, rows))
-                };
-                let mut numbering = Numbering::default();
-                par_map(options.threads, groups, work, |unpacked: Unpacked| {
-                    let (text, rows) = unpacked?;
-                    let mut from = 0;
-                    for (end, row) in rows {
-                        match row {
-                            Row::Good { index, number } => {
-                                let skipped = number.saturating_sub(index);
-                                numbering.flush(Some(skipped), (path, to), out, err)?;
-                                numbering.skipped = skipped;
-                                stats.games += 1;
-                            }
-                            Row::Bad(e) => {
-                                stats.failed += 1;
-                                numbering.waiting.push(e);
-                            }
-                            Row::End(e) => {
-                                numbering.flush(None, (path, to), out, err)?;
-                                file_error(path, &e, err)?;
-                                stats.failed_input = true;
-                            }
-                        }
-                        out.write_all(text.get(from..end).unwrap_or_default())?;
-                        from = end;
-                    }
-                    Ok::<_, io::Error>(())
-                })?;
-                numbering.flush(None, (path, to), out, err)?;
-            }
-            Err(e) => {
-                file_error(path, &e, err)?;
-                stats.failed_input = true;
-            }
-        },
+        Some(n) => unpack_one(path, BufReader::new(file), (to, n), &mut stats, (out, err))?,
+        None => unpack_all(path, file, (to, options), &mut stats, (out, err))?,
     }
     out.flush()?;
     Ok(stats)
+}
+
+/// `unpack --game N`: game `N` (its number in the packed input), through the index.
+fn unpack_one(
+    path: &Path,
+    file: BufReader<File>,
+    (to, n): (To, u64),
+    stats: &mut UnpackStats,
+    (out, err): (&mut impl Write, &mut impl Write),
+) -> io::Result<()> {
+    match CbgFile::open(file).and_then(|mut f| f.game_numbered(n)) {
+        Ok(record) => {
+            write_game(&record, to, &mut String::new(), out)?;
+            stats.games += 1;
+        }
+        Err(e) => {
+            stats.failed += 1;
+            if to == To::Uci {
+                writeln!(out, "{n}\terror\t{}", e.kind)?;
+            }
+            writeln!(err, "chessbits: {}: game {n}: {}", path.display(), e.kind)?;
+        }
+    }
+    Ok(())
+}
+
+/// `unpack` of the whole file: records read in order here, decoded on the workers, written
+/// in file order with every row numbered ([`Numbering`]).
+fn unpack_all(
+    path: &Path,
+    file: File,
+    (to, options): (To, &Parallel),
+    stats: &mut UnpackStats,
+    (out, err): (&mut impl Write, &mut impl Write),
+) -> io::Result<()> {
+    let reader = match CbgReader::new(BufReader::with_capacity(1 << 16, file)) {
+        Ok(reader) => reader,
+        Err(e) => {
+            file_error(path, &e, err)?;
+            stats.failed_input = true;
+            return Ok(());
+        }
+    };
+    let groups = move || raw_groups(reader, UNPACK_GROUP);
+    let work = |group: Vec<Item>| -> Unpacked {
+        let (mut text, mut rows, mut line) = (Vec::new(), Vec::new(), String::new());
+        for item in group {
+            let row = match item {
+                Item::Game(raw) => match raw.decode() {
+                    Ok(record) => {
+                        write_game(&record, to, &mut line, &mut text)?;
+                        Row::Good { index: raw.index(), number: record.number }
+                    }
+                    Err(e) => Row::Bad(e),
+                },
+                Item::Bad(e) => Row::Bad(e),
+                Item::End(e) => Row::End(e),
+            };
+            rows.push((text.len(), row));
+        }
+        Ok((text, rows))
+    };
+    let mut numbering = Numbering::default();
+    par_map(options.threads, groups, work, |unpacked: Unpacked| {
+        let (text, rows) = unpacked?;
+        let mut from = 0;
+        for (end, row) in rows {
+            match row {
+                Row::Good { index, number } => {
+                    let skipped = number.saturating_sub(index);
+                    numbering.flush(Some(skipped), (path, to), out, err)?;
+                    numbering.skipped = skipped;
+                    stats.games += 1;
+                }
+                Row::Bad(e) => {
+                    stats.failed += 1;
+                    numbering.waiting.push(e);
+                }
+                Row::End(e) => {
+                    numbering.flush(None, (path, to), out, err)?;
+                    file_error(path, &e, err)?;
+                    stats.failed_input = true;
+                }
+            }
+            out.write_all(text.get(from..end).unwrap_or_default())?;
+            from = end;
+        }
+        Ok::<_, io::Error>(())
+    })?;
+    numbering.flush(None, (path, to), out, err)
 }
