@@ -591,12 +591,21 @@ mod tests {
         cum
     }
 
-    fn encode(cum: &[u16], message: &[usize]) -> Vec<u8> {
+    /// Codes `message`, ended by [`Encoder::finish_exact`] if `exact`, else [`Encoder::finish`].
+    fn encode_ending(cum: &[u16], message: &[usize], exact: bool) -> Vec<u8> {
         let mut enc = Encoder::new(Vec::new());
         for &s in message {
             enc.encode_symbol(cum, s);
         }
-        enc.finish()
+        if exact {
+            enc.finish_exact()
+        } else {
+            enc.finish()
+        }
+    }
+
+    fn encode(cum: &[u16], message: &[usize]) -> Vec<u8> {
+        encode_ending(cum, message, false)
     }
 
     /// Decodes `n` symbols and checks the ending.
@@ -610,11 +619,7 @@ mod tests {
     }
 
     fn encode_exact(cum: &[u16], message: &[usize]) -> Vec<u8> {
-        let mut enc = Encoder::new(Vec::new());
-        for &s in message {
-            enc.encode_symbol(cum, s);
-        }
-        enc.finish_exact()
+        encode_ending(cum, message, true)
     }
 
     /// Decodes `n` symbols, failing as soon as the decoder reads past the input, and checks
