@@ -200,9 +200,8 @@ fn export_pgn<W: Write + Send>(
     par_chunks(
         peeked.input.by_ref(),
         &crate::pgn::fitted(options, path),
-        |mut chunk| {
-            let end = chunk.origin().offset + chunk.bytes().len() as u64;
-            let mut reader = chunk.reader();
+        |reader| {
+            let end = reader.end();
             let mut builder = GameBuilder::default();
             let mut batch = BatchBuilder::new(export);
             let (mut errors, mut end, mut read_error, mut games) = (Vec::new(), end, None, 0);

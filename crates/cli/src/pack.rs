@@ -33,7 +33,7 @@ use chessbits_codec::cbg::{
 use chessbits_codec::move_codec::{MoveCodec, MoveEncoder};
 use chessbits_move::CastlingMode;
 use chessbits_movegen::Game;
-use chessbits_pgn::{par_chunks, par_map, Chunk, Parallel, PgnErrorKind, ReplayedGame};
+use chessbits_pgn::{par_chunks, par_map, ChunkReader, Parallel, PgnErrorKind, ReplayedGame};
 use chessbits_state::Position;
 
 use crate::files::{check_inputs, read_error, Pending};
@@ -114,9 +114,8 @@ struct CodedChunk {
 }
 
 /// Reads and codes every game of a chunk (on a worker).
-fn code_chunk(mut chunk: Chunk, codec: MoveCodec) -> CodedChunk {
-    let end = chunk.origin().offset + chunk.bytes().len() as u64;
-    let mut reader = chunk.reader();
+fn code_chunk(reader: &mut ChunkReader<'_>, codec: MoveCodec) -> CodedChunk {
+    let end = reader.end();
     let mut builder = GameBuilder::default();
     let mut encoder = MoveEncoder::new(codec, &Position::new());
     let mut coded = CodedChunk { games: Vec::new(), end, read_error: None };
@@ -229,7 +228,7 @@ pub fn pack(
         par_chunks(
             peeked.input.by_ref(),
             &fitted(options, path),
-            |chunk| code_chunk(chunk, codec),
+            |reader| code_chunk(reader, codec),
             |chunk: CodedChunk| {
                 for game in chunk.games {
                     number += 1;

@@ -32,7 +32,7 @@ use chessbits_codec::classic::game::encode_moves;
 use chessbits_codec::classic::moves::MoveCode;
 use chessbits_notation::fen::{fen_of, CastlingNotation, EnPassantMode, FenOptions};
 use chessbits_pgn::{
-    par_chunks, Parallel, PgnError, PgnReader, Replay, ReplayedGame, SliceReader, TreeBuilder,
+    par_chunks, ChunkReader, Parallel, PgnError, PgnReader, Replay, ReplayedGame, TreeBuilder,
     Visitor,
 };
 
@@ -147,7 +147,7 @@ impl<R: Read> ReadGames for PgnReader<R> {
     }
 }
 
-impl ReadGames for SliceReader<'_> {
+impl ReadGames for ChunkReader<'_> {
     fn next_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<Numbered<V>> {
         let game = self.read_game(visitor)?;
         Some((self.games(), game))
@@ -220,12 +220,12 @@ pub fn run(
             par_chunks(
                 input,
                 &fitted(options, path),
-                |mut chunk| {
-                    let end = chunk.origin().offset + chunk.bytes().len() as u64;
+                |reader| {
+                    let end = reader.end();
                     let out = spare.lock().ok().and_then(|mut s| s.pop()).unwrap_or_default();
                     let mut piece = Piece { out, ..Piece::default() };
                     // Writing into memory cannot fail.
-                    let _ = convert(&mut chunk.reader(), to, before, path, &mut piece, |_| Ok(()));
+                    let _ = convert(reader, to, before, path, &mut piece, |_| Ok(()));
                     if !piece.read_error {
                         piece.end = end;
                     }

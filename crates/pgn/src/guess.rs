@@ -38,7 +38,9 @@ use memchr::memmem;
 
 use crate::limits::Limits;
 use crate::lines::count_line_breaks;
-use crate::split::{Buffer, Chunk, Origin, Pool, Reading, ReadingSlot};
+use crate::origin::Origin;
+use crate::san_cache::SanCache;
+use crate::split::{Buffer, Chunk, ChunkReader, Pool, Reading};
 
 /// How far past a chunk's size the cutter looks for a mark before it cuts at any line
 /// start: so an input without marks still comes in chunks (read again one by one, as the
@@ -387,11 +389,11 @@ pub(crate) struct Piece {
 }
 
 impl Piece {
-    /// A chunk of the piece for a reader that reports its reading in `report`.
-    pub(crate) fn chunk(&self, report: ReadingSlot) -> Chunk {
+    /// A chunk of the piece, for a worker to read.
+    pub(crate) fn chunk(&self) -> Chunk {
         let error = self.error.as_ref().map(ReadError::take);
         let parts = (Arc::clone(&self.buffer), self.context, self.len);
-        Chunk::from_parts(parts, self.origin, error, self.index, Some(report))
+        Chunk::from_parts(parts, self.origin, error, self.index)
     }
 
     /// Whether the input ends with this piece (nothing is cut after it).
@@ -431,6 +433,8 @@ pub(crate) struct Verifier<'w, W, S> {
     correction: Arc<AtomicI64>,
     /// Games handed on so far.
     games: u64,
+    /// The move-token cache of the readers run here.
+    sans: SanCache,
     /// A piece whose reading did not end clean, to read together with the next one. None is
     /// left once the input has ended: a piece that is not the last has a next, and the last
     /// ends clean.
@@ -444,18 +448,21 @@ impl<'w, W, S> Verifier<'w, W, S> {
         limits: Limits,
         correction: Arc<AtomicI64>,
     ) -> Verifier<'w, W, S> {
-        Verifier { work, sink, limits, correction, games: 0, pending: None }
+        Verifier {
+            work,
+            sink,
+            limits,
+            correction,
+            games: 0,
+            sans: SanCache::default(),
+            pending: None,
+        }
     }
 
     /// Takes the result a worker made of `piece`, and the reading its reader reported.
-    pub(crate) fn take<T, E>(
-        &mut self,
-        result: T,
-        piece: Piece,
-        reading: Option<Reading>,
-    ) -> Result<(), E>
+    pub(crate) fn take<T, E>(&mut self, result: T, piece: Piece, reading: Reading) -> Result<(), E>
     where
-        W: Fn(Chunk) -> T,
+        W: Fn(&mut ChunkReader<'_>) -> T,
         S: FnMut(T) -> Result<(), E>,
     {
         if let Some(pending) = self.pending.take() {
@@ -465,11 +472,11 @@ impl<'w, W, S> Verifier<'w, W, S> {
         match reading {
             // A wrong guess ended it inside a game, whatever the game numbers: read it with
             // the next, without reading it alone again.
-            Some(r) if !r.clean && !piece.is_last() => {
+            r if !r.clean && !piece.is_last() => {
                 self.pending = Some(Piece { origin, ..piece });
                 Ok(())
             }
-            Some(r) if piece.origin.games == self.games => self.hand_on(result, &piece, r.games),
+            r if piece.origin.games == self.games => self.hand_on(result, &piece, r.games),
             _ => {
                 drop(result);
                 self.settle(Piece { origin, ..piece })
@@ -481,22 +488,14 @@ impl<'w, W, S> Verifier<'w, W, S> {
     /// reading ended clean (else keeps the piece, to read with the next).
     fn settle<T, E>(&mut self, piece: Piece) -> Result<(), E>
     where
-        W: Fn(Chunk) -> T,
+        W: Fn(&mut ChunkReader<'_>) -> T,
         S: FnMut(T) -> Result<(), E>,
     {
-        let slot = ReadingSlot::default();
-        let result = (self.work)(piece.chunk(Arc::clone(&slot)));
-        let reading = match take(&slot) {
-            Some(reading) => reading,
-            // The work did not read the chunk to its end: find how a reader does.
-            None => {
-                let mut chunk = piece.chunk(Arc::clone(&slot));
-                let mut reader = chunk.reader_with_limits(self.limits);
-                while reader.skip_game().is_some() {}
-                drop(reader);
-                take(&slot).unwrap_or(Reading { games: 0, clean: false })
-            }
-        };
+        let mut chunk = piece.chunk();
+        let mut reader = chunk.reader_with(self.limits, core::mem::take(&mut self.sans));
+        let result = (self.work)(&mut reader);
+        let reading;
+        (reading, self.sans) = reader.finish();
         if reading.clean || piece.is_last() {
             self.hand_on(result, &piece, reading.games)
         } else {
@@ -517,11 +516,6 @@ impl<'w, W, S> Verifier<'w, W, S> {
         self.correction.store(off, Ordering::Relaxed);
         (self.sink)(result)
     }
-}
-
-/// The reading a slot holds, taken out.
-pub(crate) fn take(slot: &Mutex<Option<Reading>>) -> Option<Reading> {
-    slot.lock().ok().and_then(|mut r| r.take())
 }
 
 #[cfg(test)]

@@ -177,6 +177,7 @@ mod error;
 mod guess;
 mod limits;
 mod lines;
+mod origin;
 mod parallel;
 mod reader;
 mod san_cache;
@@ -200,9 +201,10 @@ pub use limits::{
     Limits, MAX_COMMENT_LEN, MAX_GAME_LEN, MAX_GAME_MOVES, MAX_TAGS, MAX_TAG_LEN, MAX_TOKEN_LEN,
     MAX_VARIATION_DEPTH,
 };
+pub use origin::Origin;
 pub use parallel::{par_chunks, par_games, par_map, Parallel, BLOCKS, BLOCK_SIZE};
 pub use reader::{PgnReader, SliceReader};
-pub use split::{Chunk, Chunks, Origin};
+pub use split::{Chunk, ChunkReader, Chunks};
 pub use tree::{read_games, Games, Node, PgnGame, Tags, TreeBuilder, Variation, SEVEN_TAG_ROSTER};
 pub use visitor::{
     is_chess960_variant, resolve_san, start_position, GameResult, InvalidResult, Nothing,

@@ -39,10 +39,11 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 
 use crate::error::PgnError;
-use crate::guess::{self, Guesses, Piece, Verifier};
+use crate::guess::{Guesses, Piece, Verifier};
 use crate::limits::Limits;
 use crate::reader::PgnReader;
-use crate::split::{Chunk, Chunks, ReadingSlot};
+use crate::san_cache::SanCache;
+use crate::split::{Chunk, ChunkReader, Chunks};
 use crate::visitor::Visitor;
 
 /// The size of the blocks the reading thread reads (and decompresses) at a time.
@@ -151,18 +152,19 @@ impl Default for Parallel {
     }
 }
 
-/// Cuts `input` into chunks of whole games, runs `work` on each on `options.threads`
-/// threads, and hands each result to `sink`, on the calling thread, in input order.
+/// Cuts `input` into chunks of whole games, runs `work` on a reader of each on
+/// `options.threads` threads, and hands each result to `sink`, on the calling thread, in
+/// input order.
 ///
 /// With one thread the chunks are cut and worked on the calling thread, one after the
-/// other. A read error of `input` is not an error here: the chunk it cuts short ends with it
-/// ([`Chunk::ends_in_error`]), and its reader reports it as the serial reader does.
+/// other. A read error of `input` is not an error here: the chunk it cuts short ends with it,
+/// and its reader reports it as the serial reader does.
 ///
-/// `work` should read each chunk to its end (its reader's `read_game` or `skip_game` until
-/// `None`): with [`Parallel::guess`] the reader's report is what shows a chunk was cut where a
-/// game starts. A chunk whose report is missing or shows a wrong guess is read again, with
-/// `work`, on the calling thread; so `work` may run more than once on the same bytes, and
-/// only one of its results is handed on.
+/// `work` gets a [`ChunkReader`] of the chunk, and may read as many of its games as it likes:
+/// the games it leaves are skipped after it returns, since with [`Parallel::guess`] how the
+/// whole chunk reads is what shows it was cut where a game starts. A chunk that shows a
+/// wrong guess is read again, with `work`, on the calling thread; so `work` may run more than
+/// once on the same bytes, and only one of its results is handed on.
 ///
 /// # Errors
 /// The first error `sink` returns: no more results are handed on, and the threads stop.
@@ -174,8 +176,7 @@ impl Default for Parallel {
 /// let pgn = game.repeat(1000);
 /// let mut plies = Vec::new();
 /// let options = Parallel { chunk_size: 4096, ..Parallel::new(2) };
-/// par_chunks(pgn.as_bytes(), &options, |mut chunk| {
-///     let mut reader = chunk.reader();
+/// par_chunks(pgn.as_bytes(), &options, |reader| {
 ///     let mut counts = Vec::new();
 ///     while let Some(game) = reader.read_game(&mut Replay::default()) {
 ///         counts.push(game.map_or(0, |g| g.game.moves().len()));
@@ -192,13 +193,22 @@ pub fn par_chunks<R, T, E, W, S>(input: R, options: &Parallel, work: W, sink: S)
 where
     R: Read + Send,
     T: Send,
-    W: Fn(Chunk) -> T + Sync,
+    W: Fn(&mut ChunkReader<'_>) -> T + Sync,
     S: FnMut(T) -> Result<(), E>,
 {
     let (chunk_size, limits) = (options.chunk_size, options.limits);
+    // Each worker's scratch is its move-token cache, handed from one chunk's reader to the
+    // next: a warm cache reads as fast as one reader of the whole input.
+    let work_exact = |sans: &mut SanCache, mut chunk: Chunk| {
+        let mut reader = chunk.reader_with(limits, core::mem::take(sans));
+        let result = work(&mut reader);
+        *sans = reader.finish().1;
+        result
+    };
     if options.threads <= 1 {
         // No reading thread either: the chunks are cut from `input` on the calling thread.
-        return par_map(1, move || Chunks::with_limits(input, chunk_size, limits), work, sink);
+        let chunks = move || Chunks::with_limits(input, chunk_size, limits);
+        return par_map_with(1, chunks, SanCache::default, work_exact, sink);
     }
     thread::scope(|scope| {
         let (block_tx, block_rx) = sync_channel(BLOCKS);
@@ -208,23 +218,23 @@ where
         let blocks = Blocks { rx: block_rx, spare: spare_tx, block: Vec::new(), at: 0 };
         // The cutter is `par_map`'s producing thread; dropping it stops the reading thread.
         if !options.guess {
-            return par_map(
-                options.threads,
-                move || Chunks::with_limits(blocks, chunk_size, limits),
-                work,
-                sink,
-            );
+            let chunks = move || Chunks::with_limits(blocks, chunk_size, limits);
+            return par_map_with(options.threads, chunks, SanCache::default, work_exact, sink);
         }
         let correction = Arc::new(AtomicI64::new(0));
         let guesses = Guesses::new(blocks, chunk_size, limits, Arc::clone(&correction));
         let mut verifier = Verifier::new(&work, sink, limits, correction);
-        par_map(
+        par_map_with(
             options.threads,
             move || guesses,
-            |piece: Piece| {
-                let slot = ReadingSlot::default();
-                let result = work(piece.chunk(Arc::clone(&slot)));
-                (result, piece, guess::take(&slot))
+            SanCache::default,
+            |sans: &mut SanCache, piece: Piece| {
+                let mut chunk = piece.chunk();
+                let mut reader = chunk.reader_with(limits, core::mem::take(sans));
+                let result = work(&mut reader);
+                let reading;
+                (reading, *sans) = reader.finish();
+                (result, piece, reading)
             },
             |(result, piece, reading)| verifier.take(result, piece, reading),
         )
@@ -256,7 +266,7 @@ where
 /// assert_eq!(squares, (1..=1000u64).map(|n| n * n).collect::<Vec<_>>());
 /// # Ok::<_, ()>(())
 /// ```
-pub fn par_map<I, F, U, E, W, S>(threads: usize, items: F, work: W, mut sink: S) -> Result<(), E>
+pub fn par_map<I, F, U, E, W, S>(threads: usize, items: F, work: W, sink: S) -> Result<(), E>
 where
     F: FnOnce() -> I + Send,
     I: Iterator,
@@ -265,9 +275,32 @@ where
     W: Fn(I::Item) -> U + Sync,
     S: FnMut(U) -> Result<(), E>,
 {
+    par_map_with(threads, items, || (), |(), item| work(item), sink)
+}
+
+/// [`par_map`], where each worker thread (or the calling thread, with one) has a scratch
+/// state of its own, made by `scratch` when it starts and lent to `work` with each item: the
+/// buffers and caches that one item's work warms for the next, passed as an argument rather
+/// than kept in a thread-local.
+pub(crate) fn par_map_with<I, F, X, U, E, W, S>(
+    threads: usize,
+    items: F,
+    scratch: impl Fn() -> X + Sync,
+    work: W,
+    mut sink: S,
+) -> Result<(), E>
+where
+    F: FnOnce() -> I + Send,
+    I: Iterator,
+    I::Item: Send,
+    U: Send,
+    W: Fn(&mut X, I::Item) -> U + Sync,
+    S: FnMut(U) -> Result<(), E>,
+{
     if threads <= 1 {
+        let mut own = scratch();
         for item in items() {
-            sink(work(item))?;
+            sink(work(&mut own, item))?;
         }
         return Ok(());
     }
@@ -293,15 +326,19 @@ where
         let (done_tx, done_rx) = channel();
         for _ in 0..threads {
             let (item_rx, done_tx, work) = (Arc::clone(&item_rx), done_tx.clone(), &work);
-            scope.spawn(move || loop {
-                let next = match item_rx.lock() {
-                    Ok(rx) => rx.recv(),
-                    Err(_) => return,
-                };
-                let Ok((index, item)) = next else { return };
-                let result = panic::catch_unwind(AssertUnwindSafe(|| work(item)));
-                if done_tx.send((index, result)).is_err() {
-                    return;
+            let scratch = &scratch;
+            scope.spawn(move || {
+                let mut own = scratch();
+                loop {
+                    let next = match item_rx.lock() {
+                        Ok(rx) => rx.recv(),
+                        Err(_) => return,
+                    };
+                    let Ok((index, item)) = next else { return };
+                    let result = panic::catch_unwind(AssertUnwindSafe(|| work(&mut own, item)));
+                    if done_tx.send((index, result)).is_err() {
+                        return;
+                    }
                 }
             });
         }
@@ -448,8 +485,7 @@ where
     par_chunks(
         input,
         options,
-        |mut chunk| {
-            let mut reader = chunk.reader_with_limits(options.limits);
+        |reader| {
             let mut v = visitor();
             let mut results = Vec::new();
             while let Some(game) = reader.read_game(&mut v) {

@@ -1,16 +1,15 @@
 //! The two readers: [`PgnReader`](crate::PgnReader) over any [`Read`], [`SliceReader`](crate::SliceReader) over bytes in memory, both
 //! driving a [`Visitor`](crate::Visitor) through the [`Parser`].
 
-use core::cell::Cell;
 use core::fmt;
 use std::io::{self, Read};
 
 use crate::error::PgnError;
 use crate::limits::Limits;
+use crate::origin::Origin;
 use crate::san_cache::SanCache;
 use crate::scanner::Parser;
 use crate::source::{IoSource, SliceSource};
-use crate::split::{Origin, Reading, ReadingSlot};
 use crate::visitor::{SkipGame, Visitor};
 
 /// The methods the two readers share.
@@ -136,39 +135,6 @@ impl<R> fmt::Debug for PgnReader<R> {
 /// It reads exactly as [`PgnReader`](crate::PgnReader) does, game for game and error for error.
 pub struct SliceReader<'a> {
     parser: Parser<SliceSource<'a>>,
-    /// Whether it reads a chunk: its move-token cache then goes to the next chunk's reader
-    /// on this thread.
-    chunk: bool,
-    /// Where a chunk's reader, once dropped, says how its reading went (a chunk cut where a
-    /// game is only guessed to start: see [`crate::split::Reading`]).
-    report: Option<(ReadingSlot, u64)>,
-}
-
-thread_local! {
-    /// The move-token cache of the last chunk reader dropped on this thread. A chunk's reader
-    /// starting with the last one's cache, warm and grown, reads as fast as one reader of the
-    /// whole input; starting with an empty one costs its allocation and its misses each time.
-    static CHUNK_SANS: Cell<Option<SanCache>> = const { Cell::new(None) };
-}
-
-impl Drop for SliceReader<'_> {
-    fn drop(&mut self) {
-        if self.chunk {
-            let sans = core::mem::take(&mut self.parser.sans);
-            CHUNK_SANS.with(|cell| cell.set(Some(sans)));
-        }
-        if let Some((slot, first)) = &self.report {
-            if self.parser.ended() {
-                let reading = Reading {
-                    games: self.parser.games - first,
-                    clean: self.parser.game_end <= self.parser.stop(),
-                };
-                if let Ok(mut slot) = slot.lock() {
-                    *slot = Some(reading);
-                }
-            }
-        }
-    }
 }
 
 impl<'a> SliceReader<'a> {
@@ -179,28 +145,39 @@ impl<'a> SliceReader<'a> {
 
     /// A reader of the games in `bytes`, each game bounded by `limits`.
     pub fn with_limits(bytes: &'a [u8], limits: Limits) -> SliceReader<'a> {
-        SliceReader {
-            parser: Parser::new(SliceSource::whole(bytes), limits),
-            chunk: false,
-            report: None,
-        }
+        SliceReader { parser: Parser::new(SliceSource::whole(bytes), limits) }
     }
 
-    /// A reader of `bytes`, which start at input offset `base`, reading from `origin` on,
-    /// starting no game at or after `stop`, and ending with `error` if there is one; once
-    /// dropped after reading to its end, it says how the reading went in `report`.
+    /// A reader of `bytes`, which start at input offset `base`, reading from `origin` on
+    /// with the move-token cache `sans` (a warm cache, handed from one chunk's reader to
+    /// the next, reads as fast as one reader of the whole input), and ending with `error`
+    /// if there is one.
     pub(crate) fn resume(
         (bytes, base, error): (&'a [u8], u64, Option<io::Error>),
         limits: Limits,
-        (origin, stop): (Origin, u64),
-        report: Option<ReadingSlot>,
+        origin: Origin,
+        sans: SanCache,
     ) -> SliceReader<'a> {
         let src = SliceSource { bytes, base, error };
-        let mut parser = Parser::resume(src, limits, origin, stop);
-        if let Some(sans) = CHUNK_SANS.with(Cell::take) {
-            parser.sans = sans;
-        }
-        SliceReader { parser, chunk: true, report: report.map(|slot| (slot, origin.games)) }
+        let mut parser = Parser::resume(src, limits, origin);
+        parser.sans = sans;
+        SliceReader { parser }
+    }
+
+    /// Skips what lies before the next game and returns the input offset where it starts,
+    /// or `None` if no game is left.
+    pub(crate) fn next_game_start(&mut self) -> Option<u64> {
+        self.parser.next_game_start()
+    }
+
+    /// The input offset where the last game read ended (where reading started, before any).
+    pub(crate) fn game_end(&self) -> u64 {
+        self.parser.game_end
+    }
+
+    /// The move-token cache, taken out (an empty one is left).
+    pub(crate) fn take_sans(&mut self) -> SanCache {
+        core::mem::take(&mut self.parser.sans)
     }
 
     reader_methods!();

@@ -21,9 +21,9 @@ use crate::bytes::{find_in_words, is_space, quick_token, token_end, BOM, SAN_CLA
 use crate::error::{PgnError, PgnErrorKind};
 use crate::limits::{Limits, MAX_TOKEN_LEN};
 use crate::lines::Lines;
+use crate::origin::Origin;
 use crate::san_cache::SanCache;
 use crate::source::Source;
-use crate::split::Origin;
 use crate::tags::{parse_tag, starts_tag, TagFail};
 
 mod recover;
@@ -116,12 +116,6 @@ pub(crate) struct Parser<S> {
     /// `u64::MAX` when it runs on past the limit (it ends with its line). Recovery skips it
     /// whole, `]` in its value and all, so the game stays one game.
     long_tag: Option<u64>,
-    /// The input offset where a chunk ends: no game that starts at or after it is read (the
-    /// bytes after it are there only for what the scanner looks ahead at, as the whole
-    /// input's reader would).
-    stop: u64,
-    /// Whether reading stopped at `stop` (the next game starts at or after it).
-    stopped: bool,
     /// The input offset where the last game read ended (the scanner's position after it, its
     /// error recovery included), or where reading started if no game was read.
     pub(crate) game_end: u64,
@@ -136,8 +130,6 @@ impl<S: Source> Parser<S> {
             event: false,
             refused_tag: false,
             long_tag: None,
-            stop: u64::MAX,
-            stopped: false,
             game_end: 0,
             src,
             pos: 0,
@@ -153,9 +145,8 @@ impl<S: Source> Parser<S> {
 
     /// A parser that goes on reading an input where another left it: `src` holds the input
     /// from offset `src.base()`, and reading starts at `origin.offset`, after
-    /// `origin.games` games, on line `origin.line` (which starts at `origin.line_start`); no
-    /// game starts at or after `stop`.
-    pub(crate) fn resume(src: S, limits: Limits, origin: Origin, stop: u64) -> Parser<S> {
+    /// `origin.games` games, on line `origin.line` (which starts at `origin.line_start`).
+    pub(crate) fn resume(src: S, limits: Limits, origin: Origin) -> Parser<S> {
         let pos = usize::try_from(origin.offset.saturating_sub(src.base())).unwrap_or(usize::MAX);
         let mut parser = Parser::new(src, limits);
         parser.pos = pos.min(parser.src.buf().len());
@@ -163,7 +154,6 @@ impl<S: Source> Parser<S> {
         parser.game_start = origin.offset;
         parser.lines =
             Lines { counted: origin.offset, line: origin.line, line_start: origin.line_start };
-        parser.stop = stop;
         parser.game_end = origin.offset;
         parser
     }
@@ -176,14 +166,15 @@ impl<S: Source> Parser<S> {
         self.src.exhausted() && self.pos >= self.src.buf().len()
     }
 
-    /// Whether reading has ended: at the end of the input, or at `stop`.
-    pub(crate) fn ended(&self) -> bool {
-        self.finished || self.stopped
-    }
-
-    /// The offset where no game may start (`u64::MAX` for a whole input).
-    pub(crate) fn stop(&self) -> u64 {
-        self.stop
+    /// Skips what lies before the next game and returns the input offset where it starts,
+    /// or `None` if no game is left ([`read_game`](Self::read_game) then reports the read
+    /// error that ended the input, if one did). Reading the game is left to `read_game`.
+    pub(crate) fn next_game_start(&mut self) -> Option<u64> {
+        if !self.finished && self.find_game() {
+            Some(self.abs(self.pos))
+        } else {
+            None
+        }
     }
 
     /// Where the parser stands: the input offset it reads next, the line there and the games
@@ -336,14 +327,7 @@ impl<S: Source> Parser<S> {
         if self.finished {
             return None;
         }
-        let found = self.find_game();
-        if found && self.abs(self.pos) >= self.stop {
-            // The next game starts in the next chunk (a game may end before what lies between
-            // it and the next one, which the skipping scanner passes as part of it).
-            self.stopped = true;
-            return None;
-        }
-        if !found {
+        if !self.find_game() {
             self.finished = true;
             let err = self.src.take_error()?;
             self.games += 1;

@@ -17,25 +17,10 @@ use std::sync::{Arc, Mutex};
 
 use crate::error::{PgnError, PgnErrorKind};
 use crate::limits::Limits;
+use crate::origin::Origin;
 use crate::reader::{PgnReader, SliceReader};
-
-/// Where reading starts in an input: a chunk's first byte, as the serial reader saw it.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Origin {
-    /// The input offset of the first byte to read.
-    pub offset: u64,
-    /// The line of that byte, from 1.
-    pub line: u64,
-    /// The input offset where that line starts.
-    pub line_start: u64,
-    /// How many games the input holds before that byte.
-    pub games: u64,
-}
-
-impl Origin {
-    /// The start of an input: offset 0, line 1, no game before.
-    pub const START: Origin = Origin { offset: 0, line: 1, line_start: 0, games: 0 };
-}
+use crate::san_cache::SanCache;
+use crate::visitor::Visitor;
 
 /// Whole games of an input, cut from it by [`Chunks`], with where they start.
 pub struct Chunk {
@@ -51,13 +36,11 @@ pub struct Chunk {
     /// The read error that ended the input after this chunk's bytes.
     error: Option<io::Error>,
     index: u64,
-    /// Where the chunk's reader says how its reading went, for a chunk whose start and
-    /// game count were guessed.
-    report: Option<ReadingSlot>,
 }
 
-/// How a chunk's reader read it, to its end: what the pipeline needs to know that a chunk
-/// cut at a guessed game start was read exactly as the whole input's reader reads it.
+/// How a chunk's reader read it, to its end ([`ChunkReader::finish`]): what the pipeline
+/// needs to know that a chunk cut at a guessed game start was read exactly as the whole
+/// input's reader reads it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Reading {
     /// Games read (broken ones included).
@@ -66,9 +49,6 @@ pub(crate) struct Reading {
     /// starts at a line start there, starts where the whole input's reader is between games.
     pub(crate) clean: bool,
 }
-
-/// Where a chunk's reader leaves its [`Reading`] when it is dropped.
-pub(crate) type ReadingSlot = Arc<Mutex<Option<Reading>>>;
 
 /// A chunk's bytes, which go back to the pool they came from when the last holder drops them.
 pub(crate) struct Buffer {
@@ -135,9 +115,8 @@ impl Chunk {
         origin: Origin,
         error: Option<io::Error>,
         index: u64,
-        report: Option<ReadingSlot>,
     ) -> Chunk {
-        Chunk { bytes: buffer, context, len, origin, error, index, report }
+        Chunk { bytes: buffer, context, len, origin, error, index }
     }
 
     /// The chunk's bytes (without the byte before it or the bytes after it).
@@ -165,21 +144,130 @@ impl Chunk {
     }
 
     /// A reader of the chunk's games with the default [`Limits`]. Its game numbers, lines,
-    /// columns and byte offsets ([`PgnError`](crate::PgnError), [`SliceReader::game_start`],
-    /// [`SliceReader::games`]) count from the start of the input. If the input could not be
+    /// columns and byte offsets ([`PgnError`](crate::PgnError), [`ChunkReader::game_start`],
+    /// [`ChunkReader::games`]) count from the start of the input. If the input could not be
     /// read past the chunk, the reader ends with that read error (once: a second reader of
     /// the chunk ends without it).
-    pub fn reader(&mut self) -> SliceReader<'_> {
+    pub fn reader(&mut self) -> ChunkReader<'_> {
         self.reader_with_limits(Limits::DEFAULT)
     }
 
     /// [`reader`](Self::reader), each game bounded by `limits`.
-    pub fn reader_with_limits(&mut self, limits: Limits) -> SliceReader<'_> {
+    pub fn reader_with_limits(&mut self, limits: Limits) -> ChunkReader<'_> {
+        self.reader_with(limits, SanCache::default())
+    }
+
+    /// [`reader_with_limits`](Self::reader_with_limits), starting with the move-token cache
+    /// `sans` (the last chunk's reader's, on a worker: see [`ChunkReader::finish`]).
+    pub(crate) fn reader_with(&mut self, limits: Limits, sans: SanCache) -> ChunkReader<'_> {
         let base = self.origin.offset - u64::from(self.context);
-        let stop =
-            if self.error.is_some() { u64::MAX } else { self.origin.offset + self.len as u64 };
+        let end = self.origin.offset + self.len as u64;
+        let stop = if self.error.is_some() { u64::MAX } else { end };
         let bytes = (self.bytes.bytes.as_slice(), base, self.error.take());
-        SliceReader::resume(bytes, limits, (self.origin, stop), self.report.clone())
+        let reader = SliceReader::resume(bytes, limits, self.origin, sans);
+        ChunkReader { reader, origin: self.origin, end, stop, stopped: false }
+    }
+}
+
+/// A reader of one [`Chunk`]'s games: [`SliceReader`]'s methods, over the chunk's bytes, with
+/// game numbers, lines, columns and byte offsets counted from the start of the input.
+///
+/// The chunk's bytes are followed by the bytes after it that the whole input's reader would
+/// look ahead at (to the end of the line); no game that starts there is read. That is the
+/// one thing a chunk's reader knows that a reader of the whole input does not, and it is
+/// kept here, not in the scanner.
+pub struct ChunkReader<'a> {
+    reader: SliceReader<'a>,
+    origin: Origin,
+    /// The input offset just past the chunk's own bytes.
+    end: u64,
+    /// No game that starts at or after this offset is the chunk's (`u64::MAX` for the chunk
+    /// a read error ends: it reads to that error).
+    stop: u64,
+    /// Whether the next game was found to start at or after `stop`.
+    stopped: bool,
+}
+
+impl ChunkReader<'_> {
+    /// Whether the next game is the chunk's: it starts before the chunk's end, or no game is
+    /// left (the reader then reports a read error, if one ended the input here).
+    fn at_own_game(&mut self) -> bool {
+        if !self.stopped {
+            if let Some(start) = self.reader.next_game_start() {
+                // The next game starts in the next chunk (a game may end before what lies
+                // between it and the next one, which the skipping cutter passes with it).
+                self.stopped = start >= self.stop;
+            }
+        }
+        !self.stopped
+    }
+
+    /// Reads the chunk's next game into `visitor` ([`SliceReader::read_game`]); `None` once
+    /// the chunk's games are read.
+    pub fn read_game<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+    ) -> Option<Result<V::Output, PgnError<V::Error>>> {
+        if !self.at_own_game() {
+            return None;
+        }
+        self.reader.read_game(visitor)
+    }
+
+    /// Skips the chunk's next game ([`SliceReader::skip_game`]); `None` once the chunk's
+    /// games are read.
+    pub fn skip_game(&mut self) -> Option<Result<(), PgnError>> {
+        if !self.at_own_game() {
+            return None;
+        }
+        self.reader.skip_game()
+    }
+
+    /// The input offset where the last game read (or skipped) starts.
+    pub fn game_start(&self) -> u64 {
+        self.reader.game_start()
+    }
+
+    /// The games of the input up to the last one read or skipped, broken ones included: the
+    /// number of that game, from 1.
+    pub fn games(&self) -> u64 {
+        self.reader.games()
+    }
+
+    /// The bounds put on each game.
+    pub fn limits(&self) -> Limits {
+        self.reader.limits()
+    }
+
+    /// Where the chunk starts in the input.
+    pub fn origin(&self) -> Origin {
+        self.origin
+    }
+
+    /// The input offset just past the chunk's bytes: where the next chunk starts.
+    pub fn end(&self) -> u64 {
+        self.end
+    }
+
+    /// Skips whatever games the work left unread, and returns how the reading went and the
+    /// move-token cache, for the worker's next chunk.
+    pub(crate) fn finish(mut self) -> (Reading, SanCache) {
+        while self.skip_game().is_some() {}
+        let reading = Reading {
+            games: self.reader.games() - self.origin.games,
+            clean: self.reader.game_end() <= self.stop,
+        };
+        (reading, self.reader.take_sans())
+    }
+}
+
+impl fmt::Debug for ChunkReader<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ChunkReader")
+            .field("origin", &self.origin)
+            .field("end", &self.end)
+            .field("games", &self.reader.games())
+            .finish_non_exhaustive()
     }
 }
 
@@ -315,7 +403,7 @@ impl<R: Read> Chunks<R> {
             None => usize::try_from(next.offset - self.origin.offset).unwrap_or(usize::MAX),
         };
         let buffer = Arc::new(Buffer::pooled(bytes, &self.pool));
-        let chunk = Chunk::from_parts((buffer, context, len), self.origin, error, self.index, None);
+        let chunk = Chunk::from_parts((buffer, context, len), self.origin, error, self.index);
         self.log_base += keep_from as u64;
         self.origin = next;
         self.index += 1;

@@ -18,7 +18,9 @@ use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use chessbits_arrow::{BatchBuilder, ExportError, ExportOptions, Keys};
 use chessbits_codec::cbg::{CbgErrorKind, CbgReader, GameBuilder, GameRecord, MAGIC};
 use chessbits_notation::san::SanPlus;
-use chessbits_pgn::{par_chunks, Chunk, Compression, Input, Parallel, PgnErrorKind, PgnReader};
+use chessbits_pgn::{
+    par_chunks, ChunkReader, Compression, Input, Parallel, PgnErrorKind, PgnReader,
+};
 use pyo3::exceptions::{PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -382,9 +384,8 @@ impl GameBatches {
     ) -> GameBatches {
         let (tx, rx) = sync_channel(2);
         std::thread::spawn(move || {
-            let work = |mut chunk: Chunk| {
+            let work = |reader: &mut ChunkReader<'_>| {
                 let mut rows = Rows::new(moves_as, keys);
-                let mut reader = chunk.reader();
                 let mut builder = GameBuilder::default();
                 let mut io = None;
                 while let Some(result) = reader.read_game(&mut builder) {
