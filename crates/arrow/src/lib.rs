@@ -578,6 +578,15 @@ pub struct CodedBatch {
 }
 
 impl CodedBatch {
+    /// The batch with `before` added to every game number ([`add_to_game_numbers`]).
+    ///
+    /// # Errors
+    /// As [`add_to_game_numbers`].
+    pub fn number_after(self, before: u64) -> Result<CodedBatch, ExportError> {
+        let batch = add_to_game_numbers(&self.batch, before)?;
+        Ok(CodedBatch { batch, ..self })
+    }
+
     /// The batch.
     pub fn batch(&self) -> &RecordBatch {
         &self.batch
@@ -587,6 +596,52 @@ impl CodedBatch {
     pub fn counts(&self) -> ExportStats {
         self.counts
     }
+}
+
+/// `batch` (of the [`schema`], or any schema whose first column is the Int64 `game`) with
+/// `before` added to every game number: for games read on several threads, whose workers
+/// number each chunk's games from its start, made the input's numbers by whoever hands the
+/// batches on in order (`chessbits_pgn::par_chunks`). The other columns are shared, not
+/// copied.
+///
+/// # Errors
+/// [`ArrowError`] if the first column is not an Int64 column, or a number would pass
+/// `i64::MAX`.
+///
+/// ```
+/// use chessbits_arrow::{add_to_game_numbers, BatchBuilder, ExportOptions};
+/// use chessbits_codec::cbg::GameRecord;
+///
+/// let mut builder = BatchBuilder::new(&ExportOptions::default());
+/// builder.push(&GameRecord { number: 1, ..GameRecord::default() })?;
+/// builder.push(&GameRecord { number: 2, ..GameRecord::default() })?;
+/// let batch = add_to_game_numbers(&builder.finish()?, 40)?;
+/// let games = batch.column(0).as_any().downcast_ref::<arrow_array::Int64Array>().unwrap();
+/// assert_eq!(games.values(), &[41, 42]);
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+pub fn add_to_game_numbers(batch: &RecordBatch, before: u64) -> Result<RecordBatch, ArrowError> {
+    if before == 0 {
+        return Ok(batch.clone());
+    }
+    let games =
+        batch.column(0).as_any().downcast_ref::<arrow_array::Int64Array>().ok_or_else(|| {
+            ArrowError::SchemaError("the first column is not the Int64 game".into())
+        })?;
+    let add = i64::try_from(before)
+        .map_err(|_| ArrowError::ComputeError(format!("{before} games before a batch")))?;
+    let numbers = games
+        .values()
+        .iter()
+        .map(|&n| n.checked_add(add))
+        .collect::<Option<Vec<i64>>>()
+        .ok_or_else(|| ArrowError::ComputeError("a game number passes i64::MAX".into()))?;
+    let mut columns = batch.columns().to_vec();
+    columns[0] = Arc::new(arrow_array::Int64Array::new(
+        numbers.into(),
+        arrow_array::Array::nulls(games).cloned(),
+    ));
+    RecordBatch::try_new(batch.schema(), columns)
 }
 
 /// What a [`ParquetExporter`] wrote.

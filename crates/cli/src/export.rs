@@ -171,12 +171,13 @@ struct FileRun<'a> {
     stats: &'a mut ExportStats,
 }
 
-/// What a worker made of a chunk of PGN: its rows, each game that did not read (its number in
-/// the input and the message), where the chunk ends, and the read error that ended the input
-/// in it, if one did.
+/// What a worker made of a chunk of PGN: its rows, each game that did not read (its number
+/// counted from the chunk's start, if the message names it, and the message after `game N`),
+/// where the chunk ends, and the read error that ended the input in it, if one did. The
+/// numbers are made the input's in the sink, which knows the games before the chunk.
 struct PgnBatch {
     coded: Result<CodedBatch, ExportError>,
-    errors: Vec<(u64, String)>,
+    errors: Vec<(Option<u64>, String)>,
     end: u64,
     read_error: Option<(u64, io::Error)>,
     games: u64,
@@ -206,7 +207,7 @@ fn export_pgn<W: Write + Send>(
             let mut batch = BatchBuilder::new(export);
             let (mut errors, mut end, mut read_error, mut games) = (Vec::new(), end, None, 0);
             while let Some(result) = reader.read_game(&mut builder) {
-                let number = before + reader.games();
+                let number = reader.games();
                 let message = match result {
                     Ok(mut game) => {
                         game.number = number;
@@ -217,7 +218,10 @@ fn export_pgn<W: Write + Send>(
                                 games = reader.games();
                                 continue;
                             }
-                            Err(e) => e.to_string(),
+                            Err(ExportError::Moves { game, error }) => {
+                                (Some(game), format!(": {error}"))
+                            }
+                            Err(e) => (None, e.to_string()),
                         }
                     }
                     Err(e) => match e.kind {
@@ -225,19 +229,29 @@ fn export_pgn<W: Write + Send>(
                             (end, read_error) = (e.offset, Some((e.offset, io)));
                             break;
                         }
-                        ref kind => {
-                            format!("game {number}, line {}, column {}: {kind}", e.line, e.column)
-                        }
+                        ref kind => (
+                            Some(number),
+                            format!(", line {}, column {}: {kind}", e.line, e.column),
+                        ),
                     },
                 };
                 games = reader.games();
-                errors.push((number, message));
+                errors.push(message);
             }
             PgnBatch { coded: batch.finish_coded(), errors, end, read_error, games }
         },
-        |batch: PgnBatch| {
-            for (_, message) in &batch.errors {
-                writeln!(err, "chessbits: {}: {message}", path.display())?;
+        |games_before, batch: PgnBatch| {
+            let before = before + games_before;
+            for (number, message) in &batch.errors {
+                match number {
+                    Some(n) => writeln!(
+                        err,
+                        "chessbits: {}: game {}{message}",
+                        path.display(),
+                        before + n
+                    )?,
+                    None => writeln!(err, "chessbits: {}: {message}", path.display())?,
+                }
             }
             file.stats.failed += batch.errors.len() as u64;
             file.before = file.before.max(before + batch.games);
@@ -245,7 +259,7 @@ fn export_pgn<W: Write + Send>(
                 read_error(err, path, *offset, e)?;
                 file.stats.failed_inputs += 1;
             }
-            let coded = batch.coded.map_err(to_io)?;
+            let coded = batch.coded.and_then(|c| c.number_after(before)).map_err(to_io)?;
             let done =
                 Done { stored: read.get(), read: decompressed.load(Relaxed), done: batch.end };
             progress.set(file.read_before, done, exporter.stats().games + coded.counts().games);

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use chessbits_codec::cbg::MAGIC;
-use chessbits_pgn::{Input, PgnError, PgnErrorKind, ReadCount};
+use chessbits_pgn::{Input, ReadCount};
 
 /// An output file being written: under a hidden temporary name in the same folder (the
 /// extension kept, so compression follows it) until [`Pending::commit`] renames it. Dropped
@@ -159,19 +159,17 @@ pub fn not_pgn(kind: Kind) -> Option<&'static str> {
 
 /// The one wording of a broken game, on stderr, for every command: `chessbits: FILE: game N,
 /// line L, column C: message`, `N` the number the output gives the game.
-pub fn game_error<E: std::fmt::Display>(
+pub fn game_error(
     err: &mut impl Write,
     path: &Path,
     number: u64,
-    e: &PgnError<E>,
+    (line, column): (u64, u64),
+    message: &dyn std::fmt::Display,
 ) -> io::Result<()> {
     writeln!(
         err,
-        "chessbits: {}: game {number}, line {}, column {}: {}",
-        path.display(),
-        e.line,
-        e.column,
-        e.kind
+        "chessbits: {}: game {number}, line {line}, column {column}: {message}",
+        path.display()
     )
 }
 
@@ -179,14 +177,6 @@ pub fn game_error<E: std::fmt::Display>(
 /// with the file and the offset in its decompressed bytes where reading stopped.
 pub fn read_error(err: &mut impl Write, path: &Path, offset: u64, e: &io::Error) -> io::Result<()> {
     writeln!(err, "chessbits: {}: read error after byte {offset} of PGN: {e}", path.display())
-}
-
-/// The read error inside a reader's error, if that is what it is.
-pub fn as_read_error<E>(e: &PgnError<E>) -> Option<&io::Error> {
-    match &e.kind {
-        PgnErrorKind::Io(io) => Some(io),
-        _ => None,
-    }
 }
 
 #[cfg(test)]

@@ -229,7 +229,8 @@ pub fn pack(
             peeked.input.by_ref(),
             &fitted(options, path),
             |reader| code_chunk(reader, codec),
-            |chunk: CodedChunk| {
+            // Games are numbered here, in input order: the games before a chunk are not needed.
+            |_, chunk: CodedChunk| {
                 for game in chunk.games {
                     number += 1;
                     write_coded(&mut writer, game, number, &mut s, path, err)?;

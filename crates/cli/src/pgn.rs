@@ -32,11 +32,11 @@ use chessbits_codec::classic::game::encode_moves;
 use chessbits_codec::classic::moves::MoveCode;
 use chessbits_notation::fen::{fen_of, CastlingNotation, EnPassantMode, FenOptions};
 use chessbits_pgn::{
-    par_chunks, ChunkReader, Parallel, PgnError, PgnReader, Replay, ReplayedGame, TreeBuilder,
-    Visitor,
+    par_chunks, ChunkReader, Parallel, PgnError, PgnErrorKind, PgnReader, Replay, ReplayedGame,
+    TreeBuilder, Visitor,
 };
 
-use crate::files::{as_read_error, game_error, not_pgn, peek, read_error, Peeked};
+use crate::files::{game_error, not_pgn, peek, read_error, Peeked};
 use crate::progress::{Done, Progress};
 
 /// What `chessbits pgn` writes.
@@ -125,19 +125,19 @@ const FEN_OPTIONS: FenOptions =
     FenOptions { castling: CastlingNotation::XFen, en_passant: EnPassantMode::Legal };
 
 /// A game's number in its input (from 1) and what the reader made of it.
-type Numbered<V> = (u64, Result<<V as Visitor>::Output, PgnError<<V as Visitor>::Error>>);
+type NumberedGame<V> = (u64, Result<<V as Visitor>::Output, PgnError<<V as Visitor>::Error>>);
 
 /// A reader of games: the streaming reader of a whole input, or the reader of one chunk.
 pub(crate) trait ReadGames {
     /// The next game and its number in the input (from 1).
-    fn next_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<Numbered<V>>;
+    fn next_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<NumberedGame<V>>;
 
     /// The input offset where the last game read starts.
     fn position(&self) -> u64;
 }
 
 impl<R: Read> ReadGames for PgnReader<R> {
-    fn next_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<Numbered<V>> {
+    fn next_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<NumberedGame<V>> {
         let game = self.read_game(visitor)?;
         Some((self.games(), game))
     }
@@ -148,7 +148,7 @@ impl<R: Read> ReadGames for PgnReader<R> {
 }
 
 impl ReadGames for ChunkReader<'_> {
-    fn next_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<Numbered<V>> {
+    fn next_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<NumberedGame<V>> {
         let game = self.read_game(visitor)?;
         Some((self.games(), game))
     }
@@ -158,18 +158,103 @@ impl ReadGames for ChunkReader<'_> {
     }
 }
 
-/// What one stretch of an input (all of it, or a chunk) gave.
+/// What one stretch of an input (all of it, or a chunk) gave, with its games numbered as
+/// the reader numbered them: a chunk's reader from the chunk's start, the serial reader from
+/// the input's. The sink adds the games before (`Piece::write`), so the workers need not
+/// know how many there were.
 #[derive(Default)]
 struct Piece {
-    out: Vec<u8>,
-    err: Vec<u8>,
+    out: NumberedText,
+    /// Broken games, for stderr: number, line, column, message.
+    broken: Vec<(u64, u64, u64, String)>,
     games: u64,
-    failed: u64,
     /// The input offset after the stretch's last game.
     end: u64,
-    /// The read error that ended the input in this stretch, if one did: reported once, after
-    /// the games before it, and no game.
-    read_error: bool,
+    /// The read error that ended the input in this stretch, if one did (with the offset where
+    /// reading stopped): reported once, after the games before it, and no game.
+    read_error: Option<(u64, io::Error)>,
+}
+
+impl Piece {
+    /// Writes the piece, its games numbered after `before` games, and empties it.
+    fn write(
+        &mut self,
+        before: u64,
+        path: &Path,
+        out: &mut impl Write,
+        err: &mut impl Write,
+    ) -> io::Result<()> {
+        self.out.write_to(out, before)?;
+        for (n, line, column, message) in self.broken.drain(..) {
+            game_error(err, path, before + n, (line, column), &message)?;
+        }
+        if let Some((offset, e)) = self.read_error.take() {
+            read_error(err, path, offset, &e)?;
+        }
+        self.out.clear();
+        self.games = 0;
+        Ok(())
+    }
+}
+
+/// Output text with a hole wherever a game's number goes, filled in when it is written: a
+/// worker writes its chunk's lines before the games ahead of the chunk are counted.
+#[derive(Default)]
+struct NumberedText {
+    bytes: Vec<u8>,
+    /// Where a number goes in `bytes`, and the number counted from the stretch's start.
+    holes: Vec<(usize, u64)>,
+}
+
+impl NumberedText {
+    /// Game `n` (counted from the stretch's start) goes here.
+    fn number(&mut self, n: u64) {
+        self.holes.push((self.bytes.len(), n));
+    }
+
+    /// The bytes, each hole filled with its number plus `before`.
+    fn write_to(&self, out: &mut impl Write, before: u64) -> io::Result<()> {
+        let mut text = Vec::with_capacity(self.bytes.len() + 8 * self.holes.len());
+        let mut at = 0;
+        for &(hole, n) in &self.holes {
+            text.extend_from_slice(&self.bytes[at..hole]);
+            push_decimal(&mut text, before + n);
+            at = hole;
+        }
+        text.extend_from_slice(&self.bytes[at..]);
+        out.write_all(&text)
+    }
+
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.holes.clear();
+    }
+}
+
+impl Write for NumberedText {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.bytes.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Appends `n` in decimal: the sink writes a number a game, faster than `write!`.
+fn push_decimal(out: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[i..]);
 }
 
 /// Runs the command over `paths` on `options.threads` threads, writing to `out` and reporting broken
@@ -193,30 +278,29 @@ pub fn run(
         let before = summary.games;
         let (read, decompressed) = (peeked.read.clone(), peeked.decompressed.clone());
         let done = |end| Done { stored: read.get(), read: decompressed.load(Relaxed), done: end };
-        // Writes what a piece holds and empties it.
-        let mut sink = |piece: &mut Piece| -> io::Result<()> {
-            out.write_all(&piece.out)?;
-            err.write_all(&piece.err)?;
+        // Writes what a piece holds, its games numbered after `games` of this input, and
+        // empties it.
+        let mut sink = |games: u64, piece: &mut Piece| -> io::Result<()> {
             summary.games += piece.games;
-            summary.failed += piece.failed;
-            summary.failed_inputs += u64::from(piece.read_error);
-            progress.set(read_before, done(piece.end), summary.games);
-            piece.out.clear();
-            piece.err.clear();
-            (piece.games, piece.failed, piece.read_error) = (0, 0, false);
+            summary.failed += piece.broken.len() as u64;
+            summary.failed_inputs += u64::from(piece.read_error.is_some());
+            let end = piece.end;
+            piece.write(before + games, path, out, err)?;
+            progress.set(read_before, done(end), summary.games);
             Ok(())
         };
         let input = peeked.input;
         if options.threads <= 1 {
-            // The serial path: one reader, writing straight to the output.
+            // The serial path: one reader, writing straight to the output; its numbers count
+            // from the input's start.
             let mut reader = PgnReader::new(input);
             let mut piece = Piece::default();
-            convert(&mut reader, to, before, path, &mut piece, &mut sink)?;
-            sink(&mut piece)?;
+            convert(&mut reader, to, &mut piece, |piece| sink(0, piece))?;
+            sink(0, &mut piece)?;
         } else {
             // Output buffers go back to the workers once written: a fresh megabyte a chunk
             // costs page faults.
-            let spare: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
+            let spare: Mutex<Vec<NumberedText>> = Mutex::new(Vec::new());
             par_chunks(
                 input,
                 &fitted(options, path),
@@ -225,14 +309,14 @@ pub fn run(
                     let out = spare.lock().ok().and_then(|mut s| s.pop()).unwrap_or_default();
                     let mut piece = Piece { out, ..Piece::default() };
                     // Writing into memory cannot fail.
-                    let _ = convert(reader, to, before, path, &mut piece, |_| Ok(()));
-                    if !piece.read_error {
+                    let _ = convert(reader, to, &mut piece, |_| Ok(()));
+                    if piece.read_error.is_none() {
                         piece.end = end;
                     }
                     piece
                 },
-                |mut piece: Piece| {
-                    sink(&mut piece)?;
+                |games, mut piece: Piece| {
+                    sink(games, &mut piece)?;
                     if let Ok(mut spare) = spare.lock() {
                         spare.push(piece.out);
                     }
@@ -254,91 +338,73 @@ const FLUSH_AT: usize = 1 << 16;
 fn convert(
     reader: &mut impl ReadGames,
     to: To,
-    before: u64,
-    path: &Path,
     piece: &mut Piece,
     mut flush: impl FnMut(&mut Piece) -> io::Result<()>,
 ) -> io::Result<()> {
     let mut line = String::new();
     match to {
-        To::Uci => each(
-            reader,
-            &mut Replay::default(),
-            before,
-            path,
-            to,
-            piece,
-            &mut flush,
-            |n, game, out| {
-                uci_line(&game, &mut line);
-                writeln!(out, "{n}\t{line}")
-            },
-        ),
-        To::Moves(code) => each(
-            reader,
-            &mut Replay::default(),
-            before,
-            path,
-            to,
-            piece,
-            &mut flush,
-            |n, replayed, out| match encode_moves(&replayed.game, code) {
-                Ok(bits) => {
-                    writeln!(out, "{n}\t{}\t{}\t{bits}", replayed.game.moves().len(), bits.len())
+        To::Uci => each(reader, &mut Replay::default(), to, piece, &mut flush, |n, game, out| {
+            uci_line(&game, &mut line);
+            out.number(n);
+            writeln!(out, "\t{line}")
+        }),
+        To::Moves(code) => {
+            each(reader, &mut Replay::default(), to, piece, &mut flush, |n, replayed, out| {
+                out.number(n);
+                match encode_moves(&replayed.game, code) {
+                    Ok(bits) => {
+                        let plies = replayed.game.moves().len();
+                        writeln!(out, "\t{plies}\t{}\t{bits}", bits.len())
+                    }
+                    // A replayed game's moves are legal; a null move has no code.
+                    Err(e) => writeln!(out, "\terror\t{e}"),
                 }
-                // A replayed game's moves are legal; a null move has no code.
-                Err(e) => writeln!(out, "{n}\terror\t{e}"),
-            },
-        ),
+            })
+        }
         // The export format ends each game with a blank line.
-        To::Pgn => each(
-            reader,
-            &mut TreeBuilder::default(),
-            before,
-            path,
-            to,
-            piece,
-            &mut flush,
-            |_, game, out| writeln!(out, "{game}"),
-        ),
+        To::Pgn => {
+            each(reader, &mut TreeBuilder::default(), to, piece, &mut flush, |_, game, out| {
+                writeln!(out, "{game}")
+            })
+        }
     }
 }
 
 /// Reads every game of `reader` with `visitor`, writing each good one with `write` and
 /// reporting each broken one.
-#[allow(clippy::too_many_arguments, reason = "one call site per output kind")]
 fn each<V: Visitor>(
     reader: &mut impl ReadGames,
     visitor: &mut V,
-    before: u64,
-    path: &Path,
     to: To,
     piece: &mut Piece,
     mut flush: impl FnMut(&mut Piece) -> io::Result<()>,
-    mut write: impl FnMut(u64, V::Output, &mut Vec<u8>) -> io::Result<()>,
+    mut write: impl FnMut(u64, V::Output, &mut NumberedText) -> io::Result<()>,
 ) -> io::Result<()>
 where
     V::Error: std::fmt::Display,
 {
     while let Some((n, result)) = reader.next_game(visitor) {
-        let number = before + n;
         match result {
-            Ok(game) => write(number, game, &mut piece.out)?,
+            Ok(game) => write(n, game, &mut piece.out)?,
             Err(e) => {
-                if let Some(io) = as_read_error(&e) {
+                if let PgnErrorKind::Io(io) = e.kind {
                     // Not a game: the input ends here.
-                    read_error(&mut piece.err, path, e.offset, io)?;
-                    piece.read_error = true;
+                    piece.read_error = Some((e.offset, io));
                     piece.end = e.offset;
                     break;
                 }
-                piece.failed += 1;
-                report(path, number, &e, to, &mut piece.out, &mut piece.err)?;
+                // A broken game: `<number>\terror\t<message>` on stdout for `--to uci`,
+                // and the message with file, game, line and column on stderr.
+                if to != To::Pgn {
+                    piece.out.number(n);
+                    writeln!(piece.out, "\terror\t{}", e.kind)?;
+                }
+                piece.broken.push((n, e.line, e.column, e.kind.to_string()));
             }
         }
         piece.games += 1;
         piece.end = reader.position();
-        if piece.out.len() >= FLUSH_AT {
+        if piece.out.bytes.len() >= FLUSH_AT {
             flush(piece)?;
         }
     }
@@ -360,18 +426,28 @@ pub(crate) fn uci_line(replayed: &ReplayedGame, line: &mut String) {
     }
 }
 
-/// Reports a broken game: `<number>\terror\t<message>` on stdout for `--to uci`, and the
-/// message with file, game, line and column on stderr.
-fn report<E: std::fmt::Display>(
-    path: &Path,
-    number: u64,
-    e: &PgnError<E>,
-    to: To,
-    out: &mut impl Write,
-    err: &mut impl Write,
-) -> io::Result<()> {
-    if to != To::Pgn {
-        writeln!(out, "{number}\terror\t{}", e.kind)?;
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Numbers go into their holes with the games before added, digits exact at the ends of
+    /// the range.
+    #[test]
+    fn holes_take_their_numbers_plus_the_games_before() {
+        let mut text = NumberedText::default();
+        text.number(1);
+        writeln!(text, "\ta").unwrap();
+        text.number(9);
+        writeln!(text, "\terror\tb").unwrap();
+        text.number(0);
+        let mut out = Vec::new();
+        text.write_to(&mut out, 0).unwrap();
+        assert_eq!(out, b"1\ta\n9\terror\tb\n0");
+        out.clear();
+        text.write_to(&mut out, 991).unwrap();
+        assert_eq!(out, b"992\ta\n1000\terror\tb\n991");
+        let mut digits = Vec::new();
+        push_decimal(&mut digits, u64::MAX);
+        assert_eq!(digits, u64::MAX.to_string().as_bytes());
     }
-    game_error(err, path, number, e)
 }

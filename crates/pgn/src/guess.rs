@@ -3,36 +3,28 @@
 //! [`Verifier`].
 //!
 //! [`Chunks`](crate::Chunks) finds exact game boundaries by skipping every game, on one
-//! thread: at about 1.3 GB/s it was a seventh of the CPU time of `chessbits pgn --to uci` on
-//! two threads, and the bound of any number of them. [`Guesses`] only looks for a likely
-//! game start past each chunk's size: a `[` that starts a line after a blank line, or, in a
-//! file with no blank lines before its tags, an `[Event ` line ([`Marks`]); any line start
-//! when none comes for a long way. It counts the line breaks before it (exact)
-//! and the likely game starts (a guess), so each chunk gets an exact offset and line and a
-//! guessed game number.
+//! thread, at about 1.3 GB/s: on 16 cores that bounds `chessbits pgn --to uci` at 0.257 s for
+//! 153 MB of lichess PGN, where guessing takes 0.161 s (docs/architecture.md). [`Guesses`] only
+//! looks for a likely game start past each chunk's size: a `[` that starts a line after a
+//! blank line, or, in a file with no blank lines before its tags, an `[Event ` line
+//! ([`Marks`]); any line start when none comes for a long way. It counts the line breaks
+//! before it (exact), so each chunk gets an exact offset and line. It does not count games:
+//! a chunk's games are numbered from the chunk's start, and the ordered sink adds the games
+//! handed on before it.
 //!
-//! The workers read the chunks as they would exact ones. The chunk's reader reports how
-//! the reading went ([`Reading`]): how many games it read, and whether its last game ended
-//! at or before the chunk's end. The [`Verifier`], on the calling thread, takes the results
-//! in input order and hands one on only when it is exactly what one reader of the whole
-//! input gives:
-//!
-//! - the chunk before it ended clean: its last game ended at or before this chunk's start,
-//!   a line start, where the whole input's reader is then between games and finds the same
-//!   next game this chunk's reader finds;
-//! - its guessed game number is the count of the games before it;
-//! - it itself ended clean.
-//!
-//! Otherwise it reads the chunk again itself, with the right game number, and a chunk that
-//! did not end clean (a guess that fell inside a game) together with the next one, until
-//! the reading ends clean. The guesses' error in game numbers goes back to the cutter
-//! (`correction`), so one wrong guess costs the chunks already in flight, not every chunk
-//! after it. The input is read exactly as the serial reader reads it whatever the guesses;
-//! wrong guesses only cost time.
+//! The workers read the chunks as they would exact ones. The chunk's reader says how the
+//! reading went ([`Reading`]): how many games it read, and whether its last game ended at or
+//! before the chunk's end. The [`Verifier`], on the calling thread, takes the results in
+//! input order and hands one on only when the chunk before it ended clean: its last game
+//! ended at or before this chunk's start, a line start, where the whole input's reader is
+//! then between games and finds the same next game this chunk's reader finds. A chunk that
+//! did not end clean (a guess that fell inside a game) is read again here together with the
+//! next one, until the reading ends clean. So a wrong guess costs the chunks it joins, never
+//! the rest of the input; the input is read exactly as the serial reader reads it whatever
+//! the guesses.
 
 use std::io::{self, Read};
-use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use memchr::memmem;
 
@@ -43,8 +35,8 @@ use crate::san_cache::SanCache;
 use crate::split::{Buffer, Chunk, ChunkReader, Pool, Reading};
 
 /// How far past a chunk's size the cutter looks for a mark before it cuts at any line
-/// start: so an input without marks still comes in chunks (read again one by one, as the
-/// game counts guessed for them are wrong).
+/// start: so an input without marks still comes in chunks (read again with the next where
+/// a cut falls inside a game).
 const FALLBACK_AFTER: usize = 4 << 20;
 
 /// The bytes read from the input at a time, at the least.
@@ -62,12 +54,6 @@ pub(crate) struct Guesses<R> {
     start: u64,
     /// Its line.
     line: u64,
-    /// Games guessed before `start`.
-    guessed: u64,
-    /// What the verifier found the guesses to be off by.
-    correction: Arc<AtomicI64>,
-    /// Whether the next chunk starts at a guessed game start (not a fallback line start).
-    at_guess: bool,
     size: usize,
     lookahead: usize,
     index: u64,
@@ -85,11 +71,6 @@ pub(crate) struct Guesses<R> {
 /// common writer puts one between games); else an `[Event ` line, for files that put none.
 struct Marks {
     patterns: Vec<(memmem::Finder<'static>, usize)>,
-    /// `[Event `, for the games glued to the one before (below).
-    event: memmem::Finder<'static>,
-    /// Whether a glued game's `[Event ` may follow its result on the next line (the marks
-    /// above count it when it follows a blank line, or, for `event_tags`, any line break).
-    glued_after_break: bool,
 }
 
 impl Marks {
@@ -99,34 +80,11 @@ impl Marks {
                 (memmem::Finder::new(b"\n\n["), 2),
                 (memmem::Finder::new(b"\n\r\n["), 3),
             ],
-            event: memmem::Finder::new(b"[Event "),
-            glued_after_break: true,
         }
     }
 
     fn event_tags() -> Marks {
-        Marks {
-            patterns: vec![(memmem::Finder::new(b"\n[Event "), 1)],
-            event: memmem::Finder::new(b"[Event "),
-            glued_after_break: false,
-        }
-    }
-
-    /// Whether the `[Event ` at `log[i]` starts a game glued to the one before, as `cat`
-    /// leaves files that end without a blank line (`1-0\n[Event`) or without a line break
-    /// (`0-1[Event`): right after a result's last character (`0`, `1`, `2`, `*`), or on the
-    /// next line. Counted as a game start (so the guessed game numbers stay right after
-    /// such a join), never cut at.
-    fn glued(&self, log: &[u8], i: usize) -> bool {
-        let before = |j: usize| j.checked_sub(1).and_then(|k| log.get(k)).copied();
-        let mut j = i;
-        if self.glued_after_break && before(j) == Some(b'\n') {
-            j -= 1;
-            if before(j) == Some(b'\r') {
-                j -= 1;
-            }
-        }
-        matches!(before(j), Some(b'0' | b'1' | b'2' | b'*'))
+        Marks { patterns: vec![(memmem::Finder::new(b"\n[Event "), 1)] }
     }
 
     /// The marks for an input that starts with `head`.
@@ -152,43 +110,15 @@ impl Marks {
         }
         first
     }
-
-    /// Whether `log[i]` is the `[` of a mark.
-    fn at(&self, log: &[u8], i: usize) -> bool {
-        self.patterns.iter().any(|(finder, offset)| {
-            let needle = finder.needle();
-            i.checked_sub(*offset).and_then(|j| log.get(j..j + needle.len())) == Some(needle)
-        })
-    }
-
-    /// Marks whose `[` is in `log[from..to]`, after `from` itself, and glued games there.
-    fn count(&self, log: &[u8], from: usize, to: usize) -> usize {
-        let mut n = 0;
-        for (finder, offset) in &self.patterns {
-            let start = (from + 1).saturating_sub(*offset);
-            let region = log.get(start..to).unwrap_or_default();
-            n += finder.find_iter(region).filter(|&i| start + i + offset > from).count();
-        }
-        let region = log.get(from + 1..to).unwrap_or_default();
-        n + self.event.find_iter(region).filter(|&i| self.glued(log, from + 1 + i)).count()
-    }
 }
 
 impl<R: Read> Guesses<R> {
-    pub(crate) fn new(
-        input: R,
-        size: usize,
-        limits: Limits,
-        correction: Arc<AtomicI64>,
-    ) -> Guesses<R> {
+    pub(crate) fn new(input: R, size: usize, limits: Limits) -> Guesses<R> {
         Guesses {
             input,
             log: Vec::new(),
             start: 0,
             line: 1,
-            guessed: 0,
-            correction,
-            at_guess: false,
             size: size.max(1),
             lookahead: limits.tag_len.saturating_add(1024),
             index: 0,
@@ -231,9 +161,8 @@ impl<R: Read> Guesses<R> {
     }
 
     /// Where the next chunk ends in `log`, if the bytes read show it: a guessed game start
-    /// at or past its size, or a line start past [`FALLBACK_AFTER`] more; and whether it
-    /// is a guessed game start.
-    fn find_cut(&mut self) -> Option<(usize, bool)> {
+    /// at or past its size, or a line start past [`FALLBACK_AFTER`] more.
+    fn find_cut(&mut self) -> Option<usize> {
         let at = self.from().saturating_add(self.size);
         if self.log.len() <= at {
             return None;
@@ -241,11 +170,11 @@ impl<R: Read> Guesses<R> {
         self.marks();
         let marks = self.marks.as_ref()?;
         if let Some(i) = marks.first(&self.log, at) {
-            return Some((i, true));
+            return Some(i);
         }
         let fallback = at.saturating_add(FALLBACK_AFTER);
         let rest = self.log.get(fallback..)?;
-        memchr::memchr(b'\n', rest).map(|i| (fallback + i + 1, false))
+        memchr::memchr(b'\n', rest).map(|i| fallback + i + 1)
     }
 
     /// How many bytes after `cut` a reader looks ahead at (to the end of that line, at most
@@ -259,38 +188,14 @@ impl<R: Read> Guesses<R> {
         }
     }
 
-    /// Guessed game starts in `log[from..cut]`.
-    fn count_guesses(&mut self, from: usize, cut: usize) -> u64 {
-        self.marks();
-        let Some(marks) = self.marks.as_ref() else { return 0 };
-        let own = self.log.get(from..cut).unwrap_or_default();
-        // The chunk's first byte: a guess if the cut before it was one; at the input's
-        // start, a game is guessed, unless white space leads to a mark the count below
-        // finds anyway.
-        let first = if self.start == 0 {
-            let lead = own.iter().take_while(|b| b.is_ascii_whitespace()).count();
-            u64::from(lead == 0 || !marks.at(&self.log, from + lead))
-        } else {
-            u64::from(self.at_guess)
-        };
-        // Later ones, the whole pattern inside the log (the byte before the chunk included).
-        first + marks.count(&self.log, from, cut) as u64
-    }
-
     /// Cuts the chunk `log[from..cut]`, with `after` bytes to look ahead at, and `error`
     /// after it; the next chunk starts at `cut`.
-    fn cut(&mut self, cut: usize, after: usize, guess: bool, error: Option<io::Error>) -> Piece {
+    fn cut(&mut self, cut: usize, after: usize, error: Option<io::Error>) -> Piece {
         let from = self.from();
-        let guessed = self.count_guesses(from, cut);
         let breaks = count_line_breaks(self.log.get(from..cut).unwrap_or_default()) as u64;
-        let correction = self.correction.load(Ordering::Relaxed);
-        let games = self.guessed.saturating_add_signed(correction);
-        let origin = Origin {
-            offset: self.start,
-            line: self.line,
-            line_start: self.start,
-            games: if self.start == 0 { 0 } else { games },
-        };
+        // Games are numbered from the chunk's start; the verifier adds the games before it.
+        let origin =
+            Origin { offset: self.start, line: self.line, line_start: self.start, games: 0 };
         // The log keeps the byte before the next chunk and what was read after it.
         let keep = cut.saturating_sub(1);
         // Room for the next chunk, its look-ahead and the last read past them, so that the
@@ -307,13 +212,9 @@ impl<R: Read> Guesses<R> {
             origin,
             error: error.map(ReadError::new),
             index: self.index,
-            guessed_before: self.guessed,
-            guessed,
         };
         self.start += (cut - from) as u64;
         self.line += breaks;
-        self.guessed += guessed;
-        self.at_guess = guess;
         self.index += 1;
         piece
     }
@@ -327,9 +228,9 @@ impl<R: Read> Iterator for Guesses<R> {
             return None;
         }
         loop {
-            if let Some((cut, guess)) = self.find_cut() {
+            if let Some(cut) = self.find_cut() {
                 if let Some(after) = self.after(cut) {
-                    return Some(self.cut(cut, after, guess, None));
+                    return Some(self.cut(cut, after, None));
                 }
             }
             if self.eof {
@@ -340,7 +241,7 @@ impl<R: Read> Iterator for Guesses<R> {
                 if end == self.from() && error.is_none() {
                     return None;
                 }
-                return Some(self.cut(end, 0, false, error));
+                return Some(self.cut(end, 0, error));
             }
             self.read_more();
         }
@@ -348,13 +249,12 @@ impl<R: Read> Iterator for Guesses<R> {
 }
 
 /// The read error that ended the input: the error itself for the first chunk made of the
-/// piece it ends (the worker's, whose result is handed on unless a guess was wrong), a copy
-/// with the same kind and message for a chunk made of it again (`io::Error` is not `Clone`;
-/// the copy loses the source error inside, such as a
+/// piece it ends (the worker's, whose result is handed on unless a guess before it was
+/// wrong), a copy with the same kind and message for a chunk made of it again (`io::Error`
+/// is not `Clone`; the copy loses the source error inside, such as a
 /// [`CompressedStreamError`](crate::CompressedStreamError)).
-#[derive(Clone)]
 struct ReadError {
-    error: Arc<Mutex<Option<io::Error>>>,
+    error: Option<io::Error>,
     kind: io::ErrorKind,
     message: String,
 }
@@ -362,36 +262,33 @@ struct ReadError {
 impl ReadError {
     fn new(error: io::Error) -> ReadError {
         let (kind, message) = (error.kind(), error.to_string());
-        ReadError { error: Arc::new(Mutex::new(Some(error))), kind, message }
+        ReadError { error: Some(error), kind, message }
     }
 
     /// The error itself the first time, a copy after.
-    fn take(&self) -> io::Error {
-        let first = self.error.lock().ok().and_then(|mut e| e.take());
-        first.unwrap_or_else(|| io::Error::new(self.kind, self.message.clone()))
+    fn take(&mut self) -> io::Error {
+        self.error.take().unwrap_or_else(|| io::Error::new(self.kind, self.message.clone()))
     }
 }
 
 /// A chunk's bytes and where it starts, cut by [`Guesses`]: made into a [`Chunk`] for a
-/// worker, and kept by the [`Verifier`] until the worker's reading is found exact.
-#[derive(Clone)]
+/// worker, which hands it back with its result, and kept by the [`Verifier`] until the
+/// reading is found exact.
 pub(crate) struct Piece {
     buffer: Arc<Buffer>,
     context: bool,
     len: usize,
+    /// Where the piece starts: its offset and line; games are counted from it (0).
     origin: Origin,
     /// The read error that ended the input after this piece.
     error: Option<ReadError>,
     index: u64,
-    /// The games guessed before it and in it, uncorrected.
-    guessed_before: u64,
-    guessed: u64,
 }
 
 impl Piece {
     /// A chunk of the piece, for a worker to read.
-    pub(crate) fn chunk(&self) -> Chunk {
-        let error = self.error.as_ref().map(ReadError::take);
+    pub(crate) fn chunk(&mut self) -> Chunk {
+        let error = self.error.as_mut().map(ReadError::take);
         let parts = (Arc::clone(&self.buffer), self.context, self.len);
         Chunk::from_parts(parts, self.origin, error, self.index)
     }
@@ -403,7 +300,7 @@ impl Piece {
     }
 
     /// This piece and the one after it, as one.
-    fn join(&self, next: &Piece) -> Piece {
+    fn join(self, next: Piece) -> Piece {
         let own = usize::from(self.context) + self.len;
         let mut bytes = Vec::with_capacity(own + next.buffer.bytes.len());
         bytes.extend_from_slice(self.buffer.bytes.get(..own).unwrap_or_default());
@@ -416,21 +313,19 @@ impl Piece {
             context: self.context,
             len: self.len + next.len,
             origin: self.origin,
-            error: next.error.clone(),
+            error: next.error,
             index: self.index,
-            guessed_before: next.guessed_before,
-            guessed: next.guessed,
         }
     }
 }
 
 /// Takes the workers' results in input order and hands on only exact ones, reading again
-/// what a wrong guess spoiled (see the module's documentation).
+/// what a wrong guess spoiled (see the module's documentation), each with the number of
+/// games handed on before it.
 pub(crate) struct Verifier<'w, W, S> {
     work: &'w W,
     sink: S,
     limits: Limits,
-    correction: Arc<AtomicI64>,
     /// Games handed on so far.
     games: u64,
     /// The move-token cache of the readers run here.
@@ -442,79 +337,60 @@ pub(crate) struct Verifier<'w, W, S> {
 }
 
 impl<'w, W, S> Verifier<'w, W, S> {
-    pub(crate) fn new(
-        work: &'w W,
-        sink: S,
-        limits: Limits,
-        correction: Arc<AtomicI64>,
-    ) -> Verifier<'w, W, S> {
-        Verifier {
-            work,
-            sink,
-            limits,
-            correction,
-            games: 0,
-            sans: SanCache::default(),
-            pending: None,
-        }
+    pub(crate) fn new(work: &'w W, sink: S, limits: Limits) -> Verifier<'w, W, S> {
+        Verifier { work, sink, limits, games: 0, sans: SanCache::default(), pending: None }
     }
 
-    /// Takes the result a worker made of `piece`, and the reading its reader reported.
+    /// Takes the result a worker made of `piece`, and how its reader read it.
     pub(crate) fn take<T, E>(&mut self, result: T, piece: Piece, reading: Reading) -> Result<(), E>
     where
         W: Fn(&mut ChunkReader<'_>) -> T,
-        S: FnMut(T) -> Result<(), E>,
+        S: FnMut(u64, T) -> Result<(), E>,
     {
         if let Some(pending) = self.pending.take() {
-            return self.settle(pending.join(&piece));
+            // The chunk before ended inside a game: this one's reading started in the wrong
+            // place, so it is read again, joined to that one.
+            drop(result);
+            return self.settle(pending.join(piece));
         }
-        let origin = Origin { games: self.games, ..piece.origin };
-        match reading {
-            // A wrong guess ended it inside a game, whatever the game numbers: read it with
-            // the next, without reading it alone again.
-            r if !r.clean && !piece.is_last() => {
-                self.pending = Some(Piece { origin, ..piece });
-                Ok(())
-            }
-            r if piece.origin.games == self.games => self.hand_on(result, &piece, r.games),
-            _ => {
-                drop(result);
-                self.settle(Piece { origin, ..piece })
-            }
+        if reading.clean || piece.is_last() {
+            self.hand_on(result, reading.games)
+        } else {
+            // A wrong guess ended it inside a game: read it with the next, without reading
+            // it alone again.
+            self.pending = Some(piece);
+            Ok(())
         }
     }
 
-    /// Reads `piece` here, with its right game number, and hands the result on if the
-    /// reading ended clean (else keeps the piece, to read with the next).
-    fn settle<T, E>(&mut self, piece: Piece) -> Result<(), E>
+    /// Reads `piece` here and hands the result on if the reading ended clean (else keeps the
+    /// piece, to read with the next).
+    fn settle<T, E>(&mut self, mut piece: Piece) -> Result<(), E>
     where
         W: Fn(&mut ChunkReader<'_>) -> T,
-        S: FnMut(T) -> Result<(), E>,
+        S: FnMut(u64, T) -> Result<(), E>,
     {
         let mut chunk = piece.chunk();
         let mut reader = chunk.reader_with(self.limits, core::mem::take(&mut self.sans));
         let result = (self.work)(&mut reader);
         let reading;
         (reading, self.sans) = reader.finish();
+        drop(chunk);
         if reading.clean || piece.is_last() {
-            self.hand_on(result, &piece, reading.games)
+            self.hand_on(result, reading.games)
         } else {
             self.pending = Some(piece);
             Ok(())
         }
     }
 
-    fn hand_on<T, E>(&mut self, result: T, piece: &Piece, games: u64) -> Result<(), E>
+    fn hand_on<T, E>(&mut self, result: T, games: u64) -> Result<(), E>
     where
-        S: FnMut(T) -> Result<(), E>,
+        S: FnMut(u64, T) -> Result<(), E>,
     {
+        let before = self.games;
         self.games += games;
-        let expected = piece.guessed_before + piece.guessed;
-        let off = i64::try_from(self.games)
-            .unwrap_or(i64::MAX)
-            .saturating_sub(i64::try_from(expected).unwrap_or(i64::MAX));
-        self.correction.store(off, Ordering::Relaxed);
-        (self.sink)(result)
+        (self.sink)(before, result)
     }
 }
 
@@ -522,29 +398,18 @@ impl<'w, W, S> Verifier<'w, W, S> {
 mod tests {
     use super::*;
 
-    /// Files joined with `cat` meet without a blank line (`1-0\n[Event`) or without a line
-    /// break (`0-1[Event`): those games are counted, so the guessed numbers stay right and
-    /// no chunk after the join is read again.
+    /// The marks are chosen on the input's head: blank lines before tags where it has them,
+    /// else `[Event ` lines; the first mark is found from any offset.
     #[test]
-    fn games_glued_by_cat_are_counted() {
-        let game = |r: &str| format!("[Event \"e\"]\n[Site \"s\"]\n\n1. e4 e5 {r}");
-        let joined = format!(
-            "{}\n\n{}\n{}{}\r\n{}\n",
-            game("1-0"),
-            game("0-1"),
-            game("1/2-1/2"),
-            game("*"),
-            game("1-0")
-        );
-        let log = joined.as_bytes();
-        // The first game starts at 0, which `count` leaves to its caller.
-        assert_eq!(Marks::blank_lines().count(log, 0, log.len()), 4);
-        let no_blank = joined.replace("\n\n", "\n");
-        let log = no_blank.as_bytes();
-        assert_eq!(Marks::event_tags().count(log, 0, log.len()), 4);
-        // A result inside a comment before a tag-like line is a false start: a wrong guess
-        // costs a chunk read again, never a wrong game.
-        let tags_only = "[Event \"e\"]\n[Site \"1\"]\n\n1. e4 *\n";
-        assert_eq!(Marks::blank_lines().count(tags_only.as_bytes(), 0, tags_only.len()), 0);
+    fn marks_follow_the_input() {
+        let blank = "[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n";
+        let marks = Marks::for_input(blank.as_bytes());
+        assert_eq!(marks.first(blank.as_bytes(), 1), blank.find("[Event \"b"));
+        let crlf = blank.replace('\n', "\r\n");
+        assert_eq!(marks.first(crlf.as_bytes(), 1), crlf.find("[Event \"b"));
+        let packed = "[Event \"a\"]\n1. e4 *\n[Event \"b\"]\n1. d4 *\n";
+        let marks = Marks::for_input(packed.as_bytes());
+        assert_eq!(marks.first(packed.as_bytes(), 1), packed.find("[Event \"b"));
+        assert_eq!(marks.first(packed.as_bytes(), packed.len() - 3), None);
     }
 }

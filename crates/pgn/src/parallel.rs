@@ -10,15 +10,20 @@
 //!
 //! The cutter guesses where games start (a `[` that starts a line after a blank line, past
 //! each chunk's size; an `[Event ` line in a file without blank lines before its tags) and
-//! how many games each chunk holds, and counts its lines: a few
-//! passes of vector byte search, where finding the exact game ends ([`Chunks`], with
-//! [`Parallel::guess`] off) means skipping every game on one thread, at about 1.3 GB/s,
-//! which bounded the pipeline. Each chunk's reader reports how its reading ended; the calling
-//! thread hands a result on only once the reports show it exact (the chunk before ended
-//! where this one starts, the game count before it is right), and reads a chunk again itself
-//! where a guess was wrong (a guess inside a comment: the chunk is read again together with
-//! the next). Wrong guesses cost time, never correctness; on the corpus's lichess, TWIC, PGN
-//! Mentor, TCEC and fishtest files every guess is right (no chunk is read twice).
+//! counts the lines before each cut: a few passes of vector byte search, where finding the
+//! exact game ends ([`Chunks`], with [`Parallel::guess`] off) means skipping every game on
+//! one thread, at about 1.3 GB/s, which bounds the pipeline from about 8 workers on. It does
+//! not count games: each chunk's reader numbers its games from the chunk's start, and the
+//! calling thread, which takes the results in order, adds the games before the chunk. Each
+//! chunk's reader says how its reading ended; the calling thread hands a result on only once
+//! the chunk before it ended where this one starts, and reads a chunk again itself, joined
+//! to the next, where a guess fell inside a game (inside a comment, say). Wrong guesses cost
+//! time, never correctness, and only the chunks they join; on the corpus's lichess, TWIC,
+//! PGN Mentor, TCEC and fishtest files every guess is right (no chunk is read twice).
+//!
+//! Nothing travels beside the values: a worker gets its scratch state (the move-token
+//! cache) as an argument and returns its result, the chunk's reading comes back from
+//! [`ChunkReader`]'s `finish`, and a read error reaches the reader of the chunk it ends.
 //!
 //! # Memory
 //!
@@ -33,7 +38,6 @@
 use std::collections::BTreeMap;
 use std::io::{self, Read};
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::AtomicI64;
 use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -154,7 +158,13 @@ impl Default for Parallel {
 
 /// Cuts `input` into chunks of whole games, runs `work` on a reader of each on
 /// `options.threads` threads, and hands each result to `sink`, on the calling thread, in
-/// input order.
+/// input order, with the number of games the input holds before the chunk.
+///
+/// The chunk's reader numbers its games from the chunk's start (its first game is game 1,
+/// and so is the [`PgnError::game`] of an error in it); lines, columns and byte offsets are
+/// the whole input's. The sink makes a game's number the whole input's by adding the games
+/// before the chunk: the cutter need not know how many games a chunk holds, only where it
+/// starts.
 ///
 /// With one thread the chunks are cut and worked on the calling thread, one after the
 /// other. A read error of `input` is not an error here: the chunk it cuts short ends with it,
@@ -179,36 +189,46 @@ impl Default for Parallel {
 /// par_chunks(pgn.as_bytes(), &options, |reader| {
 ///     let mut counts = Vec::new();
 ///     while let Some(game) = reader.read_game(&mut Replay::default()) {
-///         counts.push(game.map_or(0, |g| g.game.moves().len()));
+///         counts.push((reader.games(), game.map_or(0, |g| g.game.moves().len())));
 ///     }
 ///     counts
-/// }, |counts| {
-///     plies.extend(counts);
+/// }, |before, counts| {
+///     plies.extend(counts.into_iter().map(|(n, plies)| (before + n, plies)));
 ///     Ok::<_, std::io::Error>(())
 /// })?;
-/// assert_eq!(plies, vec![4; 1000]);
+/// assert_eq!(plies, (1..=1000).map(|n| (n, 4)).collect::<Vec<_>>());
 /// # Ok::<_, std::io::Error>(())
 /// ```
-pub fn par_chunks<R, T, E, W, S>(input: R, options: &Parallel, work: W, sink: S) -> Result<(), E>
+pub fn par_chunks<R, T, E, W, S>(
+    input: R,
+    options: &Parallel,
+    work: W,
+    mut sink: S,
+) -> Result<(), E>
 where
     R: Read + Send,
     T: Send,
     W: Fn(&mut ChunkReader<'_>) -> T + Sync,
-    S: FnMut(T) -> Result<(), E>,
+    S: FnMut(u64, T) -> Result<(), E>,
 {
     let (chunk_size, limits) = (options.chunk_size, options.limits);
     // Each worker's scratch is its move-token cache, handed from one chunk's reader to the
-    // next: a warm cache reads as fast as one reader of the whole input.
+    // next: a warm cache reads as fast as one reader of the whole input. The exact cutter
+    // knows the games before each chunk; its readers too number games from the chunk's
+    // start, so that `work` sees the same numbers from either cutter.
     let work_exact = |sans: &mut SanCache, mut chunk: Chunk| {
+        let before = chunk.number_from_start();
         let mut reader = chunk.reader_with(limits, core::mem::take(sans));
         let result = work(&mut reader);
         *sans = reader.finish().1;
-        result
+        (before, result)
     };
     if options.threads <= 1 {
         // No reading thread either: the chunks are cut from `input` on the calling thread.
         let chunks = move || Chunks::with_limits(input, chunk_size, limits);
-        return par_map_with(1, chunks, SanCache::default, work_exact, sink);
+        return par_map_with(1, chunks, SanCache::default, work_exact, |(before, result)| {
+            sink(before, result)
+        });
     }
     thread::scope(|scope| {
         let (block_tx, block_rx) = sync_channel(BLOCKS);
@@ -219,21 +239,27 @@ where
         // The cutter is `par_map`'s producing thread; dropping it stops the reading thread.
         if !options.guess {
             let chunks = move || Chunks::with_limits(blocks, chunk_size, limits);
-            return par_map_with(options.threads, chunks, SanCache::default, work_exact, sink);
+            return par_map_with(
+                options.threads,
+                chunks,
+                SanCache::default,
+                work_exact,
+                |(before, result)| sink(before, result),
+            );
         }
-        let correction = Arc::new(AtomicI64::new(0));
-        let guesses = Guesses::new(blocks, chunk_size, limits, Arc::clone(&correction));
-        let mut verifier = Verifier::new(&work, sink, limits, correction);
+        let guesses = move || Guesses::new(blocks, chunk_size, limits);
+        let mut verifier = Verifier::new(&work, sink, limits);
         par_map_with(
             options.threads,
-            move || guesses,
+            guesses,
             SanCache::default,
-            |sans: &mut SanCache, piece: Piece| {
+            |sans: &mut SanCache, mut piece: Piece| {
                 let mut chunk = piece.chunk();
                 let mut reader = chunk.reader_with(limits, core::mem::take(sans));
                 let result = work(&mut reader);
                 let reading;
                 (reading, *sans) = reader.finish();
+                drop(chunk);
                 (result, piece, reading)
             },
             |(result, piece, reading)| verifier.take(result, piece, reading),
@@ -438,7 +464,9 @@ impl Read for Blocks {
 ///
 /// `map` gets the game's number in the input (from 1, broken games counted) and what the
 /// reader made of it, exactly as one [`PgnReader`] over the whole input would give them.
-/// With one thread, it is that reader, on the calling thread.
+/// The visitor runs on the workers; `map` runs on the calling thread, in input order (the
+/// game numbers are made whole there), so put the heavy work in the visitor. With one
+/// thread, it is one reader, on the calling thread.
 ///
 /// # Errors
 /// The first error `sink` returns.
@@ -464,14 +492,15 @@ pub fn par_games<R, V, T, E, M, S>(
     input: R,
     options: &Parallel,
     visitor: impl Fn() -> V + Sync,
-    map: M,
+    mut map: M,
     mut sink: S,
 ) -> Result<(), E>
 where
     R: Read + Send,
     V: Visitor,
-    T: Send,
-    M: Fn(u64, Result<V::Output, PgnError<V::Error>>) -> T + Sync,
+    V::Output: Send,
+    V::Error: Send,
+    M: FnMut(u64, Result<V::Output, PgnError<V::Error>>) -> T,
     S: FnMut(T) -> Result<(), E>,
 {
     if options.threads <= 1 {
@@ -487,12 +516,20 @@ where
         options,
         |reader| {
             let mut v = visitor();
-            let mut results = Vec::new();
+            let mut games = Vec::new();
             while let Some(game) = reader.read_game(&mut v) {
-                results.push(map(reader.games(), game));
+                games.push((reader.games(), game));
             }
-            results
+            games
         },
-        |results| results.into_iter().try_for_each(&mut sink),
+        |before, games| {
+            games.into_iter().try_for_each(|(n, game)| {
+                let game = game.map_err(|mut e| {
+                    e.game += before;
+                    e
+                });
+                sink(map(before + n, game))
+            })
+        },
     )
 }

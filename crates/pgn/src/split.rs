@@ -137,6 +137,13 @@ impl Chunk {
         self.index
     }
 
+    /// Makes the chunk's readers number its games from its start (its first game is game 1)
+    /// and returns how many games the input holds before it: what [`crate::par_chunks`]
+    /// does, so that a worker's numbers are the same whichever cutter cut the chunk.
+    pub(crate) fn number_from_start(&mut self) -> u64 {
+        core::mem::take(&mut self.origin.games)
+    }
+
     /// Whether the input could not be read past this chunk: its last game is then reported
     /// as that read error ([`PgnErrorKind::Io`]), as the serial reader reports it.
     pub fn ends_in_error(&self) -> bool {
@@ -228,8 +235,11 @@ impl ChunkReader<'_> {
         self.reader.game_start()
     }
 
-    /// The games of the input up to the last one read or skipped, broken ones included: the
-    /// number of that game, from 1.
+    /// The number of the last game read or skipped, broken ones included: counted from the
+    /// start of the input for a chunk of [`Chunks`] (from [`origin`](Self::origin)`.games`),
+    /// from the chunk's start (its first game is 1) for the reader that
+    /// [`par_chunks`](crate::par_chunks) lends, whose sink adds the games before the chunk.
+    /// The [`PgnError::game`](crate::PgnError::game) of a broken game is counted the same way.
     pub fn games(&self) -> u64 {
         self.reader.games()
     }

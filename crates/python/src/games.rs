@@ -15,7 +15,7 @@ use arrow_array::builder::{ListBuilder, StringBuilder};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_ipc::writer::StreamWriter;
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
-use chessbits_arrow::{BatchBuilder, ExportError, ExportOptions, Keys};
+use chessbits_arrow::{add_to_game_numbers, BatchBuilder, ExportError, ExportOptions, Keys};
 use chessbits_codec::cbg::{CbgErrorKind, CbgReader, GameBuilder, GameRecord, MAGIC};
 use chessbits_notation::san::SanPlus;
 use chessbits_pgn::{
@@ -228,12 +228,25 @@ impl From<arrow_schema::ArrowError> for ReadError {
     }
 }
 
+/// `message`, which names game `number` counted from a chunk's start (`game <number>...`, as
+/// the reader's and the exporter's errors begin), naming it by its number in the input,
+/// `before` games more. A message that does not begin so is left as it is.
+fn renumber(message: &str, number: u64, before: u64) -> String {
+    match message.strip_prefix(&format!("game {number}")) {
+        Some(rest) if before > 0 => format!("game {}{rest}", before + number),
+        _ => message.to_owned(),
+    }
+}
+
 /// Rows of games being built into one record batch of the reading schema.
 struct Rows {
     batch: BatchBuilder,
     moves_as: MovesAs,
     moves: ListBuilder<StringBuilder>,
-    errors: StringBuilder,
+    /// Each row's error, if it is a game that did not read: the game's number as pushed, and
+    /// the message, which starts with `game <number>` where it names the game. Made into a
+    /// column by [`finish`](Self::finish), once the games before the rows are known.
+    errors: Vec<Option<(u64, String)>>,
     /// One move's text, kept between moves to reuse its memory.
     text: String,
     schema: SchemaRef,
@@ -247,7 +260,7 @@ impl Rows {
             batch: BatchBuilder::new(&options),
             moves_as,
             moves: ListBuilder::new(StringBuilder::new()).with_field(item),
-            errors: StringBuilder::new(),
+            errors: Vec::new(),
             text: String::new(),
             schema: schema_for(moves_as),
         }
@@ -266,7 +279,7 @@ impl Rows {
         };
         match pushed {
             Ok(()) => {
-                self.errors.append_null();
+                self.errors.push(None);
                 if self.moves_as != MovesAs::Codes {
                     self.push_moves(game);
                 }
@@ -309,21 +322,31 @@ impl Rows {
         if self.moves_as != MovesAs::Codes {
             self.moves.append(true);
         }
-        self.errors.append_value(message);
+        self.errors.push(Some((number, message.to_owned())));
     }
 
     /// The rows as a batch (`None` if there are none), and an empty builder.
-    fn finish(&mut self) -> Result<Option<RecordBatch>, ExportError> {
+    /// The rows as a batch (`None` if there are none), numbered after `before` games: a
+    /// worker numbers a chunk's games from its start, and the pipeline's sink, which knows
+    /// the games before the chunk, finishes its rows. Leaves an empty builder.
+    fn finish(&mut self, before: u64) -> Result<Option<RecordBatch>, ExportError> {
         if self.batch.is_empty() {
             return Ok(None);
         }
-        let base = self.batch.finish()?;
+        let base = add_to_game_numbers(&self.batch.finish()?, before)?;
+        let mut errors = StringBuilder::new();
+        for error in self.errors.drain(..) {
+            match error {
+                None => errors.append_null(),
+                Some((number, message)) => errors.append_value(renumber(&message, number, before)),
+            }
+        }
         let mut columns: Vec<ArrayRef> = base.columns().to_vec();
         if self.moves_as != MovesAs::Codes {
             let at = base.schema().index_of("moves")?;
             columns[at] = Arc::new(self.moves.finish());
         }
-        columns.push(Arc::new(self.errors.finish()));
+        columns.push(Arc::new(errors.finish()));
         Ok(Some(RecordBatch::try_new(self.schema.clone(), columns)?))
     }
 }
@@ -400,23 +423,26 @@ impl GameBatches {
                         }
                         // The read error is no game's: reading stops there, as serially.
                         Err(e) if matches!(e.kind, PgnErrorKind::Io(_)) => {
-                            io = Some(e.to_string());
+                            io = Some((e.game, e.to_string()));
                             break;
                         }
                         Err(e) => rows.push_error(number, &e.to_string(), builder.failed_tags()),
                     }
                 }
-                (rows.finish(), io)
+                (Ok(rows), io)
             };
             // A send fails when the reader was dropped: the pipeline then stops.
-            let _ = par_chunks(input, &options, work, |(batch, io)| {
-                match batch {
+            let _ = par_chunks(input, &options, work, |before, (rows, io)| {
+                match rows.and_then(|mut rows| rows.finish(before)) {
                     Ok(Some(batch)) => tx.send(Fed::Batch(batch)).map_err(drop)?,
                     Ok(None) => {}
                     Err(e) => return tx.send(Fed::Export(e)).map_err(drop).and(Err(())),
                 }
                 match io {
-                    Some(message) => tx.send(Fed::Io(message)).map_err(drop).and(Err(())),
+                    Some((game, message)) => {
+                        let message = renumber(&message, game, before);
+                        tx.send(Fed::Io(message)).map_err(drop).and(Err(()))
+                    }
                     None => Ok(()),
                 }
             });
@@ -479,7 +505,8 @@ impl GameBatches {
                         Some((number, Err((e, tags)))) => rows.push_error(number, &e, &tags),
                     }
                 }
-                match rows.finish()? {
+                // The serial reader numbers games from the input's start.
+                match rows.finish(0)? {
                     Some(batch) => Ok(Some(batch)),
                     None => self.failed.take().map_or(Ok(None), |e| Err(ReadError::Py(e))),
                 }
