@@ -8,7 +8,11 @@
 //! - `long-tags`: games with a 60 KB tag value (under the 64 KiB limit);
 //! - `over-limit-tags`: games with a 140 KB tag value holding `]` (over the limit: refused);
 //! - `long-lines`: games of thousands of moves on one line;
-//! - `no-blank-lines`: games with no blank line between them, glued as `cat` leaves them.
+//! - `no-blank-lines`: games with no blank line between them, glued as `cat` leaves them;
+//! - `long-comments`: games whose one comment (864 KB, under the 1 MiB limit) is full of
+//!   blank lines and lines that start with `[` but are no tags, read in chunks of 64 KiB (the hidden `--chunk-size`): each
+//!   game spans about 14 chunks, every guess inside it is wrong, and the pieces it spans
+//!   must be joined in linear time.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -38,13 +42,19 @@ fn game(kind: &str, n: usize) -> String {
                 .collect();
             format!("[Event \"l{n}\"]\n\n{moves}*\n\n")
         }
+        "long-comments" => {
+            // `\n\n[` is where the guessing cutter looks for games; these lines are no tags,
+            // so the scanner reads on in the comment.
+            let fake = "\n\n[not a tag, inside a comment]\n".repeat(27_000);
+            format!("[Event \"m{n}\"]\n\n1. e4 {{{fake}}} e5 *\n\n")
+        }
         _ => format!("[Event \"g{n}\"]\n[Site \"s\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0"),
     }
 }
 
 /// The kinds, in the table's order.
-const KINDS: [&str; 5] =
-    ["comments", "long-tags", "over-limit-tags", "long-lines", "no-blank-lines"];
+const KINDS: [&str; 6] =
+    ["comments", "long-tags", "over-limit-tags", "long-lines", "no-blank-lines", "long-comments"];
 
 /// Writes `kind` at `mib` MiB (the whole games that fit) and returns its path.
 fn input(dir: &Path, kind: &str, mib: u64) -> Result<PathBuf, String> {
@@ -83,6 +93,12 @@ pub fn run(bin: &Path, dir: &Path) -> Result<(), String> {
                 .iter()
                 .map(|s| s.to_string())
                 .chain(["-o".to_string(), dir.join("out.tsv").display().to_string()])
+                .chain(
+                    (kind == "long-comments")
+                        .then(|| ["--chunk-size".to_string(), "65536".to_string()])
+                        .into_iter()
+                        .flatten(),
+                )
                 .collect();
                 let t: Timed = run_timed(bin, &args, None)?;
                 if !matches!(t.code, Some(0 | 1)) {

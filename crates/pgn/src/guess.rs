@@ -42,6 +42,10 @@ const FALLBACK_AFTER: usize = 4 << 20;
 /// The bytes read from the input at a time, at the least.
 const READ_SIZE: usize = 64 << 10;
 
+/// The longest mark pattern, in bytes (`\n[Event `): a search for marks goes on this much
+/// before where the last one ended, for a mark that the bytes read then cut in two.
+const MARK_LEN: usize = 8;
+
 /// The most room a new log is made with (a larger chunk size grows it as it is read).
 const MAX_ROOM: usize = 64 << 20;
 
@@ -54,6 +58,9 @@ pub(crate) struct Guesses<R> {
     start: u64,
     /// Its line.
     line: u64,
+    /// How much of `log` was searched for the next cut and found to hold none: the next
+    /// search goes on from there, so a long stretch without a cut is searched once.
+    searched: usize,
     size: usize,
     lookahead: usize,
     index: u64,
@@ -119,6 +126,7 @@ impl<R: Read> Guesses<R> {
             log: Vec::new(),
             start: 0,
             line: 1,
+            searched: 0,
             size: size.max(1),
             lookahead: limits.tag_len.saturating_add(1024),
             index: 0,
@@ -169,12 +177,15 @@ impl<R: Read> Guesses<R> {
         }
         self.marks();
         let marks = self.marks.as_ref()?;
-        if let Some(i) = marks.first(&self.log, at) {
+        if let Some(i) = marks.first(&self.log, at.max(self.searched.saturating_sub(MARK_LEN))) {
             return Some(i);
         }
-        let fallback = at.saturating_add(FALLBACK_AFTER);
-        let rest = self.log.get(fallback..)?;
-        memchr::memchr(b'\n', rest).map(|i| fallback + i + 1)
+        let fallback = at.saturating_add(FALLBACK_AFTER).max(self.searched);
+        let found = self.log.get(fallback..).and_then(|rest| memchr::memchr(b'\n', rest));
+        if found.is_none() {
+            self.searched = self.log.len();
+        }
+        found.map(|i| fallback + i + 1)
     }
 
     /// How many bytes after `cut` a reader looks ahead at (to the end of that line, at most
@@ -215,6 +226,7 @@ impl<R: Read> Guesses<R> {
         };
         self.start += (cut - from) as u64;
         self.line += breaks;
+        self.searched = 0;
         self.index += 1;
         piece
     }
@@ -299,11 +311,21 @@ impl Piece {
         self.error.is_some() || self.buffer.bytes.len() == own
     }
 
-    /// This piece and the one after it, as one.
+    /// The bytes the piece owns: its byte before, its own and the look-ahead after.
+    fn size(&self) -> usize {
+        self.buffer.bytes.len()
+    }
+
+    /// This piece and the one after it, as one. A piece made by joining owns its bytes, and
+    /// the next piece's are appended to them in place: joining the pieces that one long game
+    /// spans costs time linear in its length.
     fn join(self, next: Piece) -> Piece {
         let own = usize::from(self.context) + self.len;
-        let mut bytes = Vec::with_capacity(own + next.buffer.bytes.len());
-        bytes.extend_from_slice(self.buffer.bytes.get(..own).unwrap_or_default());
+        let mut bytes = match Arc::try_unwrap(self.buffer) {
+            Ok(mut buffer) => core::mem::take(&mut buffer.bytes),
+            Err(shared) => shared.bytes.clone(),
+        };
+        bytes.truncate(own);
         // The next piece's byte before it is this piece's last byte.
         bytes.extend_from_slice(
             next.buffer.bytes.get(usize::from(next.context)..).unwrap_or_default(),
@@ -330,10 +352,10 @@ pub(crate) struct Verifier<'w, W, S> {
     games: u64,
     /// The move-token cache of the readers run here.
     sans: SanCache,
-    /// A piece whose reading did not end clean, to read together with the next one. None is
-    /// left once the input has ended: a piece that is not the last has a next, and the last
-    /// ends clean.
-    pending: Option<Piece>,
+    /// A piece whose reading did not end clean, to read together with the pieces after it,
+    /// and its size when it was last read. None is left once the input has ended: a piece
+    /// that is not the last has a next, and the last is read whatever its ending.
+    pending: Option<(Piece, usize)>,
 }
 
 impl<'w, W, S> Verifier<'w, W, S> {
@@ -347,18 +369,26 @@ impl<'w, W, S> Verifier<'w, W, S> {
         W: Fn(&mut ChunkReader<'_>) -> T,
         S: FnMut(u64, T) -> Result<(), E>,
     {
-        if let Some(pending) = self.pending.take() {
+        if let Some((pending, read_at)) = self.pending.take() {
             // The chunk before ended inside a game: this one's reading started in the wrong
-            // place, so it is read again, joined to that one.
+            // place, so it is joined to that one. The joined piece is read again once it has
+            // doubled since it was last read (or the input ends): a game that spans many
+            // chunks costs at most twice its length in readings, not its square.
             drop(result);
-            return self.settle(pending.join(piece));
+            let joined = pending.join(piece);
+            if joined.size() >= 2 * read_at || joined.is_last() {
+                return self.settle(joined);
+            }
+            self.pending = Some((joined, read_at));
+            return Ok(());
         }
         if reading.clean || piece.is_last() {
             self.hand_on(result, reading.games)
         } else {
             // A wrong guess ended it inside a game: read it with the next, without reading
             // it alone again.
-            self.pending = Some(piece);
+            let read_at = piece.size();
+            self.pending = Some((piece, read_at));
             Ok(())
         }
     }
@@ -379,7 +409,8 @@ impl<'w, W, S> Verifier<'w, W, S> {
         if reading.clean || piece.is_last() {
             self.hand_on(result, reading.games)
         } else {
-            self.pending = Some(piece);
+            let read_at = piece.size();
+            self.pending = Some((piece, read_at));
             Ok(())
         }
     }

@@ -279,6 +279,24 @@ fn par_games_reads_as_one_reader_does() {
     }
 }
 
+/// A comment that spans many chunks, full of blank lines and tag lines that the guessing
+/// cutter takes for game starts: every guess inside it is wrong, the pieces it spans are
+/// joined and read again, and the games around it read as one reader reads them. Also a
+/// game of one long line, which no cut can fall inside.
+#[test]
+fn games_spanning_many_chunks_read_as_one_reader_does() {
+    let fake = "\n\n[Event \"fake\"]\n[Site \"inside\"]\n\n1. d4 *\n".repeat(4_000);
+    let line: String =
+        (0..2_000).map(|i| format!("{}. Nf3 Nf6 {}. Ng1 Ng8 ", 2 * i + 1, 2 * i + 2)).collect();
+    let mut text = String::new();
+    for n in 0..3 {
+        text += &format!("[Event \"before {n}\"]\n\n1. e4 e5 *\n\n");
+        text += &format!("[Event \"long {n}\"]\n\n1. e4 {{{fake}}} e5 2. Nf3 *\n\n");
+        text += &format!("[Event \"line {n}\"]\n\n{line}*\n\n");
+    }
+    check_threads("long games", text.as_bytes(), &[2, 3], &[1 << 10, 16 << 10]);
+}
+
 #[test]
 fn par_games_ends_with_the_read_error() {
     let bytes = std::fs::read(
