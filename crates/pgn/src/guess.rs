@@ -42,9 +42,9 @@ const FALLBACK_AFTER: usize = 4 << 20;
 /// The bytes read from the input at a time, at the least.
 const READ_SIZE: usize = 64 << 10;
 
-/// The longest mark pattern, in bytes (`\n[Event `): a search for marks goes on this much
+/// The longest mark pattern, in bytes (`-0[Event `): a search for marks goes on this much
 /// before where the last one ended, for a mark that the bytes read then cut in two.
-const MARK_LEN: usize = 8;
+const MARK_LEN: usize = 9;
 
 /// The most room a new log is made with (a larger chunk size grows it as it is read).
 const MAX_ROOM: usize = 64 << 20;
@@ -73,9 +73,10 @@ pub(crate) struct Guesses<R> {
     pool: Pool,
 }
 
-/// The line starts [`Guesses`] takes for game starts: byte patterns, each with the offset of
-/// its `[`. A `[` after a blank line, where the input has blank lines before tags (every
-/// common writer puts one between games); else an `[Event ` line, for files that put none.
+/// The places [`Guesses`] takes for game starts: byte patterns, each with the offset of its
+/// `[`. A `[` after a blank line, where the input has blank lines before tags (every common
+/// writer puts one between games); else an `[Event ` line, for files that put none; and in
+/// both, an `[Event ` glued to a result.
 struct Marks {
     patterns: Vec<(memmem::Finder<'static>, usize)>,
 }
@@ -83,16 +84,29 @@ struct Marks {
 impl Marks {
     fn blank_lines() -> Marks {
         Marks {
-            patterns: vec![
-                (memmem::Finder::new(b"\n\n["), 2),
-                (memmem::Finder::new(b"\n\r\n["), 3),
-            ],
+            patterns: [(&b"\n\n["[..], 2), (b"\n\r\n[", 3)]
+                .into_iter()
+                .chain(Marks::GLUED)
+                .map(|(needle, at)| (memmem::Finder::new(needle), at))
+                .collect(),
         }
     }
 
     fn event_tags() -> Marks {
-        Marks { patterns: vec![(memmem::Finder::new(b"\n[Event "), 1)] }
+        Marks {
+            patterns: [(&b"\n[Event "[..], 1)]
+                .into_iter()
+                .chain(Marks::GLUED)
+                .map(|(needle, at)| (memmem::Finder::new(needle), at))
+                .collect(),
+        }
     }
+
+    /// Games glued to the result of the one before, as `cat` joins files that end without
+    /// a line break (`1-0[Event`): cut inside the line, which reads exactly only if the
+    /// game before ends right there (see [`Reading::clean`]).
+    const GLUED: [(&'static [u8], usize); 4] =
+        [(b"-0[Event ", 2), (b"-1[Event ", 2), (b"/2[Event ", 2), (b"*[Event ", 1)];
 
     /// The marks for an input that starts with `head`.
     fn for_input(head: &[u8]) -> Marks {
@@ -311,6 +325,31 @@ impl Piece {
         self.error.is_some() || self.buffer.bytes.len() == own
     }
 
+    /// The piece cut in two at input offset `at` (inside it, past its start): the head
+    /// shares the bytes, and reads the rest as its look-ahead; the tail gets a copy of its
+    /// own, starting with the byte before it, with its line counted.
+    fn split_at(self, at: u64) -> (Piece, Piece) {
+        let from = usize::from(self.context);
+        let len = usize::try_from(at - self.origin.offset).unwrap_or(self.len).min(self.len);
+        let head_bytes = self.buffer.bytes.get(from..from + len).unwrap_or_default();
+        let line = self.origin.line + count_line_breaks(head_bytes) as u64;
+        let line_start = match memchr::memrchr(b'\n', head_bytes) {
+            Some(i) => self.origin.offset + i as u64 + 1,
+            None => self.origin.line_start,
+        };
+        let tail_bytes = self.buffer.bytes.get(from + len - 1..).unwrap_or_default().to_vec();
+        let tail = Piece {
+            buffer: Arc::new(Buffer::new(tail_bytes)),
+            context: true,
+            len: self.len - len,
+            origin: Origin { offset: at, line, line_start, games: 0 },
+            error: self.error,
+            index: self.index,
+        };
+        let head = Piece { len, error: None, ..self };
+        (head, tail)
+    }
+
     /// The bytes the piece owns: its byte before, its own and the look-ahead after.
     fn size(&self) -> usize {
         self.buffer.bytes.len()
@@ -393,26 +432,48 @@ impl<'w, W, S> Verifier<'w, W, S> {
         }
     }
 
-    /// Reads `piece` here and hands the result on if the reading ended clean (else keeps the
-    /// piece, to read with the next).
+    /// Reads `piece` here and hands its result on if it ends clean (or ends the input). If
+    /// not, hands on the games that ended by its end (cut where the last of them ended,
+    /// where the whole input's reader stands between games) and keeps the rest, one game
+    /// cut short, to read with the next piece: so what is kept stays one game long, and no
+    /// byte is read here more than a few times.
     fn settle<T, E>(&mut self, mut piece: Piece) -> Result<(), E>
     where
         W: Fn(&mut ChunkReader<'_>) -> T,
         S: FnMut(u64, T) -> Result<(), E>,
     {
+        if !piece.is_last() {
+            // Skimmed first: skipping costs a fraction of the work.
+            let reading = self.read(&mut piece, |reader| while reader.skip_game().is_some() {}).1;
+            if !reading.clean {
+                let (end, games) = reading.settled;
+                if end > piece.origin.offset {
+                    let (mut head, tail) = piece.split_at(end);
+                    let result = self.read(&mut head, self.work).0;
+                    self.hand_on(result, games)?;
+                    piece = tail;
+                }
+                let read_at = piece.size();
+                self.pending = Some((piece, read_at));
+                return Ok(());
+            }
+        }
+        let (result, reading) = self.read(&mut piece, self.work);
+        self.hand_on(result, reading.games)
+    }
+
+    /// Runs `work` on a reader of `piece`, here; returns its result and the reading.
+    fn read<T>(
+        &mut self,
+        piece: &mut Piece,
+        work: impl Fn(&mut ChunkReader<'_>) -> T,
+    ) -> (T, Reading) {
         let mut chunk = piece.chunk();
         let mut reader = chunk.reader_with(self.limits, core::mem::take(&mut self.sans));
-        let result = (self.work)(&mut reader);
+        let result = work(&mut reader);
         let reading;
         (reading, self.sans) = reader.finish();
-        drop(chunk);
-        if reading.clean || piece.is_last() {
-            self.hand_on(result, reading.games)
-        } else {
-            let read_at = piece.size();
-            self.pending = Some((piece, read_at));
-            Ok(())
-        }
+        (result, reading)
     }
 
     fn hand_on<T, E>(&mut self, result: T, games: u64) -> Result<(), E>

@@ -45,9 +45,16 @@ pub struct Chunk {
 pub(crate) struct Reading {
     /// Games read (broken ones included).
     pub(crate) games: u64,
-    /// Whether the last game ended at or before the chunk's end: then the next chunk, which
-    /// starts at a line start there, starts where the whole input's reader is between games.
+    /// Whether the next chunk starts where the whole input's reader is between games and
+    /// finds the same next game: the last game ended at or before the chunk's end, and the
+    /// chunk ends at a line start (the whole input's reader, between games, skips white
+    /// space and whole lines, so from any line start on its way it finds the same next
+    /// game), or exactly where the next game starts (a cut inside a line, as at `1-0[Event`).
     pub(crate) clean: bool,
+    /// The input offset where the last game that ended at or before the chunk's end ended,
+    /// and the games read up to it: where the whole input's reader stands between games, so
+    /// where a chunk that did not end clean can be cut exactly.
+    pub(crate) settled: (u64, u64),
 }
 
 /// A chunk's bytes, which go back to the pool they came from when the last holder drops them.
@@ -172,7 +179,20 @@ impl Chunk {
         let stop = if self.error.is_some() { u64::MAX } else { end };
         let bytes = (self.bytes.bytes.as_slice(), base, self.error.take());
         let reader = SliceReader::resume(bytes, limits, self.origin, sans);
-        ChunkReader { reader, origin: self.origin, end, stop, stopped: false }
+        let settled = (self.origin.offset, self.origin.games);
+        let last = usize::from(self.context) + self.len;
+        let ends_line = self.len == 0 || self.bytes.bytes.get(last.wrapping_sub(1)) == Some(&b'\n');
+        let origin = self.origin;
+        ChunkReader {
+            reader,
+            origin,
+            end,
+            stop,
+            stopped: false,
+            next_start: None,
+            ends_line,
+            settled,
+        }
     }
 }
 
@@ -193,6 +213,12 @@ pub struct ChunkReader<'a> {
     stop: u64,
     /// Whether the next game was found to start at or after `stop`.
     stopped: bool,
+    /// Where that next game starts.
+    next_start: Option<u64>,
+    /// Whether the chunk ends at a line start (its last byte is a line break).
+    ends_line: bool,
+    /// Where the last game that ended by `stop` ended, and the games up to it.
+    settled: (u64, u64),
 }
 
 impl ChunkReader<'_> {
@@ -204,6 +230,7 @@ impl ChunkReader<'_> {
                 // The next game starts in the next chunk (a game may end before what lies
                 // between it and the next one, which the skipping cutter passes with it).
                 self.stopped = start >= self.stop;
+                self.next_start = Some(start);
             }
         }
         !self.stopped
@@ -218,7 +245,9 @@ impl ChunkReader<'_> {
         if !self.at_own_game() {
             return None;
         }
-        self.reader.read_game(visitor)
+        let game = self.reader.read_game(visitor);
+        self.settle();
+        game
     }
 
     /// Skips the chunk's next game ([`SliceReader::skip_game`]); `None` once the chunk's
@@ -227,7 +256,17 @@ impl ChunkReader<'_> {
         if !self.at_own_game() {
             return None;
         }
-        self.reader.skip_game()
+        let game = self.reader.skip_game();
+        self.settle();
+        game
+    }
+
+    /// Notes where the game just read ended, if it ended by the chunk's end.
+    fn settle(&mut self) {
+        let end = self.reader.game_end();
+        if end <= self.stop {
+            self.settled = (end, self.reader.games());
+        }
     }
 
     /// The input offset where the last game read (or skipped) starts.
@@ -265,7 +304,9 @@ impl ChunkReader<'_> {
         while self.skip_game().is_some() {}
         let reading = Reading {
             games: self.reader.games() - self.origin.games,
-            clean: self.reader.game_end() <= self.stop,
+            clean: self.reader.game_end() <= self.stop
+                && (self.ends_line || self.next_start == Some(self.stop)),
+            settled: (self.settled.0, self.settled.1 - self.origin.games),
         };
         (reading, self.reader.take_sans())
     }

@@ -295,6 +295,21 @@ fn games_spanning_many_chunks_read_as_one_reader_does() {
         text += &format!("[Event \"line {n}\"]\n\n{line}*\n\n");
     }
     check_threads("long games", text.as_bytes(), &[2, 3], &[1 << 10, 16 << 10]);
+    // Games glued to each other (`1-0[Event`), each with a comment holding `\n\n[`: every
+    // guessed cut falls inside a comment, and the pieces are cut again where a game ended.
+    let glued: String = (0..400)
+        .map(|n| {
+            // Every fifth game broken, so that lines and columns are compared too.
+            let second = if n % 5 == 0 { "Ke5" } else { "e5" };
+            // A glued game start in a line comment between games: a cut there is no game
+            // start, and the reading of the chunk before must say so.
+            let between = if n % 7 == 0 { "\n; 1-0[Event \"fake\"] no game\n" } else { "" };
+            format!(
+                "{between}[Event \"g{n}\"]\n\n1. e4 {{ a\n\n[not a tag {n}]\n }} {second} 2. Nf3 1-0"
+            )
+        })
+        .collect();
+    check_threads("glued games", glued.as_bytes(), &[2, 3], &[1, 100, 2 << 10]);
 }
 
 #[test]
