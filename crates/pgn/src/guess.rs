@@ -58,6 +58,9 @@ pub(crate) struct Guesses<R> {
     start: u64,
     /// Its line.
     line: u64,
+    /// The input offset where that line starts (before `start` where a cut falls inside a
+    /// line, as at a glued game).
+    line_start: u64,
     /// How much of `log` was searched for the next cut and found to hold none: the next
     /// search goes on from there, so a long stretch without a cut is searched once.
     searched: usize,
@@ -140,6 +143,7 @@ impl<R: Read> Guesses<R> {
             log: Vec::new(),
             start: 0,
             line: 1,
+            line_start: 0,
             searched: 0,
             size: size.max(1),
             lookahead: limits.tag_len.saturating_add(1024),
@@ -217,10 +221,12 @@ impl<R: Read> Guesses<R> {
     /// after it; the next chunk starts at `cut`.
     fn cut(&mut self, cut: usize, after: usize, error: Option<io::Error>) -> Piece {
         let from = self.from();
-        let breaks = count_line_breaks(self.log.get(from..cut).unwrap_or_default()) as u64;
+        let own = self.log.get(from..cut).unwrap_or_default();
+        let breaks = count_line_breaks(own) as u64;
+        let last_break = memchr::memrchr(b'\n', own);
         // Games are numbered from the chunk's start; the verifier adds the games before it.
         let origin =
-            Origin { offset: self.start, line: self.line, line_start: self.start, games: 0 };
+            Origin { offset: self.start, line: self.line, line_start: self.line_start, games: 0 };
         // The log keeps the byte before the next chunk and what was read after it.
         let keep = cut.saturating_sub(1);
         // Room for the next chunk, its look-ahead and the last read past them, so that the
@@ -238,6 +244,9 @@ impl<R: Read> Guesses<R> {
             error: error.map(ReadError::new),
             index: self.index,
         };
+        if let Some(i) = last_break {
+            self.line_start = self.start + i as u64 + 1;
+        }
         self.start += (cut - from) as u64;
         self.line += breaks;
         self.searched = 0;
