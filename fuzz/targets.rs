@@ -9,7 +9,7 @@
 
 use std::io::Cursor;
 
-use chessbits_codec::cbg::{CbgFile, CbgReader};
+use chessbits_cbg::{CbgFile, CbgReader};
 use chessbits_codec::classic::board::BoardFormat;
 use chessbits_codec::classic::encoding::Encoding;
 use chessbits_codec::classic::game::GameFormat;

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use chessbits_codec::cbg::{CbgFile, CbgReader, CbgWriter, GameBuilder, GameRecord};
+use chessbits_cbg::{CbgFile, CbgReader, CbgWriter, GameBuilder, GameRecord};
 use chessbits_codec::move_codec::MoveCodec;
 use chessbits_pgn::{PgnGame, SliceReader, TreeBuilder};
 

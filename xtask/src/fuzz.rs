@@ -60,9 +60,9 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
             .args(["+nightly", "fuzz", "run", "-O", "-a", target, "--"])
             .arg(format!("-max_total_time={seconds}"))
             .args(["-rss_limit_mb=2048", "-max_len=65536", "-print_final_stats=1"])
-            // `pgn` reads each input on two threads too: their thread-local caches are freed
-            // as the threads exit, after the scope that joined them returned, which the leak
-            // check between inputs reports as leaks.
+            // `pgn` reads each input on several threads too: memory those threads free only
+            // as they exit, after the scope that joined them returned, is what the leak
+            // check between inputs reports.
             .args(if target == "pgn" { &["-detect_leaks=0"][..] } else { &[] })
             .stdout(Stdio::null())
             .output()

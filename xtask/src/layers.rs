@@ -1,7 +1,8 @@
 //! `cargo xtask layers`: checks that each library crate depends only on the layers below it and
 //! on what its concern needs, with `cargo tree` (normal dependencies, every feature): a program
 //! that reads FEN compiles no PGN reader, one that reads PGN compiles no binary codec and none
-//! of its fitted model tables, and no crate names one above it.
+//! of its fitted model tables, one that codes positions or moves compiles no PGN reader and no
+//! compression library, and no crate names one above it.
 //!
 //! Prints one line per crate (`ok` or what it must not depend on) and fails if any breaks the
 //! rule. It compiles nothing, so CI runs it in seconds.
@@ -45,6 +46,8 @@ const LAYERS: &[(&str, &[&str], &[&str])] = &[
         ],
         &["arrayvec", "bitflags", "once_cell", "serde", "serde_core", "memchr"],
     ),
+    // No PGN reader and no compression library: a program that codes positions or moves
+    // takes codec alone.
     (
         "chessbits-codec",
         &[
@@ -53,7 +56,19 @@ const LAYERS: &[(&str, &[&str], &[&str])] = &[
             "chessbits-state",
             "chessbits-movegen",
             "chessbits-notation",
+        ],
+        &["arrayvec", "bitflags", "once_cell", "serde", "serde_core"],
+    ),
+    (
+        "chessbits-cbg",
+        &[
+            "chessbits-bitboard",
+            "chessbits-move",
+            "chessbits-state",
+            "chessbits-movegen",
+            "chessbits-notation",
             "chessbits-pgn",
+            "chessbits-codec",
         ],
         &["arrayvec", "bitflags", "once_cell", "serde", "serde_core", "memchr"],
     ),

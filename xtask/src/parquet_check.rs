@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
-use chessbits_codec::cbg::GameBuilder;
+use chessbits_cbg::GameBuilder;
 use chessbits_pgn::SliceReader;
 
 /// The column names a reader must see, in order.

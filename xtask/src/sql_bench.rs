@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::Instant;
 
-use chessbits_codec::cbg::{GameBuilder, GameRecord};
+use chessbits_cbg::{GameBuilder, GameRecord};
 use chessbits_notation::fen::parse_position;
 use chessbits_pgn::SliceReader;
 

@@ -2,8 +2,8 @@
 //! so that SQL engines (DataFusion, DuckDB, Spark, pyarrow) can query any number of games.
 //!
 //! Games come in as [`GameRecord`]s: from PGN through
-//! [`GameBuilder`](chessbits_codec::cbg::GameBuilder), or from a `.cbg` file through
-//! [`CbgReader`](chessbits_codec::cbg::CbgReader). A [`BatchBuilder`] turns them into one
+//! [`GameBuilder`](chessbits_cbg::GameBuilder), or from a `.cbg` file through
+//! [`CbgReader`](chessbits_cbg::CbgReader). A [`BatchBuilder`] turns them into one
 //! [`RecordBatch`] of the [`schema`]; a [`ParquetExporter`] streams them to a Parquet file in
 //! constant memory: a batch of [`ExportOptions::batch_games`] games at a time, written into
 //! row groups of [`ExportOptions::row_group_rows`] rows (zstd-compressed).
@@ -41,7 +41,7 @@
 //!
 //! ```
 //! use chessbits_arrow::{BatchBuilder, ExportOptions};
-//! use chessbits_codec::cbg::GameBuilder;
+//! use chessbits_cbg::GameBuilder;
 //! use chessbits_pgn::SliceReader;
 //!
 //! let pgn = b"[White \"Anna\"]\n[WhiteElo \"1500\"]\n[UTCDate \"2024.01.31\"]\n\n1. e4 { [%clk 0:03:00] } e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
@@ -70,7 +70,7 @@ use arrow_array::builder::{
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{ArrowError, DataType, Field, Fields, Schema, SchemaRef};
 use arrow_select::concat::concat_batches;
-use chessbits_codec::cbg::GameRecord;
+use chessbits_cbg::GameRecord;
 use chessbits_codec::move_codec::{MoveCodec, MoveEncodeError, MoveEncoder};
 use chessbits_movegen::MoveGen;
 use chessbits_notation::fen::{fen_of, CastlingNotation, EnPassantMode, FenOptions};
@@ -375,8 +375,8 @@ impl BatchBuilder {
     /// record without them (built by hand) has the moves whose keys the column holds (the
     /// first [`ExportOptions::keys`] plies) played again, each checked. The caller vouches
     /// for the legality of the rest, as it does when a
-    /// [`GameBuilder`](chessbits_codec::cbg::GameBuilder) or a
-    /// [`CbgReader`](chessbits_codec::cbg::CbgReader) made the record (both check every move).
+    /// [`GameBuilder`](chessbits_cbg::GameBuilder) or a
+    /// [`CbgReader`](chessbits_cbg::CbgReader) made the record (both check every move).
     ///
     /// # Errors
     /// [`ExportError::Moves`] as [`push`](Self::push) gives it for a move among those played;
@@ -610,7 +610,7 @@ impl CodedBatch {
 ///
 /// ```
 /// use chessbits_arrow::{add_to_game_numbers, BatchBuilder, ExportOptions};
-/// use chessbits_codec::cbg::GameRecord;
+/// use chessbits_cbg::GameRecord;
 ///
 /// let mut builder = BatchBuilder::new(&ExportOptions::default());
 /// builder.push(&GameRecord { number: 1, ..GameRecord::default() })?;
@@ -867,7 +867,7 @@ mod tests {
         let pgn = b"[White \"A\"]\n\n1. e4 { [%clk 0:01:00] } e5 2. Nf3 Nc6 3. Bb5 a6 *\n\n1. d4 d5 *\n\n\
                     1. e4 d5 2. e5 f5 3. exf6 Nxf6 4. d4 c5 5. Nf3 c4 6. b4 cxb3 7. Ke2 *\n";
         let mut reader = chessbits_pgn::SliceReader::new(pgn);
-        let mut games = chessbits_codec::cbg::GameBuilder::default();
+        let mut games = chessbits_cbg::GameBuilder::default();
         let options = ExportOptions { keys: Keys::All, ..ExportOptions::default() };
         let (mut coded, mut uncoded) = (BatchBuilder::new(&options), BatchBuilder::new(&options));
         // Keys found by playing the moves again, as for a record built by hand.

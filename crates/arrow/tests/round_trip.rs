@@ -5,7 +5,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::{Date32Type, Int32Type, Int64Type};
 use arrow_array::{Array, RecordBatch};
 use chessbits_arrow::{parse_date, ExportOptions, Keys, ParquetExporter};
-use chessbits_codec::cbg::{CbgReader, CbgWriter, GameBuilder, GameRecord};
+use chessbits_cbg::{CbgReader, CbgWriter, GameBuilder, GameRecord};
 use chessbits_codec::move_codec::{self, MoveCodec};
 use chessbits_movegen::MoveGen;
 use chessbits_pgn::{read_games, PgnGame, SliceReader};

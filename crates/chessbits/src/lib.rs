@@ -10,7 +10,8 @@
 //!   `position` commands.
 //! - [`pgn`] (`chessbits-pgn`): reading PGN fast (a visitor, or game trees) and writing it.
 //! - [`codec`] (`chessbits-codec`): positions and games to the bit: the classic encodings,
-//!   `packed` and `compact` positions, the move codec and the `.cbg` game file.
+//!   `packed` and `compact` positions, the move codec.
+//! - [`cbg`] (`chessbits-cbg`): the `.cbg` game file, read from PGN.
 //!
 //! The most used names are also in the [`prelude`]: enough to read a PGN, play moves, write
 //! FEN and SAN, and pack a position or a game.
@@ -28,6 +29,7 @@
 #![forbid(unsafe_code)]
 
 pub use chessbits_bitboard as bitboard;
+pub use chessbits_cbg as cbg;
 pub use chessbits_codec as codec;
 pub use chessbits_move as moves;
 pub use chessbits_movegen as movegen;

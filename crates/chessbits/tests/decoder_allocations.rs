@@ -8,7 +8,7 @@ use std::io::Cursor;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use chessbits_codec::cbg::{CbgFile, CbgReader};
+use chessbits_cbg::{CbgFile, CbgReader};
 use chessbits_codec::classic::game::GameFormat;
 use chessbits_codec::classic::moves::MoveCode;
 use chessbits_codec::io::BitReader;

@@ -14,7 +14,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use chessbits_arrow::{
     BatchBuilder, CodedBatch, ExportError, ExportOptions, Keys, ParquetExporter,
 };
-use chessbits_codec::cbg::{CbgError, CbgReader, GameBuilder};
+use chessbits_cbg::{CbgError, CbgReader, GameBuilder};
 use chessbits_pgn::{par_chunks, par_map, Parallel, PgnErrorKind};
 
 use crate::files::{check_inputs, not_pgn, peek, read_error, Kind, Peeked, Pending};

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use chessbits_codec::cbg::MAGIC;
+use chessbits_cbg::MAGIC;
 use chessbits_pgn::{Input, ReadCount};
 
 /// An output file being written: under a hidden temporary name in the same folder (the

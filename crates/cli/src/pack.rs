@@ -27,7 +27,7 @@ use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
 
-use chessbits_codec::cbg::{
+use chessbits_cbg::{
     CbgError, CbgFile, CbgReader, CbgWriter, CodedGame, GameBuilder, GameRecord, RawGame,
 };
 use chessbits_codec::move_codec::{MoveCodec, MoveEncoder};

@@ -155,7 +155,7 @@ impl BitWriter {
 /// high bit set on every byte but the last (the byte-aligned varint of `packed`'s clocks and of
 /// `.cbg`; [`BitWriter::write_varint`] is the bit stream's own, other layout).
 #[inline]
-pub(crate) fn leb128(mut value: u64, mut push: impl FnMut(u8)) {
+pub fn leb128(mut value: u64, mut push: impl FnMut(u8)) {
     while value > 0x7f {
         push(value as u8 | 0x80);
         value >>= 7;

@@ -13,8 +13,6 @@
 //! - [`move_model`]: a probability for every legal move, from a cheap fitted model.
 //! - [`move_codec`]: a game's mainline as bytes, by that model and the range coder (about 3
 //!   bits a move), or as move indices.
-//! - [`cbg`]: the `.cbg` game file: tags, start position, coded mainline, clocks and
-//!   evaluations per game, with an index; [`cbg::GameBuilder`] reads it from PGN.
 //!
 //! Every layout is documented in its module with its exact bits and a worked example in hex;
 //! changing one is a breaking change.
@@ -36,7 +34,6 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
-pub mod cbg;
 pub mod classic;
 pub mod compact;
 mod inline_bytes;

@@ -4,7 +4,7 @@
 //! ([`MoveCodec::Index`], about 5 bits a move, no model).
 //!
 //! Decoding needs the start position and the number of plies: the bytes hold neither (the
-//! [`cbg`](crate::cbg) game file stores both).
+//! `.cbg` game file (the crate `chessbits-cbg`) stores both).
 //!
 //! # `model`
 //!

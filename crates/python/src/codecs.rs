@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::BufWriter;
 use std::path::PathBuf;
 
-use chessbits_codec::cbg::{CbgWriteError, CbgWriter};
+use chessbits_cbg::{CbgWriteError, CbgWriter};
 use chessbits_codec::move_codec::{self, MoveCodec};
 use chessbits_codec::{compact, packed};
 use chessbits_move::{Move16, UciMove};

@@ -9,7 +9,7 @@
 //! (from, to, promotion piece type or 0), the game's number and the ply.
 
 use chessbits_bitboard::{Color, Role};
-use chessbits_codec::cbg::GameRecord;
+use chessbits_cbg::GameRecord;
 use chessbits_move::UciMove;
 use chessbits_movegen::MoveGen;
 use chessbits_notation::fen::parse_position;

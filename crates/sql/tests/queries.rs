@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use chessbits_arrow::{ExportOptions, ParquetExporter};
-use chessbits_codec::cbg::{GameBuilder, GameRecord};
+use chessbits_cbg::{GameBuilder, GameRecord};
 use chessbits_movegen::Game;
 use chessbits_notation::fen::{fen_of, CastlingNotation, EnPassantMode, FenOptions};
 use chessbits_notation::san::SanPlus;

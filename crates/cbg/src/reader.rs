@@ -1,14 +1,14 @@
 //! Reading a `.cbg` stream in order: [`CbgReader`] and the checked, undecoded record
-//! ([`RawGame`]); the framing reads that random access ([`super::CbgFile`]) shares.
+//! ([`RawGame`]); the framing reads that random access ([`crate::CbgFile`]) shares.
 
 use std::io::{self, Read};
 
-use super::body::{decode_body, Cursor};
-use super::{
+use crate::body::{decode_body, Cursor};
+use crate::{
     crc16, CbgError, CbgErrorKind, GameRecord, HEADER_LEN, MAGIC, MAX_RECORD_LEN, VERSION,
 };
-use crate::io::GameByte;
-use crate::move_codec::MoveCodec;
+use chessbits_codec::io::GameByte;
+use chessbits_codec::move_codec::MoveCodec;
 
 pub(super) fn read_header(header: &[u8; HEADER_LEN]) -> Result<MoveCodec, CbgError> {
     let error = |byte, kind| CbgError { at: GameByte { game: 1, byte }, kind };
@@ -87,7 +87,7 @@ impl<R: Read> CbgReader<R> {
     /// exactly the games and errors of the iterator.
     ///
     /// ```
-    /// use chessbits_codec::cbg::{CbgReader, CbgWriter, GameBuilder};
+    /// use chessbits_cbg::{CbgReader, CbgWriter, GameBuilder};
     /// use chessbits_codec::move_codec::MoveCodec;
     /// use chessbits_pgn::PgnReader;
     ///

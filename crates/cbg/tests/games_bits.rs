@@ -5,7 +5,7 @@
 
 use std::io::Cursor;
 
-use chessbits_codec::cbg::{
+use chessbits_cbg::{
     crc16, CbgErrorKind, CbgFile, CbgReader, CbgWriter, GameBuilder, GameRecord, HEADER_LEN,
 };
 use chessbits_codec::move_codec::{self, MoveCodec, MoveDecodeErrorKind, MoveDecoder};

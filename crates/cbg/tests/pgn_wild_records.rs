@@ -2,7 +2,7 @@
 //! `.cbg` game records exactly as `Replay` reads them: the same games, errors and mainlines
 //! (null moves included), and every record, null moves included, is packed and read back.
 
-use chessbits_codec::cbg::{CbgReader, CbgWriter, GameBuilder};
+use chessbits_cbg::{CbgReader, CbgWriter, GameBuilder};
 use chessbits_codec::move_codec::MoveCodec;
 use chessbits_pgn::{Replay, SliceReader};
 

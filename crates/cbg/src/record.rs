@@ -134,7 +134,7 @@ impl GameBuilder {
     /// which spares a reader of many games most of its allocations.
     ///
     /// ```
-    /// use chessbits_codec::cbg::GameBuilder;
+    /// use chessbits_cbg::GameBuilder;
     /// use chessbits_pgn::PgnReader;
     ///
     /// let pgn = "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. d4 *\n";
@@ -159,7 +159,7 @@ impl GameBuilder {
     /// read before the error. Empty after a game that read (its record holds them).
     ///
     /// ```
-    /// use chessbits_codec::cbg::GameBuilder;
+    /// use chessbits_cbg::GameBuilder;
     /// use chessbits_pgn::SliceReader;
     ///
     /// let pgn = b"[Variant \"Crazyhouse\"]\n[TimeControl \"180+0\"]\n\n1. e4 *\n";

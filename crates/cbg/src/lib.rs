@@ -6,6 +6,31 @@
 //! game sizes, and 8 bytes per block of the index while writing), and [`CbgFile`] reads any
 //! game of a seekable file.
 //!
+//! Written from PGN and read back:
+//!
+//! ```
+//! use chessbits_cbg::{CbgReader, CbgWriter, GameBuilder};
+//! use chessbits_codec::move_codec::MoveCodec;
+//! use chessbits_pgn::SliceReader;
+//!
+//! let pgn = b"[Event \"Casual\"]\n[Date \"2024.01.31\"]\n\n1. e4 { [%clk 0:03:00] } e5 { [%clk 0:02:59] } 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+//! let mut writer = CbgWriter::new(Vec::new(), MoveCodec::Model)?;
+//! let mut reader = SliceReader::new(pgn);
+//! let mut builder = GameBuilder::default();
+//! while let Some(game) = reader.read_game(&mut builder) {
+//!     writer.write_game(&game?)?;
+//! }
+//! let bytes = writer.finish()?;
+//!
+//! let mut games = CbgReader::new(&bytes[..])?;
+//! let game = games.next().unwrap()?;
+//! assert_eq!(game.moves.len(), 7);
+//! assert_eq!(game.clocks[1].map(|c| c.millis()), Some(179_000));
+//! assert_eq!(game.tag("Date"), Some(&b"2024.01.31"[..]));
+//! assert!(games.next().is_none());
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # Layout
 //!
 //! Numbers are LEB128 *varints* (7 bits a byte, least significant group first, the high bit
@@ -84,29 +109,6 @@
 //! check or content fails is reported, and the reader goes on with the next game; a broken
 //! frame (a record tag or length that cannot be, the file's end) stops it. Every game before
 //! a problem reads.
-//!
-//! ```
-//! use chessbits_codec::cbg::{CbgReader, CbgWriter, GameBuilder};
-//! use chessbits_codec::move_codec::MoveCodec;
-//! use chessbits_pgn::SliceReader;
-//!
-//! let pgn = b"[Event \"Casual\"]\n[Date \"2024.01.31\"]\n\n1. e4 { [%clk 0:03:00] } e5 { [%clk 0:02:59] } 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
-//! let mut writer = CbgWriter::new(Vec::new(), MoveCodec::Model)?;
-//! let mut reader = SliceReader::new(pgn);
-//! let mut builder = GameBuilder::default();
-//! while let Some(game) = reader.read_game(&mut builder) {
-//!     writer.write_game(&game?)?;
-//! }
-//! let bytes = writer.finish()?;
-//!
-//! let mut games = CbgReader::new(&bytes[..])?;
-//! let game = games.next().unwrap()?;
-//! assert_eq!(game.moves.len(), 7);
-//! assert_eq!(game.clocks[1].map(|c| c.millis()), Some(179_000));
-//! assert_eq!(game.tag("Date"), Some(&b"2024.01.31"[..]));
-//! assert!(games.next().is_none());
-//! # Ok::<_, Box<dyn std::error::Error>>(())
-//! ```
 
 use core::fmt;
 use std::io::{self, Write};
@@ -114,9 +116,9 @@ use std::io::{self, Write};
 use chessbits_notation::fen::{CastlingNotation, EnPassantMode, FenOptions};
 use chessbits_state::Position;
 
-use crate::io::{ErrorKindAt, GameByte, Located};
-use crate::move_codec::{MoveCodec, MoveDecodeError, MoveEncodeError, MoveEncoder};
-use crate::packed::PackedError;
+use chessbits_codec::io::{ErrorKindAt, GameByte, Located};
+use chessbits_codec::move_codec::{MoveCodec, MoveDecodeError, MoveEncodeError, MoveEncoder};
+use chessbits_codec::packed::PackedError;
 
 mod body;
 mod file;

@@ -2,11 +2,11 @@
 
 use std::io::{self, Read, Seek, SeekFrom};
 
-use super::body::{decode_body, Cursor};
-use super::reader::{read_body, read_exact, read_frame, read_header};
-use super::{crc16, CbgError, CbgErrorKind, GameRecord, BLOCK_GAMES, HEADER_LEN, TRAILER_LEN};
-use crate::io::GameByte;
-use crate::move_codec::MoveCodec;
+use crate::body::{decode_body, Cursor};
+use crate::reader::{read_body, read_exact, read_frame, read_header};
+use crate::{crc16, CbgError, CbgErrorKind, GameRecord, BLOCK_GAMES, HEADER_LEN, TRAILER_LEN};
+use chessbits_codec::io::GameByte;
+use chessbits_codec::move_codec::MoveCodec;
 
 /// A seekable `.cbg` file: the number of games, and any game by number without reading the
 /// others (the trailer, one entry of the top index, one block index and the game's record).
@@ -121,7 +121,7 @@ impl<R: Read + Seek> CbgFile<R> {
     ///
     /// ```
     /// use std::io::Cursor;
-    /// use chessbits_codec::cbg::{CbgFile, CbgWriter, GameRecord};
+    /// use chessbits_cbg::{CbgFile, CbgWriter, GameRecord};
     /// use chessbits_codec::move_codec::MoveCodec;
     ///
     /// let mut writer = CbgWriter::new(Vec::new(), MoveCodec::Model)?;

@@ -7,13 +7,15 @@ use chessbits_notation::fen::fen_of;
 use chessbits_pgn::{Clock, Eval, GameResult, Score};
 use chessbits_state::Position;
 
-use super::{CbgError, CbgErrorKind, GameRecord, FEN_OPTIONS, KNOWN_TAGS, MAX_PLIES, PREFIXES};
-use crate::io::GameByte;
-use crate::move_codec::{MoveCodec, MoveDecodeError, MoveDecoder, MoveEncodeError, MoveEncoder};
-use crate::packed;
+use crate::{CbgError, CbgErrorKind, GameRecord, FEN_OPTIONS, KNOWN_TAGS, MAX_PLIES, PREFIXES};
+use chessbits_codec::io::GameByte;
+use chessbits_codec::move_codec::{
+    MoveCodec, MoveDecodeError, MoveDecoder, MoveEncodeError, MoveEncoder,
+};
+use chessbits_codec::packed;
 
 pub(super) fn put_varint(out: &mut Vec<u8>, value: u64) {
-    crate::io::leb128(value, |byte| out.push(byte));
+    chessbits_codec::io::leb128(value, |byte| out.push(byte));
 }
 
 pub(super) fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
@@ -661,12 +663,12 @@ pub(super) fn skip_value(c: &mut Cursor<'_>) -> Result<(), CbgError> {
 // Writing.
 
 /// A game with its mainline coded, ready for
-/// [`CbgWriter::write_coded`](super::CbgWriter::write_coded): coding the moves is most of the
+/// [`CbgWriter::write_coded`](crate::CbgWriter::write_coded): coding the moves is most of the
 /// cost of writing a game, and this lets it run on worker threads while one writer puts the
 /// records in order.
 ///
 /// ```
-/// use chessbits_codec::cbg::{CbgReader, CbgWriter, CodedGame, GameBuilder};
+/// use chessbits_cbg::{CbgReader, CbgWriter, CodedGame, GameBuilder};
 /// use chessbits_codec::move_codec::MoveCodec;
 /// use chessbits_pgn::SliceReader;
 ///

@@ -1,7 +1,7 @@
 //! Games coded ahead on other threads (`CodedGame`, `CbgWriter::write_coded`) make the same
 //! `.cbg` bytes as games written one by one (`CbgWriter::write_game`), skipped games included.
 
-use chessbits_codec::cbg::{CbgWriter, CodedGame, GameBuilder};
+use chessbits_cbg::{CbgWriter, CodedGame, GameBuilder};
 use chessbits_codec::move_codec::{MoveCodec, MoveEncoder};
 use chessbits_pgn::SliceReader;
 use chessbits_state::Position;

@@ -2,7 +2,7 @@
 //! builder does, game after game, whatever came before: broken games, other start positions,
 //! more or fewer tags, clocks and moves.
 
-use chessbits_codec::cbg::{GameBuilder, GameRecord};
+use chessbits_cbg::{GameBuilder, GameRecord};
 use chessbits_pgn::PgnReader;
 
 /// Every game of `pgn`, each read by a new builder (the reference).
