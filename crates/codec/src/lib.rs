@@ -3,9 +3,10 @@
 //! never panic.
 //!
 //! - [`io`]: the bit writer and reader every layout shares (most significant bit first).
-//! - [`classic`]: the classic, field-by-field encodings of boards, game states, positions,
-//!   moves and games ([`classic::board::BoardFormat`], [`classic::position::PositionFormat`],
-//!   [`classic::moves::MoveCode`], [`classic::game::GameFormat`]).
+//! - [`classic`] (feature `classic`, on by default): the classic, field-by-field encodings of
+//!   boards, game states, positions, moves and games ([`classic::board::BoardFormat`],
+//!   [`classic::position::PositionFormat`], [`classic::moves::MoveCode`],
+//!   [`classic::game::GameFormat`]).
 //! - [`packed`]: a position in at most 24 bytes (35 with clocks), the lichess "binary FEN"
 //!   layout.
 //! - [`compact`]: a position coded against a model of real games, about 10 bytes.
@@ -34,6 +35,8 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "classic")]
+#[cfg_attr(docsrs, doc(cfg(feature = "classic")))]
 pub mod classic;
 pub mod compact;
 mod inline_bytes;
