@@ -569,6 +569,11 @@ fn take_command(command: &Command<'_>, clock: &mut Option<Clock>, eval: &mut Opt
     }
 }
 
+/// Bytes decoded for an error message ([`decode_lossy`], owned).
+pub(crate) fn lossy(bytes: &[u8]) -> String {
+    decode_lossy(bytes).into_owned()
+}
+
 /// Decodes bytes as UTF-8 if they are, else as Latin-1 (every byte is the code point of the
 /// same number), so no byte is lost.
 pub fn decode_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {

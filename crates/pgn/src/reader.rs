@@ -198,10 +198,10 @@ mod tests {
     use std::io;
 
     use super::*;
+    use crate::annotations::lossy;
     use crate::annotations::Nag;
     use crate::limits::{MAX_COMMENT_LEN, MAX_TAG_LEN, MAX_TOKEN_LEN, MAX_VARIATION_DEPTH};
     use crate::lines::count_line_breaks;
-    use crate::scanner::lossy;
     use crate::visitor::{GameResult, RawComment, RawTag, Skip};
     use chessbits_notation::san::SanPlus;
 

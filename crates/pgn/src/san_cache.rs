@@ -169,8 +169,8 @@ pub(crate) fn fast_san(word: u64, len: usize) -> Option<SanPlus> {
 #[cfg(test)]
 mod san_tests {
     use super::*;
+    use crate::annotations::lossy;
     use crate::bytes::quick_token;
-    use crate::scanner::lossy;
 
     /// Every token of the common forms, and their near misses.
     fn tokens() -> Vec<String> {

@@ -12,7 +12,7 @@ use std::io;
 
 use memchr::{memchr, memchr2};
 
-use super::annotations::Nag;
+use super::annotations::{lossy, Nag};
 use super::visitor::{GameResult, RawComment, RawTag, Visitor};
 
 use chessbits_notation::san::SanPlus;
@@ -933,9 +933,4 @@ pub(crate) fn match_result(rest: &[u8]) -> Option<(GameResult, usize)> {
         Some(&b) if SAN_CLASS[b as usize] => None,
         _ => Some((result, len)),
     }
-}
-
-/// Bytes decoded for an error message.
-pub(crate) fn lossy(bytes: &[u8]) -> String {
-    super::annotations::decode_lossy(bytes).into_owned()
 }

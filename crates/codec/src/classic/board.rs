@@ -11,7 +11,7 @@
 //! ```
 //!
 //! that is `1 + 6 * color + role` with white 0, black 1 and roles pawn 0 .. king 5
-//! ([`Piece::code`] plus one). Squares are numbered a1 = 0, b1 = 1, ..., h1 = 7, a2 = 8, ...,
+//! ([`Piece::code`](chessbits_bitboard::Piece::code) plus one). Squares are numbered a1 = 0, b1 = 1, ..., h1 = 7, a2 = 8, ...,
 //! h8 = 63, and every encoding visits them in that order.
 //!
 //! # The encodings
@@ -34,59 +34,12 @@
 use core::fmt;
 use core::str::FromStr;
 
-use chessbits_bitboard::{Piece, Square};
 use chessbits_state::Board;
 
 use crate::classic::{grouped, nibbles, pieces, rle};
-use crate::io::{BitReader, BitWriter, Bits, DecodeError};
+use crate::io::{BitReader, BitWriter, Bits};
 
-/// The code of a square's content: 0 for empty, 1-12 for the pieces (see the [module
-/// docs](self)).
-#[inline]
-pub const fn code_of(piece: Option<Piece>) -> u8 {
-    match piece {
-        Some(piece) => piece.code() + 1,
-        None => 0,
-    }
-}
-
-/// The piece of a code 1-12; `None` for 0 (empty) and the invalid 13-15.
-#[inline]
-pub const fn piece_of(code: u8) -> Option<Piece> {
-    match code {
-        0 => None,
-        _ => Piece::from_code(code - 1),
-    }
-}
-
-/// How many bits a run-length count takes: `K` from 1 to 6, so a run covers up to `2^K`
-/// squares (see [`rle`]).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct RunWidth(u8);
-
-impl RunWidth {
-    /// The widths 1 to 6.
-    pub const ALL: [RunWidth; 6] =
-        [RunWidth(1), RunWidth(2), RunWidth(3), RunWidth(4), RunWidth(5), RunWidth(6)];
-
-    /// The width `k`, if it is 1 to 6.
-    pub const fn new(k: u8) -> Option<RunWidth> {
-        match k {
-            1..=6 => Some(RunWidth(k)),
-            _ => None,
-        }
-    }
-
-    /// The width in bits, 1 to 6.
-    pub const fn get(self) -> u8 {
-        self.0
-    }
-
-    /// The most squares one run covers: `2^K`.
-    pub const fn max_run(self) -> u32 {
-        1 << self.0
-    }
-}
+pub use crate::classic::codes::{code_of, piece_of, BoardError, BoardErrorKind, RunWidth};
 
 /// A board encoding, chosen at run time. Its text form is the name the `chessbits` tool takes:
 /// `nibbles`, `rle:1` .. `rle:6`, `rle:auto`, `pieces`, `grouped`.
@@ -119,12 +72,12 @@ impl BoardFormat {
     /// Every board encoding, in the order `--list` shows them.
     pub const ALL: [BoardFormat; 10] = [
         BoardFormat::Nibbles,
-        BoardFormat::Rle(RunWidth(1)),
-        BoardFormat::Rle(RunWidth(2)),
-        BoardFormat::Rle(RunWidth(3)),
-        BoardFormat::Rle(RunWidth(4)),
-        BoardFormat::Rle(RunWidth(5)),
-        BoardFormat::Rle(RunWidth(6)),
+        BoardFormat::Rle(RunWidth::ALL[0]),
+        BoardFormat::Rle(RunWidth::ALL[1]),
+        BoardFormat::Rle(RunWidth::ALL[2]),
+        BoardFormat::Rle(RunWidth::ALL[3]),
+        BoardFormat::Rle(RunWidth::ALL[4]),
+        BoardFormat::Rle(RunWidth::ALL[5]),
         BoardFormat::RleAuto,
         BoardFormat::Pieces,
         BoardFormat::Grouped,
@@ -240,54 +193,6 @@ impl FromStr for BoardFormat {
         format.ok_or_else(|| UnknownFormat(s.to_owned()))
     }
 }
-
-/// What is wrong with a board stream (the position is in [`DecodeError`]).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum BoardErrorKind {
-    /// A piece code of 13, 14 or 15 (or 0 where a piece must stand).
-    InvalidCode(u8),
-    /// A run of this many squares starting at `from` goes past h8.
-    RunPastEnd {
-        /// The run's first square.
-        from: Square,
-        /// The run's length in squares.
-        squares: u32,
-    },
-    /// A run width of 0 or 7 (`rle:auto`).
-    InvalidRunWidth(u8),
-    /// A second piece on this square.
-    SquareTaken(Square),
-    /// A group of this kind after a group of kind `after` (`grouped`: kinds must rise, and a
-    /// kind repeats only after a full group of 8).
-    KindOutOfOrder {
-        /// The kind read.
-        kind: u8,
-        /// The kind of the group before it.
-        after: u8,
-    },
-}
-
-impl fmt::Display for BoardErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            BoardErrorKind::InvalidCode(code) => write!(f, "invalid piece code {code}"),
-            BoardErrorKind::RunPastEnd { from, squares } => {
-                write!(f, "a run of {squares} squares from {from} goes past h8")
-            }
-            BoardErrorKind::InvalidRunWidth(k) => {
-                write!(f, "invalid run width {k}, expected 1 to 6")
-            }
-            BoardErrorKind::SquareTaken(sq) => write!(f, "a second piece on {sq}"),
-            BoardErrorKind::KindOutOfOrder { kind, after } => {
-                write!(f, "piece kind {kind} after kind {after}, kinds must rise")
-            }
-        }
-    }
-}
-
-/// Why a stream is not a board: the bit offset and a [`BoardErrorKind`].
-pub type BoardError = DecodeError<BoardErrorKind>;
 
 #[cfg(test)]
 mod tests {

@@ -52,7 +52,7 @@
 use chessbits_bitboard::{Piece, Square};
 use chessbits_state::Board;
 
-use crate::classic::board::{code_of, piece_of, BoardError, BoardErrorKind};
+use crate::classic::codes::{code_of, piece_of, BoardError, BoardErrorKind};
 use crate::io::{BitReader, BitWriter, Bits, DecodeError};
 
 /// The bits of a group header: a 4-bit kind and a 3-bit count.

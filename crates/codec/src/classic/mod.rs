@@ -19,6 +19,7 @@
 //! breaking change. Decoders never panic, whatever the bytes.
 
 pub mod board;
+mod codes;
 pub mod encoding;
 pub mod game;
 pub mod grouped;

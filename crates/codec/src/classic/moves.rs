@@ -78,7 +78,8 @@ use chessbits_move::Move16;
 use chessbits_movegen::{IllegalMoveError, MoveGen, PieceMoves};
 use chessbits_state::Position;
 
-use crate::classic::board::{code_of, piece_of, UnknownFormat};
+use crate::classic::board::UnknownFormat;
+use crate::classic::codes::{code_of, piece_of};
 use crate::io::{BitReader, BitWriter, Bits, DecodeError};
 
 /// A move code, chosen at run time. Its text form is the name `chessbits pgn --to moves:CODE`

@@ -40,7 +40,7 @@
 use chessbits_bitboard::Square;
 use chessbits_state::Board;
 
-use crate::classic::board::{code_of, piece_of, BoardError, BoardErrorKind};
+use crate::classic::codes::{code_of, piece_of, BoardError, BoardErrorKind};
 use crate::io::{BitReader, BitWriter, Bits, DecodeError};
 
 /// The size of every board in this encoding.

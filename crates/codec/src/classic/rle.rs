@@ -65,7 +65,7 @@
 use chessbits_bitboard::Square;
 use chessbits_state::Board;
 
-use crate::classic::board::{code_of, piece_of, BoardError, BoardErrorKind, RunWidth};
+use crate::classic::codes::{code_of, piece_of, BoardError, BoardErrorKind, RunWidth};
 use crate::io::{BitReader, BitWriter, Bits, DecodeError};
 
 /// The maximal runs of equal squares of `board`, a1 first: (code, squares) pairs, and how many.
