@@ -160,10 +160,10 @@ impl ReadGames for ChunkReader<'_> {
 
 /// What one stretch of an input (all of it, or a chunk) gave, with its games numbered as
 /// the reader numbered them: a chunk's reader from the chunk's start, the serial reader from
-/// the input's. The sink adds the games before (`Piece::write`), so the workers need not
+/// the input's. The sink adds the games before (`Stretch::write`), so the workers need not
 /// know how many there were.
 #[derive(Default)]
-struct Piece {
+struct Stretch {
     out: NumberedText,
     /// Broken games, for stderr: number, line, column, message.
     broken: Vec<(u64, u64, u64, String)>,
@@ -175,7 +175,7 @@ struct Piece {
     read_error: Option<(u64, io::Error)>,
 }
 
-impl Piece {
+impl Stretch {
     /// Writes the piece, its games numbered after `before` games, and empties it.
     fn write(
         &mut self,
@@ -280,7 +280,7 @@ pub fn run(
         let done = |end| Done { stored: read.get(), read: decompressed.load(Relaxed), done: end };
         // Writes what a piece holds, its games numbered after `games` of this input, and
         // empties it.
-        let mut sink = |games: u64, piece: &mut Piece| -> io::Result<()> {
+        let mut sink = |games: u64, piece: &mut Stretch| -> io::Result<()> {
             summary.games += piece.games;
             summary.failed += piece.broken.len() as u64;
             summary.failed_inputs += u64::from(piece.read_error.is_some());
@@ -294,7 +294,7 @@ pub fn run(
             // The serial path: one reader, writing straight to the output; its numbers count
             // from the input's start.
             let mut reader = PgnReader::new(input);
-            let mut piece = Piece::default();
+            let mut piece = Stretch::default();
             convert(&mut reader, to, &mut piece, |piece| sink(0, piece))?;
             sink(0, &mut piece)?;
         } else {
@@ -307,7 +307,7 @@ pub fn run(
                 |reader| {
                     let end = reader.end();
                     let out = spare.lock().ok().and_then(|mut s| s.pop()).unwrap_or_default();
-                    let mut piece = Piece { out, ..Piece::default() };
+                    let mut piece = Stretch { out, ..Stretch::default() };
                     // Writing into memory cannot fail.
                     let _ = convert(reader, to, &mut piece, |_| Ok(()));
                     if piece.read_error.is_none() {
@@ -315,7 +315,7 @@ pub fn run(
                     }
                     piece
                 },
-                |games, mut piece: Piece| {
+                |games, mut piece: Stretch| {
                     sink(games, &mut piece)?;
                     if let Ok(mut spare) = spare.lock() {
                         spare.push(piece.out);
@@ -338,8 +338,8 @@ const FLUSH_AT: usize = 1 << 16;
 fn convert(
     reader: &mut impl ReadGames,
     to: To,
-    piece: &mut Piece,
-    mut flush: impl FnMut(&mut Piece) -> io::Result<()>,
+    piece: &mut Stretch,
+    mut flush: impl FnMut(&mut Stretch) -> io::Result<()>,
 ) -> io::Result<()> {
     let mut line = String::new();
     match to {
@@ -376,8 +376,8 @@ fn each<V: Visitor>(
     reader: &mut impl ReadGames,
     visitor: &mut V,
     to: To,
-    piece: &mut Piece,
-    mut flush: impl FnMut(&mut Piece) -> io::Result<()>,
+    piece: &mut Stretch,
+    mut flush: impl FnMut(&mut Stretch) -> io::Result<()>,
     mut write: impl FnMut(u64, V::Output, &mut NumberedText) -> io::Result<()>,
 ) -> io::Result<()>
 where

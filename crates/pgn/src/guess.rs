@@ -219,7 +219,7 @@ impl<R: Read> Guesses<R> {
 
     /// Cuts the chunk `log[from..cut]`, with `after` bytes to look ahead at, and `error`
     /// after it; the next chunk starts at `cut`.
-    fn cut(&mut self, cut: usize, after: usize, error: Option<io::Error>) -> Piece {
+    fn cut(&mut self, cut: usize, after: usize, error: Option<io::Error>) -> GuessedChunk {
         let from = self.from();
         let own = self.log.get(from..cut).unwrap_or_default();
         let breaks = count_line_breaks(own) as u64;
@@ -236,7 +236,7 @@ impl<R: Read> Guesses<R> {
         rest.extend_from_slice(self.log.get(keep..).unwrap_or_default());
         let mut bytes = core::mem::replace(&mut self.log, rest);
         bytes.truncate(cut + after);
-        let piece = Piece {
+        let piece = GuessedChunk {
             buffer: Arc::new(Buffer::pooled(bytes, &self.pool)),
             context: from == 1,
             len: cut - from,
@@ -256,9 +256,9 @@ impl<R: Read> Guesses<R> {
 }
 
 impl<R: Read> Iterator for Guesses<R> {
-    type Item = Piece;
+    type Item = GuessedChunk;
 
-    fn next(&mut self) -> Option<Piece> {
+    fn next(&mut self) -> Option<GuessedChunk> {
         if self.done {
             return None;
         }
@@ -309,7 +309,7 @@ impl ReadError {
 /// A chunk's bytes and where it starts, cut by [`Guesses`]: made into a [`Chunk`] for a
 /// worker, which hands it back with its result, and kept by the [`Verifier`] until the
 /// reading is found exact.
-pub(crate) struct Piece {
+pub(crate) struct GuessedChunk {
     buffer: Arc<Buffer>,
     context: bool,
     len: usize,
@@ -320,7 +320,7 @@ pub(crate) struct Piece {
     index: u64,
 }
 
-impl Piece {
+impl GuessedChunk {
     /// A chunk of the piece, for a worker to read.
     pub(crate) fn chunk(&mut self) -> Chunk {
         let error = self.error.as_mut().map(ReadError::take);
@@ -337,7 +337,7 @@ impl Piece {
     /// The piece cut in two at input offset `at` (inside it, past its start): the head
     /// shares the bytes, and reads the rest as its look-ahead; the tail gets a copy of its
     /// own, starting with the byte before it, with its line counted.
-    fn split_at(self, at: u64) -> (Piece, Piece) {
+    fn split_at(self, at: u64) -> (GuessedChunk, GuessedChunk) {
         let from = usize::from(self.context);
         let len = usize::try_from(at - self.origin.offset).unwrap_or(self.len).min(self.len);
         let head_bytes = self.buffer.bytes.get(from..from + len).unwrap_or_default();
@@ -347,7 +347,7 @@ impl Piece {
             None => self.origin.line_start,
         };
         let tail_bytes = self.buffer.bytes.get(from + len - 1..).unwrap_or_default().to_vec();
-        let tail = Piece {
+        let tail = GuessedChunk {
             buffer: Arc::new(Buffer::new(tail_bytes)),
             context: true,
             len: self.len - len,
@@ -355,7 +355,7 @@ impl Piece {
             error: self.error,
             index: self.index,
         };
-        let head = Piece { len, error: None, ..self };
+        let head = GuessedChunk { len, error: None, ..self };
         (head, tail)
     }
 
@@ -367,7 +367,7 @@ impl Piece {
     /// This piece and the one after it, as one. A piece made by joining owns its bytes, and
     /// the next piece's are appended to them in place: joining the pieces that one long game
     /// spans costs time linear in its length.
-    fn join(self, next: Piece) -> Piece {
+    fn join(self, next: GuessedChunk) -> GuessedChunk {
         let own = usize::from(self.context) + self.len;
         let mut bytes = match Arc::try_unwrap(self.buffer) {
             Ok(mut buffer) => core::mem::take(&mut buffer.bytes),
@@ -378,7 +378,7 @@ impl Piece {
         bytes.extend_from_slice(
             next.buffer.bytes.get(usize::from(next.context)..).unwrap_or_default(),
         );
-        Piece {
+        GuessedChunk {
             buffer: Arc::new(Buffer::new(bytes)),
             context: self.context,
             len: self.len + next.len,
@@ -403,7 +403,7 @@ pub(crate) struct Verifier<'w, W, S> {
     /// A piece whose reading did not end clean, to read together with the pieces after it,
     /// and its size when it was last read. None is left once the input has ended: a piece
     /// that is not the last has a next, and the last is read whatever its ending.
-    pending: Option<(Piece, usize)>,
+    pending: Option<(GuessedChunk, usize)>,
 }
 
 impl<'w, W, S> Verifier<'w, W, S> {
@@ -412,7 +412,12 @@ impl<'w, W, S> Verifier<'w, W, S> {
     }
 
     /// Takes the result a worker made of `piece`, and how its reader read it.
-    pub(crate) fn take<T, E>(&mut self, result: T, piece: Piece, reading: Reading) -> Result<(), E>
+    pub(crate) fn take<T, E>(
+        &mut self,
+        result: T,
+        piece: GuessedChunk,
+        reading: Reading,
+    ) -> Result<(), E>
     where
         W: Fn(&mut ChunkReader<'_>) -> T,
         S: FnMut(u64, T) -> Result<(), E>,
@@ -446,7 +451,7 @@ impl<'w, W, S> Verifier<'w, W, S> {
     /// where the whole input's reader stands between games) and keeps the rest, one game
     /// cut short, to read with the next piece: so what is kept stays one game long, and no
     /// byte is read here more than a few times.
-    fn settle<T, E>(&mut self, mut piece: Piece) -> Result<(), E>
+    fn settle<T, E>(&mut self, mut piece: GuessedChunk) -> Result<(), E>
     where
         W: Fn(&mut ChunkReader<'_>) -> T,
         S: FnMut(u64, T) -> Result<(), E>,
@@ -474,7 +479,7 @@ impl<'w, W, S> Verifier<'w, W, S> {
     /// Runs `work` on a reader of `piece`, here; returns its result and the reading.
     fn read<T>(
         &mut self,
-        piece: &mut Piece,
+        piece: &mut GuessedChunk,
         work: impl Fn(&mut ChunkReader<'_>) -> T,
     ) -> (T, Reading) {
         let mut chunk = piece.chunk();

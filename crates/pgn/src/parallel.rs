@@ -43,7 +43,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 
 use crate::error::PgnError;
-use crate::guess::{Guesses, Piece, Verifier};
+use crate::guess::{GuessedChunk, Guesses, Verifier};
 use crate::limits::Limits;
 use crate::reader::PgnReader;
 use crate::san_cache::SanCache;
@@ -253,7 +253,7 @@ where
             options.threads,
             guesses,
             SanCache::default,
-            |sans: &mut SanCache, mut piece: Piece| {
+            |sans: &mut SanCache, mut piece: GuessedChunk| {
                 let mut chunk = piece.chunk();
                 let mut reader = chunk.reader_with(limits, core::mem::take(sans));
                 let result = work(&mut reader);
