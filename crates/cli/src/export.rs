@@ -15,7 +15,7 @@ use chessbits_arrow::{
     BatchBuilder, CodedBatch, ExportError, ExportOptions, Keys, ParquetExporter,
 };
 use chessbits_cbg::{CbgError, CbgReader, GameBuilder};
-use chessbits_pgn::{par_chunks, par_map, Parallel, PgnErrorKind};
+use chessbits_pgn::{par_chunks, par_map, ChunkReader, Parallel, PgnErrorKind};
 
 use crate::files::{check_inputs, not_pgn, peek, read_error, Kind, Peeked, Pending};
 use crate::pack::{file_error, raw_groups, Counting, Item};
@@ -201,45 +201,7 @@ fn export_pgn<W: Write + Send>(
     par_chunks(
         peeked.input.by_ref(),
         &crate::pgn::fitted(options, path),
-        |reader| {
-            let end = reader.end();
-            let mut builder = GameBuilder::default();
-            let mut batch = BatchBuilder::new(export);
-            let (mut errors, mut end, mut read_error, mut games) = (Vec::new(), end, None, 0);
-            while let Some(result) = reader.read_game(&mut builder) {
-                let number = reader.games();
-                let message = match result {
-                    Ok(mut game) => {
-                        game.number = number;
-                        let pushed = batch.push(&game);
-                        builder.recycle(game);
-                        match pushed {
-                            Ok(()) => {
-                                games = reader.games();
-                                continue;
-                            }
-                            Err(ExportError::Moves { game, error }) => {
-                                (Some(game), format!(": {error}"))
-                            }
-                            Err(e) => (None, e.to_string()),
-                        }
-                    }
-                    Err(e) => match e.kind {
-                        PgnErrorKind::Io(io) => {
-                            (end, read_error) = (e.offset, Some((e.offset, io)));
-                            break;
-                        }
-                        ref kind => (
-                            Some(number),
-                            format!(", line {}, column {}: {kind}", e.line, e.column),
-                        ),
-                    },
-                };
-                games = reader.games();
-                errors.push(message);
-            }
-            PgnBatch { coded: batch.finish_coded(), errors, end, read_error, games }
-        },
+        |reader| export_chunk(reader, export),
         |games_before, batch: PgnBatch| {
             let before = before + games_before;
             for (number, message) in &batch.errors {
@@ -266,6 +228,45 @@ fn export_pgn<W: Write + Send>(
             exporter.write_coded(coded).map_err(to_io)
         },
     )
+}
+
+/// Reads, replays and codes every game of a chunk into Arrow columns (on a worker), its games
+/// numbered from the chunk's start.
+fn export_chunk(reader: &mut ChunkReader<'_>, export: &ExportOptions) -> PgnBatch {
+    let end = reader.end();
+    let mut builder = GameBuilder::default();
+    let mut batch = BatchBuilder::new(export);
+    let (mut errors, mut end, mut read_error, mut games) = (Vec::new(), end, None, 0);
+    while let Some(result) = reader.read_game(&mut builder) {
+        let number = reader.games();
+        let message = match result {
+            Ok(mut game) => {
+                game.number = number;
+                let pushed = batch.push(&game);
+                builder.recycle(game);
+                match pushed {
+                    Ok(()) => {
+                        games = reader.games();
+                        continue;
+                    }
+                    Err(ExportError::Moves { game, error }) => (Some(game), format!(": {error}")),
+                    Err(e) => (None, e.to_string()),
+                }
+            }
+            Err(e) => match e.kind {
+                PgnErrorKind::Io(io) => {
+                    (end, read_error) = (e.offset, Some((e.offset, io)));
+                    break;
+                }
+                ref kind => {
+                    (Some(number), format!(", line {}, column {}: {kind}", e.line, e.column))
+                }
+            },
+        };
+        games = reader.games();
+        errors.push(message);
+    }
+    PgnBatch { coded: batch.finish_coded(), errors, end, read_error, games }
 }
 
 /// Game records of a `.cbg` file handed to a worker at a time: about 30 KiB of records and a
