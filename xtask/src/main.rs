@@ -24,6 +24,7 @@
 //!   scan of the PGN with the library, on the training games repeated (docs/sql.md).
 //! - `cargo xtask distributed [FILE.pgn...]`: the SQL functions on a local Ballista cluster,
 //!   compared with local DataFusion (docs/sql.md).
+#![forbid(unsafe_code)]
 
 mod adversarial;
 mod cbg_check;

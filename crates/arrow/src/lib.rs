@@ -57,6 +57,7 @@
 //! assert_eq!(plies.as_any().downcast_ref::<arrow_array::Int32Array>().unwrap().value(0), 7);
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
+#![forbid(unsafe_code)]
 
 use core::fmt;
 use std::collections::VecDeque;

@@ -109,6 +109,7 @@
 //! check or content fails is reported, and the reader goes on with the next game; a broken
 //! frame (a record tag or length that cannot be, the file's end) stops it. Every game before
 //! a problem reads.
+#![forbid(unsafe_code)]
 
 use core::fmt;
 use std::io::{self, Write};

@@ -2,6 +2,7 @@
 //! files. A thin layer: argument parsing and I/O here, every chess rule and format in the
 //! library. Data goes to stdout; diagnostics and progress bars go to stderr. Exit status: 0 on
 //! success, 1 when some input was bad, 2 on usage errors.
+#![forbid(unsafe_code)]
 
 mod encode;
 #[cfg(feature = "arrow")]

@@ -50,10 +50,14 @@ use crate::san_cache::SanCache;
 use crate::split::{Chunk, ChunkReader, Chunks};
 use crate::visitor::Visitor;
 
-/// The size of the blocks the reading thread reads (and decompresses) at a time.
+/// The size of the blocks the reading thread reads (and decompresses) at a time. A tuning
+/// knob, not part of the stable API (hidden from the docs).
+#[doc(hidden)]
 pub const BLOCK_SIZE: usize = 1 << 20;
 
-/// How many blocks the reading thread reads ahead of the cutter.
+/// How many blocks the reading thread reads ahead of the cutter. A tuning knob, not part of
+/// the stable API (hidden from the docs).
+#[doc(hidden)]
 pub const BLOCKS: usize = 4;
 
 /// How to read one input on several threads.
@@ -68,14 +72,11 @@ pub struct Parallel {
     /// With more than one thread: cut the input at guessed game starts, checked once the
     /// chunks are read (the default), rather than at game ends found by skipping every game
     /// on one thread ([`Chunks`]). The results are the same; guessing leaves the cutter
-    /// almost nothing to do, so it no longer bounds the pipeline's speed. A `work` that
-    /// does not read its chunk to the end makes the checks read it again.
-    ///
-    /// Where the exact cutter is the better choice: an input with lines of many megabytes
-    /// (guesses fall only at line starts, so such a line is held whole, where the exact
-    /// cutter holds one game), and a game spanning many chunks (a comment of megabytes with
-    /// tag lines in it: each chunk it spans is read again together with the ones before,
-    /// a cost that grows with the square of its length).
+    /// almost nothing to do, so from about 8 workers on it no longer bounds the pipeline's
+    /// speed (on 16 cores, 153 MB of lichess PGN: 0.161 s guessing, 0.257 s exact). A
+    /// measuring knob, not part of the stable API (hidden from the docs; the CLI's hidden
+    /// `--exact-cuts` turns it off).
+    #[doc(hidden)]
     pub guess: bool,
 }
 

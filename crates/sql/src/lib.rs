@@ -67,6 +67,7 @@
 //! assert_eq!(batches[0].column(1).as_string::<i32>().value(0), "e7e5");
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
+#![forbid(unsafe_code)]
 
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
