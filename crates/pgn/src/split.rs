@@ -183,16 +183,7 @@ impl Chunk {
         let last = usize::from(self.context) + self.len;
         let ends_line = self.len == 0 || self.bytes.bytes.get(last.wrapping_sub(1)) == Some(&b'\n');
         let origin = self.origin;
-        ChunkReader {
-            reader,
-            origin,
-            end,
-            stop,
-            stopped: false,
-            next_start: None,
-            ends_line,
-            settled,
-        }
+        ChunkReader { reader, origin, end, stop, next_start: None, ends_line, settled }
     }
 }
 
@@ -211,9 +202,7 @@ pub struct ChunkReader<'a> {
     /// No game that starts at or after this offset is the chunk's (`u64::MAX` for the chunk
     /// a read error ends: it reads to that error).
     stop: u64,
-    /// Whether the next game was found to start at or after `stop`.
-    stopped: bool,
-    /// Where that next game starts.
+    /// Where the next game was last found to start (`None` if none was, or none is left).
     next_start: Option<u64>,
     /// Whether the chunk ends at a line start (its last byte is a line break).
     ends_line: bool,
@@ -225,15 +214,16 @@ impl ChunkReader<'_> {
     /// Whether the next game is the chunk's: it starts before the chunk's end, or no game is
     /// left (the reader then reports a read error, if one ended the input here).
     fn at_own_game(&mut self) -> bool {
-        if !self.stopped {
-            if let Some(start) = self.reader.next_game_start() {
-                // The next game starts in the next chunk (a game may end before what lies
-                // between it and the next one, which the skipping cutter passes with it).
-                self.stopped = start >= self.stop;
-                self.next_start = Some(start);
-            }
+        if !self.stopped() {
+            self.next_start = self.reader.next_game_start();
         }
-        !self.stopped
+        !self.stopped()
+    }
+
+    /// Whether the next game starts in the next chunk (a game may end before what lies
+    /// between it and the next one, which the skipping cutter passes with it).
+    fn stopped(&self) -> bool {
+        self.next_start.is_some_and(|start| start >= self.stop)
     }
 
     /// Reads the chunk's next game into `visitor` ([`SliceReader::read_game`]); `None` once
