@@ -10,13 +10,13 @@
 use std::io::Cursor;
 
 use chessbits_cbg::{CbgFile, CbgReader};
+use chessbits_codec::bits::BitReader;
 use chessbits_codec::classic::board::BoardFormat;
 use chessbits_codec::classic::encoding::Encoding;
 use chessbits_codec::classic::game::GameFormat;
-use chessbits_codec::classic::moves::MoveCode;
+use chessbits_codec::classic::moves::MoveFormat;
 use chessbits_codec::classic::position::PositionFormat;
 use chessbits_codec::classic::position::StateFormat;
-use chessbits_codec::io::BitReader;
 use chessbits_codec::move_codec::MoveCodec;
 use chessbits_codec::{compact, move_codec, packed};
 use chessbits_move::{Move16, UciMove};
@@ -234,11 +234,7 @@ fn chunked(data: &[u8]) {
     let pick = data.get(1).copied().unwrap_or(0);
     let threads = 1 + usize::from(pick % 4);
     let guess = pick & 4 == 0;
-    let options = chessbits_pgn::Parallel {
-        chunk_size: size,
-        guess,
-        ..chessbits_pgn::Parallel::new(threads)
-    };
+    let options = chessbits_pgn::Parallel::new(threads).with_chunk_size(size).with_guess(guess);
     let mut parallel = Vec::new();
     let _ = chessbits_pgn::par_games(
         data,
@@ -385,7 +381,7 @@ pub fn move_codec(data: &[u8]) {
 /// legal and encodes back.
 pub fn move_code(data: &[u8]) {
     let [choice, bytes @ ..] = data else { return };
-    let codes = [MoveCode::FromTo, MoveCode::SanLike, MoveCode::SanLike713];
+    let codes = [MoveFormat::FromTo, MoveFormat::SanLike, MoveFormat::SanLike713];
     let code = codes[usize::from(choice % 3)];
     let pos = walk_start(&[choice / 3]);
     if let Ok(m) = code.decode(bytes, &pos) {
@@ -398,7 +394,7 @@ pub fn move_code(data: &[u8]) {
 /// Game formats: the first byte picks the move code; a decoded game encodes back.
 pub fn game_format(data: &[u8]) {
     let [choice, bytes @ ..] = data else { return };
-    let codes = [MoveCode::FromTo, MoveCode::SanLike, MoveCode::SanLike713];
+    let codes = [MoveFormat::FromTo, MoveFormat::SanLike, MoveFormat::SanLike713];
     let format = GameFormat::new(codes[usize::from(choice % 3)]);
     if let Ok(game) = format.decode(bytes) {
         let bits = format.encode(&game).expect("a decoded game encodes");
@@ -478,7 +474,7 @@ pub fn round_trips(data: &[u8]) {
     for &m in &moves {
         game.play(m).expect("walked moves are legal");
     }
-    for code in [MoveCode::FromTo, MoveCode::SanLike, MoveCode::SanLike713] {
+    for code in [MoveFormat::FromTo, MoveFormat::SanLike, MoveFormat::SanLike713] {
         let format = GameFormat::new(code);
         let bits = format.encode(&game).expect("a game encodes");
         let back = format.decode(bits.as_bytes()).expect("and decodes");

@@ -5,11 +5,11 @@ use std::fs;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use chessbits_codec::bits::{BitReader, BitWriter};
 use chessbits_codec::classic::board::BoardFormat;
 use chessbits_codec::classic::game::{read_moves, write_moves};
-use chessbits_codec::classic::moves::MoveCode;
+use chessbits_codec::classic::moves::MoveFormat;
 use chessbits_codec::classic::position::{PositionFormat, StateFormat};
-use chessbits_codec::io::{BitReader, BitWriter};
 use chessbits_codec::move_codec::{self, MoveCodec};
 use chessbits_codec::{compact, packed};
 use chessbits_movegen::Game;
@@ -344,7 +344,7 @@ fn moves_table(games: &[Game]) -> u64 {
     println!("|---|---:|---:|---:|---:|---:|---:|---:|");
     let mut failures = 0;
     let mut w = BitWriter::with_capacity(plies * 16);
-    for code in MoveCode::ALL {
+    for code in MoveFormat::ALL {
         let encode = time_pass(|| {
             w.clear();
             for game in games {
@@ -384,11 +384,11 @@ fn moves_table(games: &[Game]) -> u64 {
 
 /// Per game: its number (from 1), plies, and the bits of its moves in each code.
 fn per_game_table(games: &[Game]) {
-    let codes = MoveCode::ALL.map(|code| code.to_string()).join(" | ");
+    let codes = MoveFormat::ALL.map(|code| code.to_string()).join(" | ");
     println!("| game | plies | {codes} |");
-    println!("|---:|---:|{}", "---:|".repeat(MoveCode::ALL.len()));
+    println!("|---:|---:|{}", "---:|".repeat(MoveFormat::ALL.len()));
     for (i, game) in games.iter().enumerate() {
-        let bits = MoveCode::ALL.map(|code| {
+        let bits = MoveFormat::ALL.map(|code| {
             chessbits_codec::classic::game::encode_moves(game, code)
                 .map_or(0, |b| b.len())
                 .to_string()
@@ -521,14 +521,14 @@ fn move_codecs_table(games: &[Game]) -> u64 {
     let base_encode = time_pass(|| {
         w.clear();
         for game in games {
-            let _ = write_moves(&mut w, game, MoveCode::FromTo);
+            let _ = write_moves(&mut w, game, MoveFormat::FromTo);
         }
     });
     let base_decode = time_pass(|| {
         let mut r = BitReader::with_len(w.as_bytes(), w.len());
         for game in games {
             let mut back = Game::new(*game.start());
-            let _ = read_moves(&mut r, &mut back, game.moves().len() as u32, MoveCode::FromTo);
+            let _ = read_moves(&mut r, &mut back, game.moves().len() as u32, MoveFormat::FromTo);
         }
     });
     let ratio = |baseline: Duration, time: Duration| {
@@ -536,7 +536,7 @@ fn move_codecs_table(games: &[Game]) -> u64 {
     };
     println!(
         "| {} (baseline) | {plies} | {:.2} | {} | {} | 1.00 | 1.00 |",
-        MoveCode::FromTo,
+        MoveFormat::FromTo,
         w.len() as f64 / plies.max(1) as f64,
         per_second(plies, base_encode),
         per_second(plies, base_decode),

@@ -17,7 +17,7 @@ const COMPRESSION: &[&str] =
 
 /// Each library crate, lowest first, with the workspace crates and the outside crates it may
 /// depend on (directly or not; serde only behind the `serde` feature).
-const LAYERS: &[(&str, &[&str], &[&str])] = &[
+pub const LAYERS: &[(&str, &[&str], &[&str])] = &[
     ("chessbits-bitboard", &[], &["serde", "serde_core"]),
     ("chessbits-move", &["chessbits-bitboard"], &["arrayvec", "bitflags", "serde", "serde_core"]),
     (

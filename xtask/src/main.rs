@@ -15,6 +15,11 @@
 //!   writes its table (or only measures the shipped one).
 //! - `cargo xtask cbg-check [FILE...]`: the `.cbg` round trip over every corpus PGN file.
 //! - `cargo xtask fuzz [--seconds N] [TARGET...]`: runs the cargo-fuzz targets in `fuzz/`.
+//! - `cargo xtask package [--all]`: packs every publishable crate and builds each from its
+//!   package alone.
+//! - `cargo xtask semver [REV]`: checks the library crates' APIs against a git revision with
+//!   `cargo semver-checks` (CONTRIBUTING.md).
+//! - `cargo xtask wheel`: builds the Python wheel and sdist and installs each in a fresh venv.
 //! - `cargo xtask layers`: checks with `cargo tree` that each library crate depends only on the
 //!   layers below it and on what its concern needs.
 //! - `cargo xtask scale [--threads 1,2,4,8,16] [--mb N] [--max-rss MB]`: the game-file commands
@@ -36,11 +41,14 @@ mod formats;
 mod fuzz;
 mod layers;
 mod magics;
+mod package;
 mod parquet_check;
 mod perft;
 mod scale;
+mod semver;
 mod snapshots;
 mod sql_bench;
+mod wheel;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -52,6 +60,10 @@ develop:
   snapshots      run the snapshot tests, list pending snapshots (exit 1 if any); --accept or --reject them
   layers         check that each library crate depends only on the layers below it (cargo tree)
   fuzz           run the cargo-fuzz targets (nightly; see cargo xtask fuzz --help)
+release:
+  package        pack every publishable crate and build each from its package alone (--all: chessbits-sql too)
+  semver         check the library crates' public APIs against a git revision (cargo semver-checks; CONTRIBUTING.md)
+  wheel          build the Python abi3 wheel and sdist (maturin) and pip install each in a fresh venv
 
 fit (write generated tables):
   magics         search magic multipliers and print them as Rust source
@@ -89,6 +101,9 @@ fn main() -> ExitCode {
         "fit-compact" => fit_compact::run(rest),
         "layers" => layers::run(rest),
         "scale" => scale::run(rest),
+        "package" => package::run(rest),
+        "semver" => semver::run(rest),
+        "wheel" => wheel::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)

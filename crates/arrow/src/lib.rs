@@ -59,6 +59,8 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod games;
+
 use core::fmt;
 use std::collections::VecDeque;
 use std::io::Write;
@@ -614,8 +616,11 @@ impl CodedBatch {
 /// use chessbits_cbg::GameRecord;
 ///
 /// let mut builder = BatchBuilder::new(&ExportOptions::default());
-/// builder.push(&GameRecord { number: 1, ..GameRecord::default() })?;
-/// builder.push(&GameRecord { number: 2, ..GameRecord::default() })?;
+/// let mut game = GameRecord::default();
+/// game.number = 1;
+/// builder.push(&game)?;
+/// game.number = 2;
+/// builder.push(&game)?;
 /// let batch = add_to_game_numbers(&builder.finish()?, 40)?;
 /// let games = batch.column(0).as_any().downcast_ref::<arrow_array::Int64Array>().unwrap();
 /// assert_eq!(games.values(), &[41, 42]);
@@ -840,10 +845,15 @@ mod tests {
     fn a_game_that_does_not_code_leaves_the_batch_as_it_was() {
         let mut start = Position::new();
         let e4 = start.resolve_uci("e2e4".parse().unwrap()).unwrap();
-        let good = GameRecord { number: 1, moves: vec![e4], ..GameRecord::default() };
+        let mut good = GameRecord::default();
+        good.number = 1;
+        good.moves = vec![e4];
         start.play(e4).unwrap();
         // e2e4 again, with Black to move.
-        let bad = GameRecord { number: 2, start, moves: vec![e4], ..GameRecord::default() };
+        let mut bad = GameRecord::default();
+        bad.number = 2;
+        bad.start = start;
+        bad.moves = vec![e4];
         for uncoded in [false, true] {
             let mut batch = BatchBuilder::new(&ExportOptions::default());
             let push = |batch: &mut BatchBuilder, game| match uncoded {
@@ -905,7 +915,9 @@ mod tests {
         start.set_castling_mode(chessbits_move::CastlingMode::Chess960).unwrap();
         let mut batch = BatchBuilder::new(&ExportOptions::default());
         batch.push(&GameRecord::default()).unwrap();
-        batch.push(&GameRecord { start, ..GameRecord::default() }).unwrap();
+        let mut record = GameRecord::default();
+        record.start = start;
+        batch.push(&record).unwrap();
         let rows = batch.finish().unwrap();
         let fen = rows.column_by_name("start_fen").unwrap().as_string::<i32>();
         assert!(fen.is_null(0));

@@ -24,8 +24,15 @@ extern crate std;
 
 mod bitboard;
 mod color;
+// The workspace's own machinery for compiling hot paths per CPU feature level, used by
+// chessbits-movegen: public only because a sibling crate calls it, and outside the
+// documented (semver-covered) API, with its macros.
+#[doc(hidden)]
 pub mod isa;
 mod piece;
+// The attack definitions the tables are built from and checked against: slow, for tables
+// and tests, not an API (`tables` is).
+#[doc(hidden)]
 pub mod reference;
 #[cfg(feature = "serde")]
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]

@@ -8,14 +8,14 @@ use chessbits_pgn::{Clock, Eval, GameResult, Score};
 use chessbits_state::Position;
 
 use crate::{CbgError, CbgErrorKind, GameRecord, FEN_OPTIONS, KNOWN_TAGS, MAX_PLIES, PREFIXES};
-use chessbits_codec::io::GameByte;
+use chessbits_codec::bits::GameByte;
 use chessbits_codec::move_codec::{
     MoveCodec, MoveDecodeError, MoveDecoder, MoveEncodeError, MoveEncoder,
 };
 use chessbits_codec::packed;
 
 pub(super) fn put_varint(out: &mut Vec<u8>, value: u64) {
-    chessbits_codec::io::leb128(value, |byte| out.push(byte));
+    chessbits_codec::bits::leb128(value, |byte| out.push(byte));
 }
 
 pub(super) fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
@@ -42,7 +42,7 @@ pub(super) struct Cursor<'a> {
 
 impl<'a> Cursor<'a> {
     pub(super) fn error(&self, kind: CbgErrorKind) -> CbgError {
-        CbgError { at: GameByte { game: self.game, byte: self.base + self.at as u64 }, kind }
+        CbgError::new(GameByte { game: self.game, byte: self.base + self.at as u64 }, kind)
     }
 
     pub(super) fn byte(&mut self, field: &'static str) -> Result<u8, CbgError> {
@@ -219,9 +219,11 @@ pub(super) fn put_value(out: &mut Vec<u8>, name: &[u8], value: &[u8], start: &Po
 pub(super) fn read_value(c: &mut Cursor<'_>, start: &Position) -> Result<Vec<u8>, CbgError> {
     let field = "tag value";
     let at = c.at;
-    let bad = |c: &Cursor<'_>| CbgError {
-        at: GameByte { game: c.game, byte: c.base + at as u64 },
-        kind: CbgErrorKind::Field(field),
+    let bad = |c: &Cursor<'_>| {
+        CbgError::new(
+            GameByte { game: c.game, byte: c.base + at as u64 },
+            CbgErrorKind::Field(field),
+        )
     };
     let mut out = Vec::new();
     match c.varint(field)? {
@@ -596,9 +598,11 @@ pub(super) fn read_start(c: &mut Cursor<'_>, flags: u8) -> Result<Position, CbgE
     }
     let at = c.at;
     let bytes = c.bytes("start position")?;
-    packed::decode(bytes).map_err(|e| CbgError {
-        at: GameByte { game: c.game, byte: c.base + at as u64 },
-        kind: CbgErrorKind::Position(e),
+    packed::decode(bytes).map_err(|e| {
+        CbgError::new(
+            GameByte { game: c.game, byte: c.base + at as u64 },
+            CbgErrorKind::Position(e),
+        )
     })
 }
 
@@ -619,9 +623,8 @@ pub(super) fn read_moves(
     let mut decoder = MoveDecoder::new(codec, start, coded);
     let mut moves = Vec::with_capacity(plies as usize);
     let mut keys = Vec::with_capacity(plies as usize);
-    let moves_error = |e: MoveDecodeError| CbgError {
-        at: GameByte { game, byte: coded_at + e.at.byte as u64 },
-        kind: CbgErrorKind::Moves(e),
+    let moves_error = |e: MoveDecodeError| {
+        CbgError::new(GameByte { game, byte: coded_at + e.at.byte as u64 }, CbgErrorKind::Moves(e))
     };
     for _ in 0..plies {
         moves.push(decoder.next_move().map_err(moves_error)?);

@@ -5,7 +5,7 @@ use std::io::{self, Read, Seek, SeekFrom};
 use crate::body::{decode_body, Cursor};
 use crate::reader::{read_body, read_exact, read_frame, read_header};
 use crate::{crc16, CbgError, CbgErrorKind, GameRecord, BLOCK_GAMES, HEADER_LEN, TRAILER_LEN};
-use chessbits_codec::io::GameByte;
+use chessbits_codec::bits::GameByte;
 use chessbits_codec::move_codec::MoveCodec;
 
 /// A seekable `.cbg` file: the number of games, and any game by number without reading the
@@ -25,49 +25,45 @@ impl<R: Read + Seek> CbgFile<R> {
     /// # Errors
     /// The header or the trailer does not read.
     pub fn open(mut input: R) -> Result<CbgFile<R>, CbgError> {
-        let io_error = |e: io::Error, byte| CbgError {
-            at: GameByte { game: 1, byte },
-            kind: CbgErrorKind::Io(e.kind()),
+        let io_error = |e: io::Error, byte| {
+            CbgError::new(GameByte { game: 1, byte }, CbgErrorKind::Io(e.kind()))
         };
         input.seek(SeekFrom::Start(0)).map_err(|e| io_error(e, 0))?;
         let mut header = [0u8; HEADER_LEN];
         read_exact(&mut input, &mut header, 0, 1)?;
         let codec = read_header(&header)?;
         let end = input.seek(SeekFrom::End(0)).map_err(|e| io_error(e, 0))?;
-        let trailer_at =
-            end.checked_sub(TRAILER_LEN as u64).filter(|&t| t >= HEADER_LEN as u64).ok_or(
-                CbgError { at: GameByte { game: 1, byte: end }, kind: CbgErrorKind::Truncated },
-            )?;
+        let trailer_at = end
+            .checked_sub(TRAILER_LEN as u64)
+            .filter(|&t| t >= HEADER_LEN as u64)
+            .ok_or(CbgError::new(GameByte { game: 1, byte: end }, CbgErrorKind::Truncated))?;
         let mut file = CbgFile { input, codec, games: 0, top: 0, blocks: 0, body: Vec::new() };
         let (tag, body_at) = file.record(trailer_at, 1)?;
         let mut c = Cursor { bytes: &file.body, at: 0, base: body_at, game: 1 };
         let (top, games) = (c.u64_le("trailer")?, c.u64_le("trailer")?);
         if tag != b'T' || c.done().is_err() {
-            return Err(CbgError {
-                at: GameByte { game: 1, byte: trailer_at },
-                kind: CbgErrorKind::Record(tag),
-            });
+            return Err(CbgError::new(
+                GameByte { game: 1, byte: trailer_at },
+                CbgErrorKind::Record(tag),
+            ));
         }
         // The top index's header, to find its entries.
         if top >= trailer_at || top < HEADER_LEN as u64 {
-            return Err(CbgError {
-                at: GameByte { game: 1, byte: trailer_at },
-                kind: CbgErrorKind::Field("index offset"),
-            });
+            return Err(CbgError::new(
+                GameByte { game: 1, byte: trailer_at },
+                CbgErrorKind::Field("index offset"),
+            ));
         }
         file.input.seek(SeekFrom::Start(top)).map_err(|e| io_error(e, top))?;
         let (tag, len, header) = read_frame(&mut file.input, top, 1)?;
         if tag != b'X' || len % 8 != 0 || top + header + len + 2 != trailer_at {
-            return Err(CbgError {
-                at: GameByte { game: 1, byte: top },
-                kind: CbgErrorKind::Record(tag),
-            });
+            return Err(CbgError::new(GameByte { game: 1, byte: top }, CbgErrorKind::Record(tag)));
         }
         if len / 8 != games.div_ceil(BLOCK_GAMES as u64) {
-            return Err(CbgError {
-                at: GameByte { game: 1, byte: top },
-                kind: CbgErrorKind::Field("top index"),
-            });
+            return Err(CbgError::new(
+                GameByte { game: 1, byte: top },
+                CbgErrorKind::Field("top index"),
+            ));
         }
         file.games = games;
         file.top = top + header;
@@ -92,9 +88,8 @@ impl<R: Read + Seek> CbgFile<R> {
 
     /// Reads the record at `offset` into `self.body`; returns its tag and the body's offset.
     fn record(&mut self, offset: u64, game: u64) -> Result<(u8, u64), CbgError> {
-        self.input.seek(SeekFrom::Start(offset)).map_err(|e| CbgError {
-            at: GameByte { game, byte: offset },
-            kind: CbgErrorKind::Io(e.kind()),
+        self.input.seek(SeekFrom::Start(offset)).map_err(|e| {
+            CbgError::new(GameByte { game, byte: offset }, CbgErrorKind::Io(e.kind()))
         })?;
         let (tag, len, header) = read_frame(&mut self.input, offset, game)?;
         let len_usize = len as usize;
@@ -102,10 +97,7 @@ impl<R: Read + Seek> CbgFile<R> {
         let check = u16::from_be_bytes([self.body[len_usize], self.body[len_usize + 1]]);
         self.body.truncate(len_usize);
         if crc16(&self.body) != check {
-            return Err(CbgError {
-                at: GameByte { game, byte: offset },
-                kind: CbgErrorKind::Checksum,
-            });
+            return Err(CbgError::new(GameByte { game, byte: offset }, CbgErrorKind::Checksum));
         }
         Ok((tag, offset + header))
     }
@@ -126,8 +118,10 @@ impl<R: Read + Seek> CbgFile<R> {
     ///
     /// let mut writer = CbgWriter::new(Vec::new(), MoveCodec::Model)?;
     /// // Games 1, 2 and 5 of the input read; 3 and 4 did not.
+    /// let mut game = GameRecord::default();
     /// for number in [1, 2, 5] {
-    ///     writer.write_game(&GameRecord { number, ..GameRecord::default() })?;
+    ///     game.number = number;
+    ///     writer.write_game(&game)?;
     /// }
     /// let mut file = CbgFile::open(Cursor::new(writer.finish()?))?;
     /// assert_eq!(file.game(3)?.number, 5);
@@ -147,10 +141,7 @@ impl<R: Read + Seek> CbgFile<R> {
                 core::cmp::Ordering::Greater => hi = mid - 1,
             }
         }
-        Err(CbgError {
-            at: GameByte { game: number, byte: 0 },
-            kind: CbgErrorKind::NoSuchGame(number),
-        })
+        Err(CbgError::new(GameByte { game: number, byte: 0 }, CbgErrorKind::NoSuchGame(number)))
     }
 
     /// Reads game `n` (from 1).
@@ -159,17 +150,13 @@ impl<R: Read + Seek> CbgFile<R> {
     /// [`CbgErrorKind::NoSuchGame`] if there is no such game; any error of the records read.
     pub fn game(&mut self, n: u64) -> Result<GameRecord, CbgError> {
         if n == 0 || n > self.games {
-            return Err(CbgError {
-                at: GameByte { game: n, byte: 0 },
-                kind: CbgErrorKind::NoSuchGame(n),
-            });
+            return Err(CbgError::new(GameByte { game: n, byte: 0 }, CbgErrorKind::NoSuchGame(n)));
         }
         let index = n - 1;
         let block = index / BLOCK_GAMES as u64;
         let entry = self.top + 8 * block;
-        let io_error = |e: io::Error, byte| CbgError {
-            at: GameByte { game: n, byte },
-            kind: CbgErrorKind::Io(e.kind()),
+        let io_error = |e: io::Error, byte| {
+            CbgError::new(GameByte { game: n, byte }, CbgErrorKind::Io(e.kind()))
         };
         self.input.seek(SeekFrom::Start(entry)).map_err(|e| io_error(e, entry))?;
         let mut word = [0u8; 8];
@@ -177,10 +164,10 @@ impl<R: Read + Seek> CbgFile<R> {
         let block_at = u64::from_le_bytes(word);
         let (tag, body_at) = self.record(block_at, n)?;
         if tag != b'I' {
-            return Err(CbgError {
-                at: GameByte { game: n, byte: block_at },
-                kind: CbgErrorKind::Record(tag),
-            });
+            return Err(CbgError::new(
+                GameByte { game: n, byte: block_at },
+                CbgErrorKind::Record(tag),
+            ));
         }
         let mut c = Cursor { bytes: &self.body, at: 0, base: body_at, game: n };
         let first = c.varint("block index")?;
@@ -197,10 +184,10 @@ impl<R: Read + Seek> CbgFile<R> {
         }
         let (tag, body_at) = self.record(offset, n)?;
         if tag != b'G' {
-            return Err(CbgError {
-                at: GameByte { game: n, byte: offset },
-                kind: CbgErrorKind::Record(tag),
-            });
+            return Err(CbgError::new(
+                GameByte { game: n, byte: offset },
+                CbgErrorKind::Record(tag),
+            ));
         }
         decode_body(&self.body, body_at, n, self.codec)
     }

@@ -117,7 +117,7 @@ use std::io::{self, Write};
 use chessbits_notation::fen::{CastlingNotation, EnPassantMode, FenOptions};
 use chessbits_state::Position;
 
-use chessbits_codec::io::{ErrorKindAt, GameByte, Located};
+use chessbits_codec::bits::{ErrorKindAt, GameByte, Located};
 use chessbits_codec::move_codec::{MoveCodec, MoveDecodeError, MoveEncodeError, MoveEncoder};
 use chessbits_codec::packed::PackedError;
 

@@ -7,11 +7,11 @@ use crate::body::{decode_body, Cursor};
 use crate::{
     crc16, CbgError, CbgErrorKind, GameRecord, HEADER_LEN, MAGIC, MAX_RECORD_LEN, VERSION,
 };
-use chessbits_codec::io::GameByte;
+use chessbits_codec::bits::GameByte;
 use chessbits_codec::move_codec::MoveCodec;
 
 pub(super) fn read_header(header: &[u8; HEADER_LEN]) -> Result<MoveCodec, CbgError> {
-    let error = |byte, kind| CbgError { at: GameByte { game: 1, byte }, kind };
+    let error = |byte, kind| CbgError::new(GameByte { game: 1, byte }, kind);
     if header[..8] != MAGIC {
         return Err(error(0, CbgErrorKind::NotCbg));
     }
@@ -146,10 +146,10 @@ impl<R: Read> CbgReader<R> {
             }
             if !checked {
                 let game = if tag == b'G' { self.games } else { self.games + 1 };
-                return Some(Err(CbgError {
-                    at: GameByte { game, byte: start },
-                    kind: CbgErrorKind::Checksum,
-                }));
+                return Some(Err(CbgError::new(
+                    GameByte { game, byte: start },
+                    CbgErrorKind::Checksum,
+                )));
             }
             let header = frame_header_len(self.body.len() as u64);
             match tag {
@@ -166,19 +166,19 @@ impl<R: Read> CbgReader<R> {
                     let games = c.u64_le("trailer").and_then(|_| c.u64_le("trailer"));
                     return match games.and_then(|g| c.done().map(|()| g)) {
                         Err(e) => Some(Err(e)),
-                        Ok(count) if count != self.games => Some(Err(CbgError {
-                            at: GameByte { game: self.games + 1, byte: start },
-                            kind: CbgErrorKind::Count { trailer: count, read: self.games },
-                        })),
+                        Ok(count) if count != self.games => Some(Err(CbgError::new(
+                            GameByte { game: self.games + 1, byte: start },
+                            CbgErrorKind::Count { trailer: count, read: self.games },
+                        ))),
                         Ok(_) => None,
                     };
                 }
                 other => {
                     self.done = true;
-                    return Some(Err(CbgError {
-                        at: GameByte { game: self.games + 1, byte: start },
-                        kind: CbgErrorKind::Record(other),
-                    }));
+                    return Some(Err(CbgError::new(
+                        GameByte { game: self.games + 1, byte: start },
+                        CbgErrorKind::Record(other),
+                    )));
                 }
             }
         }
@@ -263,18 +263,18 @@ pub(super) fn read_exact(
     while filled < buf.len() {
         match input.read(buf.get_mut(filled..).unwrap_or(&mut [])) {
             Ok(0) => {
-                return Err(CbgError {
-                    at: GameByte { game, byte: offset + filled as u64 },
-                    kind: CbgErrorKind::Truncated,
-                })
+                return Err(CbgError::new(
+                    GameByte { game, byte: offset + filled as u64 },
+                    CbgErrorKind::Truncated,
+                ))
             }
             Ok(n) => filled += n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => {
-                return Err(CbgError {
-                    at: GameByte { game, byte: offset + filled as u64 },
-                    kind: CbgErrorKind::Io(e.kind()),
-                })
+                return Err(CbgError::new(
+                    GameByte { game, byte: offset + filled as u64 },
+                    CbgErrorKind::Io(e.kind()),
+                ))
             }
         }
     }
@@ -291,10 +291,7 @@ pub(super) fn read_frame(
     read_exact(input, &mut byte, offset, game)?;
     let tag = byte[0];
     if !matches!(tag, b'G' | b'I' | b'X' | b'T') {
-        return Err(CbgError {
-            at: GameByte { game, byte: offset },
-            kind: CbgErrorKind::Record(tag),
-        });
+        return Err(CbgError::new(GameByte { game, byte: offset }, CbgErrorKind::Record(tag)));
     }
     let mut len = 0u64;
     let mut read = 1u64;
@@ -306,17 +303,17 @@ pub(super) fn read_frame(
             break;
         }
         if shift >= 56 {
-            return Err(CbgError {
-                at: GameByte { game, byte: offset + 1 },
-                kind: CbgErrorKind::Field("record length"),
-            });
+            return Err(CbgError::new(
+                GameByte { game, byte: offset + 1 },
+                CbgErrorKind::Field("record length"),
+            ));
         }
     }
     if len > MAX_RECORD_LEN || frame_header_len(len) != read {
-        return Err(CbgError {
-            at: GameByte { game, byte: offset + 1 },
-            kind: CbgErrorKind::TooLarge(len),
-        });
+        return Err(CbgError::new(
+            GameByte { game, byte: offset + 1 },
+            CbgErrorKind::TooLarge(len),
+        ));
     }
     Ok((tag, len, read))
 }

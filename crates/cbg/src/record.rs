@@ -12,6 +12,7 @@ use chessbits_state::Position;
 
 /// One game as `.cbg` stores it.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct GameRecord {
     /// The game's number in the input it was packed from (from 1, broken games counted), or 0
     /// if unknown: the writer then takes its place in the file.

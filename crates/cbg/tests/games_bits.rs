@@ -361,7 +361,8 @@ fn an_empty_file_and_games_without_moves() {
     let bytes = pack(&[], MoveCodec::Model);
     assert_eq!(CbgReader::new(&bytes[..]).expect("header").count(), 0);
     assert!(CbgFile::open(Cursor::new(&bytes)).expect("opens").is_empty());
-    let empty = GameRecord { number: 1, ..GameRecord::default() };
+    let mut empty = GameRecord::default();
+    empty.number = 1;
     let bytes = pack(&[empty.clone(), empty.clone()], MoveCodec::Index);
     let read: Vec<_> =
         CbgReader::new(&bytes[..]).expect("header").map(|g| g.expect("reads")).collect();

@@ -70,15 +70,26 @@ pub struct ReadmeDoctests;
 /// # Ok::<_, Box<dyn std::error::Error>>(())
 /// ```
 pub mod prelude {
+    #[doc(no_inline)]
     pub use chessbits_bitboard::{Bitboard, Color, File, Piece, Rank, Role, Square};
+    #[doc(no_inline)]
     pub use chessbits_codec::move_codec::{self, MoveCodec};
+    #[doc(no_inline)]
     pub use chessbits_codec::{compact, packed};
+    #[doc(no_inline)]
     pub use chessbits_move::{CastlingMode, Move16, Move32, MoveKind, MoveList, UciMove};
+    #[doc(no_inline)]
     pub use chessbits_movegen::{divide, perft, Game, MoveGen, Outcome, Termination};
+    #[doc(no_inline)]
     pub use chessbits_notation::epd::Epd;
+    #[doc(no_inline)]
     pub use chessbits_notation::fen::{self, fen_of, FenOptions};
+    #[doc(no_inline)]
     pub use chessbits_notation::san::{San, SanPlus};
+    #[doc(no_inline)]
     pub use chessbits_notation::uci::UciPosition;
+    #[doc(no_inline)]
     pub use chessbits_pgn::{read_games, PgnReader, Replay, SliceReader, Visitor};
+    #[doc(no_inline)]
     pub use chessbits_state::{Position, Setup};
 }

@@ -9,14 +9,14 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use chessbits_cbg::{CbgFile, CbgReader};
+use chessbits_codec::bits::BitReader;
 use chessbits_codec::classic::game::GameFormat;
-use chessbits_codec::classic::moves::MoveCode;
-use chessbits_codec::io::BitReader;
+use chessbits_codec::classic::moves::MoveFormat;
 use chessbits_codec::{compact, packed};
 use chessbits_notation::epd::Epd;
 use chessbits_notation::fen::Fen;
 use chessbits_notation::uci::UciPosition;
-use chessbits_pgn::{Nothing, PgnReader, SliceReader};
+use chessbits_pgn::{PgnReader, SliceReader, SyntaxCheck};
 
 /// Bytes of heap a decoder may hold per byte of input: a game decoder keeps about 50 bytes a
 /// move (the move, its undo record, its repetition key), and a move can take 7 bits.
@@ -73,11 +73,11 @@ fn decoders() -> Vec<(&'static str, Decode)> {
         }),
         ("pgn slice", |d| {
             let mut r = SliceReader::new(d);
-            while r.read_game(&mut Nothing).is_some() {}
+            while r.read_game(&mut SyntaxCheck).is_some() {}
         }),
         ("pgn stream", |d| {
             let mut r = PgnReader::new(d);
-            while r.read_game(&mut Nothing).is_some() {}
+            while r.read_game(&mut SyntaxCheck).is_some() {}
         }),
         ("packed", |d| {
             let _ = packed::decode(d);
@@ -94,7 +94,7 @@ fn decoders() -> Vec<(&'static str, Decode)> {
             }
         }),
         ("game", |d| {
-            for code in [MoveCode::FromTo, MoveCode::SanLike, MoveCode::SanLike713] {
+            for code in [MoveFormat::FromTo, MoveFormat::SanLike, MoveFormat::SanLike713] {
                 let _ = GameFormat::new(code).decode(d);
             }
         }),

@@ -11,8 +11,8 @@
 
 use std::io::{self, BufRead, Write};
 
+use chessbits_codec::bits::{parse_hex, BitReader};
 use chessbits_codec::classic::encoding::{self, Encoding};
-use chessbits_codec::io::{parse_hex, BitReader};
 use chessbits_notation::fen::Fen;
 use clap::Args;
 

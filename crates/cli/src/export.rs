@@ -11,11 +11,14 @@ use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
 
+use chessbits_arrow::games::{read_games_into, GameRows};
 use chessbits_arrow::{
     BatchBuilder, CodedBatch, ExportError, ExportOptions, Keys, ParquetExporter,
 };
-use chessbits_cbg::{CbgError, CbgReader, GameBuilder};
-use chessbits_pgn::{par_chunks, par_map, ChunkReader, Parallel, PgnErrorKind};
+use chessbits_cbg::{CbgError, CbgReader, GameRecord};
+use chessbits_pgn::{
+    par_chunks, par_map, ChunkReader, Parallel, PgnError, PgnErrorKind, ReplayError,
+};
 
 use crate::files::{check_inputs, not_pgn, peek, read_error, Kind, Peeked, Pending};
 use crate::pack::{file_error, raw_groups, Counting, Item};
@@ -230,43 +233,50 @@ fn export_pgn<W: Write + Send>(
     )
 }
 
+/// A chunk's rows as `export` makes them: every game coded into Arrow columns, and each game
+/// that did not read or code kept as a message for stderr (its number from the chunk's start,
+/// if the message names one, and the message after `game N`).
+struct ChunkRows {
+    batch: BatchBuilder,
+    errors: Vec<(Option<u64>, String)>,
+}
+
+impl GameRows for ChunkRows {
+    fn game(&mut self, game: &GameRecord) -> Result<(), ExportError> {
+        match self.batch.push(game) {
+            Ok(()) => {}
+            Err(ExportError::Moves { game, error }) => {
+                self.errors.push((Some(game), format!(": {error}")))
+            }
+            Err(e) => self.errors.push((None, e.to_string())),
+        }
+        Ok(())
+    }
+
+    fn failed(&mut self, number: u64, e: &PgnError<ReplayError>, _: &[(Vec<u8>, Vec<u8>)]) {
+        let message = format!(", line {}, column {}: {}", e.line, e.column, e.kind);
+        self.errors.push((Some(number), message));
+    }
+}
+
 /// Reads, replays and codes every game of a chunk into Arrow columns (on a worker), its games
 /// numbered from the chunk's start.
 fn export_chunk(reader: &mut ChunkReader<'_>, export: &ExportOptions) -> PgnBatch {
-    let end = reader.end();
-    let mut builder = GameBuilder::default();
-    let mut batch = BatchBuilder::new(export);
-    let (mut errors, mut end, mut read_error, mut games) = (Vec::new(), end, None, 0);
-    while let Some(result) = reader.read_game(&mut builder) {
-        let number = reader.games();
-        let message = match result {
-            Ok(mut game) => {
-                game.number = number;
-                let pushed = batch.push(&game);
-                builder.recycle(game);
-                match pushed {
-                    Ok(()) => {
-                        games = reader.games();
-                        continue;
-                    }
-                    Err(ExportError::Moves { game, error }) => (Some(game), format!(": {error}")),
-                    Err(e) => (None, e.to_string()),
-                }
-            }
-            Err(e) => match e.kind {
-                PgnErrorKind::Io(io) => {
-                    (end, read_error) = (e.offset, Some((e.offset, io)));
-                    break;
-                }
-                ref kind => {
-                    (Some(number), format!(", line {}, column {}: {kind}", e.line, e.column))
-                }
-            },
-        };
-        games = reader.games();
-        errors.push(message);
-    }
-    PgnBatch { coded: batch.finish_coded(), errors, end, read_error, games }
+    let mut rows = ChunkRows { batch: BatchBuilder::new(export), errors: Vec::new() };
+    let (games, read_error) = match read_games_into(reader, &mut rows) {
+        Ok(read) => (read.games, read.read_error),
+        // `ChunkRows::game` keeps every error as a message: this is not reached.
+        Err(e) => {
+            rows.errors.push((None, e.to_string()));
+            (reader.games(), None)
+        }
+    };
+    // A read error ends the input where it is: the chunk ends there.
+    let (end, read_error) = match read_error.map(|e| (e.offset, e.kind)) {
+        Some((offset, PgnErrorKind::Io(io))) => (offset, Some((offset, io))),
+        _ => (reader.end(), None),
+    };
+    PgnBatch { coded: rows.batch.finish_coded(), errors: rows.errors, end, read_error, games }
 }
 
 /// Game records of a `.cbg` file handed to a worker at a time: about 30 KiB of records and a

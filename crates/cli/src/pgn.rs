@@ -29,7 +29,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Mutex;
 
 use chessbits_codec::classic::game::encode_moves;
-use chessbits_codec::classic::moves::MoveCode;
+use chessbits_codec::classic::moves::MoveFormat;
 use chessbits_notation::fen::{fen_of, CastlingNotation, EnPassantMode, FenOptions};
 use chessbits_pgn::{
     par_chunks, ChunkReader, Parallel, PgnError, PgnErrorKind, PgnReader, Replay, ReplayedGame,
@@ -47,7 +47,7 @@ pub enum To {
     /// The games in the PGN export format.
     Pgn,
     /// One line per game: number, plies, bits and hex of the mainline in a move code.
-    Moves(MoveCode),
+    Moves(MoveFormat),
 }
 
 impl FromStr for To {

@@ -2,18 +2,17 @@
 //! position or game allows, with typed errors that say at which byte or bit, and decoders that
 //! never panic.
 //!
-//! - [`io`]: the bit writer and reader every layout shares (most significant bit first).
+//! - [`bits`]: the bit writer and reader every layout shares (most significant bit first).
 //! - [`classic`] (feature `classic`, on by default): the classic, field-by-field encodings of
 //!   boards, game states, positions, moves and games ([`classic::board::BoardFormat`],
-//!   [`classic::position::PositionFormat`], [`classic::moves::MoveCode`],
+//!   [`classic::position::PositionFormat`], [`classic::moves::MoveFormat`],
 //!   [`classic::game::GameFormat`]).
 //! - [`packed`]: a position in at most 24 bytes (35 with clocks), the lichess "binary FEN"
 //!   layout.
 //! - [`compact`]: a position coded against a model of real games, about 10 bytes.
 //! - [`range`]: the range coder that model-coded formats drive.
-//! - [`move_model`]: a probability for every legal move, from a cheap fitted model.
-//! - [`move_codec`]: a game's mainline as bytes, by that model and the range coder (about 3
-//!   bits a move), or as move indices.
+//! - [`move_codec`]: a game's mainline as bytes, by a fitted model of moves and the range coder
+//!   (about 3 bits a move), or as move indices.
 //!
 //! Every layout is documented in its module with its exact bits and a worked example in hex;
 //! changing one is a breaking change.
@@ -35,13 +34,16 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
+pub mod bits;
 #[cfg(feature = "classic")]
 #[cfg_attr(docsrs, doc(cfg(feature = "classic")))]
 pub mod classic;
 pub mod compact;
 mod inline_bytes;
-pub mod io;
 pub mod move_codec;
+// The move model's internals (its features, the opening book, the analysis the fitter and
+// the benches use): public for xtask's fitter, outside the documented, semver-covered API.
+#[doc(hidden)]
 pub mod move_model;
 mod move_model_table;
 pub mod packed;

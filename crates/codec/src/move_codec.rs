@@ -83,7 +83,7 @@ use chessbits_bitboard::isa;
 use chessbits_move::Move16;
 use chessbits_state::Position;
 
-use crate::io::{BitReader, BitWriter, ErrorKindAt, Located, Ply};
+use crate::bits::{BitReader, BitWriter, ErrorKindAt, Located, Ply};
 use crate::move_model::{canonical_count, canonical_index, MoveModel, RecentMoves, Scored};
 use crate::range::{self, RangeError};
 

@@ -103,8 +103,8 @@
 //! Decoding never panics. A [`PackedError`] gives the bit offset in the input where the problem
 //! lies (byte × 8, plus 4 for a high nibble) and a [`PackedErrorKind`].
 
+use crate::bits::{Bit, ErrorKindAt, Located};
 use crate::inline_bytes::inline_bytes;
-use crate::io::{Bit, BitError, ErrorKindAt};
 use core::fmt;
 
 use chessbits_bitboard::{Bitboard, ByRole, Color, Piece, Rank, Role, Square};
@@ -161,7 +161,7 @@ impl Packed {
     }
 
     fn push_leb128(&mut self, value: u64) {
-        crate::io::leb128(value, |byte| self.push(byte));
+        crate::bits::leb128(value, |byte| self.push(byte));
     }
 }
 
@@ -267,8 +267,8 @@ fn flagged_kings(
 
 /// Why bytes are not a packed position: where (`bit`: the byte × 8, plus 4 for a high
 /// nibble; 0 for [`PackedErrorKind::Position`]) and what, in the bit-level decoders' one shape
-/// ([`BitError`]).
-pub type PackedError = BitError<PackedErrorKind>;
+/// ([`Located`]).
+pub type PackedError = Located<Bit, PackedErrorKind>;
 
 /// What is wrong in a packed position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

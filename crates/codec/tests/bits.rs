@@ -6,12 +6,12 @@
 use std::fmt::Write as _;
 
 use chessbits_bitboard::Square;
+use chessbits_codec::bits::BitReader;
 use chessbits_codec::classic::board::BoardFormat;
 use chessbits_codec::classic::encoding::{Decoded, Encoding};
 use chessbits_codec::classic::game::{self, GameFormat};
-use chessbits_codec::classic::moves::MoveCode;
+use chessbits_codec::classic::moves::MoveFormat;
 use chessbits_codec::classic::position::{PositionFormat, StateFormat};
-use chessbits_codec::io::BitReader;
 use chessbits_movegen::{Game, MoveGen};
 use chessbits_notation::epd::Epd;
 use chessbits_notation::fen::{fen_of, parse_position, Fen, FenOptions};
@@ -90,7 +90,7 @@ fn check_position(pos: &Position, at: &str) {
 /// Encodes every legal move of `pos` in every code and decodes it back.
 fn check_moves(pos: &Position, at: &str) {
     for m in pos.legal_moves() {
-        for code in MoveCode::ALL {
+        for code in MoveFormat::ALL {
             let bits = code.encode(pos, m).unwrap_or_else(|e| panic!("{at} {code}: {e}"));
             assert_eq!(code.decode(bits.as_bytes(), pos), Ok(m), "{at} {code} {}", pos.uci(m));
         }
@@ -132,7 +132,7 @@ fn random_playouts_round_trip() {
             .unwrap(),
         parse_position("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1").unwrap(),
     ];
-    let formats = MoveCode::ALL.map(GameFormat::new);
+    let formats = MoveFormat::ALL.map(GameFormat::new);
     for round in 0..40 {
         let start = starts[round % starts.len()];
         let plies = 60 + rng.below(300);
@@ -229,7 +229,7 @@ fn special_games_in_every_move_code() {
         for m in moves.split_whitespace() {
             g.play_uci(m.parse().unwrap()).unwrap();
         }
-        for code in MoveCode::ALL {
+        for code in MoveFormat::ALL {
             let bits = game::encode_moves(&g, code).unwrap();
             writeln!(out, "{code:<14}{:>4} {bits}", bits.len()).unwrap();
             let format = GameFormat::new(code);
@@ -280,7 +280,7 @@ fn bad_input_gives_typed_errors_and_never_panics() {
         }
         let game =
             playout(&mut Rng::new((fen.len() as u64).wrapping_mul(0x2545_f491_4f6c_dd1d)), pos, 40);
-        for code in MoveCode::ALL {
+        for code in MoveFormat::ALL {
             let format = GameFormat::new(code);
             let bits = format.encode(&game).unwrap();
             mutate(bits.as_bytes(), bits.len(), |mut r| {
@@ -317,7 +317,7 @@ fn garbage_never_panics() {
                 }
             }
         }
-        for code in MoveCode::ALL {
+        for code in MoveFormat::ALL {
             let _ = GameFormat::new(code).decode(&bytes[..len]);
             let _ = code.decode(&bytes[..len.min(2)], &Position::new());
         }
@@ -329,13 +329,13 @@ fn garbage_never_panics() {
 #[test]
 fn an_illegal_move_code_is_a_typed_error() {
     // san-like: target e5 with tag 0 in the start position.
-    let err = MoveCode::SanLike.decode(&[0b1001_0000], &Position::new()).unwrap_err();
+    let err = MoveFormat::SanLike.decode(&[0b1001_0000], &Position::new()).unwrap_err();
     insta::assert_snapshot!(err, @"bit 0: no legal move to e5");
     // 12: a1a1.
-    let err = MoveCode::FromTo.decode(&[0, 0], &Position::new()).unwrap_err();
+    let err = MoveFormat::FromTo.decode(&[0, 0], &Position::new()).unwrap_err();
     insta::assert_snapshot!(err, @"bit 0: no legal move a1a1");
     // A game whose third move is illegal: e2e4 e7e5 e4e5.
-    let mut w = chessbits_codec::io::BitWriter::new();
+    let mut w = chessbits_codec::bits::BitWriter::new();
     w.write_bit(false);
     w.write_varint(3);
     for (from, to) in [(Square::E2, Square::E4), (Square::E7, Square::E5), (Square::E4, Square::E5)]
@@ -343,6 +343,6 @@ fn an_illegal_move_code_is_a_typed_error() {
         w.write(from as u64, 6);
         w.write(to as u64, 6);
     }
-    let err = GameFormat::new(MoveCode::FromTo).decode(w.finish().as_bytes()).unwrap_err();
+    let err = GameFormat::new(MoveFormat::FromTo).decode(w.finish().as_bytes()).unwrap_err();
     insta::assert_snapshot!(err, @"bit 33: ply 3: no legal move e4e5");
 }

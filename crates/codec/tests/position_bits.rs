@@ -252,9 +252,11 @@ fn check_compact_decoder(bytes: &[u8], at: &str) -> usize {
 /// position, or the same error (the same `Status` for the same impossible board).
 fn check_decoder(bytes: &[u8], at: &str) -> usize {
     let through_setup = packed::decode_setup(bytes).and_then(|setup| {
-        Position::from_setup(&setup).map_err(|err| packed::PackedError {
-            at: chessbits_codec::io::Bit(0),
-            kind: packed::PackedErrorKind::Position(err),
+        Position::from_setup(&setup).map_err(|err| {
+            packed::PackedError::new(
+                chessbits_codec::bits::Bit(0),
+                packed::PackedErrorKind::Position(err),
+            )
         })
     });
     assert_eq!(packed::decode(bytes), through_setup, "{at}: {bytes:02x?}");

@@ -59,6 +59,7 @@ mod serde_impls;
 mod uci;
 
 /// The board vocabulary of this crate's signatures, from `chessbits-bitboard`.
+#[doc(no_inline)]
 pub use chessbits_bitboard::{Color, File, Piece, Rank, Role, Square};
 pub use move16::{Move16, MoveFlags, MoveKind};
 pub use move32::{InvalidMove32, Move32, Move32Flags};

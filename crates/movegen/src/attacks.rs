@@ -1,29 +1,16 @@
-//! Attack sets from the lookup tables, one call each.
+//! Attack sets, one call each: the one attack API.
 //!
-//! Each function reaches the tables through [`tables()`](crate::tables()); in a loop, take
-//! `tables()` once and call its methods instead.
+//! The sliders' ([`rook`], [`bishop`], [`queen`]) are looked up in the magic tables built at
+//! run time, through [`tables()`](crate::tables()); in a loop, take `tables()` once and call
+//! its methods instead. The leapers' ([`knight`], [`king`], [`pawn`]) and the lines
+//! ([`between`], [`line`]) are compile-time tables, defined in `chessbits_bitboard::tables`
+//! and re-exported here so that one module holds every attack set.
 
-use chessbits_bitboard::{Bitboard, Color, Square};
+#[doc(no_inline)]
+pub use chessbits_bitboard::tables::{between, king, knight, line, pawn};
+use chessbits_bitboard::{Bitboard, Square};
 
 use crate::tables;
-
-/// Squares a knight on `sq` attacks.
-#[inline]
-pub fn knight(sq: Square) -> Bitboard {
-    tables().knight(sq)
-}
-
-/// Squares a king on `sq` attacks.
-#[inline]
-pub fn king(sq: Square) -> Bitboard {
-    tables().king(sq)
-}
-
-/// Squares a pawn of `color` on `sq` attacks.
-#[inline]
-pub fn pawn(color: Color, sq: Square) -> Bitboard {
-    tables().pawn(color, sq)
-}
 
 /// Squares a rook on `sq` attacks, given the occupied squares.
 #[inline]
@@ -41,16 +28,4 @@ pub fn bishop(sq: Square, occupied: Bitboard) -> Bitboard {
 #[inline]
 pub fn queen(sq: Square, occupied: Bitboard) -> Bitboard {
     tables().queen(sq, occupied)
-}
-
-/// Squares strictly between `a` and `b` when they share a line, else empty.
-#[inline]
-pub fn between(a: Square, b: Square) -> Bitboard {
-    tables().between(a, b)
-}
-
-/// The whole line through `a` and `b` when they share one, else empty.
-#[inline]
-pub fn line(a: Square, b: Square) -> Bitboard {
-    tables().line(a, b)
 }

@@ -55,33 +55,7 @@ impl Width for Avx2 {
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    fn attack_map(
-        self,
-        knights: Bitboard,
-        diagonal: Bitboard,
-        straight: Bitboard,
-        occupied: Bitboard,
-    ) -> Option<Bitboard> {
-        #[allow(unsafe_code, reason = "calls code compiled for CPU features; see Safety")]
-        // Safety: an `Avx2` exists only where `Avx2::detect` found the features.
-        Some(unsafe { x86::attack_map(knights, diagonal, straight, occupied) })
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    fn move_count(
-        self,
-        knights: Bitboard,
-        diagonal: Bitboard,
-        straight: Bitboard,
-        occupied: Bitboard,
-        target: Bitboard,
-    ) -> Option<u64> {
-        #[allow(unsafe_code, reason = "calls code compiled for CPU features; see Safety")]
-        // Safety: an `Avx2` exists only where `Avx2::detect` found the features.
-        Some(unsafe { x86::move_count(knights, diagonal, straight, occupied, target) })
-    }
+    crate::wide::set_wise_kernels!(x86);
 }
 
 /// The vector code of [`Avx2`]. Every function is compiled for the fast-bits features and

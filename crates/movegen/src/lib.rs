@@ -54,8 +54,11 @@ use core::mem::MaybeUninit;
 use chessbits_bitboard::isa;
 
 /// The vocabulary of this crate's signatures, re-exported so that it can be used on its own.
+#[doc(no_inline)]
 pub use chessbits_bitboard::{Bitboard, Color, File, Piece, Rank, Role, Square};
+#[doc(no_inline)]
 pub use chessbits_move::{CastlingMode, Move16, MoveKind, MoveList, UciMove};
+#[doc(no_inline)]
 pub use chessbits_state::{CastlingSide, History, Position, PositionError, Setup, Undo};
 pub use game::{repetition_key, Game};
 pub use gen::{PieceMoves, PieceMovesIter};

@@ -109,31 +109,31 @@ impl Tables {
 
     /// Knight attacks from `sq`.
     #[inline(always)]
-    pub fn knight(&self, sq: Square) -> Bitboard {
+    pub(crate) fn knight(&self, sq: Square) -> Bitboard {
         fixed::knight(sq)
     }
 
     /// King attacks from `sq`.
     #[inline(always)]
-    pub fn king(&self, sq: Square) -> Bitboard {
+    pub(crate) fn king(&self, sq: Square) -> Bitboard {
         fixed::king(sq)
     }
 
     /// Attacks of a pawn of `color` on `sq`.
     #[inline(always)]
-    pub fn pawn(&self, color: Color, sq: Square) -> Bitboard {
+    pub(crate) fn pawn(&self, color: Color, sq: Square) -> Bitboard {
         fixed::pawn(color, sq)
     }
 
     /// Rook attacks from `sq` on an empty board: the squares of its rank and file.
     #[inline(always)]
-    pub fn rook_rays(&self, sq: Square) -> Bitboard {
+    pub(crate) fn rook_rays(&self, sq: Square) -> Bitboard {
         fixed::rook_rays(sq)
     }
 
     /// Bishop attacks from `sq` on an empty board: the squares of its diagonals.
     #[inline(always)]
-    pub fn bishop_rays(&self, sq: Square) -> Bitboard {
+    pub(crate) fn bishop_rays(&self, sq: Square) -> Bitboard {
         fixed::bishop_rays(sq)
     }
 
@@ -208,13 +208,13 @@ impl Tables {
 
     /// Squares strictly between `a` and `b` if they share a rank, file or diagonal, else empty.
     #[inline(always)]
-    pub fn between(&self, a: Square, b: Square) -> Bitboard {
+    pub(crate) fn between(&self, a: Square, b: Square) -> Bitboard {
         fixed::between(a, b)
     }
 
     /// The full line (edge to edge) through `a` and `b` if they are aligned, else empty.
     #[inline(always)]
-    pub fn line(&self, a: Square, b: Square) -> Bitboard {
+    pub(crate) fn line(&self, a: Square, b: Square) -> Bitboard {
         fixed::line(a, b)
     }
 }

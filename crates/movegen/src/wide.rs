@@ -179,6 +179,41 @@ impl<W: Width> Width for FewPieces<W> {
     }
 }
 
+/// The set-wise methods of a [`Width`] whose attack map and move count are `$x86`'s, compiled
+/// for the width's features: written once for [`Wide`] and the AVX2 width, whose kernels differ
+/// (eight lanes, four lanes) but whose calls into them do not.
+macro_rules! set_wise_kernels {
+    ($x86:ident) => {
+        #[inline(always)]
+        fn attack_map(
+            self,
+            knights: Bitboard,
+            diagonal: Bitboard,
+            straight: Bitboard,
+            occupied: Bitboard,
+        ) -> Option<Bitboard> {
+            #[allow(unsafe_code, reason = "calls code compiled for CPU features; see Safety")]
+            // Safety: a value of this width exists only where its `detect` found the features.
+            Some(unsafe { $x86::attack_map(knights, diagonal, straight, occupied) })
+        }
+
+        #[inline(always)]
+        fn move_count(
+            self,
+            knights: Bitboard,
+            diagonal: Bitboard,
+            straight: Bitboard,
+            occupied: Bitboard,
+            target: Bitboard,
+        ) -> Option<u64> {
+            #[allow(unsafe_code, reason = "calls code compiled for CPU features; see Safety")]
+            // Safety: as in `attack_map`.
+            Some(unsafe { $x86::move_count(knights, diagonal, straight, occupied, target) })
+        }
+    };
+}
+pub(crate) use set_wise_kernels;
+
 /// The AVX-512 width: a target set written at a time, the attack map and the knights' and
 /// sliders' count in eight lanes at once. A value exists only where the CPU has the wide
 /// features ([`Wide::detect`]): holding one is the proof that the code compiled for them may
@@ -233,32 +268,7 @@ impl Width for Wide {
         }
     }
 
-    #[inline(always)]
-    fn attack_map(
-        self,
-        knights: Bitboard,
-        diagonal: Bitboard,
-        straight: Bitboard,
-        occupied: Bitboard,
-    ) -> Option<Bitboard> {
-        #[allow(unsafe_code, reason = "calls code compiled for CPU features; see Safety")]
-        // Safety: a `Wide` exists only where `Wide::detect` found the features.
-        Some(unsafe { x86::attack_map(knights, diagonal, straight, occupied) })
-    }
-
-    #[inline(always)]
-    fn move_count(
-        self,
-        knights: Bitboard,
-        diagonal: Bitboard,
-        straight: Bitboard,
-        occupied: Bitboard,
-        target: Bitboard,
-    ) -> Option<u64> {
-        #[allow(unsafe_code, reason = "calls code compiled for CPU features; see Safety")]
-        // Safety: a `Wide` exists only where `Wide::detect` found the features.
-        Some(unsafe { x86::move_count(knights, diagonal, straight, occupied, target) })
-    }
+    set_wise_kernels!(x86);
 }
 
 /// Off x86-64 no `Wide` can be made ([`Wide::detect`] is always `None`); the width only has to

@@ -97,6 +97,7 @@
 use core::fmt;
 use core::str::FromStr;
 
+use chessbits_bitboard::tables as fixed;
 use chessbits_bitboard::{Bitboard, File, Rank, Role, Square};
 use chessbits_move::Move16;
 use chessbits_movegen::{tables, MoveGen};
@@ -318,12 +319,12 @@ fn attackers(pos: &Position, role: Role, to: Square) -> Bitboard {
     match role {
         // Captures come from the squares a pawn of the other side would attack; pushes from the
         // same file.
-        Role::Pawn => t.pawn(!pos.turn(), to) | Bitboard::from_file(to.file()),
-        Role::Knight => t.knight(to),
+        Role::Pawn => fixed::pawn(!pos.turn(), to) | Bitboard::from_file(to.file()),
+        Role::Knight => fixed::knight(to),
         Role::Bishop => t.bishop(to, occupied),
         Role::Rook => t.rook(to, occupied),
         Role::Queen => t.queen(to, occupied),
-        Role::King => t.king(to),
+        Role::King => fixed::king(to),
     }
 }
 

@@ -132,8 +132,8 @@ impl<E: fmt::Display> fmt::Display for PgnErrorKind<E> {
 /// ```
 /// use chessbits_pgn::{PgnErrorKind, SliceReader, TagError, Visitor};
 ///
-/// struct Nothing;
-/// impl Visitor for Nothing {
+/// struct SyntaxCheck;
+/// impl Visitor for SyntaxCheck {
 ///     type Output = ();
 ///     type Error = core::convert::Infallible;
 ///     fn end_game(&mut self) {}
@@ -141,15 +141,16 @@ impl<E: fmt::Display> fmt::Display for PgnErrorKind<E> {
 ///
 /// let pgn = b"1. e4 e5 *\n\n[Event \"x]\n1. d4 *\n\n1. c4 *\n";
 /// let mut reader = SliceReader::new(pgn);
-/// assert!(reader.read_game(&mut Nothing).unwrap().is_ok());
-/// let err = reader.read_game(&mut Nothing).unwrap().unwrap_err();
+/// assert!(reader.read_game(&mut SyntaxCheck).unwrap().is_ok());
+/// let err = reader.read_game(&mut SyntaxCheck).unwrap().unwrap_err();
 /// assert!(matches!(err.kind, PgnErrorKind::Tag(TagError::UnterminatedValue)));
 /// assert_eq!((err.game, err.line, err.column, err.offset), (2, 3, 11, 22));
 /// assert_eq!(err.to_string(), "game 2, line 3, column 11 (byte 22): invalid tag: the line ends inside the tag value");
-/// assert!(reader.read_game(&mut Nothing).unwrap().is_ok());
-/// assert!(reader.read_game(&mut Nothing).is_none());
+/// assert!(reader.read_game(&mut SyntaxCheck).unwrap().is_ok());
+/// assert!(reader.read_game(&mut SyntaxCheck).is_none());
 /// ```
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct PgnError<E = Infallible> {
     /// The game number, from 1, counting broken games too.
     pub game: u64,

@@ -4,7 +4,7 @@
 //!
 //! [`Chunks`](crate::Chunks) finds exact game boundaries by skipping every game, on one
 //! thread, at about 1.3 GB/s: on 16 cores that bounds `chessbits pgn --to uci` at 0.257 s for
-//! 153 MB of lichess PGN, where guessing takes 0.161 s (docs/architecture.md). [`Guesses`] only
+//! 153 MB of lichess PGN, where guessing takes 0.161 s (docs/log/architecture.md). [`Guesses`] only
 //! looks for a likely game start past each chunk's size: a `[` that starts a line after a
 //! blank line, or, in a file with no blank lines before its tags, an `[Event ` line
 //! ([`Marks`]); any line start when none comes for a long way. It counts the line breaks

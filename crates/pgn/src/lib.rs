@@ -9,7 +9,7 @@
 //! glyphs ([`Nag`]), comments, variations and result. The reader works on bytes: it never
 //! checks UTF-8, allocates nothing per token, and skips what a visitor does not want (a
 //! movetext, a variation) without reading it. Ready-made visitors: [`Replay`] plays the
-//! mainline into a [`Game`](chessbits_movegen::Game); [`Nothing`] only finds the games.
+//! mainline into a [`Game`](chessbits_movegen::Game); [`SyntaxCheck`] only finds the games.
 //!
 //! ```
 //! use chessbits_pgn::{Replay, SliceReader};
@@ -207,8 +207,8 @@ pub use reader::{PgnReader, SliceReader};
 pub use split::{Chunk, ChunkReader, Chunks};
 pub use tree::{read_games, Games, Node, PgnGame, Tags, TreeBuilder, Variation, SEVEN_TAG_ROSTER};
 pub use visitor::{
-    is_chess960_variant, resolve_san, start_position, GameResult, InvalidResult, Nothing,
-    RawComment, RawTag, Replay, ReplayError, ReplayedGame, Skip, UnsupportedVariant, Variant,
+    is_chess960_variant, resolve_san, start_position, GameResult, InvalidResult, RawComment,
+    RawTag, Replay, ReplayError, ReplayedGame, Skip, SyntaxCheck, UnsupportedVariant, Variant,
     Visitor,
 };
 pub use writer::MAX_LINE_LEN;

@@ -40,16 +40,17 @@ pub const MAX_GAME_LEN: u64 = 1 << 26;
 /// bytes, and comments of `comment_len` bytes within `game_len` bytes.
 ///
 /// ```
-/// use chessbits_pgn::{Limits, Nothing, PgnErrorKind, SliceReader};
+/// use chessbits_pgn::{Limits, SyntaxCheck, PgnErrorKind, SliceReader};
 ///
-/// let limits = Limits { moves: 2, ..Limits::DEFAULT };
+/// let limits = Limits::DEFAULT.with_moves(2);
 /// let mut reader = SliceReader::with_limits(b"1. e4 e5 2. Nf3 *\n1. d4 *\n", limits);
-/// let err = reader.read_game(&mut Nothing).unwrap().unwrap_err();
+/// let err = reader.read_game(&mut SyntaxCheck).unwrap().unwrap_err();
 /// assert!(matches!(err.kind, PgnErrorKind::TooManyMoves { limit: 2 }));
 /// assert_eq!(err.to_string(), "game 1, line 1, column 13 (byte 12): more than 2 moves");
-/// assert!(reader.read_game(&mut Nothing).unwrap().is_ok());
+/// assert!(reader.read_game(&mut SyntaxCheck).unwrap().is_ok());
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct Limits {
     /// The deepest nesting of variations ([`MAX_VARIATION_DEPTH`](crate::MAX_VARIATION_DEPTH)).
     pub variation_depth: usize,
@@ -75,6 +76,42 @@ impl Limits {
         moves: MAX_GAME_MOVES,
         game_len: MAX_GAME_LEN,
     };
+
+    /// These limits with [`variation_depth`](Self::variation_depth) set to `depth`.
+    #[must_use]
+    pub const fn with_variation_depth(self, depth: usize) -> Limits {
+        Limits { variation_depth: depth, ..self }
+    }
+
+    /// These limits with [`comment_len`](Self::comment_len) set to `len`.
+    #[must_use]
+    pub const fn with_comment_len(self, len: usize) -> Limits {
+        Limits { comment_len: len, ..self }
+    }
+
+    /// These limits with [`tag_len`](Self::tag_len) set to `len`.
+    #[must_use]
+    pub const fn with_tag_len(self, len: usize) -> Limits {
+        Limits { tag_len: len, ..self }
+    }
+
+    /// These limits with [`tags`](Self::tags) set to `tags`.
+    #[must_use]
+    pub const fn with_tags(self, tags: usize) -> Limits {
+        Limits { tags, ..self }
+    }
+
+    /// These limits with [`moves`](Self::moves) set to `moves`.
+    #[must_use]
+    pub const fn with_moves(self, moves: usize) -> Limits {
+        Limits { moves, ..self }
+    }
+
+    /// These limits with [`game_len`](Self::game_len) set to `len`.
+    #[must_use]
+    pub const fn with_game_len(self, len: u64) -> Limits {
+        Limits { game_len: len, ..self }
+    }
 }
 
 impl Default for Limits {

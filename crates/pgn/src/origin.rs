@@ -3,6 +3,7 @@
 
 /// Where reading starts in an input: a chunk's first byte, as the serial reader saw it.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct Origin {
     /// The input offset of the first byte to read.
     pub offset: u64,
@@ -17,4 +18,10 @@ pub struct Origin {
 impl Origin {
     /// The start of an input: offset 0, line 1, no game before.
     pub const START: Origin = Origin { offset: 0, line: 1, line_start: 0, games: 0 };
+
+    /// The place at input offset `offset`, on line `line` (from 1) that starts at offset
+    /// `line_start`, after `games` games.
+    pub const fn new(offset: u64, line: u64, line_start: u64, games: u64) -> Origin {
+        Origin { offset, line, line_start, games }
+    }
 }

@@ -21,7 +21,7 @@
 //! time, never correctness, and only the chunks they join; on the corpus's lichess, TWIC,
 //! PGN Mentor, TCEC and fishtest files every guess is right (no chunk is read twice).
 //!
-//! Nothing travels beside the values: a worker gets its scratch state (the move-token
+//! SyntaxCheck travels beside the values: a worker gets its scratch state (the move-token
 //! cache) as an argument and returns its result, the chunk's reading comes back from
 //! [`ChunkReader`]'s `finish`, and a read error reaches the reader of the chunk it ends.
 //!
@@ -62,6 +62,7 @@ pub const BLOCKS: usize = 4;
 
 /// How to read one input on several threads.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Parallel {
     /// Worker threads: 1 reads on the calling thread, with no other thread.
     pub threads: usize,
@@ -94,6 +95,26 @@ impl Parallel {
             limits: Limits::DEFAULT,
             guess: true,
         }
+    }
+
+    /// These options with chunks of `chunk_size` bytes (at least 1).
+    #[must_use]
+    pub fn with_chunk_size(self, chunk_size: usize) -> Parallel {
+        Parallel { chunk_size: chunk_size.max(1), ..self }
+    }
+
+    /// These options with `limits` on each game.
+    #[must_use]
+    pub fn with_limits(self, limits: Limits) -> Parallel {
+        Parallel { limits, ..self }
+    }
+
+    /// These options cutting at guessed game starts (`true`, the default) or at game ends
+    /// found on one thread: a measuring knob, not part of the stable API.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn with_guess(self, guess: bool) -> Parallel {
+        Parallel { guess, ..self }
     }
 
     /// As many workers as the machine runs threads at once.
@@ -186,7 +207,7 @@ impl Default for Parallel {
 /// let game = "[Event \"e\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n";
 /// let pgn = game.repeat(1000);
 /// let mut plies = Vec::new();
-/// let options = Parallel { chunk_size: 4096, ..Parallel::new(2) };
+/// let options = Parallel::new(2).with_chunk_size(4096);
 /// par_chunks(pgn.as_bytes(), &options, |reader| {
 ///     let mut counts = Vec::new();
 ///     while let Some(game) = reader.read_game(&mut Replay::default()) {

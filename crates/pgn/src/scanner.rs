@@ -27,6 +27,8 @@ use crate::source::Source;
 use crate::tags::{parse_tag, starts_tag, TagFail};
 
 mod recover;
+#[cfg(test)]
+mod tests;
 
 /// Bytes the streaming reader keeps available ahead of each movetext token, so that a token is
 /// always whole in the buffer.

@@ -214,6 +214,7 @@ impl<'a> RawComment<'a> {
 
 /// The PGN result markers live with [`Outcome`](chessbits_movegen::Outcome), which converts to
 /// them; re-exported here, where PGN reads and writes them.
+#[doc(no_inline)]
 pub use chessbits_movegen::{GameResult, InvalidResult};
 
 /// Whether a `Variant` tag value names Chess960: `Chess960`, `chess 960`, `Fischerandom`,
@@ -555,9 +556,9 @@ impl Visitor for Replay {
 /// A visitor that reads nothing: with it a reader only finds where games are (and checks
 /// their syntax).
 #[derive(Copy, Clone, Debug, Default)]
-pub struct Nothing;
+pub struct SyntaxCheck;
 
-impl Visitor for Nothing {
+impl Visitor for SyntaxCheck {
     type Output = ();
     type Error = Infallible;
 

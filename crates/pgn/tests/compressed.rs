@@ -147,7 +147,7 @@ fn a_truncated_stream_ends_with_an_error_after_the_games_before_it() {
         assert!(inner.offset <= cut as u64 && inner.offset > 0, "{compression}: {inner}");
         assert!(inner.decompressed < pgn.len() as u64);
         for threads in [2, 3] {
-            let options = Parallel { chunk_size: 10_000, ..Parallel::new(threads) };
+            let options = Parallel::new(threads).with_chunk_size(10_000);
             let input = Input::new(io::Cursor::new(packed[..cut].to_vec())).unwrap();
             let mut parallel = Vec::new();
             par_games(

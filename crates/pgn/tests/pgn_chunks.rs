@@ -248,7 +248,7 @@ fn check_threads(name: &str, bytes: &[u8], threads: &[usize], sizes: &[usize]) {
     }
     for (&threads, guess) in threads.iter().flat_map(|t| [(t, true), (t, false)]) {
         for &chunk_size in sizes {
-            let options = Parallel { chunk_size, guess, ..Parallel::new(threads) };
+            let options = Parallel::new(threads).with_chunk_size(chunk_size).with_guess(guess);
             let mut parallel = Vec::new();
             par_games(
                 bytes,
@@ -326,7 +326,7 @@ fn par_games_ends_with_the_read_error() {
         serial.push(describe(reader.games(), 0, result));
     }
     for threads in [1, 2, 4] {
-        let options = Parallel { chunk_size: 5_000, ..Parallel::new(threads) };
+        let options = Parallel::new(threads).with_chunk_size(5_000);
         let mut parallel = Vec::new();
         let input = Failing { bytes: head, step: 3_000 };
         par_games(
@@ -349,7 +349,7 @@ fn par_games_ends_with_the_read_error() {
 fn a_sink_error_stops_every_thread() {
     let pgn = "1. e4 e5 1-0\n\n".repeat(20_000);
     for threads in [1, 2, 4] {
-        let options = Parallel { chunk_size: 100, ..Parallel::new(threads) };
+        let options = Parallel::new(threads).with_chunk_size(100);
         let mut seen = 0;
         let result = par_games(
             pgn.as_bytes(),
@@ -468,7 +468,7 @@ fn the_read_error_keeps_the_error_inside_it() {
     for (threads, guess, chunk_size) in
         [(1, true, 1000), (2, true, 1000), (2, false, 1000), (2, true, usize::MAX)]
     {
-        let options = Parallel { chunk_size, guess, ..Parallel::new(threads) };
+        let options = Parallel::new(threads).with_chunk_size(chunk_size).with_guess(guess);
         let mut last = None;
         par_games(
             Broken(bytes.as_bytes()),

@@ -1,7 +1,7 @@
 //! PGN limits: each bound of `Limits` is an error for its game with a clear message, and the
 //! reader goes on with the next game.
 
-use chessbits_pgn::{Limits, Nothing, PgnReader, SliceReader, TreeBuilder};
+use chessbits_pgn::{Limits, PgnReader, SliceReader, SyntaxCheck, TreeBuilder};
 
 /// Every game of `pgn` read with `limits` into a tree (so variations and comments are read):
 /// `ok` with the mainline's plies, or the error, one line each; the streaming reader must agree.
@@ -40,18 +40,15 @@ fn each_limit_is_an_error_for_its_game_only() {
     let next = "\n[Event \"next\"]\n1. e4 *\n";
     let d = Limits::DEFAULT;
     let cases = [
-        ("1. e4 (1. d4 (1. c4 (1. Nf3))) *", Limits { variation_depth: 2, ..d }),
-        ("1. e4 {a comment too long} *", Limits { comment_len: 8, ..d }),
-        ("1. e4 ; a line comment too long\n*", Limits { comment_len: 8, ..d }),
-        ("[White \"a tag value too long\"]\n1. e4 *", Limits { tag_len: 20, ..d }),
-        ("[A \"1\"]\n[B \"2\"]\n[C \"3\"]\n1. e4 *", Limits { tags: 2, ..d }),
-        ("1. e4 e5 2. Nf3 Nc6 *", Limits { moves: 3, ..d }),
-        ("1. e4 (1. d4 d5) e5 *", Limits { moves: 3, ..d }),
-        (
-            "1. e4 {x} 1... e5 {y} 2. Nf3 {z} 2... Nc6 {w} 3. Bb5 {v}\n\n*",
-            Limits { game_len: 40, ..d },
-        ),
-        ("[A \"1\"]\n[B \"2\"]\n[C \"3\"]\n1. e4 *", Limits { game_len: 10, ..d }),
+        ("1. e4 (1. d4 (1. c4 (1. Nf3))) *", d.with_variation_depth(2)),
+        ("1. e4 {a comment too long} *", d.with_comment_len(8)),
+        ("1. e4 ; a line comment too long\n*", d.with_comment_len(8)),
+        ("[White \"a tag value too long\"]\n1. e4 *", d.with_tag_len(20)),
+        ("[A \"1\"]\n[B \"2\"]\n[C \"3\"]\n1. e4 *", d.with_tags(2)),
+        ("1. e4 e5 2. Nf3 Nc6 *", d.with_moves(3)),
+        ("1. e4 (1. d4 d5) e5 *", d.with_moves(3)),
+        ("1. e4 {x} 1... e5 {y} 2. Nf3 {z} 2... Nc6 {w} 3. Bb5 {v}\n\n*", d.with_game_len(40)),
+        ("[A \"1\"]\n[B \"2\"]\n[C \"3\"]\n1. e4 *", d.with_game_len(10)),
     ];
     let out: Vec<String> =
         cases.iter().map(|(c, limits)| read(&format!("{c}{next}"), *limits)).collect();
@@ -103,6 +100,6 @@ fn defaults_are_the_documented_constants() {
     }
     ");
     let deep = format!("{}*", "( ".repeat(Limits::DEFAULT.variation_depth + 1));
-    let err = SliceReader::new(deep.as_bytes()).read_game(&mut Nothing).unwrap().unwrap_err();
+    let err = SliceReader::new(deep.as_bytes()).read_game(&mut SyntaxCheck).unwrap().unwrap_err();
     insta::assert_snapshot!(err, @"game 1, line 1, column 129 (byte 128): variations nested deeper than 64 levels");
 }

@@ -9,7 +9,7 @@ use std::io::{self, Read};
 use chessbits_movegen::Game;
 use chessbits_notation::fen::{fen_of, CastlingNotation, EnPassantMode, FenOptions};
 use chessbits_pgn::{
-    read_games, Nothing, PgnReader, Replay, ReplayError, ReplayedGame, SliceReader, Variant,
+    read_games, PgnReader, Replay, ReplayError, ReplayedGame, SliceReader, SyntaxCheck, Variant,
 };
 
 const FEN: FenOptions =
@@ -84,7 +84,7 @@ fn transcript(name: &str) -> String {
     // A visitor that reads nothing finds the same games.
     let mut reader = SliceReader::new(&bytes);
     let mut found = 0;
-    while reader.read_game(&mut Nothing).is_some() {
+    while reader.read_game(&mut SyntaxCheck).is_some() {
         found += 1;
     }
     assert_eq!(found, lines.len(), "{name}: games found without reading them");

@@ -6,7 +6,7 @@
 //! `open_path` and `GameBatches::next_batch`) without touching the Python layer.
 
 use std::fmt::Write as _;
-use std::io::{BufRead, BufReader, Cursor, Read};
+use std::io::{BufRead, Cursor, Read};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::{Arc, Mutex};
@@ -15,11 +15,13 @@ use arrow_array::builder::{ListBuilder, StringBuilder};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_ipc::writer::StreamWriter;
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use chessbits_arrow::games::{read_games_into, sniff_cbg, GameRows};
 use chessbits_arrow::{add_to_game_numbers, BatchBuilder, ExportError, ExportOptions, Keys};
-use chessbits_cbg::{CbgErrorKind, CbgReader, GameBuilder, GameRecord, MAGIC};
+use chessbits_cbg::{CbgErrorKind, CbgReader, GameBuilder, GameRecord};
 use chessbits_notation::san::SanPlus;
 use chessbits_pgn::{
-    par_chunks, ChunkReader, Compression, Input, Parallel, PgnErrorKind, PgnReader,
+    par_chunks, ChunkReader, Compression, Input, Parallel, PgnError, PgnErrorKind, PgnReader,
+    ReplayError,
 };
 use pyo3::exceptions::{PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -95,43 +97,6 @@ pub(crate) fn shown(path: &Path) -> String {
     format!("{:?}... ({} characters)", &text[..end], text.chars().count())
 }
 
-/// A reader that is `Sync` (what a Python class must be) around one that is only `Send`: a
-/// decompressor. Only the thread holding the object reads it, so the lock is never contended.
-struct SyncRead<R>(Mutex<R>);
-
-impl<R: Read> Read for SyncRead<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        match self.0.get_mut() {
-            Ok(inner) => inner.read(buf),
-            Err(_) => Err(std::io::Error::other("a reader panicked")),
-        }
-    }
-}
-
-/// The first bytes of an input read off, and the input with them put back. An error reading
-/// them (a `.zst` cut inside its first block) is put back too, after the bytes read before it:
-/// the reader meets it where it would have, as a read error, which `on_error="keep"` keeps.
-fn sniff(mut input: Input) -> (bool, Box<dyn BufRead + Send + Sync>) {
-    let mut head = Vec::with_capacity(MAGIC.len());
-    let read = input.by_ref().take(MAGIC.len() as u64).read_to_end(&mut head);
-    let cbg = head == MAGIC;
-    let rest: Box<dyn Read + Send> = match read {
-        Ok(_) => Box::new(Cursor::new(head).chain(input)),
-        Err(e) => Box::new(Cursor::new(head).chain(Failed(Some(e)))),
-    };
-    let rest = SyncRead(Mutex::new(rest));
-    (cbg, Box::new(BufReader::with_capacity(1 << 16, rest)))
-}
-
-/// A reader that fails once with an error met before, then ends.
-struct Failed(Option<std::io::Error>);
-
-impl Read for Failed {
-    fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
-        self.0.take().map_or(Ok(0), Err)
-    }
-}
-
 /// A game that did not read: the message, and the tags read before it failed.
 pub(crate) type FailedGame = (String, Vec<(Vec<u8>, Vec<u8>)>);
 
@@ -161,7 +126,7 @@ pub(crate) enum Games {
 impl Games {
     /// Reads `input` as `.cbg` if it starts with the magic bytes, else as PGN.
     pub(crate) fn new(input: Input) -> PyResult<Games> {
-        let (cbg, input) = sniff(input);
+        let (cbg, input) = sniff_cbg(input);
         if cbg {
             let reader = CbgReader::new(input).map_err(raise::<CbgError>)?;
             Ok(Games::Cbg(reader))
@@ -316,7 +281,9 @@ impl Rows {
     /// A row for a game that did not read: its number, the message, and the tags read (all
     /// of them for a variant game refused, so that analyses of tags alone still count it).
     fn push_error(&mut self, number: u64, message: &str, tags: &[(Vec<u8>, Vec<u8>)]) {
-        let record = GameRecord { number, tags: tags.to_vec(), ..GameRecord::default() };
+        let mut record = GameRecord::default();
+        record.number = number;
+        record.tags = tags.to_vec();
         // A game with no moves always codes.
         let _ = self.batch.push(&record);
         if self.moves_as != MovesAs::Codes {
@@ -348,6 +315,17 @@ impl Rows {
         }
         columns.push(Arc::new(errors.finish()));
         Ok(Some(RecordBatch::try_new(self.schema.clone(), columns)?))
+    }
+}
+
+/// The chunk loop of chessbits-arrow fills a worker's rows.
+impl GameRows for Rows {
+    fn game(&mut self, game: &GameRecord) -> Result<(), ExportError> {
+        self.push(game)
+    }
+
+    fn failed(&mut self, number: u64, error: &PgnError<ReplayError>, tags: &[(Vec<u8>, Vec<u8>)]) {
+        self.push_error(number, &error.to_string(), tags);
     }
 }
 
@@ -409,27 +387,11 @@ impl GameBatches {
         std::thread::spawn(move || {
             let work = |reader: &mut ChunkReader<'_>| {
                 let mut rows = Rows::new(moves_as, keys);
-                let mut builder = GameBuilder::default();
-                let mut io = None;
-                while let Some(result) = reader.read_game(&mut builder) {
-                    let number = reader.games();
-                    match result {
-                        Ok(mut game) => {
-                            game.number = number;
-                            if let Err(e) = rows.push(&game) {
-                                return (Err(e), None);
-                            }
-                            builder.recycle(game);
-                        }
-                        // The read error is no game's: reading stops there, as serially.
-                        Err(e) if matches!(e.kind, PgnErrorKind::Io(_)) => {
-                            io = Some((e.game, e.to_string()));
-                            break;
-                        }
-                        Err(e) => rows.push_error(number, &e.to_string(), builder.failed_tags()),
-                    }
+                match read_games_into(reader, &mut rows) {
+                    // The read error is no game's: reading stops there, as serially.
+                    Ok(end) => (Ok(rows), end.read_error.map(|e| (e.game, e.to_string()))),
+                    Err(e) => (Err(e), None),
                 }
-                (Ok(rows), io)
             };
             // A send fails when the reader was dropped: the pipeline then stops.
             let _ = par_chunks(input, &options, work, |before, (rows, io)| {
@@ -730,7 +692,7 @@ fn reader(
         && size.is_some_and(|n| n < 2 * Parallel::MIN_CHUNK_SIZE as u64);
     let options = size.map_or(Parallel::new(threads), |n| Parallel::new(threads).fit_to(n));
     let serial = threads <= 1 || file_object || small;
-    let (cbg, input) = sniff(input);
+    let (cbg, input) = sniff_cbg(input);
     if cbg || serial {
         let games = if cbg {
             Games::Cbg(CbgReader::new(input).map_err(raise::<CbgError>)?)

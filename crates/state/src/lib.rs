@@ -39,7 +39,9 @@ pub mod zobrist;
 
 /// The board and move vocabulary of this crate's signatures, re-exported so that it can be used
 /// on its own.
+#[doc(no_inline)]
 pub use chessbits_bitboard::{Bitboard, ByColor, ByRole, Color, File, Piece, Rank, Role, Square};
+#[doc(no_inline)]
 pub use chessbits_move::{CastlingMode, Move16, Move32, MoveKind, UciMove};
 
 pub use board::Board;

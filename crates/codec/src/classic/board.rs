@@ -36,8 +36,8 @@ use core::str::FromStr;
 
 use chessbits_state::Board;
 
+use crate::bits::{BitReader, BitWriter, Bits};
 use crate::classic::{grouped, nibbles, pieces, rle};
-use crate::io::{BitReader, BitWriter, Bits};
 
 pub use crate::classic::codes::{code_of, piece_of, BoardError, BoardErrorKind, RunWidth};
 

@@ -8,7 +8,7 @@ use core::fmt;
 
 use chessbits_bitboard::{Piece, Square};
 
-use crate::io::DecodeError;
+use crate::bits::{Bit, DecodeErrorKind, Located};
 
 /// The code of a square's content: 0 for empty, 1-12 for the pieces (see [`board`](crate::classic::board)).
 #[inline]
@@ -57,7 +57,7 @@ impl RunWidth {
     }
 }
 
-/// What is wrong with a board stream (the position is in [`DecodeError`]).
+/// What is wrong with a board stream (the position is in [`Located`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum BoardErrorKind {
@@ -103,4 +103,4 @@ impl fmt::Display for BoardErrorKind {
 }
 
 /// Why a stream is not a board: the bit offset and a [`BoardErrorKind`].
-pub type BoardError = DecodeError<BoardErrorKind>;
+pub type BoardError = Located<Bit, DecodeErrorKind<BoardErrorKind>>;

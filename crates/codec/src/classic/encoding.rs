@@ -4,7 +4,7 @@
 //!
 //! ```
 //! use chessbits_codec::classic::encoding::Encoding;
-//! use chessbits_codec::io::BitReader;
+//! use chessbits_codec::bits::BitReader;
 //! use chessbits_notation::fen::Fen;
 //!
 //! let fen: Fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1".parse()?;
@@ -25,12 +25,12 @@ use core::str::FromStr;
 
 use chessbits_state::{Board, Position, PositionError, Setup};
 
+use crate::bits::{Bit, BitReader, BitWriter, Bits, DecodeErrorKind, Located};
 use crate::classic::board::{BoardFormat, UnknownFormat};
 use crate::classic::position::{
     PositionDecodeError, PositionErrorKind, PositionFormat, StateFormat,
 };
 use crate::classic::state::{StateEncodeError, StateFields};
-use crate::io::{Bit, BitReader, BitWriter, Bits, DecodeError, DecodeErrorKind};
 use chessbits_notation::fen::Fen;
 
 /// A board, state or position encoding.
@@ -120,7 +120,7 @@ impl Encoding {
             // Byte formats: they read their bytes to the end themselves.
             Encoding::Packed { .. } => {
                 let bytes = read_bytes(r)?;
-                let pos = crate::packed::decode(&bytes).map_err(|e| DecodeError {
+                let pos = crate::packed::decode(&bytes).map_err(|e| Located {
                     at: e.at,
                     kind: DecodeErrorKind::Invalid(PositionErrorKind::Packed(e.kind)),
                 })?;
@@ -128,14 +128,14 @@ impl Encoding {
             }
             Encoding::Compact { .. } => {
                 let bytes = read_bytes(r)?;
-                let pos = crate::compact::decode(&bytes).map_err(|e| DecodeError {
+                let pos = crate::compact::decode(&bytes).map_err(|e| Located {
                     at: e.at,
                     kind: DecodeErrorKind::Invalid(PositionErrorKind::Compact(e.kind)),
                 })?;
                 Decoded::Position(pos)
             }
         };
-        r.finish().map_err(DecodeError::from)?;
+        r.finish().map_err(Located::from)?;
         Ok(decoded)
     }
 }
@@ -152,10 +152,9 @@ fn read_bytes(r: &mut BitReader<'_>) -> Result<Vec<u8>, PositionDecodeError> {
     let mut bytes = Vec::with_capacity(r.remaining() / 8);
     while r.remaining() >= 8 {
         let at = r.position();
-        let byte = r.read(8).map_err(|_| DecodeError {
-            at: Bit(at),
-            kind: DecodeErrorKind::Truncated { wanted: 8 },
-        })?;
+        let byte = r
+            .read(8)
+            .map_err(|_| Located { at: Bit(at), kind: DecodeErrorKind::Truncated { wanted: 8 } })?;
         bytes.push(byte as u8);
     }
     Ok(bytes)

@@ -30,7 +30,7 @@
 //!
 //! ```
 //! use chessbits_codec::classic::game::{self, GameFormat};
-//! use chessbits_codec::classic::moves::MoveCode;
+//! use chessbits_codec::classic::moves::MoveFormat;
 //! use chessbits_movegen::Game;
 //!
 //! let mut g = Game::default();
@@ -44,7 +44,7 @@
 //! assert_eq!(back.moves(), g.moves());
 //! assert_eq!(back.position(), g.position());
 //! // The moves alone: 28 bits.
-//! assert_eq!(game::encode_moves(&g, MoveCode::SanLike)?.len(), 28);
+//! assert_eq!(game::encode_moves(&g, MoveFormat::SanLike)?.len(), 28);
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -58,18 +58,22 @@ use chessbits_movegen::Game;
 use crate::move_codec::MoveEncodeError;
 use chessbits_state::Position;
 
+use crate::bits::{Bit, BitReader, BitWriter, Bits, DecodeErrorKind, Located};
 use crate::classic::board::{BoardFormat, UnknownFormat};
-use crate::classic::moves::{MoveCode, MoveErrorKind};
+use crate::classic::moves::{MoveErrorKind, MoveFormat};
 use crate::classic::position::{PositionErrorKind, PositionFormat, StateFormat};
 use crate::classic::state::StateEncodeError;
-use crate::io::{BitReader, BitWriter, Bits, DecodeError};
 
 /// Appends the moves of `game`, each against the position it was played in.
 ///
 /// # Errors
 /// [`MoveEncodeError`] at the first move no code holds: a null move (PGN's `--`, which a
 /// [`Game`] may hold); a game's other moves are legal, checked when played.
-pub fn write_moves(w: &mut BitWriter, game: &Game, code: MoveCode) -> Result<(), MoveEncodeError> {
+pub fn write_moves(
+    w: &mut BitWriter,
+    game: &Game,
+    code: MoveFormat,
+) -> Result<(), MoveEncodeError> {
     let mut pos = *game.start();
     for (ply, &m) in (1..).zip(game.moves()) {
         code.write(w, &pos, m).map_err(|_| MoveEncodeError { ply, m })?;
@@ -83,7 +87,7 @@ pub fn write_moves(w: &mut BitWriter, game: &Game, code: MoveCode) -> Result<(),
 ///
 /// # Errors
 /// As [`write_moves`].
-pub fn encode_moves(game: &Game, code: MoveCode) -> Result<Bits, MoveEncodeError> {
+pub fn encode_moves(game: &Game, code: MoveFormat) -> Result<Bits, MoveEncodeError> {
     let mut w = BitWriter::with_capacity(game.moves().len() * 12);
     write_moves(&mut w, game, code)?;
     Ok(w.finish())
@@ -97,7 +101,7 @@ pub fn read_moves(
     r: &mut BitReader<'_>,
     game: &mut Game,
     plies: u32,
-    code: MoveCode,
+    code: MoveFormat,
 ) -> Result<(), GameDecodeError> {
     for ply in 1..=plies {
         let at = r.position();
@@ -107,7 +111,7 @@ pub fn read_moves(
         game.play(m).map_err(|_| {
             // `read` returns legal moves only; this keeps the path panic-free.
             let to = m.to();
-            DecodeError::invalid(
+            Located::invalid(
                 at,
                 GameErrorKind::Move {
                     ply,
@@ -129,7 +133,7 @@ pub fn decode_moves(
     bits: Option<usize>,
     start: Position,
     plies: u32,
-    code: MoveCode,
+    code: MoveFormat,
 ) -> Result<Game, GameDecodeError> {
     let mut r = match bits {
         Some(len) => BitReader::with_len(bytes, len),
@@ -149,7 +153,7 @@ pub struct GameFormat {
     /// How a start position other than the standard one is written.
     pub start: PositionFormat,
     /// How the moves are written.
-    pub moves: MoveCode,
+    pub moves: MoveFormat,
 }
 
 /// The start position encoding when none is named: lossless and compact.
@@ -158,7 +162,7 @@ pub const DEFAULT_START: PositionFormat =
 
 impl GameFormat {
     /// The game format of `moves` with start positions in `grouped+state-full`.
-    pub const fn new(moves: MoveCode) -> GameFormat {
+    pub const fn new(moves: MoveFormat) -> GameFormat {
         GameFormat { start: DEFAULT_START, moves }
     }
 
@@ -299,12 +303,12 @@ impl fmt::Display for GameErrorKind {
 }
 
 /// Why a stream is not a game: the bit offset and a [`GameErrorKind`].
-pub type GameDecodeError = DecodeError<GameErrorKind>;
+pub type GameDecodeError = Located<Bit, DecodeErrorKind<GameErrorKind>>;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::DecodeErrorKind;
+    use crate::bits::DecodeErrorKind;
     use chessbits_bitboard::Square;
     use chessbits_move::UciMove;
     use chessbits_notation::fen::{parse_position, Fen};
@@ -319,7 +323,7 @@ mod tests {
 
     /// Encodes in every move code and decodes: the same moves, positions, history.
     fn check(g: &Game) {
-        for code in MoveCode::ALL {
+        for code in MoveFormat::ALL {
             let format = GameFormat::new(code);
             let bits = format.encode(g).unwrap();
             let back = format.decode(bits.as_bytes()).unwrap();
@@ -368,7 +372,7 @@ mod tests {
 
     #[test]
     fn bad_streams_say_where_and_which_ply() {
-        let format = GameFormat::new(MoveCode::SanLike);
+        let format = GameFormat::new(MoveFormat::SanLike);
         // Standard start, 2 plies: e4, then target e4 again (black cannot move there).
         let mut w = BitWriter::new();
         w.write_bit(false);
@@ -377,7 +381,7 @@ mod tests {
         w.write(28 << 2, 8);
         let err = format.decode(w.finish().as_bytes()).unwrap_err();
         let kind = MoveErrorKind::NoMove { to: Square::E4, from: None, role: None };
-        assert_eq!(err, DecodeError::invalid(17, GameErrorKind::Move { ply: 2, kind }));
+        assert_eq!(err, Located::invalid(17, GameErrorKind::Move { ply: 2, kind }));
         insta::assert_snapshot!(err, @"bit 17: ply 2: no legal move to e4");
         // A count of 5 with one move.
         let mut w = BitWriter::new();
@@ -388,7 +392,7 @@ mod tests {
         // The second move reads its target from the padding, then runs out in its tag.
         assert_eq!(
             err,
-            DecodeError { at: crate::io::Bit(23), kind: DecodeErrorKind::Truncated { wanted: 1 } }
+            Located { at: crate::bits::Bit(23), kind: DecodeErrorKind::Truncated { wanted: 1 } }
         );
         // A start position with no kings.
         let mut w = BitWriter::new();

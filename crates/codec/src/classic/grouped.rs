@@ -52,8 +52,8 @@
 use chessbits_bitboard::{Piece, Square};
 use chessbits_state::Board;
 
+use crate::bits::{BitReader, BitWriter, Bits, Located};
 use crate::classic::codes::{code_of, piece_of, BoardError, BoardErrorKind};
-use crate::io::{BitReader, BitWriter, Bits, DecodeError};
 
 /// The bits of a group header: a 4-bit kind and a 3-bit count.
 pub const HEADER_BITS: usize = 7;
@@ -118,17 +118,17 @@ pub fn read(r: &mut BitReader<'_>) -> Result<Board, BoardError> {
             return Ok(board);
         }
         let piece =
-            piece_of(kind).ok_or(DecodeError::invalid(at, BoardErrorKind::InvalidCode(kind)))?;
+            piece_of(kind).ok_or(Located::invalid(at, BoardErrorKind::InvalidCode(kind)))?;
         if kind < last_kind || (kind == last_kind && last_len < GROUP_MAX) {
             let error = BoardErrorKind::KindOutOfOrder { kind, after: last_kind };
-            return Err(DecodeError::invalid(at, error));
+            return Err(Located::invalid(at, error));
         }
         let n = r.read(3)? as u32 + 1;
         for _ in 0..n {
             let at = r.position();
             let sq = Square::new(r.read(6)? as u32);
             if board.occupied().contains(sq) {
-                return Err(DecodeError::invalid(at, BoardErrorKind::SquareTaken(sq)));
+                return Err(Located::invalid(at, BoardErrorKind::SquareTaken(sq)));
             }
             board.set_piece_at(sq, piece);
         }
@@ -155,7 +155,7 @@ pub fn decode(bytes: &[u8]) -> Result<Board, BoardError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::DecodeErrorKind;
+    use crate::bits::DecodeErrorKind;
     use chessbits_notation::fen::Fen;
 
     fn board(fen: &str) -> Board {
@@ -207,29 +207,23 @@ mod tests {
         group(&mut w, 6, &[4]);
         group(&mut w, 1, &[28]);
         let err = decode(w.finish().as_bytes()).unwrap_err();
-        assert_eq!(
-            err,
-            DecodeError::invalid(13, BoardErrorKind::KindOutOfOrder { kind: 1, after: 6 })
-        );
+        assert_eq!(err, Located::invalid(13, BoardErrorKind::KindOutOfOrder { kind: 1, after: 6 }));
         insta::assert_snapshot!(err, @"bit 13: piece kind 1 after kind 6, kinds must rise");
         // Two groups of queens, the first not full.
         let mut w = BitWriter::new();
         group(&mut w, 5, &[0, 1]);
         group(&mut w, 5, &[2]);
         let err = decode(w.finish().as_bytes()).unwrap_err();
-        assert_eq!(
-            err,
-            DecodeError::invalid(19, BoardErrorKind::KindOutOfOrder { kind: 5, after: 5 })
-        );
+        assert_eq!(err, Located::invalid(19, BoardErrorKind::KindOutOfOrder { kind: 5, after: 5 }));
         // A square twice.
         let mut w = BitWriter::new();
         group(&mut w, 5, &[0]);
         group(&mut w, 6, &[0]);
         let err = decode(w.finish().as_bytes()).unwrap_err();
-        assert_eq!(err, DecodeError::invalid(20, BoardErrorKind::SquareTaken(Square::A1)));
+        assert_eq!(err, Located::invalid(20, BoardErrorKind::SquareTaken(Square::A1)));
         // Kind 13.
         let err = decode(&[0xd0]).unwrap_err();
-        assert_eq!(err, DecodeError::invalid(0, BoardErrorKind::InvalidCode(13)));
+        assert_eq!(err, Located::invalid(0, BoardErrorKind::InvalidCode(13)));
         // The stream ends inside the squares.
         let mut w = BitWriter::new();
         w.write(12 << 3 | 1, 7);
@@ -237,7 +231,7 @@ mod tests {
         let err = decode(w.finish().as_bytes()).unwrap_err();
         assert_eq!(
             err,
-            DecodeError { at: crate::io::Bit(13), kind: DecodeErrorKind::Truncated { wanted: 3 } }
+            Located { at: crate::bits::Bit(13), kind: DecodeErrorKind::Truncated { wanted: 3 } }
         );
     }
 }

@@ -1,5 +1,5 @@
 //! The classic encodings: boards, game states, positions, moves and games packed field by
-//! field, over the crate's bit writer and reader ([`crate::io`]: fields most significant bit
+//! field, over the crate's bit writer and reader ([`crate::bits`]: fields most significant bit
 //! first, typed errors with the bit offset). They are the plain, documented layouts that the
 //! model-coded formats ([`crate::packed`], [`crate::compact`], [`crate::move_codec`]) are
 //! measured against.
@@ -7,7 +7,7 @@
 //! - Boards ([`board`] for the piece codes and [`BoardFormat`](board::BoardFormat)): [`nibbles`] (256 bits),
 //!   [`rle`] (runs of equal squares, `rle:1`..`rle:6`, `rle:auto`), [`pieces`] (a piece list),
 //!   [`grouped`] (squares grouped by piece kind).
-//! - Game state ([`state`]): [`state14`] (14 bits, lossy) and [`state_full`] (lossless).
+//! - Game state ([`state`]): [`state_lossy`] (the `state14` format: 14 bits, lossy) and [`state_full`] (lossless).
 //! - [`position`]: any board encoding followed by a state encoding
 //!   ([`PositionFormat`](position::PositionFormat)).
 //! - [`moves`]: move codes against a position (12-bit origin and target, SAN-like codes).
@@ -29,5 +29,5 @@ pub mod pieces;
 pub mod position;
 pub mod rle;
 pub mod state;
-pub mod state14;
 pub mod state_full;
+pub mod state_lossy;

@@ -1,4 +1,4 @@
-//! Move codes: a legal move of a position in 7 to 16 bits ([`MoveCode`]). Decoding needs the
+//! Move codes: a legal move of a position in 7 to 16 bits ([`MoveFormat`]). Decoding needs the
 //! position the move is played in; a game stream has it, since it replays the moves.
 //!
 //! # `12`: origin and target
@@ -49,7 +49,7 @@
 //! tag 1 and the origin g1: `010101 1 000110` = `56 30`.
 //!
 //! ```
-//! use chessbits_codec::classic::moves::MoveCode;
+//! use chessbits_codec::classic::moves::MoveFormat;
 //! use chessbits_move::UciMove;
 //! use chessbits_movegen::MoveGen;
 //! use chessbits_state::Position;
@@ -57,9 +57,9 @@
 //! let pos = Position::new();
 //! let nf3 = pos.resolve_uci("g1f3".parse::<UciMove>()?)?;
 //! for (code, len, hex) in [
-//!     (MoveCode::FromTo, 12, "1950"),
-//!     (MoveCode::SanLike, 12, "5520"),
-//!     (MoveCode::SanLike713, 13, "5630"),
+//!     (MoveFormat::FromTo, 12, "1950"),
+//!     (MoveFormat::SanLike, 12, "5520"),
+//!     (MoveFormat::SanLike713, 13, "5630"),
 //! ] {
 //!     let bits = code.encode(&pos, nf3)?;
 //!     assert_eq!((bits.len(), bits.to_hex()), (len, hex.to_owned()));
@@ -78,14 +78,14 @@ use chessbits_move::Move16;
 use chessbits_movegen::{IllegalMoveError, MoveGen, PieceMoves};
 use chessbits_state::Position;
 
+use crate::bits::{Bit, BitReader, BitWriter, Bits, DecodeErrorKind, Located};
 use crate::classic::board::UnknownFormat;
 use crate::classic::codes::{code_of, piece_of};
-use crate::io::{BitReader, BitWriter, Bits, DecodeError};
 
 /// A move code, chosen at run time. Its text form is the name `chessbits pgn --to moves:CODE`
 /// takes: `12`, `san-like`, `san-like-7-13`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum MoveCode {
+pub enum MoveFormat {
     /// Origin and target, 12 bits (14 for a promotion).
     FromTo,
     /// Target, a 2-bit tag, then nothing, the piece or the origin: 8, 12 or 14 bits.
@@ -143,9 +143,10 @@ fn promotion_bits(role: Role) -> u64 {
     Role::PROMOTIONS.iter().position(|&r| r == role).unwrap_or(3) as u64
 }
 
-impl MoveCode {
+impl MoveFormat {
     /// The three codes.
-    pub const ALL: [MoveCode; 3] = [MoveCode::FromTo, MoveCode::SanLike, MoveCode::SanLike713];
+    pub const ALL: [MoveFormat; 3] =
+        [MoveFormat::FromTo, MoveFormat::SanLike, MoveFormat::SanLike713];
 
     /// Appends the legal move `m` of `pos`. Nothing is written on error.
     ///
@@ -173,15 +174,15 @@ impl MoveCode {
             _ => return Err(illegal),
         }
         let (mut value, mut n) = match self {
-            MoveCode::FromTo => ((from as u64) << 6 | to as u64, 12),
-            MoveCode::SanLike if rivals.origins == 1 => ((to as u64) << 2, 8),
-            MoveCode::SanLike if rivals.same_role == 1 => {
+            MoveFormat::FromTo => ((from as u64) << 6 | to as u64, 12),
+            MoveFormat::SanLike if rivals.origins == 1 => ((to as u64) << 2, 8),
+            MoveFormat::SanLike if rivals.same_role == 1 => {
                 let code = code_of(pos.board().piece_at(from));
                 ((to as u64) << 6 | 1 << 4 | u64::from(code), 12)
             }
-            MoveCode::SanLike => ((to as u64) << 8 | 2 << 6 | from as u64, 14),
-            MoveCode::SanLike713 if rivals.origins == 1 => ((to as u64) << 1, 7),
-            MoveCode::SanLike713 => ((to as u64) << 7 | 1 << 6 | from as u64, 13),
+            MoveFormat::SanLike => ((to as u64) << 8 | 2 << 6 | from as u64, 14),
+            MoveFormat::SanLike713 if rivals.origins == 1 => ((to as u64) << 1, 7),
+            MoveFormat::SanLike713 => ((to as u64) << 7 | 1 << 6 | from as u64, 13),
         };
         if let Some(role) = m.promotion() {
             value = value << 2 | promotion_bits(role);
@@ -201,17 +202,17 @@ impl MoveCode {
     /// Reads a move of `pos`.
     ///
     /// # Errors
-    /// [`MoveCodeError`] at the start of the code (no legal move matches, or more than one), at
+    /// [`MoveFormatError`] at the start of the code (no legal move matches, or more than one), at
     /// the field at fault (an invalid tag or piece code), or where the stream ends.
-    pub fn read(self, r: &mut BitReader<'_>, pos: &Position) -> Result<Move16, MoveCodeError> {
+    pub fn read(self, r: &mut BitReader<'_>, pos: &Position) -> Result<Move16, MoveFormatError> {
         let at = r.position();
         let (from_mask, to, from, role) = match self {
-            MoveCode::FromTo => {
+            MoveFormat::FromTo => {
                 let from = Square::new(r.read(6)? as u32);
                 let to = Square::new(r.read(6)? as u32);
                 (Bitboard::from_square(from), to, Some(from), None)
             }
-            MoveCode::SanLike => {
+            MoveFormat::SanLike => {
                 let to = Square::new(r.read(6)? as u32);
                 let tag_at = r.position();
                 match r.read(2)? {
@@ -219,10 +220,9 @@ impl MoveCode {
                     1 => {
                         let code_at = r.position();
                         let code = r.read(4)? as u8;
-                        let piece =
-                            piece_of(code).filter(|piece| piece.color == pos.turn()).ok_or(
-                                DecodeError::invalid(code_at, MoveErrorKind::InvalidPiece(code)),
-                            )?;
+                        let piece = piece_of(code)
+                            .filter(|piece| piece.color == pos.turn())
+                            .ok_or(Located::invalid(code_at, MoveErrorKind::InvalidPiece(code)))?;
                         (pos.our(piece.role), to, None, Some(piece.role))
                     }
                     2 => {
@@ -230,14 +230,11 @@ impl MoveCode {
                         (Bitboard::from_square(from), to, Some(from), None)
                     }
                     tag => {
-                        return Err(DecodeError::invalid(
-                            tag_at,
-                            MoveErrorKind::InvalidTag(tag as u8),
-                        ))
+                        return Err(Located::invalid(tag_at, MoveErrorKind::InvalidTag(tag as u8)))
                     }
                 }
             }
-            MoveCode::SanLike713 => {
+            MoveFormat::SanLike713 => {
                 let to = Square::new(r.read(6)? as u32);
                 if r.read_bit()? {
                     let from = Square::new(r.read(6)? as u32);
@@ -252,7 +249,7 @@ impl MoveCode {
                 0 => MoveErrorKind::NoMove { to, from, role },
                 origins => MoveErrorKind::Ambiguous { to, role, origins },
             };
-            DecodeError::invalid(at, kind)
+            Located::invalid(at, kind)
         })?;
         let promotion = if moves.role == Role::Pawn && Bitboard::BACKRANKS.contains(to) {
             Role::PROMOTIONS.get(r.read(2)? as usize).copied()
@@ -275,43 +272,43 @@ impl MoveCode {
     /// Reads a move of `pos` from `bytes`, which must hold nothing else.
     ///
     /// # Errors
-    /// As [`MoveCode::read`], and trailing bits that are not padding.
-    pub fn decode(self, bytes: &[u8], pos: &Position) -> Result<Move16, MoveCodeError> {
+    /// As [`MoveFormat::read`], and trailing bits that are not padding.
+    pub fn decode(self, bytes: &[u8], pos: &Position) -> Result<Move16, MoveFormatError> {
         BitReader::whole(bytes, |r| self.read(r, pos))
     }
 
     /// One line saying what the code is.
     pub const fn description(self) -> &'static str {
         match self {
-            MoveCode::FromTo => "move: origin and target (12 bits), 2 more for a promotion",
-            MoveCode::SanLike => {
+            MoveFormat::FromTo => "move: origin and target (12 bits), 2 more for a promotion",
+            MoveFormat::SanLike => {
                 "move: target, 2-bit tag, then nothing / piece (4) / origin (6): 8, 12 or 14 bits"
             }
-            MoveCode::SanLike713 => {
+            MoveFormat::SanLike713 => {
                 "move: target, 1-bit tag, then the origin if needed: 7 or 13 bits"
             }
         }
     }
 }
 
-impl fmt::Display for MoveCode {
+impl fmt::Display for MoveFormat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.pad(match self {
-            MoveCode::FromTo => "12",
-            MoveCode::SanLike => "san-like",
-            MoveCode::SanLike713 => "san-like-7-13",
+            MoveFormat::FromTo => "12",
+            MoveFormat::SanLike => "san-like",
+            MoveFormat::SanLike713 => "san-like-7-13",
         })
     }
 }
 
-impl FromStr for MoveCode {
+impl FromStr for MoveFormat {
     type Err = UnknownFormat;
 
-    fn from_str(s: &str) -> Result<MoveCode, UnknownFormat> {
+    fn from_str(s: &str) -> Result<MoveFormat, UnknownFormat> {
         match s {
-            "12" => Ok(MoveCode::FromTo),
-            "san-like" => Ok(MoveCode::SanLike),
-            "san-like-7-13" => Ok(MoveCode::SanLike713),
+            "12" => Ok(MoveFormat::FromTo),
+            "san-like" => Ok(MoveFormat::SanLike),
+            "san-like-7-13" => Ok(MoveFormat::SanLike713),
             _ => Err(UnknownFormat(s.to_owned())),
         }
     }
@@ -371,12 +368,12 @@ impl fmt::Display for MoveErrorKind {
 }
 
 /// Why a stream is not a move of its position: the bit offset and a [`MoveErrorKind`].
-pub type MoveCodeError = DecodeError<MoveErrorKind>;
+pub type MoveFormatError = Located<Bit, DecodeErrorKind<MoveErrorKind>>;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::DecodeErrorKind;
+    use crate::bits::DecodeErrorKind;
     use chessbits_move::UciMove;
     use chessbits_notation::fen::parse_position;
 
@@ -385,7 +382,7 @@ mod tests {
     fn check(fen: &str, uci: &str, lens: [usize; 3]) {
         let pos = parse_position(fen).unwrap();
         let m = pos.resolve_uci(uci.parse::<UciMove>().unwrap()).unwrap();
-        for (code, len) in MoveCode::ALL.into_iter().zip(lens) {
+        for (code, len) in MoveFormat::ALL.into_iter().zip(lens) {
             let bits = code.encode(&pos, m).unwrap();
             assert_eq!(
                 (bits.len(), code.len(&pos, m).unwrap()),
@@ -427,7 +424,7 @@ mod tests {
     fn illegal_moves_are_refused() {
         let pos = Position::new();
         let m = Move16::new(Square::E2, Square::E5, chessbits_move::MoveKind::Quiet);
-        for code in MoveCode::ALL {
+        for code in MoveFormat::ALL {
             assert!(code.encode(&pos, m).is_err(), "{code}");
             let mut w = BitWriter::new();
             assert!(code.write(&mut w, &pos, m).is_err());
@@ -446,59 +443,53 @@ mod tests {
             w.finish().into_bytes()
         };
         let err =
-            |code: MoveCode, fields: &[(u64, u32)]| code.decode(&bits(fields), &pos).unwrap_err();
+            |code: MoveFormat, fields: &[(u64, u32)]| code.decode(&bits(fields), &pos).unwrap_err();
         use MoveErrorKind::*;
         // e2e5.
-        let e = err(MoveCode::FromTo, &[(12, 6), (36, 6)]);
+        let e = err(MoveFormat::FromTo, &[(12, 6), (36, 6)]);
         assert_eq!(
             e,
-            DecodeError::invalid(0, NoMove { to: Square::E5, from: Some(Square::E2), role: None })
+            Located::invalid(0, NoMove { to: Square::E5, from: Some(Square::E2), role: None })
         );
         insta::assert_snapshot!(e, @"bit 0: no legal move e2e5");
         // Target e5 alone.
-        let e = err(MoveCode::SanLike, &[(36, 6), (0, 2)]);
-        assert_eq!(e, DecodeError::invalid(0, NoMove { to: Square::E5, from: None, role: None }));
+        let e = err(MoveFormat::SanLike, &[(36, 6), (0, 2)]);
+        assert_eq!(e, Located::invalid(0, NoMove { to: Square::E5, from: None, role: None }));
         insta::assert_snapshot!(e, @"bit 0: no legal move to e5");
         // f3 alone: the knight and the pawn.
-        let e = err(MoveCode::SanLike, &[(21, 6), (0, 2)]);
-        assert_eq!(
-            e,
-            DecodeError::invalid(0, Ambiguous { to: Square::F3, role: None, origins: 2 })
-        );
+        let e = err(MoveFormat::SanLike, &[(21, 6), (0, 2)]);
+        assert_eq!(e, Located::invalid(0, Ambiguous { to: Square::F3, role: None, origins: 2 }));
         insta::assert_snapshot!(e, @"bit 0: ambiguous: 2 pieces can move to f3");
         // A bishop to f3.
-        let e = err(MoveCode::SanLike, &[(21, 6), (1, 2), (3, 4)]);
+        let e = err(MoveFormat::SanLike, &[(21, 6), (1, 2), (3, 4)]);
         assert_eq!(
             e,
-            DecodeError::invalid(
-                0,
-                NoMove { to: Square::F3, from: None, role: Some(Role::Bishop) }
-            )
+            Located::invalid(0, NoMove { to: Square::F3, from: None, role: Some(Role::Bishop) })
         );
         insta::assert_snapshot!(e, @"bit 0: no legal bishop move to f3");
         // A black knight, white to move; code 0; code 13.
         for code in [8, 0, 13] {
-            let e = err(MoveCode::SanLike, &[(21, 6), (1, 2), (code, 4)]);
-            assert_eq!(e, DecodeError::invalid(8, InvalidPiece(code as u8)));
+            let e = err(MoveFormat::SanLike, &[(21, 6), (1, 2), (code, 4)]);
+            assert_eq!(e, Located::invalid(8, InvalidPiece(code as u8)));
         }
         // Tag 3.
-        let e = err(MoveCode::SanLike, &[(21, 6), (3, 2)]);
-        assert_eq!(e, DecodeError::invalid(6, InvalidTag(3)));
+        let e = err(MoveFormat::SanLike, &[(21, 6), (3, 2)]);
+        assert_eq!(e, Located::invalid(6, InvalidTag(3)));
         insta::assert_snapshot!(e, @"bit 6: invalid tag 3");
         // 7/13 with the origin of the wrong piece.
-        let e = err(MoveCode::SanLike713, &[(21, 6), (1, 1), (1, 6)]);
+        let e = err(MoveFormat::SanLike713, &[(21, 6), (1, 1), (1, 6)]);
         assert_eq!(
             e,
-            DecodeError::invalid(0, NoMove { to: Square::F3, from: Some(Square::B1), role: None })
+            Located::invalid(0, NoMove { to: Square::F3, from: Some(Square::B1), role: None })
         );
         // Truncated inside the origin, and before the promotion piece.
-        let e = err(MoveCode::SanLike713, &[(21, 6), (1, 1)]);
+        let e = err(MoveFormat::SanLike713, &[(21, 6), (1, 1)]);
         assert_eq!(e.kind, DecodeErrorKind::Truncated { wanted: 5 });
         let promote = parse_position("4k3/2P5/8/8/8/8/8/4K3 w - - 0 1").unwrap();
-        let e = MoveCode::SanLike713.decode(&bits(&[(58, 6), (0, 1)]), &promote).unwrap_err();
+        let e = MoveFormat::SanLike713.decode(&bits(&[(58, 6), (0, 1)]), &promote).unwrap_err();
         assert_eq!(
             e,
-            DecodeError { at: crate::io::Bit(7), kind: DecodeErrorKind::Truncated { wanted: 1 } }
+            Located { at: crate::bits::Bit(7), kind: DecodeErrorKind::Truncated { wanted: 1 } }
         );
     }
 }

@@ -40,8 +40,8 @@
 use chessbits_bitboard::Square;
 use chessbits_state::Board;
 
+use crate::bits::{BitReader, BitWriter, Bits, Located};
 use crate::classic::codes::{code_of, piece_of, BoardError, BoardErrorKind};
-use crate::io::{BitReader, BitWriter, Bits, DecodeError};
 
 /// The size of every board in this encoding.
 pub const BITS: usize = 256;
@@ -67,8 +67,8 @@ pub fn read(r: &mut BitReader<'_>) -> Result<Board, BoardError> {
         let at = r.position();
         let code = r.read(4)? as u8;
         if code != 0 {
-            let piece = piece_of(code)
-                .ok_or(DecodeError::invalid(at, BoardErrorKind::InvalidCode(code)))?;
+            let piece =
+                piece_of(code).ok_or(Located::invalid(at, BoardErrorKind::InvalidCode(code)))?;
             board.set_piece_at(sq, piece);
         }
     }
@@ -83,7 +83,7 @@ pub fn encode(board: &Board) -> Bits {
 /// Reads a board from `bytes`, which must hold nothing else.
 ///
 /// # Errors
-/// As [`read`], and [`DecodeErrorKind::TrailingBits`](crate::io::DecodeErrorKind::TrailingBits)
+/// As [`read`], and [`DecodeErrorKind::TrailingBits`](crate::bits::DecodeErrorKind::TrailingBits)
 /// if more than the board is there.
 pub fn decode(bytes: &[u8]) -> Result<Board, BoardError> {
     BitReader::whole(bytes, read)
@@ -92,7 +92,7 @@ pub fn decode(bytes: &[u8]) -> Result<Board, BoardError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::DecodeErrorKind;
+    use crate::bits::DecodeErrorKind;
     use chessbits_notation::fen::Fen;
 
     fn board(fen: &str) -> Board {
@@ -120,22 +120,19 @@ mod tests {
         let mut bytes = encode(&Board::new()).into_bytes();
         // d1's code (bits 12-15) becomes 13.
         bytes[1] = 0x5d;
-        assert_eq!(decode(&bytes), Err(DecodeError::invalid(12, BoardErrorKind::InvalidCode(13))));
+        assert_eq!(decode(&bytes), Err(Located::invalid(12, BoardErrorKind::InvalidCode(13))));
         let short = encode(&Board::new()).into_bytes();
         let err = decode(&short[..31]).unwrap_err();
         assert_eq!(
             err,
-            DecodeError { at: crate::io::Bit(248), kind: DecodeErrorKind::Truncated { wanted: 4 } }
+            Located { at: crate::bits::Bit(248), kind: DecodeErrorKind::Truncated { wanted: 4 } }
         );
         let mut long = short.clone();
         long.push(1);
         let err = decode(&long).unwrap_err();
         assert_eq!(
             err,
-            DecodeError {
-                at: crate::io::Bit(256),
-                kind: DecodeErrorKind::TrailingBits { bits: 8 }
-            }
+            Located { at: crate::bits::Bit(256), kind: DecodeErrorKind::TrailingBits { bits: 8 } }
         );
         insta::assert_snapshot!(decode(&bytes).unwrap_err(), @"bit 12: invalid piece code 13");
     }

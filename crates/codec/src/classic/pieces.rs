@@ -44,8 +44,8 @@
 use chessbits_bitboard::Square;
 use chessbits_state::Board;
 
+use crate::bits::{BitReader, BitWriter, Bits, Located};
 use crate::classic::codes::{code_of, piece_of, BoardError, BoardErrorKind};
-use crate::io::{BitReader, BitWriter, Bits, DecodeError};
 
 /// The bits of one entry: a 4-bit code and a 6-bit square.
 pub const ENTRY_BITS: usize = 10;
@@ -80,10 +80,10 @@ pub fn read(r: &mut BitReader<'_>) -> Result<Board, BoardError> {
             return Ok(board);
         }
         let piece =
-            piece_of(code).ok_or(DecodeError::invalid(at, BoardErrorKind::InvalidCode(code)))?;
+            piece_of(code).ok_or(Located::invalid(at, BoardErrorKind::InvalidCode(code)))?;
         let sq = Square::new(r.read(6)? as u32);
         if board.occupied().contains(sq) {
-            return Err(DecodeError::invalid(at, BoardErrorKind::SquareTaken(sq)));
+            return Err(Located::invalid(at, BoardErrorKind::SquareTaken(sq)));
         }
         board.set_piece_at(sq, piece);
     }
@@ -105,7 +105,7 @@ pub fn decode(bytes: &[u8]) -> Result<Board, BoardError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::DecodeErrorKind;
+    use crate::bits::DecodeErrorKind;
     use chessbits_notation::fen::Fen;
 
     fn board(fen: &str) -> Board {
@@ -150,21 +150,21 @@ mod tests {
         w.write(0, 4);
         let bits = w.finish();
         let err = decode(bits.as_bytes()).unwrap_err();
-        assert_eq!(err, DecodeError::invalid(10, BoardErrorKind::SquareTaken(Square::E1)));
+        assert_eq!(err, Located::invalid(10, BoardErrorKind::SquareTaken(Square::E1)));
         insta::assert_snapshot!(err, @"bit 10: a second piece on e1");
         let err = decode(&[0xf0]).unwrap_err();
-        assert_eq!(err, DecodeError::invalid(0, BoardErrorKind::InvalidCode(15)));
+        assert_eq!(err, Located::invalid(0, BoardErrorKind::InvalidCode(15)));
         // The stream ends inside the first entry's square.
         let err = decode(&[0x61]).unwrap_err();
         assert_eq!(
             err,
-            DecodeError { at: crate::io::Bit(4), kind: DecodeErrorKind::Truncated { wanted: 2 } }
+            Located { at: crate::bits::Bit(4), kind: DecodeErrorKind::Truncated { wanted: 2 } }
         );
         // Garbage after the marker.
         let err = decode(&[0x00, 0x01]).unwrap_err();
         assert_eq!(
             err,
-            DecodeError { at: crate::io::Bit(4), kind: DecodeErrorKind::TrailingBits { bits: 12 } }
+            Located { at: crate::bits::Bit(4), kind: DecodeErrorKind::TrailingBits { bits: 12 } }
         );
     }
 }

@@ -40,18 +40,18 @@ use core::str::FromStr;
 
 use chessbits_state::{Position, PositionError};
 
+use crate::bits::{Bit, BitReader, BitWriter, Bits, DecodeErrorKind, Located};
 use crate::classic::board::{BoardErrorKind, BoardFormat, UnknownFormat};
 use crate::classic::state::{
     en_passant_bits, inner_castling_rook, StateEncodeError, StateError, StateErrorKind,
     StateFields, RIGHTS,
 };
-use crate::classic::{state14, state_full};
-use crate::io::{BitReader, BitWriter, Bits, DecodeError};
+use crate::classic::{state_full, state_lossy};
 
 /// A game-state encoding, chosen at run time: `state14` or `state-full`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum StateFormat {
-    /// [`state14`]: 14 bits, lossy.
+    /// `state14` ([`state_lossy`]): 14 bits, lossy.
     State14,
     /// [`state_full`]: lossless, 26 bits for most positions.
     StateFull,
@@ -69,7 +69,7 @@ impl StateFormat {
         if self == StateFormat::StateFull {
             return Ok(());
         }
-        if pos.halfmoves() > state14::MAX_HALFMOVES {
+        if pos.halfmoves() > state_lossy::MAX_HALFMOVES {
             return Err(StateEncodeError::HalfmovesTooLarge(pos.halfmoves()));
         }
         if let Some(rook) = inner_castling_rook(pos) {
@@ -84,7 +84,7 @@ impl StateFormat {
     /// [`StateEncodeError`] from `state14`.
     pub fn write(self, w: &mut BitWriter, pos: &Position) -> Result<(), StateEncodeError> {
         match self {
-            StateFormat::State14 => state14::write(w, pos),
+            StateFormat::State14 => state_lossy::write(w, pos),
             StateFormat::StateFull => {
                 state_full::write(w, pos);
                 Ok(())
@@ -98,7 +98,7 @@ impl StateFormat {
     /// [`StateError`] if the stream ends first (or a `state-full` clock is too large).
     pub fn read(self, r: &mut BitReader<'_>) -> Result<StateFields, StateError> {
         match self {
-            StateFormat::State14 => state14::read(r),
+            StateFormat::State14 => state_lossy::read(r),
             StateFormat::StateFull => state_full::read(r),
         }
     }
@@ -181,10 +181,10 @@ impl PositionFormat {
             // Point at the castling bit at fault.
             let StateErrorKind::CastlingWithoutRook { color, side } = kind;
             let bit = RIGHTS.iter().position(|&right| right == (color, side)).unwrap_or(0);
-            DecodeError::invalid(state_at + 1 + bit, PositionErrorKind::State(kind))
+            Located::invalid(state_at + 1 + bit, PositionErrorKind::State(kind))
         })?;
         Position::from_setup(&setup)
-            .map_err(|e| DecodeError::invalid(start, PositionErrorKind::Illegal(e)))
+            .map_err(|e| Located::invalid(start, PositionErrorKind::Illegal(e)))
     }
 
     /// The number of bits `pos` takes.
@@ -194,7 +194,7 @@ impl PositionFormat {
     pub fn len(self, pos: &Position) -> Result<usize, StateEncodeError> {
         self.state.check(pos)?;
         let state = match self.state {
-            StateFormat::State14 => state14::BITS,
+            StateFormat::State14 => state_lossy::BITS,
             StateFormat::StateFull => state_full::len(pos),
         };
         Ok(self.board.len(pos.board()) + state)
@@ -270,13 +270,13 @@ impl fmt::Display for PositionErrorKind {
 }
 
 /// Why a stream is not a position: the bit offset and a [`PositionErrorKind`].
-pub type PositionDecodeError = DecodeError<PositionErrorKind>;
+pub type PositionDecodeError = Located<Bit, DecodeErrorKind<PositionErrorKind>>;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bits::DecodeErrorKind;
     use crate::classic::nibbles;
-    use crate::io::DecodeErrorKind;
     use chessbits_bitboard::Color;
     use chessbits_notation::fen::{parse_position, Fen};
     use chessbits_state::{Board, CastlingSide, Status};
@@ -347,7 +347,7 @@ mod tests {
         // The state is the start position's: all four rights, which need kings and rooks.
         assert_eq!(
             with_board("8/8/8/8/8/8/8/8 w - - 0 1"),
-            DecodeError::invalid(
+            Located::invalid(
                 257,
                 PositionErrorKind::State(StateErrorKind::CastlingWithoutRook {
                     color: Color::White,
@@ -386,10 +386,7 @@ mod tests {
         let err = format.decode(w.finish().as_bytes()).unwrap_err();
         assert_eq!(
             err,
-            DecodeError {
-                at: crate::io::Bit(256),
-                kind: DecodeErrorKind::Truncated { wanted: 10 }
-            }
+            Located { at: crate::bits::Bit(256), kind: DecodeErrorKind::Truncated { wanted: 10 } }
         );
     }
 

@@ -65,8 +65,8 @@
 use chessbits_bitboard::Square;
 use chessbits_state::Board;
 
+use crate::bits::{BitReader, BitWriter, Bits, Located};
 use crate::classic::codes::{code_of, piece_of, BoardError, BoardErrorKind, RunWidth};
-use crate::io::{BitReader, BitWriter, Bits, DecodeError};
 
 /// The maximal runs of equal squares of `board`, a1 first: (code, squares) pairs, and how many.
 struct Runs {
@@ -173,14 +173,11 @@ pub fn read(r: &mut BitReader<'_>, k: RunWidth) -> Result<Board, BoardError> {
         let len = (run & ((1 << k.get()) - 1)) as u32 + 1;
         let from = Square::new(next);
         if next + len > 64 {
-            return Err(DecodeError::invalid(
-                at,
-                BoardErrorKind::RunPastEnd { from, squares: len },
-            ));
+            return Err(Located::invalid(at, BoardErrorKind::RunPastEnd { from, squares: len }));
         }
         if code != 0 {
-            let piece = piece_of(code)
-                .ok_or(DecodeError::invalid(at, BoardErrorKind::InvalidCode(code)))?;
+            let piece =
+                piece_of(code).ok_or(Located::invalid(at, BoardErrorKind::InvalidCode(code)))?;
             for i in next..next + len {
                 board.set_piece_at(Square::new(i), piece);
             }
@@ -197,7 +194,7 @@ pub fn read(r: &mut BitReader<'_>, k: RunWidth) -> Result<Board, BoardError> {
 pub fn read_auto(r: &mut BitReader<'_>) -> Result<Board, BoardError> {
     let at = r.position();
     let k = r.read(3)? as u8;
-    let k = RunWidth::new(k).ok_or(DecodeError::invalid(at, BoardErrorKind::InvalidRunWidth(k)))?;
+    let k = RunWidth::new(k).ok_or(Located::invalid(at, BoardErrorKind::InvalidRunWidth(k)))?;
     read(r, k)
 }
 
@@ -232,7 +229,7 @@ pub fn decode_auto(bytes: &[u8]) -> Result<Board, BoardError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::DecodeErrorKind;
+    use crate::bits::DecodeErrorKind;
     use chessbits_bitboard::{Color, Piece, Role};
     use chessbits_notation::fen::Fen;
 
@@ -313,22 +310,22 @@ mod tests {
         let err = decode(bits.as_bytes(), k).unwrap_err();
         assert_eq!(
             err,
-            DecodeError::invalid(56, BoardErrorKind::RunPastEnd { from: Square::H8, squares: 8 })
+            Located::invalid(56, BoardErrorKind::RunPastEnd { from: Square::H8, squares: 8 })
         );
         insta::assert_snapshot!(err, @"bit 56: a run of 8 squares from h8 goes past h8");
         // Code 14.
         let err = decode(&[0b1110_0000], k).unwrap_err();
-        assert_eq!(err, DecodeError::invalid(0, BoardErrorKind::InvalidCode(14)));
+        assert_eq!(err, Located::invalid(0, BoardErrorKind::InvalidCode(14)));
         // Truncated after one run.
         let err = decode(&[0b0000_1110], k).unwrap_err();
         assert_eq!(
             err,
-            DecodeError { at: crate::io::Bit(7), kind: DecodeErrorKind::Truncated { wanted: 6 } }
+            Located { at: crate::bits::Bit(7), kind: DecodeErrorKind::Truncated { wanted: 6 } }
         );
         // Widths 0 and 7.
         for (byte, k) in [(0b0000_0000, 0), (0b1110_0000, 7)] {
             let err = decode_auto(&[byte, 0]).unwrap_err();
-            assert_eq!(err, DecodeError::invalid(0, BoardErrorKind::InvalidRunWidth(k)));
+            assert_eq!(err, Located::invalid(0, BoardErrorKind::InvalidRunWidth(k)));
         }
     }
 }

@@ -1,4 +1,4 @@
-//! What the game-state encodings ([`state14`](crate::classic::state14), [`state_full`](crate::classic::state_full))
+//! What the game-state encodings ([`state14`](crate::classic::state_lossy), [`state_full`](crate::classic::state_full))
 //! share: the fields as read from the bits ([`StateFields`], decoded without a board), how the
 //! board turns them into a position's state, and the errors.
 //!
@@ -36,7 +36,7 @@ use chessbits_bitboard::{Bitboard, Color, File, Rank, Role, Square};
 use chessbits_move::CastlingMode;
 use chessbits_state::{Board, CastlingRights, CastlingSide, Position, Setup};
 
-use crate::io::DecodeError;
+use crate::bits::{Bit, DecodeErrorKind, Located};
 
 /// The value of the 3-bit en passant field that means none.
 pub(crate) const NO_EN_PASSANT: u8 = 7;
@@ -258,7 +258,7 @@ impl fmt::Display for StateErrorKind {
 impl std::error::Error for StateErrorKind {}
 
 /// Why a game state cannot be read: the bit offset and a [`StateErrorKind`].
-pub type StateError = DecodeError<StateErrorKind>;
+pub type StateError = Located<Bit, DecodeErrorKind<StateErrorKind>>;
 
 /// A position whose game state `state14` cannot hold. It never truncates: it refuses.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

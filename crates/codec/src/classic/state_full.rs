@@ -18,7 +18,7 @@
 //! varint      fullmove number
 //! ```
 //!
-//! The varints are those of [`io`](crate::io): 8 bits below 128, 16 below 16384, at most 40. So
+//! The varints are those of [`bits`](crate::bits): 8 bits below 128, 16 below 16384, at most 40. So
 //! the state of a game's position takes **26 bits** while both clocks are below 128, 34 once
 //! the fullmove number reaches 128, up to 90 in principle.
 //!
@@ -55,12 +55,12 @@ use chessbits_bitboard::{Color, File};
 use chessbits_move::CastlingMode;
 use chessbits_state::Position;
 
+use crate::bits::{varint_len, BitReader, BitWriter, Bits};
 use crate::classic::state::{
     castling_bits, en_passant_bits, inner_castling_rook, CastlingField, EnPassantField, StateError,
     StateFields, NO_EN_PASSANT, RIGHTS,
 };
-use crate::classic::state14::rights_of;
-use crate::io::{varint_len, BitReader, BitWriter, Bits};
+use crate::classic::state_lossy::rights_of;
 
 /// The number of bits the state of `pos` takes.
 pub fn len(pos: &Position) -> usize {
@@ -161,7 +161,7 @@ pub fn decode(bytes: &[u8]) -> Result<StateFields, StateError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::{DecodeError, DecodeErrorKind};
+    use crate::bits::{DecodeErrorKind, Located};
     use chessbits_notation::fen::{parse_position, Fen};
 
     /// Encodes the position of `fen`, checks size and hex, and decodes it back with the board:
@@ -214,13 +214,13 @@ mod tests {
         let err = decode(&[0xf8, 0x00, 0x00]).unwrap_err();
         assert_eq!(
             err,
-            DecodeError { at: crate::io::Bit(19), kind: DecodeErrorKind::Truncated { wanted: 2 } }
+            Located { at: crate::bits::Bit(19), kind: DecodeErrorKind::Truncated { wanted: 2 } }
         );
         // A halfmove clock of five groups with the continuation bit set.
         let err = decode(&[0x00, 0x3f, 0xff, 0xff, 0xff, 0xff, 0xc0]).unwrap_err();
         assert_eq!(
             err,
-            DecodeError { at: crate::io::Bit(10), kind: DecodeErrorKind::VarintTooLarge }
+            Located { at: crate::bits::Bit(10), kind: DecodeErrorKind::VarintTooLarge }
         );
         insta::assert_snapshot!(err, @"bit 10: number too large for 32 bits");
     }

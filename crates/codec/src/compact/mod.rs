@@ -114,8 +114,8 @@
 //! like any minimal code, `compact` has no room for a check, and a stream that needs one should
 //! add it.
 
+use crate::bits::{Bit, ErrorKindAt, Located};
 use crate::inline_bytes::inline_bytes;
-use crate::io::{Bit, BitError, ErrorKindAt};
 use core::fmt;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -145,8 +145,9 @@ use context::{
 #[cfg_attr(docsrs, doc(cfg(feature = "fit")))]
 mod fit;
 
+// The fitter behind `cargo xtask fit-compact`: a developer tool, outside the stable API.
 #[cfg(feature = "fit")]
-#[cfg_attr(docsrs, doc(cfg(feature = "fit")))]
+#[doc(hidden)]
 pub use fit::Fitter;
 
 /// The most bytes [`encode`] writes: the escape byte and a packed position with clocks.
@@ -231,8 +232,8 @@ pub fn decode_setup(bytes: &[u8]) -> Result<Setup, CompactError> {
 
 /// Why bytes are not a compact position: where (`bit`: for range-coded input, the byte the
 /// decoder had reached, × 8; 0 for [`CompactErrorKind::Position`]) and what, in the bit-level
-/// decoders' one shape ([`BitError`]).
-pub type CompactError = BitError<CompactErrorKind>;
+/// decoders' one shape ([`Located`]).
+pub type CompactError = Located<Bit, CompactErrorKind>;
 
 /// What is wrong in a compact position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -3,6 +3,7 @@
 //! checks, the last moves, the opening book's entry); its methods give each piece's and each
 //! move's feature indices.
 
+use chessbits_bitboard::tables as fixed;
 use chessbits_bitboard::{Bitboard, Color, Role, Square};
 use chessbits_move::Move16;
 use chessbits_movegen::{PieceMoves, Tables};
@@ -62,12 +63,12 @@ pub(super) fn attacks(
     occupied: Bitboard,
 ) -> Bitboard {
     match role {
-        Role::Pawn => t.pawn(color, sq),
-        Role::Knight => t.knight(sq),
+        Role::Pawn => fixed::pawn(color, sq),
+        Role::Knight => fixed::knight(sq),
         Role::Bishop => t.bishop(sq, occupied),
         Role::Rook => t.rook(sq, occupied),
         Role::Queen => t.queen(sq, occupied),
-        Role::King => t.king(sq),
+        Role::King => fixed::king(sq),
     }
 }
 
@@ -87,7 +88,7 @@ pub(super) fn their_attacks_by_class(
     let them = !pos.turn();
     let mut minor = Bitboard::EMPTY;
     for sq in pos.their(Role::Knight) {
-        minor |= t.knight(sq);
+        minor |= fixed::knight(sq);
     }
     for sq in pos.their(Role::Bishop) {
         minor |= t.bishop(sq, occupied);
@@ -104,7 +105,7 @@ pub(super) fn their_attacks_by_class(
     let le2 = le1 | minor;
     let le3 = le2 | rook;
     let le4 = le3 | queen;
-    let le5 = le4 | t.king(pos.king_of(them));
+    let le5 = le4 | fixed::king(pos.king_of(them));
     [le1, le2, le3, le4, le5]
 }
 
@@ -120,7 +121,7 @@ pub(super) fn our_attacks(t: &Tables, pos: &Position, occupied: Bitboard) -> (Bi
     add(forward.east());
     add(forward.west());
     for sq in pos.our(Role::Knight) {
-        add(t.knight(sq));
+        add(fixed::knight(sq));
     }
     for sq in pos.our(Role::Bishop) {
         add(t.bishop(sq, occupied));
@@ -131,7 +132,7 @@ pub(super) fn our_attacks(t: &Tables, pos: &Position, occupied: Bitboard) -> (Bi
     for sq in pos.our(Role::Queen) {
         add(t.queen(sq, occupied));
     }
-    add(t.king(pos.our_king()));
+    add(fixed::king(pos.our_king()));
     (our1, our2)
 }
 
@@ -141,8 +142,8 @@ fn check_squares(t: &Tables, them: Color, their_king: Square, occupied: Bitboard
     let bishop_lines = t.bishop(their_king, occupied);
     let rook_lines = t.rook(their_king, occupied);
     [
-        t.pawn(them, their_king),
-        t.knight(their_king),
+        fixed::pawn(them, their_king),
+        fixed::knight(their_king),
         bishop_lines,
         rook_lines,
         bishop_lines | rook_lines,
@@ -153,19 +154,14 @@ fn check_squares(t: &Tables, them: Color, their_king: Square, occupied: Bitboard
 /// Our pieces whose leaving the line from one of our sliders to the enemy king uncovers a
 /// check.
 #[inline(always)]
-pub(super) fn discoverers(
-    t: &Tables,
-    pos: &Position,
-    their_king: Square,
-    occupied: Bitboard,
-) -> Bitboard {
+pub(super) fn discoverers(pos: &Position, their_king: Square, occupied: Bitboard) -> Bitboard {
     let (board, ours) = (pos.board(), pos.us());
     let mut discoverers = Bitboard::EMPTY;
-    let snipers = (t.bishop_rays(their_king) & (board.bishops() | board.queens())
-        | t.rook_rays(their_king) & (board.rooks() | board.queens()))
+    let snipers = (fixed::bishop_rays(their_king) & (board.bishops() | board.queens())
+        | fixed::rook_rays(their_king) & (board.rooks() | board.queens()))
         & ours;
     for sniper in snipers {
-        let between = t.between(their_king, sniper) & occupied;
+        let between = fixed::between(their_king, sniper) & occupied;
         if let Some(blocker) = between.single() {
             if ours.contains(blocker) {
                 discoverers.add(blocker);
@@ -301,7 +297,7 @@ impl<'a> Context<'a> {
             their_queens,
             ep: pos.ep_square().map_or(Bitboard::EMPTY, Bitboard::from_square),
             check_squares: check_squares(t, them, their_king, occupied),
-            discoverers: discoverers(t, pos, their_king, occupied),
+            discoverers: discoverers(pos, their_king, occupied),
             their_king,
             phase: phase(pos, history),
             last_to,
@@ -349,7 +345,6 @@ impl<'a> Context<'a> {
     /// can castle and `king_moves` counts its moves (castling included).
     pub(super) fn piece_features<const ROLE: usize>(
         &self,
-        t: &Tables,
         from: Square,
         targets: Bitboard,
         castles: bool,
@@ -381,7 +376,7 @@ impl<'a> Context<'a> {
         } else {
             (targets & self.check_squares[r]).any()
                 | (self.discoverers.contains(from)
-                    && (targets - t.line(self.their_king, from)).any())
+                    && (targets - fixed::line(self.their_king, from)).any())
         } as usize;
         let move_count = if king {
             king_moves
@@ -406,7 +401,7 @@ impl<'a> Context<'a> {
     /// What every move of the piece on `moves.from` shares: the feature bases and the masks
     /// its targets are tested against.
     #[inline(always)]
-    fn origin<const ROLE: usize>(&self, t: &Tables, moves: &PieceMoves) -> Origin {
+    fn origin<const ROLE: usize>(&self, moves: &PieceMoves) -> Origin {
         let class = CLASS[ROLE];
         let pawn = ROLE == 0;
         let from = moves.from;
@@ -415,7 +410,7 @@ impl<'a> Context<'a> {
         let newly = bit(self.attacked_by_last, from);
         let own = 2 * bit(self.own_to, from);
         let discovered = if self.discoverers.contains(from) {
-            !t.line(self.their_king, from)
+            !fixed::line(self.their_king, from)
         } else {
             Bitboard::EMPTY
         };
@@ -447,7 +442,6 @@ impl<'a> Context<'a> {
     #[inline(always)]
     pub(super) fn moves<S: Sink, const ROLE: usize>(
         &self,
-        t: &Tables,
         pos: &Position,
         moves: &PieceMoves,
         sink: &mut S,
@@ -455,7 +449,7 @@ impl<'a> Context<'a> {
         let board = pos.board();
         let pawn = ROLE == 0;
         let from = moves.from;
-        let o = &self.origin::<ROLE>(t, moves);
+        let o = &self.origin::<ROLE>(moves);
         let pair_slots = &PAIR_TABLE.slot[ROLE][o.from_rel & 63];
         let check_squares = self.check_squares[ROLE];
         let from_bits = (from as u16) << 6;

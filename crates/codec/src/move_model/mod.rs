@@ -99,7 +99,7 @@
 use arrayvec::ArrayVec;
 use chessbits_bitboard::{Bitboard, Role, Square};
 use chessbits_move::{Move16, MoveList};
-use chessbits_movegen::{tables, MoveGen, PieceMoves, Tables};
+use chessbits_movegen::{tables, MoveGen, PieceMoves};
 use chessbits_state::Position;
 
 use crate::move_model_table as table;
@@ -538,7 +538,7 @@ impl<'a> MoveModel<'a> {
         let t = tables();
         let ctx = Context::new(t, pos, history, &self.book);
         let pieces = Pieces::of(pos);
-        Analysis { t, pos, ctx, pieces }
+        Analysis { pos, ctx, pieces }
     }
 
     /// Fills `freqs[..n]` with the frequency of each of the `n` candidates out of [`TOTAL`]
@@ -721,7 +721,6 @@ impl Pieces {
 /// A position analysed by a [`MoveModel`]: its movable pieces in canonical order, and the
 /// features of the pieces and of each piece's moves.
 pub struct Analysis<'a> {
-    t: &'static Tables,
     pos: &'a Position,
     ctx: Context<'a>,
     pieces: Pieces,
@@ -767,19 +766,19 @@ impl Analysis<'_> {
     /// The features of the piece at `index` in generation order.
     #[inline(always)]
     fn piece_features(&self, index: usize, moves: &PieceMoves) -> [u16; SLOTS] {
-        let (ctx, t, pieces) = (&self.ctx, self.t, &self.pieces);
+        let (ctx, pieces) = (&self.ctx, &self.pieces);
         match moves.role {
-            Role::Pawn => ctx.piece_features::<0>(t, moves.from, moves.to, false, 0),
-            Role::Knight => ctx.piece_features::<1>(t, moves.from, moves.to, false, 0),
-            Role::Bishop => ctx.piece_features::<2>(t, moves.from, moves.to, false, 0),
-            Role::Rook => ctx.piece_features::<3>(t, moves.from, moves.to, false, 0),
-            Role::Queen => ctx.piece_features::<4>(t, moves.from, moves.to, false, 0),
+            Role::Pawn => ctx.piece_features::<0>(moves.from, moves.to, false, 0),
+            Role::Knight => ctx.piece_features::<1>(moves.from, moves.to, false, 0),
+            Role::Bishop => ctx.piece_features::<2>(moves.from, moves.to, false, 0),
+            Role::Rook => ctx.piece_features::<3>(moves.from, moves.to, false, 0),
+            Role::Queen => ctx.piece_features::<4>(moves.from, moves.to, false, 0),
             Role::King => {
                 let castling_only = pieces.castling_only == Some(index as u8);
                 let entry = Entry { moves: *moves, castling_only };
                 let castles = pieces.castles(&entry).is_some();
                 let targets = Pieces::targets(&entry);
-                ctx.piece_features::<5>(t, moves.from, targets, castles, pieces.len(&entry))
+                ctx.piece_features::<5>(moves.from, targets, castles, pieces.len(&entry))
             }
         }
     }
@@ -791,14 +790,14 @@ impl Analysis<'_> {
         let Some(entry) = self.pieces.get(piece) else { return };
         if !entry.castling_only {
             let moves = &entry.moves;
-            let (ctx, t, pos) = (&self.ctx, self.t, self.pos);
+            let (ctx, pos) = (&self.ctx, self.pos);
             match moves.role {
-                Role::Pawn => ctx.moves::<S, 0>(t, pos, moves, sink),
-                Role::Knight => ctx.moves::<S, 1>(t, pos, moves, sink),
-                Role::Bishop => ctx.moves::<S, 2>(t, pos, moves, sink),
-                Role::Rook => ctx.moves::<S, 3>(t, pos, moves, sink),
-                Role::Queen => ctx.moves::<S, 4>(t, pos, moves, sink),
-                Role::King => ctx.moves::<S, 5>(t, pos, moves, sink),
+                Role::Pawn => ctx.moves::<S, 0>(pos, moves, sink),
+                Role::Knight => ctx.moves::<S, 1>(pos, moves, sink),
+                Role::Bishop => ctx.moves::<S, 2>(pos, moves, sink),
+                Role::Rook => ctx.moves::<S, 3>(pos, moves, sink),
+                Role::Queen => ctx.moves::<S, 4>(pos, moves, sink),
+                Role::King => ctx.moves::<S, 5>(pos, moves, sink),
             }
         }
         if let Some(castles) = self.pieces.castles(&entry) {

@@ -1,5 +1,5 @@
 //! The bit writer and reader every encoding of this crate shares, the finished stream
-//! ([`Bits`]) and the error type decoders return ([`DecodeError`]).
+//! ([`Bits`]) and the error type decoders return ([`Located`]).
 //!
 //! # Bit order
 //!
@@ -14,7 +14,7 @@
 //! ```
 //!
 //! ```
-//! use chessbits_codec::io::{BitReader, BitWriter};
+//! use chessbits_codec::bits::{BitReader, BitWriter};
 //!
 //! let mut w = BitWriter::new();
 //! w.write(0b101, 3);
@@ -29,7 +29,7 @@
 //! assert!(r.read_bit()?);
 //! // Reading past the end is an error that says where.
 //! assert_eq!(r.read(1).unwrap_err().to_string(), "bit 10: the stream ends, 1 more bit needed");
-//! # Ok::<_, chessbits_codec::io::EndOfBits>(())
+//! # Ok::<_, chessbits_codec::bits::EndOfBits>(())
 //! ```
 //!
 //! # Varints
@@ -455,11 +455,11 @@ impl From<EndOfBits> for VarintError {
 /// [`source`](std::error::Error::source) is the kind's.
 ///
 /// The bit-level decoders (`packed`, `compact`, the classic encodings) are located by a
-/// [`Bit`] ([`BitError`]); the move codec by a [`Ply`] (`MoveDecodeError`); `.cbg` files by a
+/// [`Bit`] ([`Located`]); the move codec by a [`Ply`] (`MoveDecodeError`); `.cbg` files by a
 /// [`GameByte`] (`CbgError`).
 ///
 /// ```
-/// use chessbits_codec::io::Bit;
+/// use chessbits_codec::bits::Bit;
 /// use chessbits_codec::packed::{self, PackedErrorKind};
 ///
 /// // Three bytes: the input ends inside the 8-byte occupancy, at bit 24.
@@ -469,6 +469,7 @@ impl From<EndOfBits> for VarintError {
 /// assert_eq!(err.to_string(), format!("bit 24: {}", err.kind));
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct Located<L, K> {
     /// Where: the start of the field at fault.
     pub at: L,
@@ -476,7 +477,14 @@ pub struct Located<L, K> {
     pub kind: K,
 }
 
-/// A bit offset from the start of a decoder's input: where a [`BitError`] is.
+impl<L, K> Located<L, K> {
+    /// The error `kind` found at `at`.
+    pub const fn new(at: L, kind: K) -> Located<L, K> {
+        Located { at, kind }
+    }
+}
+
+/// A bit offset from the start of a decoder's input: where a [`Located`] is.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Bit(pub usize);
 
@@ -545,16 +553,7 @@ impl<L: fmt::Display + fmt::Debug, K: ErrorKindAt<L>> std::error::Error for Loca
     }
 }
 
-/// The error of a bit-level decoder: a [`Located`] at a [`Bit`], the start of the field at
-/// fault.
-pub type BitError<K> = Located<Bit, K>;
-
-/// Why a stream of the classic encodings does not decode: a [`BitError`] whose kind is the
-/// encoding's own (`K`) or one common to all of them (running out of bits, bits left over
-/// after the end).
-pub type DecodeError<K> = BitError<DecodeErrorKind<K>>;
-
-/// What is wrong with a stream: see [`DecodeError`].
+/// What is wrong with a stream: see [`Located`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum DecodeErrorKind<K> {
@@ -575,46 +574,43 @@ pub enum DecodeErrorKind<K> {
     Invalid(K),
 }
 
-impl<K> DecodeError<K> {
+impl<K> Located<Bit, DecodeErrorKind<K>> {
     /// An error of the encoding's own kind at bit `bit`.
-    pub const fn invalid(bit: usize, kind: K) -> DecodeError<K> {
-        DecodeError { at: Bit(bit), kind: DecodeErrorKind::Invalid(kind) }
+    pub const fn invalid(bit: usize, kind: K) -> Located<Bit, DecodeErrorKind<K>> {
+        Located { at: Bit(bit), kind: DecodeErrorKind::Invalid(kind) }
     }
 
     /// The same error with the encoding's kind turned into another (an encoding made of parts
     /// wraps its parts' errors).
-    pub fn map<L>(self, f: impl FnOnce(K) -> L) -> DecodeError<L> {
+    pub fn map<L>(self, f: impl FnOnce(K) -> L) -> Located<Bit, DecodeErrorKind<L>> {
         let kind = match self.kind {
             DecodeErrorKind::Truncated { wanted } => DecodeErrorKind::Truncated { wanted },
             DecodeErrorKind::TrailingBits { bits } => DecodeErrorKind::TrailingBits { bits },
             DecodeErrorKind::VarintTooLarge => DecodeErrorKind::VarintTooLarge,
             DecodeErrorKind::Invalid(kind) => DecodeErrorKind::Invalid(f(kind)),
         };
-        DecodeError { at: self.at, kind }
+        Located { at: self.at, kind }
     }
 }
 
-impl<K> From<EndOfBits> for DecodeError<K> {
-    fn from(end: EndOfBits) -> DecodeError<K> {
-        DecodeError { at: Bit(end.offset), kind: DecodeErrorKind::Truncated { wanted: end.wanted } }
+impl<K> From<EndOfBits> for Located<Bit, DecodeErrorKind<K>> {
+    fn from(end: EndOfBits) -> Located<Bit, DecodeErrorKind<K>> {
+        Located { at: Bit(end.offset), kind: DecodeErrorKind::Truncated { wanted: end.wanted } }
     }
 }
 
-impl<K> From<TrailingBits> for DecodeError<K> {
-    fn from(rest: TrailingBits) -> DecodeError<K> {
-        DecodeError {
-            at: Bit(rest.offset),
-            kind: DecodeErrorKind::TrailingBits { bits: rest.bits },
-        }
+impl<K> From<TrailingBits> for Located<Bit, DecodeErrorKind<K>> {
+    fn from(rest: TrailingBits) -> Located<Bit, DecodeErrorKind<K>> {
+        Located { at: Bit(rest.offset), kind: DecodeErrorKind::TrailingBits { bits: rest.bits } }
     }
 }
 
-impl<K> From<VarintError> for DecodeError<K> {
-    fn from(err: VarintError) -> DecodeError<K> {
+impl<K> From<VarintError> for Located<Bit, DecodeErrorKind<K>> {
+    fn from(err: VarintError) -> Located<Bit, DecodeErrorKind<K>> {
         match err {
             VarintError::End(end) => end.into(),
             VarintError::TooLarge { offset } => {
-                DecodeError { at: Bit(offset), kind: DecodeErrorKind::VarintTooLarge }
+                Located { at: Bit(offset), kind: DecodeErrorKind::VarintTooLarge }
             }
         }
     }
@@ -695,7 +691,7 @@ mod tests {
         let mut r = BitReader::new(&[]);
         assert_eq!(r.read(64), Err(EndOfBits { offset: 0, wanted: 64 }));
         assert_eq!(r.read(0), Ok(0));
-        let err = DecodeError::<&str>::from(EndOfBits { offset: 3, wanted: 2 });
+        let err = Located::<Bit, DecodeErrorKind<&str>>::from(EndOfBits { offset: 3, wanted: 2 });
         insta::assert_snapshot!(err, @"bit 3: the stream ends, 2 more bits needed");
         // A length beyond the bytes is cut to them.
         assert_eq!(BitReader::with_len(&bytes, 100).remaining(), 16);
@@ -720,7 +716,7 @@ mod tests {
         let mut r = BitReader::with_len(&bytes, 12);
         r.read(10).unwrap();
         assert_eq!(r.finish(), Err(TrailingBits { offset: 10, bits: 2 }));
-        let err = DecodeError::<&str>::from(TrailingBits { offset: 10, bits: 2 });
+        let err = Located::<Bit, DecodeErrorKind<&str>>::from(TrailingBits { offset: 10, bits: 2 });
         insta::assert_snapshot!(err, @"bit 10: 2 bits after the end that are not the padding of the last byte");
     }
 

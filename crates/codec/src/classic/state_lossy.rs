@@ -29,20 +29,20 @@
 //! ```
 //!
 //! ```
-//! use chessbits_codec::classic::state14;
+//! use chessbits_codec::classic::state_lossy;
 //! use chessbits_notation::fen::parse_position;
 //!
 //! let pos = parse_position("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")?;
-//! let bits = state14::encode(&pos)?;
+//! let bits = state_lossy::encode(&pos)?;
 //! assert_eq!((bits.len(), bits.to_hex()), (14, "f800".to_owned()));
-//! let fields = state14::decode(bits.as_bytes())?;
+//! let fields = state_lossy::decode(bits.as_bytes())?;
 //! assert_eq!(fields.to_string(), "b KQkq #0 0 1");
 //! let setup = fields.to_setup(pos.board())?;
 //! assert_eq!(setup, pos.to_setup());
 //!
 //! let late = parse_position("8/8/4k3/8/8/4K3/8/8 w - - 64 100")?;
 //! assert_eq!(
-//!     state14::encode(&late).unwrap_err().to_string(),
+//!     state_lossy::encode(&late).unwrap_err().to_string(),
 //!     "halfmove clock 64 does not fit in 6 bits (at most 63)",
 //! );
 //! # Ok::<_, Box<dyn std::error::Error>>(())
@@ -53,11 +53,11 @@
 use chessbits_bitboard::Color;
 use chessbits_state::{CastlingRights, Position};
 
+use crate::bits::{BitReader, BitWriter, Bits};
 use crate::classic::state::{
     castling_bits, en_passant_bits, inner_castling_rook, CastlingField, EnPassantField,
     StateEncodeError, StateError, StateFields, RIGHTS,
 };
-use crate::io::{BitReader, BitWriter, Bits};
 
 /// The size of the encoding.
 pub const BITS: usize = 14;
@@ -132,7 +132,7 @@ pub fn decode(bytes: &[u8]) -> Result<StateFields, StateError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::{DecodeError, DecodeErrorKind};
+    use crate::bits::{DecodeErrorKind, Located};
     use chessbits_bitboard::Square;
     use chessbits_notation::fen::{fen_of, parse_position, FenOptions};
 
@@ -192,15 +192,15 @@ mod tests {
     fn a_short_stream_says_where() {
         assert_eq!(
             decode(&[0xf8]),
-            Err(DecodeError {
-                at: crate::io::Bit(0),
+            Err(Located {
+                at: crate::bits::Bit(0),
                 kind: DecodeErrorKind::Truncated { wanted: 6 }
             })
         );
         assert_eq!(
             decode(&[0xf8, 0x01]),
-            Err(DecodeError {
-                at: crate::io::Bit(14),
+            Err(Located {
+                at: crate::bits::Bit(14),
                 kind: DecodeErrorKind::TrailingBits { bits: 2 }
             })
         );
