@@ -72,6 +72,22 @@ pub const LAYERS: &[(&str, &[&str], &[&str])] = &[
         ],
         &["arrayvec", "bitflags", "once_cell", "serde", "serde_core", "memchr"],
     ),
+    // The position index: on the game file's records (its input) and the move codec (its
+    // stored moves); no Arrow, no SQL, no compression library of its own.
+    (
+        "chessbits-index",
+        &[
+            "chessbits-bitboard",
+            "chessbits-move",
+            "chessbits-state",
+            "chessbits-movegen",
+            "chessbits-notation",
+            "chessbits-pgn",
+            "chessbits-codec",
+            "chessbits-cbg",
+        ],
+        &["arrayvec", "bitflags", "once_cell", "serde", "serde_core", "memchr"],
+    ),
 ];
 
 /// Runs the check.

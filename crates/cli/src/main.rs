@@ -8,6 +8,7 @@ mod encode;
 #[cfg(feature = "arrow")]
 mod export;
 mod files;
+mod index;
 mod lines;
 mod pack;
 mod pgn;
@@ -45,6 +46,8 @@ Examples:
   chessbits pack games.pgn -o games.cbg   the games in a .cbg game file
   chessbits unpack games.cbg --to uci     and back
   chessbits export games.pgn -o games.parquet  the games as a Parquet table for SQL engines
+  chessbits index build games.pgn -o games.cbx  a position index; then:
+  chessbits index explore games.cbx --moves \"e2e4 e7e5\"   the moves played from there, with results
   chessbits query 'SELECT \"Result\", count(*) FROM g GROUP BY 1' --table g=games.parquet   (cargo feature `query`)
   echo 'startpos;e2e4 e7e5 g1f3' | chessbits san
   echo startpos | chessbits encode --format grouped+state14
@@ -198,6 +201,13 @@ enum Command {
         after_help = "Example:\n  $ echo startpos | chessbits encode --format rle:3 | chessbits decode --format rle:3\n  rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
     )]
     Decode(encode::DecodeArgs),
+    /// A position index over game files: which games reached a position, by any move order,
+    /// and what was played from it.
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  chessbits index build 2025-01.pgn.zst -o 2025-01.cbx\n  chessbits index find 2025-01.cbx --moves \"e2e4 c7c5 g1f3\" --limit 10\n  chessbits index explore 2025-*.cbx --fen 'rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2' --speed blitz"
+    )]
+    Index(index::IndexCommand),
 }
 
 /// The `--threads` and `--quiet` options of the commands that read game files.
@@ -357,6 +367,10 @@ fn main() -> ExitCode {
         Command::Query { .. } => return query_not_built(),
         Command::Encode(args) => encode::run_encode(&args, io::stdin().lock(), io::stdout().lock()),
         Command::Decode(args) => encode::run_decode(&args, io::stdin().lock(), io::stdout().lock()),
+        Command::Index(command) => {
+            let mut stdout = BufWriter::new(io::stdout().lock());
+            index::run(command, &mut stdout, &mut io::stderr().lock()).map(|ok| u64::from(!ok))
+        }
     };
     match result {
         Ok(0) => ExitCode::SUCCESS,

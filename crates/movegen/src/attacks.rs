@@ -3,7 +3,7 @@
 //! The sliders' ([`rook`], [`bishop`], [`queen`]) are looked up in the magic tables built at
 //! run time, through [`tables()`](crate::tables()); in a loop, take `tables()` once and call
 //! its methods instead. The leapers' ([`knight`], [`king`], [`pawn`]) and the lines
-//! ([`between`], [`line`]) are compile-time tables, defined in `chessbits_bitboard::tables`
+//! ([`between`], [`line()`]) are compile-time tables, defined in `chessbits_bitboard::tables`
 //! and re-exported here so that one module holds every attack set.
 
 #[doc(no_inline)]

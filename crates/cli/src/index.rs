@@ -1,0 +1,552 @@
+//! `chessbits index`: builds a position index over game files, and answers `find` (which
+//! games reach a position) and `explore` (what was played from it) from one or more indexes.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering::Relaxed;
+
+use chessbits_cbg::{CbgReader, GameBuilder};
+use chessbits_index::{
+    explore_shards, position_after, BuildOptions, Filter, Found, Index, IndexBuilder, MoveStats,
+    PreparedGame, Speed,
+};
+use chessbits_notation::fen::parse_position;
+use chessbits_notation::san::SanPlus;
+use chessbits_pgn::{par_chunks, ChunkReader, Parallel, PgnErrorKind};
+use chessbits_state::Position;
+
+use crate::files::{check_inputs, peek, read_error, Kind, Pending};
+use crate::pgn::fitted;
+use crate::progress::{Done, Progress};
+use crate::Threads;
+
+/// The `index` subcommands.
+#[derive(clap::Subcommand)]
+pub enum IndexCommand {
+    /// Builds a position index (`.cbx`) over PGN files (plain or compressed) or `.cbg` files.
+    ///
+    /// Games are numbered from 1 across the inputs, in input order, as every other command
+    /// numbers them; a game that does not read is reported on stderr and left out. The
+    /// (position, game) pairs are sorted in at most `--memory` MiB, spilling sorted runs to
+    /// temporary files; the index is written under a temporary name and renamed once whole.
+    /// The file is the same bytes for every thread count and memory bound.
+    Build {
+        /// Game files to read, in order; `-` reads standard input.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// The index to write.
+        #[arg(short, long, value_name = "OUT.cbx")]
+        output: PathBuf,
+        /// Index at most N plies a game (default: every ply).
+        #[arg(long, value_name = "N")]
+        max_ply: Option<u32>,
+        /// The memory bound of the sort, in MiB.
+        #[arg(long, value_name = "MiB", default_value_t = 1024)]
+        memory: usize,
+        /// Print counts and sizes as one JSON object on stdout.
+        #[arg(long)]
+        stats: bool,
+        #[command(flatten)]
+        threads: Threads,
+    },
+    /// The games that reach a position, in input order: `game` (its number), `ply` (the first
+    /// ply where it does) and its tags, one tab-separated row a game after a header line.
+    Find {
+        #[command(flatten)]
+        query: Query,
+        /// At most N games.
+        #[arg(long, value_name = "N")]
+        limit: Option<usize>,
+    },
+    /// The moves played from a position: one row a move (UCI, SAN, games, White wins, draws,
+    /// Black wins, the players' average rating, the last date), most played first, and a last
+    /// row with no move for the games that end there. A game counts once, with the move played
+    /// after its first arrival.
+    Explore {
+        #[command(flatten)]
+        query: Query,
+    },
+}
+
+/// What `find` and `explore` share: the indexes, the position, the filters, the output.
+#[derive(clap::Args)]
+pub struct Query {
+    /// Index files (`.cbx`), each a shard: answers are merged, in the order given.
+    #[arg(required = true, value_name = "INDEX")]
+    indexes: Vec<PathBuf>,
+    /// The position, as FEN.
+    #[arg(long, conflicts_with_all = ["moves", "batch"])]
+    fen: Option<String>,
+    /// The position after these UCI moves from the start (`"e2e4 e7e5"`).
+    #[arg(long, conflicts_with = "batch")]
+    moves: Option<String>,
+    /// Read one FEN a line from standard input; write each answer, then a blank line.
+    #[arg(long)]
+    batch: bool,
+    /// Only games with these results (comma-separated: `1-0`, `0-1`, `1/2-1/2`, `*`).
+    #[arg(long, value_name = "RESULTS")]
+    result: Option<String>,
+    /// Only games from this month on (`YYYY-MM`).
+    #[arg(long, value_name = "YYYY-MM")]
+    since: Option<String>,
+    /// Only games up to this month (`YYYY-MM`).
+    #[arg(long, value_name = "YYYY-MM")]
+    until: Option<String>,
+    /// Only games whose players' average rating is at least this (by lichess's rating bands: 1000, 1200, ..., 2200, 2500).
+    #[arg(long, value_name = "ELO")]
+    min_rating: Option<u16>,
+    /// Only games whose players' average rating is at most this (by lichess's rating bands: 1000, 1200, ..., 2200, 2500).
+    #[arg(long, value_name = "ELO")]
+    max_rating: Option<u16>,
+    /// Only games of these speeds (comma-separated: ultraBullet, bullet, blitz, rapid,
+    /// classical, correspondence).
+    #[arg(long, value_name = "SPEEDS")]
+    speed: Option<String>,
+    /// JSON instead of tab-separated rows: one array of objects per answer.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs an `index` subcommand; `Ok(true)` when everything went well.
+pub fn run(command: IndexCommand, out: &mut impl Write, err: &mut impl Write) -> io::Result<bool> {
+    match command {
+        IndexCommand::Build { files, output, max_ply, memory, stats, threads } => {
+            let options = BuildOptions::default()
+                .with_max_ply(max_ply.unwrap_or(u32::MAX))
+                .with_memory(memory.saturating_mul(1 << 20));
+            build(&files, &output, options, (threads, stats), out, err)
+        }
+        IndexCommand::Find { query, limit } => answer(&query, Some(limit), out, err),
+        IndexCommand::Explore { query } => answer(&query, None, out, err),
+    }
+}
+
+/// A game of a chunk, prepared on a worker, or why it is left out.
+type Prepared = Result<PreparedGame, String>;
+
+/// What a worker made of a chunk: its games, where it ends, the read error that ended it.
+struct PreparedChunk {
+    games: Vec<Prepared>,
+    end: u64,
+    read_error: Option<(u64, io::Error)>,
+}
+
+fn prepare_chunk(reader: &mut ChunkReader<'_>, max_ply: u32) -> PreparedChunk {
+    let mut builder = GameBuilder::default();
+    let mut chunk = PreparedChunk { games: Vec::new(), end: reader.end(), read_error: None };
+    while let Some(result) = reader.read_game(&mut builder) {
+        let game = match result {
+            Ok(game) => {
+                let prepared = PreparedGame::new(&game, max_ply).map_err(|e| format!(": {e}"));
+                builder.recycle(game);
+                prepared
+            }
+            Err(e) => match e.kind {
+                PgnErrorKind::Io(io) => {
+                    (chunk.end, chunk.read_error) = (e.offset, Some((e.offset, io)));
+                    break;
+                }
+                kind => Err(format!(", line {}, column {}: {kind}", e.line, e.column)),
+            },
+        };
+        chunk.games.push(game);
+    }
+    chunk
+}
+
+fn build(
+    files: &[PathBuf],
+    output: &Path,
+    options: BuildOptions,
+    (threads, stats): (Threads, bool),
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> io::Result<bool> {
+    if !check_inputs(files, err)? {
+        return Ok(false);
+    }
+    let max_ply = options.max_ply;
+    let mut builder = IndexBuilder::new(options);
+    let mut progress = Progress::new(crate::pgn::total_size(files), threads.quiet());
+    let parallel = threads.options();
+    let (mut number, mut failed, mut failed_inputs, mut read_before) = (0u64, 0u64, 0u64, 0);
+    let mut cbg_failed = 0;
+    let mut push = |path: &Path, game: Prepared, number: u64, err: &mut dyn Write| {
+        match game {
+            Ok(game) => builder.push(game).map_err(io::Error::other)?,
+            Err(message) => {
+                failed += 1;
+                writeln!(err, "chessbits: {}: game {number}{message}", path.display())?;
+            }
+        }
+        Ok::<_, io::Error>(())
+    };
+    for path in files {
+        let mut peeked = match peek(path) {
+            Ok(peeked) if matches!(peeked.kind, Kind::Binary) => {
+                writeln!(err, "chessbits: {}: neither PGN nor .cbg", path.display())?;
+                failed_inputs += 1;
+                continue;
+            }
+            Ok(peeked) => peeked,
+            Err(e) => {
+                writeln!(err, "chessbits: {}: {e}", path.display())?;
+                failed_inputs += 1;
+                continue;
+            }
+        };
+        if peeked.kind == Kind::Cbg {
+            let reader = match CbgReader::new(BufReader::new(peeked.input.by_ref())) {
+                Ok(reader) => reader,
+                Err(e) => {
+                    writeln!(err, "chessbits: {}: {e}", path.display())?;
+                    failed_inputs += 1;
+                    continue;
+                }
+            };
+            // A .cbg game keeps its number in the input that was packed, offset by the
+            // games of the inputs before.
+            let before = number;
+            for record in reader {
+                let game = match record {
+                    Ok(game) => game,
+                    Err(e) => {
+                        writeln!(err, "chessbits: {}: {e}", path.display())?;
+                        cbg_failed += 1;
+                        continue;
+                    }
+                };
+                number = before + game.number;
+                let mut prepared = PreparedGame::new(&game, max_ply).map_err(|e| format!(": {e}"));
+                if let Ok(p) = &mut prepared {
+                    p.renumber(number);
+                }
+                push(path, prepared, number, err)?;
+            }
+            continue;
+        }
+        let (read, decompressed) = (peeked.read.clone(), peeked.decompressed.clone());
+        let done = |end| Done { stored: read.get(), read: decompressed.load(Relaxed), done: end };
+        let fitted: Parallel = fitted(&parallel, path);
+        par_chunks(
+            peeked.input.by_ref(),
+            &fitted,
+            |reader| prepare_chunk(reader, max_ply),
+            |_, chunk: PreparedChunk| {
+                for game in chunk.games {
+                    number += 1;
+                    let game = game.map(|mut g| {
+                        g.renumber(number);
+                        g
+                    });
+                    push(path, game, number, err)?;
+                }
+                if let Some((offset, e)) = &chunk.read_error {
+                    read_error(err, path, *offset, e)?;
+                    failed_inputs += 1;
+                }
+                progress.set(read_before, done(chunk.end), number);
+                Ok::<_, io::Error>(())
+            },
+        )?;
+        read_before += read.get();
+    }
+    failed += cbg_failed;
+    let pending = Pending::new(output);
+    let file = File::create(pending.temp())
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", output.display())))?;
+    let mut writer = BufWriter::new(file);
+    let built = builder.finish(&mut writer).map_err(io::Error::other)?;
+    drop(writer.into_inner().map_err(|e| e.into_error())?);
+    pending.commit()?;
+    progress.finish(number, failed, failed_inputs, err);
+    if stats {
+        writeln!(
+            out,
+            "{{\"games\":{},\"positions\":{},\"postings\":{},\"popular\":{},\"bytes\":{},\"spilled_runs\":{},\"failed_games\":{failed},\"failed_inputs\":{failed_inputs}}}",
+            built.games, built.positions, built.postings, built.popular, built.bytes, built.spilled_runs
+        )?;
+    }
+    out.flush()?;
+    Ok(failed == 0 && failed_inputs == 0)
+}
+
+impl Query {
+    fn filter(&self) -> Result<Filter, String> {
+        let mut filter = Filter::default();
+        if let Some(results) = &self.result {
+            for r in results.split(',') {
+                filter.results.push(match r.trim() {
+                    "*" => 0,
+                    "1-0" => 1,
+                    "0-1" => 2,
+                    "1/2-1/2" => 3,
+                    other => return Err(format!("--result: unknown result {other:?}")),
+                });
+            }
+        }
+        if let Some(speeds) = &self.speed {
+            for s in speeds.split(',') {
+                filter.speeds.push(s.trim().parse::<Speed>().map_err(|e| format!("--speed: {e}"))?);
+            }
+        }
+        let month = |text: &Option<String>, name: &str| -> Result<Option<u32>, String> {
+            text.as_deref()
+                .map(|t| {
+                    let (y, m) =
+                        t.split_once('-').ok_or(format!("{name}: {t:?} is not YYYY-MM"))?;
+                    match (y.parse::<u32>(), m.parse::<u32>()) {
+                        (Ok(y), Ok(m)) if (1..=12).contains(&m) => Ok(y * 100 + m),
+                        _ => Err(format!("{name}: {t:?} is not YYYY-MM")),
+                    }
+                })
+                .transpose()
+        };
+        filter.since = month(&self.since, "--since")?;
+        filter.until = month(&self.until, "--until")?;
+        filter.min_rating = self.min_rating;
+        filter.max_rating = self.max_rating;
+        Ok(filter)
+    }
+
+    fn position(&self) -> Result<Position, String> {
+        match (&self.fen, &self.moves) {
+            (Some(fen), _) => parse_position(fen).map_err(|e| format!("--fen: {e}")),
+            (None, Some(moves)) => position_after(moves).map_err(|e| format!("--moves: {e}")),
+            (None, None) => Err("give the position: --fen, --moves or --batch".into()),
+        }
+    }
+}
+
+/// Answers `find` (`limit` given, maybe `None`) or `explore` (`limit` not given).
+fn answer(
+    query: &Query,
+    limit: Option<Option<usize>>,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> io::Result<bool> {
+    let filter = match query.filter() {
+        Ok(filter) => filter,
+        Err(message) => {
+            writeln!(err, "chessbits: {message}")?;
+            return Ok(false);
+        }
+    };
+    let mut indexes = Vec::with_capacity(query.indexes.len());
+    for path in &query.indexes {
+        match Index::open(path) {
+            Ok(index) => indexes.push(index),
+            Err(e) => {
+                writeln!(err, "chessbits: {}: {e}", path.display())?;
+                return Ok(false);
+            }
+        }
+    }
+    let one = |pos: &Position, out: &mut dyn Write| -> io::Result<()> {
+        let result = match limit {
+            Some(limit) => find(&indexes, &query.indexes, pos, &filter, limit, query.json, out),
+            None => explore(&indexes, pos, &filter, query.json, out),
+        };
+        result.or_else(|e| match e.kind() {
+            io::ErrorKind::InvalidData => {
+                writeln!(err_sink(), "chessbits: {e}")?;
+                Ok(())
+            }
+            _ => Err(e),
+        })
+    };
+    if !query.batch {
+        return match query.position() {
+            Ok(pos) => one(&pos, out).map(|()| true),
+            Err(message) => {
+                writeln!(err, "chessbits: {message}")?;
+                Ok(false)
+            }
+        };
+    }
+    let mut ok = true;
+    for line in io::stdin().lock().lines() {
+        let line = line?;
+        let fen = line.trim();
+        if fen.is_empty() {
+            continue;
+        }
+        match parse_position(fen) {
+            Ok(pos) => one(&pos, out)?,
+            Err(e) => {
+                ok = false;
+                writeln!(err, "chessbits: {fen}: {e}")?;
+            }
+        }
+        writeln!(out)?;
+        out.flush()?;
+    }
+    Ok(ok)
+}
+
+/// Where a damaged index is reported while answering.
+fn err_sink() -> io::StderrLock<'static> {
+    io::stderr().lock()
+}
+
+/// A `yyyymmdd` date as PGN writes it (`2021.10.??`), empty if unknown.
+fn date(d: u32) -> String {
+    if d == 0 {
+        return String::new();
+    }
+    let part = |n: u32, width: usize| {
+        if n == 0 {
+            "?".repeat(width)
+        } else {
+            format!("{n:0width$}")
+        }
+    };
+    format!("{}.{}.{}", part(d / 10_000, 4), part(d / 100 % 100, 2), part(d % 100, 2))
+}
+
+fn json_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn tsv(s: &str) -> String {
+    s.replace(['\t', '\n', '\r'], " ")
+}
+
+fn find(
+    indexes: &[Index],
+    paths: &[PathBuf],
+    pos: &Position,
+    filter: &Filter,
+    limit: Option<usize>,
+    json: bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let mut found: Vec<(usize, Found)> = Vec::new();
+    for (i, index) in indexes.iter().enumerate() {
+        let left = limit.map(|l| l.saturating_sub(found.len()));
+        if left == Some(0) {
+            break;
+        }
+        let games = index.find(pos, filter, left).map_err(|e| {
+            io::Error::new(io::ErrorKind::InvalidData, format!("{}: {e}", paths[i].display()))
+        })?;
+        found.extend(games.into_iter().map(|g| (i, g)));
+    }
+    let shards = indexes.len() > 1;
+    if json {
+        write!(out, "[")?;
+        for (n, (i, f)) in found.iter().enumerate() {
+            let g = &f.game;
+            write!(
+                out,
+                "{}{{{}\"game\":{},\"ply\":{},\"white\":{},\"black\":{},\"result\":\"{}\",\"date\":{},\"white_elo\":{},\"black_elo\":{},\"speed\":\"{}\",\"event\":{}}}",
+                if n > 0 { "," } else { "" },
+                if shards { format!("\"index\":{},", json_text(&paths[*i].display().to_string())) } else { String::new() },
+                g.number,
+                f.ply,
+                json_text(&g.white),
+                json_text(&g.black),
+                g.facts.result(),
+                json_text(&date(g.facts.date)),
+                g.facts.white_elo,
+                g.facts.black_elo,
+                g.speed(),
+                json_text(&g.event),
+            )?;
+        }
+        writeln!(out, "]")?;
+        return Ok(());
+    }
+    let header = "game\tply\twhite\tblack\tresult\tdate\twhite_elo\tblack_elo\tspeed\tevent";
+    if shards {
+        writeln!(out, "index\t{header}")?;
+    } else {
+        writeln!(out, "{header}")?;
+    }
+    for (i, f) in &found {
+        let g = &f.game;
+        if shards {
+            write!(out, "{}\t", tsv(&paths[*i].display().to_string()))?;
+        }
+        writeln!(
+            out,
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            g.number,
+            f.ply,
+            tsv(&g.white),
+            tsv(&g.black),
+            g.facts.result(),
+            date(g.facts.date),
+            g.facts.white_elo,
+            g.facts.black_elo,
+            g.speed(),
+            tsv(&g.event),
+        )?;
+    }
+    Ok(())
+}
+
+fn explore(
+    indexes: &[Index],
+    pos: &Position,
+    filter: &Filter,
+    json: bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let rows: Vec<MoveStats> = explore_shards(indexes, pos, filter)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+    let text = |row: &MoveStats| match row.m {
+        Some(m) => {
+            (m.to_uci(pos.castling_mode()).to_string(), SanPlus::from_move(pos, m).to_string())
+        }
+        None => (String::new(), String::new()),
+    };
+    if json {
+        write!(out, "[")?;
+        for (n, row) in rows.iter().enumerate() {
+            let (uci, san) = text(row);
+            write!(
+                out,
+                "{}{{\"uci\":{},\"san\":{},\"games\":{},\"white\":{},\"draws\":{},\"black\":{},\"average_rating\":{},\"last_date\":{}}}",
+                if n > 0 { "," } else { "" },
+                json_text(&uci),
+                json_text(&san),
+                row.games,
+                row.white,
+                row.draws,
+                row.black,
+                row.average_rating.map_or("null".to_string(), |r| r.to_string()),
+                json_text(&date(row.last_date)),
+            )?;
+        }
+        writeln!(out, "]")?;
+        return Ok(());
+    }
+    writeln!(out, "uci\tsan\tgames\twhite\tdraws\tblack\taverage_rating\tlast_date")?;
+    for row in &rows {
+        let (uci, san) = text(row);
+        writeln!(
+            out,
+            "{uci}\t{san}\t{}\t{}\t{}\t{}\t{}\t{}",
+            row.games,
+            row.white,
+            row.draws,
+            row.black,
+            row.average_rating.map_or(String::new(), |r| r.to_string()),
+            date(row.last_date),
+        )?;
+    }
+    Ok(())
+}

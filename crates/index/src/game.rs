@@ -1,0 +1,315 @@
+//! What the index keeps of each game besides its moves: the numbers that filters and the
+//! explorer read ([`GameFacts`]), its speed ([`Speed`]) and the filters themselves
+//! ([`Filter`]).
+
+use core::fmt;
+
+use chessbits_movegen::GameResult;
+
+/// A game's speed, from its `TimeControl` tag as lichess classes it: the estimated duration
+/// `initial + 40 * increment` seconds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Speed {
+    /// No `TimeControl`, or one that does not read.
+    Unknown = 0,
+    /// Under 30 seconds.
+    UltraBullet = 1,
+    /// Under 3 minutes.
+    Bullet = 2,
+    /// Under 8 minutes.
+    Blitz = 3,
+    /// Under 25 minutes.
+    Rapid = 4,
+    /// 25 minutes or more.
+    Classical = 5,
+    /// `-`: days per move.
+    Correspondence = 6,
+}
+
+impl Speed {
+    /// Every speed, in the order of their codes.
+    pub const ALL: [Speed; 7] = [
+        Speed::Unknown,
+        Speed::UltraBullet,
+        Speed::Bullet,
+        Speed::Blitz,
+        Speed::Rapid,
+        Speed::Classical,
+        Speed::Correspondence,
+    ];
+
+    /// The speed of a `TimeControl` value (`300+3`, `60`, `-`).
+    pub fn of_time_control(value: &[u8]) -> Speed {
+        if value == b"-" {
+            return Speed::Correspondence;
+        }
+        let text = core::str::from_utf8(value).unwrap_or("");
+        let (initial, increment) = text.split_once('+').unwrap_or((text, "0"));
+        let (Ok(initial), Ok(increment)) = (initial.parse::<u64>(), increment.parse::<u64>())
+        else {
+            return Speed::Unknown;
+        };
+        match initial.saturating_add(increment.saturating_mul(40)) {
+            0..30 => Speed::UltraBullet,
+            30..180 => Speed::Bullet,
+            180..480 => Speed::Blitz,
+            480..1500 => Speed::Rapid,
+            _ => Speed::Classical,
+        }
+    }
+
+    /// The speed with code `code`.
+    pub fn from_code(code: u8) -> Option<Speed> {
+        Speed::ALL.get(usize::from(code)).copied()
+    }
+
+    /// The name lichess gives it: `ultraBullet`, `bullet`, ..., `unknown`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Speed::Unknown => "unknown",
+            Speed::UltraBullet => "ultraBullet",
+            Speed::Bullet => "bullet",
+            Speed::Blitz => "blitz",
+            Speed::Rapid => "rapid",
+            Speed::Classical => "classical",
+            Speed::Correspondence => "correspondence",
+        }
+    }
+}
+
+impl fmt::Display for Speed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl core::str::FromStr for Speed {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Speed, String> {
+        Speed::ALL
+            .into_iter()
+            .find(|speed| speed.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("unknown speed {s:?} (ultraBullet, bullet, blitz, rapid, classical, correspondence, unknown)"))
+    }
+}
+
+/// The lower bounds of the rating bands (the players' average rating) that the explorer's
+/// aggregates and the rating filter count by: lichess's opening explorer's groups.
+pub const RATING_BANDS: [u16; 9] = [0, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2500];
+
+/// The band of an average rating: the index of the last bound at most `rating`.
+pub fn rating_band(rating: u16) -> u8 {
+    RATING_BANDS.iter().rposition(|&low| low <= rating).unwrap_or(0) as u8
+}
+
+/// What filters and the explorer read of a game, in a few bytes.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct GameFacts {
+    /// The result: 0 `*`, 1 `1-0`, 2 `0-1`, 3 `1/2-1/2`.
+    pub result: u8,
+    /// The [`Speed`] code.
+    pub speed: u8,
+    /// `Date` as `yyyymmdd` (`??` parts as 0), 0 if there is none.
+    pub date: u32,
+    /// `WhiteElo`, 0 if unknown.
+    pub white_elo: u16,
+    /// `BlackElo`, 0 if unknown.
+    pub black_elo: u16,
+}
+
+impl GameFacts {
+    /// The result as a [`GameResult`].
+    pub fn result(&self) -> GameResult {
+        match self.result {
+            1 => GameResult::WhiteWins,
+            2 => GameResult::BlackWins,
+            3 => GameResult::Draw,
+            _ => GameResult::Unknown,
+        }
+    }
+
+    /// The code of `result`.
+    pub fn result_code(result: Option<GameResult>) -> u8 {
+        match result {
+            Some(GameResult::WhiteWins) => 1,
+            Some(GameResult::BlackWins) => 2,
+            Some(GameResult::Draw) => 3,
+            _ => 0,
+        }
+    }
+
+    /// The players' average rating when both are known.
+    pub fn average_rating(&self) -> Option<u16> {
+        (self.white_elo > 0 && self.black_elo > 0)
+            .then(|| ((u32::from(self.white_elo) + u32::from(self.black_elo)) / 2) as u16)
+    }
+
+    /// The [rating band](RATING_BANDS) of the average rating, `u8::MAX` if unknown.
+    pub fn band(&self) -> u8 {
+        self.average_rating().map_or(u8::MAX, rating_band)
+    }
+
+    /// The month as `yyyy * 12 + (mm - 1)`, 0 if the date has no year or month.
+    pub fn month(&self) -> u16 {
+        let (year, month) = (self.date / 10_000, self.date / 100 % 100);
+        if year == 0 || month == 0 {
+            0
+        } else {
+            (year * 12 + month - 1).min(u32::from(u16::MAX)) as u16
+        }
+    }
+}
+
+/// Reads a PGN `Date` (`2021.10.31`, `2021.??.??`) as `yyyymmdd`, unknown parts as 0.
+pub fn parse_date(value: &[u8]) -> u32 {
+    let mut parts = value.split(|&b| b == b'.');
+    let mut number = |max: u32| -> u32 {
+        let part = parts.next().unwrap_or(b"");
+        let n = core::str::from_utf8(part).ok().and_then(|t| t.parse::<u32>().ok()).unwrap_or(0);
+        if n > max {
+            0
+        } else {
+            n
+        }
+    };
+    let (year, month, day) = (number(9999), number(12), number(31));
+    if year == 0 {
+        return 0;
+    }
+    year * 10_000 + month * 100 + day
+}
+
+/// Which games a query counts: by result, month, average rating and speed. Every bound is
+/// inclusive; an unset one lets every game through. Months and ratings are compared at the
+/// granularity the explorer's aggregates keep (a month; a band of [`RATING_BANDS`]), so
+/// that every query gives the same answer whether it reads aggregates or replays games.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Filter {
+    /// Only these results (codes as [`GameFacts::result`]); empty: every result.
+    pub results: Vec<u8>,
+    /// The first month (`yyyymm`), if any.
+    pub since: Option<u32>,
+    /// The last month (`yyyymm`), if any.
+    pub until: Option<u32>,
+    /// The lowest average rating (its whole band counts); games without both ratings are
+    /// left out when a rating bound is set.
+    pub min_rating: Option<u16>,
+    /// The highest average rating (its whole band counts).
+    pub max_rating: Option<u16>,
+    /// Only these speeds; empty: every speed.
+    pub speeds: Vec<Speed>,
+}
+
+impl Filter {
+    /// Whether a game with these facts passes.
+    pub fn passes(&self, facts: &GameFacts) -> bool {
+        self.passes_group(facts.result, facts.speed, facts.band(), facts.month())
+    }
+
+    /// Whether the games of one aggregate group pass: a result, a speed, a band, a month.
+    pub fn passes_group(&self, result: u8, speed: u8, band: u8, month: u16) -> bool {
+        if !self.results.is_empty() && !self.results.contains(&result) {
+            return false;
+        }
+        if !self.speeds.is_empty() && !self.speeds.iter().any(|s| *s as u8 == speed) {
+            return false;
+        }
+        let month_of = |yyyymm: u32| (yyyymm / 100 * 12 + (yyyymm % 100).max(1) - 1) as u16;
+        if self.since.is_some_and(|since| month == 0 || month < month_of(since)) {
+            return false;
+        }
+        if self.until.is_some_and(|until| month == 0 || month > month_of(until)) {
+            return false;
+        }
+        if self.min_rating.is_some_and(|min| band == u8::MAX || band < rating_band(min)) {
+            return false;
+        }
+        if self.max_rating.is_some_and(|max| band == u8::MAX || band > rating_band(max)) {
+            return false;
+        }
+        true
+    }
+
+    /// Whether this filter lets every game through.
+    pub fn is_empty(&self) -> bool {
+        *self == Filter::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn speeds_as_lichess_classes_them() {
+        for (tc, speed) in [
+            ("15+0", Speed::UltraBullet),
+            ("60+0", Speed::Bullet),
+            ("120+1", Speed::Bullet),
+            ("180+0", Speed::Blitz),
+            ("300+3", Speed::Blitz),
+            ("600+0", Speed::Rapid),
+            ("900+10", Speed::Rapid),
+            ("1800+0", Speed::Classical),
+            ("-", Speed::Correspondence),
+            ("?", Speed::Unknown),
+            ("", Speed::Unknown),
+        ] {
+            assert_eq!(Speed::of_time_control(tc.as_bytes()), speed, "{tc}");
+        }
+        for speed in Speed::ALL {
+            assert_eq!(speed.name().parse::<Speed>(), Ok(speed));
+            assert_eq!(Speed::from_code(speed as u8), Some(speed));
+        }
+    }
+
+    #[test]
+    fn dates_months_and_bands() {
+        assert_eq!(parse_date(b"2021.10.31"), 20211031);
+        assert_eq!(parse_date(b"2021.??.??"), 20210000);
+        assert_eq!(parse_date(b"????.??.??"), 0);
+        assert_eq!(parse_date(b"2021.13.01"), 20210001);
+        let facts =
+            GameFacts { date: 20211031, white_elo: 1500, black_elo: 1700, ..GameFacts::default() };
+        assert_eq!(facts.month(), 2021 * 12 + 9);
+        assert_eq!(facts.average_rating(), Some(1600));
+        assert_eq!(facts.band(), 4);
+        assert_eq!(
+            (rating_band(0), rating_band(999), rating_band(1000), rating_band(3000)),
+            (0, 0, 1, 8)
+        );
+        let unrated = GameFacts { white_elo: 1500, ..GameFacts::default() };
+        assert_eq!(unrated.band(), u8::MAX);
+        assert_eq!(unrated.month(), 0);
+    }
+
+    #[test]
+    fn filters_at_month_and_band_granularity() {
+        let facts = GameFacts {
+            result: 1,
+            speed: Speed::Blitz as u8,
+            date: 20211031,
+            white_elo: 1550,
+            black_elo: 1650,
+        };
+        let pass = |filter: Filter| filter.passes(&facts);
+        assert!(pass(Filter::default()));
+        assert!(pass(Filter { results: vec![1, 3], ..Filter::default() }));
+        assert!(!pass(Filter { results: vec![2], ..Filter::default() }));
+        assert!(pass(Filter { since: Some(202110), until: Some(202110), ..Filter::default() }));
+        assert!(!pass(Filter { since: Some(202111), ..Filter::default() }));
+        assert!(!pass(Filter { until: Some(202109), ..Filter::default() }));
+        // 1600 is in the band 1600-1799: bounds count whole bands.
+        assert!(pass(Filter {
+            min_rating: Some(1750),
+            max_rating: Some(1610),
+            ..Filter::default()
+        }));
+        assert!(!pass(Filter { min_rating: Some(1800), ..Filter::default() }));
+        assert!(!pass(Filter { max_rating: Some(1599), ..Filter::default() }));
+        assert!(pass(Filter { speeds: vec![Speed::Blitz], ..Filter::default() }));
+        assert!(!pass(Filter { speeds: vec![Speed::Bullet], ..Filter::default() }));
+    }
+}

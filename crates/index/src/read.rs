@@ -1,0 +1,635 @@
+//! Reading an index: [`Index::find`] and [`Index::explore`], exact by replay.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use chessbits_codec::bits::BitReader;
+use chessbits_codec::move_codec::{MoveCodec, MoveDecoder};
+use chessbits_move::Move16;
+use chessbits_notation::fen::parse_position;
+use chessbits_state::Position;
+
+use crate::build::{game_bits, Tally};
+use crate::format::{
+    crc32, read_gamma, read_rice, read_varint, section, Bytes, IndexError, BLOCK_ENTRY_LEN,
+    GAME_LEN, HEADER_LEN, MAGIC, SECTIONS, VERSION,
+};
+use crate::game::{Filter, GameFacts, Speed};
+
+/// A game of the index: its number in the input, its tags, its facts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct GameInfo {
+    /// The game's number in the input it was indexed from (from 1, broken games counted).
+    pub number: u64,
+    /// `White`.
+    pub white: String,
+    /// `Black`.
+    pub black: String,
+    /// `Event`.
+    pub event: String,
+    /// Result, date, ratings and speed.
+    pub facts: GameFacts,
+    /// The plies of its mainline.
+    pub plies: u16,
+}
+
+impl GameInfo {
+    /// The speed.
+    pub fn speed(&self) -> Speed {
+        Speed::from_code(self.facts.speed).unwrap_or(Speed::Unknown)
+    }
+}
+
+/// A game that reaches the position asked: the game, and the first ply where it does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Found {
+    /// The game.
+    pub game: GameInfo,
+    /// The first ply at which it reaches the position (0: its start).
+    pub ply: u16,
+}
+
+/// One row of the explorer: a move played from the position (or none: games that end there),
+/// and how those games went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct MoveStats {
+    /// The move, `None` for the games that end in the position.
+    pub m: Option<Move16>,
+    /// Games.
+    pub games: u64,
+    /// Won by White.
+    pub white: u64,
+    /// Drawn.
+    pub draws: u64,
+    /// Won by Black.
+    pub black: u64,
+    /// The average of the players' average rating, over the games with both ratings.
+    pub average_rating: Option<u32>,
+    /// The last date played (`yyyymmdd`), 0 if no game has one.
+    pub last_date: u32,
+}
+
+/// An index file in memory, its header and sections checked.
+pub struct Index {
+    bytes: Vec<u8>,
+    sections: [(usize, usize); SECTIONS],
+    games: u64,
+    max_ply: u32,
+    key_bits: u32,
+    rice: u32,
+    strings: u32,
+    popular: u32,
+}
+
+impl Index {
+    /// Reads the index at `path`.
+    ///
+    /// # Errors
+    /// As [`Index::from_bytes`], and the file could not be read.
+    pub fn open(path: impl AsRef<Path>) -> Result<Index, IndexError> {
+        Index::from_bytes(std::fs::read(path)?)
+    }
+
+    /// The index in `bytes`, its checksum, version and section bounds checked.
+    ///
+    /// # Errors
+    /// [`IndexError`] for anything but an intact index of this version.
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<Index, IndexError> {
+        let b = Bytes(&bytes);
+        if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
+            return Err(IndexError::NotAnIndex);
+        }
+        let version = b.u32(8, "version")?;
+        if version != VERSION {
+            return Err(IndexError::Version(version));
+        }
+        if bytes.len() < HEADER_LEN + 4 {
+            return Err(IndexError::Corrupt { field: "header", byte: bytes.len() as u64 });
+        }
+        let body = bytes.len() - 4;
+        if crc32(&bytes[..body]) != b.u32(body, "checksum")? {
+            return Err(IndexError::Checksum);
+        }
+        let max_ply = b.u32(12, "max ply")?;
+        let games = b.u64(16, "game count")?;
+        let key_bits = u32::from(bytes[40]);
+        let rice = u32::from(bytes[41]);
+        if !(1..=64).contains(&key_bits) || rice > 63 {
+            return Err(IndexError::Corrupt { field: "key bits", byte: 40 });
+        }
+        let mut sections = [(0, 0); SECTIONS];
+        let mut end = HEADER_LEN;
+        for (i, s) in sections.iter_mut().enumerate() {
+            let at = 48 + i * 16;
+            let offset = b.u64(at, "section offset")?;
+            let len = b.u64(at + 8, "section length")?;
+            if offset != end as u64 || offset.checked_add(len).is_none_or(|e| e > body as u64) {
+                return Err(IndexError::Corrupt { field: "section table", byte: at as u64 });
+            }
+            *s = (offset as usize, len as usize);
+            end = (offset + len) as usize;
+        }
+        if end != body {
+            return Err(IndexError::Corrupt { field: "section table", byte: 48 });
+        }
+        let (games_at, games_len) = sections[section::GAMES];
+        if games.checked_mul(GAME_LEN as u64) != Some(games_len as u64) {
+            return Err(IndexError::Corrupt { field: "game count", byte: games_at as u64 });
+        }
+        let strings = b.u32(sections[section::STRINGS].0, "string count")?;
+        let popular = b.u32(sections[section::POPULAR].0, "popular count")?;
+        if sections[section::DIRECTORY].1 % BLOCK_ENTRY_LEN != 0 {
+            return Err(IndexError::Corrupt {
+                field: "block directory",
+                byte: sections[section::DIRECTORY].0 as u64,
+            });
+        }
+        Ok(Index { bytes, sections, games, max_ply, key_bits, rice, strings, popular })
+    }
+
+    /// The games in the index.
+    pub fn games(&self) -> u64 {
+        self.games
+    }
+
+    /// The plies indexed a game (`u32::MAX`: all).
+    pub fn max_ply(&self) -> u32 {
+        self.max_ply
+    }
+
+    fn b(&self) -> Bytes<'_> {
+        Bytes(&self.bytes)
+    }
+
+    fn section(&self, s: usize) -> &[u8] {
+        let (at, len) = self.sections[s];
+        &self.bytes[at..at + len]
+    }
+
+    fn string(&self, id: u32) -> Result<String, IndexError> {
+        let at = self.sections[section::STRINGS].0;
+        if id >= self.strings {
+            return Err(IndexError::Corrupt { field: "string id", byte: at as u64 });
+        }
+        let table = at + 4;
+        let start = self.b().u32(table + 4 * id as usize, "string offset")? as usize;
+        let end = self.b().u32(table + 4 * (id as usize + 1), "string offset")? as usize;
+        let text = table + 4 * (self.strings as usize + 1);
+        if start > end {
+            return Err(IndexError::Corrupt { field: "string offset", byte: table as u64 });
+        }
+        let bytes = self.b().slice(text + start, end - start, "string")?;
+        Ok(String::from_utf8_lossy(bytes).into_owned())
+    }
+
+    fn record(&self, game: u32) -> Result<usize, IndexError> {
+        if u64::from(game) >= self.games {
+            return Err(IndexError::Corrupt {
+                field: "game index",
+                byte: self.sections[section::BLOCKS].0 as u64,
+            });
+        }
+        Ok(self.sections[section::GAMES].0 + game as usize * GAME_LEN)
+    }
+
+    /// The facts of game `game` (0-based, in input order).
+    fn facts(&self, game: u32) -> Result<GameFacts, IndexError> {
+        let at = self.record(game)?;
+        let b = self.b();
+        Ok(GameFacts {
+            date: b.u32(at + 32, "date")?,
+            white_elo: b.u16(at + 36, "rating")?,
+            black_elo: b.u16(at + 38, "rating")?,
+            result: self.bytes[at + 42],
+            speed: self.bytes[at + 43],
+        })
+    }
+
+    /// Game `game` (0-based, in input order).
+    ///
+    /// # Errors
+    /// [`IndexError::Corrupt`] for an index out of range or a damaged record.
+    pub fn game(&self, game: u32) -> Result<GameInfo, IndexError> {
+        let at = self.record(game)?;
+        let b = self.b();
+        Ok(GameInfo {
+            number: b.u64(at, "game number")?,
+            white: self.string(b.u32(at + 16, "white")?)?,
+            black: self.string(b.u32(at + 20, "black")?)?,
+            event: self.string(b.u32(at + 24, "event")?)?,
+            facts: self.facts(game)?,
+            plies: b.u16(at + 40, "plies")?,
+        })
+    }
+
+    /// The start position and the coded moves of game `game`.
+    fn moves(&self, game: u32) -> Result<(Position, u16, &[u8]), IndexError> {
+        let at = self.record(game)?;
+        let b = self.b();
+        let number = b.u64(at, "game number")?;
+        let offset = b.u64(at + 8, "moves offset")? as usize;
+        let end = if u64::from(game) + 1 < self.games {
+            b.u64(at + GAME_LEN + 8, "moves offset")? as usize
+        } else {
+            self.sections[section::MOVES].1
+        };
+        let moves = self.section(section::MOVES);
+        let coded = moves
+            .get(offset..end)
+            .ok_or(IndexError::Corrupt { field: "moves offset", byte: (at + 8) as u64 })?;
+        let fen = self.string(b.u32(at + 28, "start")?)?;
+        let start = if fen.is_empty() {
+            Position::new()
+        } else {
+            parse_position(&fen).map_err(|_| IndexError::Moves { game: number })?
+        };
+        Ok((start, b.u16(at + 40, "plies")?, coded))
+    }
+
+    /// Replays game `game` to the first ply (within the indexed plies) where it reaches
+    /// `target`; its ply and the move played next (`None` at the game's end).
+    fn arrival(
+        &self,
+        game: u32,
+        target: &Position,
+    ) -> Result<Option<(u16, Option<Move16>)>, IndexError> {
+        let (mut pos, plies, coded) = self.moves(game)?;
+        let number = || self.game(game).map_or(0, |g| g.number);
+        let mut decoder = MoveDecoder::new(MoveCodec::Model, &pos, coded);
+        let last = u32::from(plies).min(self.max_ply);
+        for ply in 0..=u32::from(plies) {
+            let next = if ply < u32::from(plies) {
+                Some(decoder.next_move().map_err(|_| IndexError::Moves { game: number() })?)
+            } else {
+                None
+            };
+            if ply <= last && same_position(&pos, target) {
+                return Ok(Some((ply as u16, next)));
+            }
+            if ply >= last {
+                break;
+            }
+            if let Some(m) = next {
+                pos.play_unchecked(m);
+            }
+        }
+        Ok(None)
+    }
+
+    /// The groups of the key blocks whose kept bits are `key`'s: their game lists, or the
+    /// popular marker.
+    fn candidates(&self, key: u64) -> Result<Candidates, IndexError> {
+        let kept = key >> (64 - self.key_bits);
+        let directory = self.section(section::DIRECTORY);
+        let blocks = directory.len() / BLOCK_ENTRY_LEN;
+        let first_of = |i: usize| -> u64 {
+            let at = i * BLOCK_ENTRY_LEN;
+            u64::from_le_bytes(directory[at..at + 8].try_into().unwrap_or([0; 8]))
+        };
+        // The last block whose first kept key is at most `kept`, and the ones before it that
+        // start with the same kept key (a run of equal kept keys may span blocks).
+        let (mut lo, mut hi) = (0, blocks);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if first_of(mid) <= kept {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        let mut hi = lo;
+        let mut out = Candidates::default();
+        while hi > 0 {
+            let block = hi - 1;
+            self.scan_block(block, kept, &mut out)?;
+            if first_of(block) < kept {
+                break;
+            }
+            hi -= 1;
+        }
+        Ok(out)
+    }
+
+    fn scan_block(&self, block: usize, kept: u64, out: &mut Candidates) -> Result<(), IndexError> {
+        let directory = self.section(section::DIRECTORY);
+        let at = block * BLOCK_ENTRY_LEN;
+        let entry = |i: usize| u64::from_le_bytes(directory[i..i + 8].try_into().unwrap_or([0; 8]));
+        let first = entry(at);
+        let start = entry(at + 8) as usize;
+        let end = if at + BLOCK_ENTRY_LEN < directory.len() {
+            entry(at + BLOCK_ENTRY_LEN + 8) as usize
+        } else {
+            self.sections[section::BLOCKS].1
+        };
+        let corrupt = IndexError::Corrupt {
+            field: "key block",
+            byte: (self.sections[section::BLOCKS].0 + start) as u64,
+        };
+        let bytes = self.section(section::BLOCKS).get(start..end).ok_or(IndexError::Corrupt {
+            field: "block offset",
+            byte: (self.sections[section::DIRECTORY].0 + at) as u64,
+        })?;
+        let groups = entry(at + 16);
+        if groups > crate::format::BLOCK_GROUPS as u64 {
+            return Err(corrupt);
+        }
+        let mut r = BitReader::new(bytes);
+        let bits = game_bits(self.games);
+        let mut current = first;
+        for group in 0..groups {
+            let gap = read_rice(&mut r, self.rice).map_err(|_| IndexError::Corrupt {
+                field: "key gap",
+                byte: (self.sections[section::BLOCKS].0 + start) as u64,
+            })?;
+            if group == 0 && gap != 0 {
+                return Err(corrupt);
+            }
+            current = current.checked_add(gap).ok_or(IndexError::Corrupt {
+                field: "key gap",
+                byte: (self.sections[section::BLOCKS].0 + start) as u64,
+            })?;
+            let count = read_gamma(&mut r).map_err(|_| IndexError::Corrupt {
+                field: "game count",
+                byte: (self.sections[section::BLOCKS].0 + start) as u64,
+            })?;
+            if current > kept {
+                break;
+            }
+            let popular = count >= self.popular_threshold();
+            if popular {
+                if current == kept {
+                    out.popular = true;
+                }
+                continue;
+            }
+            let mut game = 0u64;
+            for i in 0..count {
+                let value = if i == 0 { r.read(bits) } else { read_gamma(&mut r) };
+                let value =
+                    value.map_err(|_| IndexError::Corrupt { field: "game list", byte: 0 })?;
+                game = if i == 0 { value } else { game + value };
+                if current == kept {
+                    let game = u32::try_from(game).ok().filter(|g| u64::from(*g) < self.games);
+                    out.games
+                        .push(game.ok_or(IndexError::Corrupt { field: "game index", byte: 0 })?);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn popular_threshold(&self) -> u64 {
+        // Written in the popular section? Kept in the header's reserved bytes.
+        u64::from(u16::from_le_bytes([self.bytes[42], self.bytes[43]]).max(2))
+    }
+
+    /// The popular position with key `key`: its data offset.
+    fn popular_data(&self, key: u64) -> Result<Option<usize>, IndexError> {
+        let at = self.sections[section::POPULAR].0;
+        let n = self.popular as usize;
+        let head = at + 4;
+        let key_of = |i: usize| self.b().u64(head + i * 16, "popular key");
+        let (mut lo, mut hi) = (0, n);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if key_of(mid)? < key {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        if lo < n && key_of(lo)? == key {
+            let offset = self.b().u64(head + lo * 16 + 8, "popular offset")? as usize;
+            return Ok(Some(head + n * 16 + offset));
+        }
+        Ok(None)
+    }
+
+    /// The games of a popular position, and the position its key stands for.
+    fn popular_games(&self, data: usize) -> Result<(Position, Vec<u32>, usize), IndexError> {
+        let b = self.b();
+        let first = b.u32(data, "popular game")?;
+        let ply = b.u16(data + 4, "popular ply")?;
+        let count = b.u32(data + 6, "popular count")?;
+        let len = b.u32(data + 10, "popular games length")? as usize;
+        let bytes = b.slice(data + 14, len, "popular games")?;
+        let mut r = BitReader::new(bytes);
+        let bits = game_bits(self.games);
+        let mut games = Vec::with_capacity(count.min(1 << 20) as usize);
+        let mut game = 0u64;
+        for i in 0..count {
+            let value = if i == 0 { r.read(bits) } else { read_gamma(&mut r) };
+            let value = value.map_err(|_| IndexError::Corrupt {
+                field: "popular games",
+                byte: (data + 14) as u64,
+            })?;
+            game = if i == 0 { value } else { game + value };
+            let game = u32::try_from(game).ok().filter(|g| u64::from(*g) < self.games);
+            games.push(
+                game.ok_or(IndexError::Corrupt { field: "game index", byte: (data + 14) as u64 })?,
+            );
+        }
+        let position = self.position_at(first, ply)?;
+        Ok((position, games, data + 14 + len))
+    }
+
+    /// The position of game `game` after `ply` plies.
+    fn position_at(&self, game: u32, ply: u16) -> Result<Position, IndexError> {
+        let (mut pos, plies, coded) = self.moves(game)?;
+        let mut decoder = MoveDecoder::new(MoveCodec::Model, &pos, coded);
+        for _ in 0..ply.min(plies) {
+            let m = decoder.next_move().map_err(|_| IndexError::Moves { game: u64::from(game) })?;
+            pos.play_unchecked(m);
+        }
+        Ok(pos)
+    }
+
+    /// The games that reach `pos` (within the indexed plies), in input order, that pass
+    /// `filter`: at most `limit` of them.
+    ///
+    /// # Errors
+    /// [`IndexError`] if the index is damaged where the query reads it.
+    pub fn find(
+        &self,
+        pos: &Position,
+        filter: &Filter,
+        limit: Option<usize>,
+    ) -> Result<Vec<Found>, IndexError> {
+        let games = self.games_at(pos)?;
+        let mut found = Vec::new();
+        for game in games {
+            if limit.is_some_and(|l| found.len() >= l) {
+                break;
+            }
+            if !filter.passes(&self.facts(game)?) {
+                continue;
+            }
+            if let Some((ply, _)) = self.arrival(game, pos)? {
+                found.push(Found { game: self.game(game)?, ply });
+            }
+        }
+        Ok(found)
+    }
+
+    /// Candidate games for `pos` (verified by the callers' replay), in input order.
+    fn games_at(&self, pos: &Position) -> Result<Vec<u32>, IndexError> {
+        let key = pos.key();
+        let mut candidates = self.candidates(key)?;
+        if candidates.popular {
+            if let Some(data) = self.popular_data(key)? {
+                let (stored, games, _) = self.popular_games(data)?;
+                if same_position(&stored, pos) {
+                    candidates.games.extend(games);
+                }
+            }
+        }
+        candidates.games.sort_unstable();
+        candidates.games.dedup();
+        Ok(candidates.games)
+    }
+
+    /// The moves played from `pos` in the games that pass `filter`: one row a move, and one
+    /// with no move for the games that end there; most played first.
+    ///
+    /// # Errors
+    /// [`IndexError`] if the index is damaged where the query reads it.
+    pub fn explore(&self, pos: &Position, filter: &Filter) -> Result<Vec<MoveStats>, IndexError> {
+        let mut by_move: BTreeMap<u16, Tally> = BTreeMap::new();
+        self.explore_into(pos, filter, &mut by_move)?;
+        Ok(rows(by_move))
+    }
+
+    /// Adds the explorer's counts for `pos` to `by_move` (raw move bits; 0 for none).
+    pub(crate) fn explore_into(
+        &self,
+        pos: &Position,
+        filter: &Filter,
+        by_move: &mut BTreeMap<u16, Tally>,
+    ) -> Result<(), IndexError> {
+        let key = pos.key();
+        let candidates = self.candidates(key)?;
+        if candidates.popular {
+            if let Some(data) = self.popular_data(key)? {
+                let (stored, _, rows_at) = self.popular_games(data)?;
+                if same_position(&stored, pos) {
+                    self.popular_rows(rows_at, filter, by_move)?;
+                }
+            }
+        }
+        for game in candidates.games {
+            let facts = self.facts(game)?;
+            if !filter.passes(&facts) {
+                continue;
+            }
+            if let Some((_, next)) = self.arrival(game, pos)? {
+                by_move.entry(next.map_or(0, |m| m.bits())).or_default().add(&facts);
+            }
+        }
+        Ok(())
+    }
+
+    fn popular_rows(
+        &self,
+        at: usize,
+        filter: &Filter,
+        by_move: &mut BTreeMap<u16, Tally>,
+    ) -> Result<(), IndexError> {
+        let b = self.b();
+        let n = b.u32(at, "aggregate rows")? as usize;
+        let bytes =
+            &self.bytes[..self.sections[section::POPULAR].0 + self.sections[section::POPULAR].1];
+        let mut p = at + 4;
+        let corrupt_row = || IndexError::Corrupt { field: "aggregate row", byte: at as u64 };
+        for _ in 0..n {
+            let (m, speed, band, month, result, games, rated, rating_sum, last_date) =
+                read_row(bytes, &mut p).ok_or(corrupt_row())?;
+            if !filter.passes_group(result, speed, band, month) {
+                continue;
+            }
+            let count = |r: u8| if result == r { games } else { 0 };
+            let tally = Tally {
+                games,
+                white: count(1),
+                draws: count(3),
+                black: count(2),
+                rated,
+                rating_sum,
+                last_date,
+            };
+            by_move.entry(m).or_default().merge(&tally);
+        }
+        Ok(())
+    }
+}
+
+/// One aggregate row at `*p`: move, speed, band, month, result, games, rated games, rating
+/// sum, last date; `*p` moved past it.
+#[allow(clippy::type_complexity, reason = "the row's fields, unpacked once by its one caller")]
+fn read_row(bytes: &[u8], p: &mut usize) -> Option<(u16, u8, u8, u16, u8, u32, u32, u64, u32)> {
+    let m = u16::try_from(read_varint(bytes, p)?).ok()?;
+    let speed = u8::try_from(read_varint(bytes, p)?).ok()?;
+    let band = u8::try_from(read_varint(bytes, p)?).ok()?;
+    let month = u16::try_from(read_varint(bytes, p)?).ok()?;
+    let result = *bytes.get(*p)?;
+    *p += 1;
+    let games = u32::try_from(read_varint(bytes, p)?).ok()?;
+    let rated = u32::try_from(read_varint(bytes, p)?).ok()?;
+    let rating_sum = read_varint(bytes, p)?;
+    let last_date = u32::try_from(read_varint(bytes, p)?).ok()?;
+    Some((m, speed, band, month, result, games, rated, rating_sum, last_date))
+}
+
+/// The explorer's rows from counts by move, most played first (then by move).
+pub(crate) fn rows(by_move: BTreeMap<u16, Tally>) -> Vec<MoveStats> {
+    let mut rows: Vec<MoveStats> = by_move
+        .into_iter()
+        .filter(|(_, t)| t.games > 0)
+        .map(|(m, t)| MoveStats {
+            m: (m != 0).then_some(Move16::from_bits(m)),
+            games: u64::from(t.games),
+            white: u64::from(t.white),
+            draws: u64::from(t.draws),
+            black: u64::from(t.black),
+            average_rating: (t.rated > 0).then(|| (t.rating_sum / u64::from(t.rated)) as u32),
+            last_date: t.last_date,
+        })
+        .collect();
+    // Most played first; the games that end in the position last.
+    rows.sort_by_key(|r| (r.m.is_none(), core::cmp::Reverse(r.games)));
+    rows
+}
+
+/// Game lists found for a key.
+#[derive(Default)]
+struct Candidates {
+    games: Vec<u32>,
+    popular: bool,
+}
+
+/// Whether two positions are the same as the Polyglot key sees them: placement, side to
+/// move, castling rights, and the en passant square where a pawn stands ready to take.
+pub fn same_position(a: &Position, b: &Position) -> bool {
+    a.board() == b.board()
+        && a.turn() == b.turn()
+        && a.castles().rights() == b.castles().rights()
+        && a.pseudo_ep_square() == b.pseudo_ep_square()
+}
+
+/// The explorer's rows over several indexes (shards, a month each): their counts summed.
+///
+/// # Errors
+/// The first index damaged where the query reads it.
+pub fn explore_shards(
+    indexes: &[Index],
+    pos: &Position,
+    filter: &Filter,
+) -> Result<Vec<MoveStats>, IndexError> {
+    let mut by_move: BTreeMap<u16, Tally> = BTreeMap::new();
+    for index in indexes {
+        index.explore_into(pos, filter, &mut by_move)?;
+    }
+    Ok(rows(by_move))
+}

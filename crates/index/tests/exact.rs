@@ -1,0 +1,383 @@
+//! The index against a full replay of every game: for every position of every game (and of
+//! random walks off them), `find` lists exactly the games a scan finds, with the same first
+//! plies, and `explore` gives exactly the scan's counts, with and without filters, through the
+//! key blocks and through the popular positions' aggregates; at every memory bound the same
+//! bytes; two shards answer as one index of both; a damaged file is an error, never a panic.
+
+use std::collections::BTreeMap;
+
+use chessbits_cbg::{GameBuilder, GameRecord};
+use chessbits_index::{
+    BuildOptions, Filter, GameFacts, Index, IndexBuilder, IndexError, MoveStats, PreparedGame,
+    Speed,
+};
+use chessbits_movegen::MoveGen;
+use chessbits_notation::fen::{fen_of, parse_position, EnPassantMode, FenOptions};
+use chessbits_pgn::SliceReader;
+use chessbits_state::Position;
+use chessbits_testkit::Rng;
+
+const SAMPLE: &[u8] = include_bytes!("../../../testdata/games/lichess-2021-10-sample.pgn");
+
+/// The sample's games, then random games from the start and from Chess960 starts, numbered
+/// in that order; and how many games failed to read.
+fn games() -> Vec<GameRecord> {
+    let mut reader = SliceReader::new(SAMPLE);
+    let mut builder = GameBuilder::default();
+    let mut games = Vec::new();
+    while let Some(game) = reader.read_game(&mut builder) {
+        if let Ok(mut game) = game {
+            game.number = reader.games();
+            games.push(game);
+        }
+    }
+    let mut rng = Rng::new(0x1dec_0de5);
+    let starts = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "nrbbqknr/pppppppp/8/8/8/8/PPPPPPPP/NRBBQKNR w HBhb - 0 1",
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+    ];
+    let tags: [&[(&str, &str)]; 4] = [
+        &[
+            ("White", "a"),
+            ("Black", "b"),
+            ("TimeControl", "180+0"),
+            ("Date", "2021.10.02"),
+            ("WhiteElo", "1500"),
+            ("BlackElo", "1720"),
+        ],
+        &[
+            ("White", "c"),
+            ("TimeControl", "60+0"),
+            ("Date", "2021.11.30"),
+            ("WhiteElo", "2210"),
+            ("BlackElo", "2390"),
+        ],
+        &[("Event", "e"), ("TimeControl", "-"), ("Date", "2020.??.??")],
+        &[],
+    ];
+    let number = games.last().map_or(0, |g| g.number);
+    for i in 0..120 {
+        let start = parse_position(starts[i % starts.len()]).unwrap();
+        let mut game = GameRecord::default();
+        game.number = number + 1 + i as u64;
+        game.start = start;
+        game.tags = tags[i % 4]
+            .iter()
+            .map(|(n, v)| (n.as_bytes().to_vec(), v.as_bytes().to_vec()))
+            .collect();
+        game.result = match i % 5 {
+            0 | 3 => Some(chessbits_movegen::GameResult::WhiteWins),
+            1 => Some(chessbits_movegen::GameResult::BlackWins),
+            2 => Some(chessbits_movegen::GameResult::Draw),
+            _ => None,
+        };
+        let mut pos = start;
+        // Short games from few moves: many transpositions and shared openings.
+        for _ in 0..rng.below(14) {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let m = legal[rng.below(legal.len().min(if i % 2 == 0 { 3 } else { 40 }))];
+            game.moves.push(m);
+            pos.play_unchecked(m);
+        }
+        games.push(game);
+    }
+    // One placement three ways: reached by a double push (en passant possible), and given
+    // as a start without and with the en passant square.
+    let number = games.last().map_or(0, |g| g.number);
+    for (i, (fen, moves)) in [
+        ("rnbqkbnr/pppppppp/8/4P3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3", "d7d5 e5d6"),
+        ("rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 4", "g1f3"),
+        ("rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 4", "b1c3"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut game = GameRecord::default();
+        game.number = number + 1 + i as u64;
+        game.start = parse_position(fen).unwrap();
+        let mut pos = game.start;
+        for uci in moves.split(' ') {
+            let m = pos.resolve_uci(uci.parse().unwrap()).unwrap();
+            game.moves.push(m);
+            pos.play_unchecked(m);
+        }
+        games.push(game);
+    }
+    games
+}
+
+/// The position as the Polyglot key sees it, written independently of the crate's
+/// comparison: FEN's first four fields, the en passant square only where a pawn can take.
+fn seen(pos: &Position) -> String {
+    let options = FenOptions { en_passant: EnPassantMode::PseudoLegal, ..FenOptions::default() };
+    let fen = fen_of(pos, options);
+    fen.split(' ').take(4).collect::<Vec<_>>().join(" ")
+}
+
+fn build(games: &[GameRecord], options: BuildOptions) -> Vec<u8> {
+    let max_ply = options.max_ply;
+    let mut builder = IndexBuilder::new(options);
+    for game in games {
+        builder.push(PreparedGame::new(game, max_ply).unwrap()).unwrap();
+    }
+    let mut bytes = Vec::new();
+    builder.finish(&mut bytes).unwrap();
+    bytes
+}
+
+fn facts(game: &GameRecord) -> GameFacts {
+    let tag = |name: &str| game.tag(name).unwrap_or(b"");
+    let elo =
+        |name: &str| std::str::from_utf8(tag(name)).ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+    GameFacts {
+        result: GameFacts::result_code(game.result),
+        speed: Speed::of_time_control(tag("TimeControl")) as u8,
+        date: chessbits_index::parse_date(tag("Date")),
+        white_elo: elo("WhiteElo"),
+        black_elo: elo("BlackElo"),
+    }
+}
+
+/// The scan: each game's first ply (within `max_ply`) at `target`, and the move played next.
+fn scan(
+    games: &[GameRecord],
+    target: &Position,
+    max_ply: usize,
+    filter: &Filter,
+) -> Vec<(u64, u16, Option<u16>)> {
+    let mut out = Vec::new();
+    for game in games {
+        if !filter.passes(&facts(game)) {
+            continue;
+        }
+        let target = seen(target);
+        let mut pos = game.start;
+        for ply in 0..=game.moves.len().min(max_ply) {
+            if seen(&pos) == target {
+                out.push((game.number, ply as u16, game.moves.get(ply).map(|m| m.bits())));
+                break;
+            }
+            if ply < game.moves.len() {
+                pos.play_unchecked(game.moves[ply]);
+            }
+        }
+    }
+    out
+}
+
+/// The explorer's rows a scan gives.
+/// An explorer row: move, games, White wins, draws, Black wins, average rating, last date.
+type Row = (Option<u16>, u64, u64, u64, u64, Option<u32>, u32);
+
+fn scan_explore(games: &[GameRecord], hits: &[(u64, u16, Option<u16>)]) -> Vec<Row> {
+    let by_number: BTreeMap<u64, &GameRecord> = games.iter().map(|g| (g.number, g)).collect();
+    let mut rows: BTreeMap<Option<u16>, [u64; 7]> = BTreeMap::new();
+    for &(number, _, next) in hits {
+        let f = facts(by_number[&number]);
+        let row = rows.entry(next).or_default();
+        row[0] += 1;
+        match f.result {
+            1 => row[1] += 1,
+            3 => row[2] += 1,
+            2 => row[3] += 1,
+            _ => {}
+        }
+        if let Some(r) = f.average_rating() {
+            row[4] += 1;
+            row[5] += u64::from(r);
+        }
+        row[6] = row[6].max(u64::from(f.date));
+    }
+    let mut rows: Vec<_> = rows
+        .into_iter()
+        .map(|(m, r)| {
+            (m, r[0], r[1], r[2], r[3], (r[4] > 0).then(|| (r[5] / r[4]) as u32), r[6] as u32)
+        })
+        .collect();
+    rows.sort_by_key(|r| (r.0.is_none(), std::cmp::Reverse(r.1), r.0));
+    rows
+}
+
+fn explore_rows(stats: &[MoveStats]) -> Vec<Row> {
+    let mut rows: Vec<_> = stats
+        .iter()
+        .map(|s| {
+            (
+                s.m.map(|m| m.bits()),
+                s.games,
+                s.white,
+                s.draws,
+                s.black,
+                s.average_rating,
+                s.last_date,
+            )
+        })
+        .collect();
+    rows.sort_by_key(|r| (r.0.is_none(), std::cmp::Reverse(r.1), r.0));
+    rows
+}
+
+/// Every position of every game, and random walks of a few plies off some of them (positions
+/// no game reaches, mostly).
+fn queries(games: &[GameRecord]) -> Vec<Position> {
+    let mut rng = Rng::new(7);
+    let mut out = Vec::new();
+    for game in games {
+        let mut pos = game.start;
+        out.push(pos);
+        for &m in &game.moves {
+            pos.play_unchecked(m);
+            out.push(pos);
+            if rng.below(20) == 0 {
+                let mut off = pos;
+                for _ in 0..1 + rng.below(3) {
+                    let legal = off.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    off.play_unchecked(legal[rng.below(legal.len())]);
+                }
+                out.push(off);
+            }
+        }
+    }
+    out
+}
+
+fn check(index: &Index, games: &[GameRecord], max_ply: usize, filters: &[Filter]) -> usize {
+    let mut checked = 0;
+    for (i, q) in queries(games).iter().enumerate() {
+        let filter = &filters[i % filters.len()];
+        let expected = scan(games, q, max_ply, filter);
+        let found = index.find(q, filter, None).unwrap();
+        let got: Vec<_> = found.iter().map(|f| (f.game.number, f.ply)).collect();
+        let want: Vec<_> = expected.iter().map(|e| (e.0, e.1)).collect();
+        assert_eq!(got, want, "find, query {i}, {filter:?}");
+        let limited = index.find(q, filter, Some(2)).unwrap();
+        assert_eq!(limited.len(), want.len().min(2));
+        assert_eq!(
+            explore_rows(&index.explore(q, filter).unwrap()),
+            scan_explore(games, &expected),
+            "explore, query {i}"
+        );
+        checked += 1;
+    }
+    checked
+}
+
+fn filters() -> Vec<Filter> {
+    vec![
+        Filter::default(),
+        Filter { results: vec![1, 3], ..Filter::default() },
+        Filter { speeds: vec![Speed::Blitz, Speed::Bullet], ..Filter::default() },
+        Filter { since: Some(202110), until: Some(202110), ..Filter::default() },
+        Filter { min_rating: Some(1600), max_rating: Some(2300), ..Filter::default() },
+    ]
+}
+
+#[test]
+fn find_and_explore_equal_a_scan_through_blocks_and_aggregates() {
+    let games = games();
+    // A low popular threshold sends the openings' positions through the aggregates.
+    for popular in [3, 1 << 20] {
+        let index = Index::from_bytes(build(&games, BuildOptions::default().with_popular(popular)))
+            .unwrap();
+        assert_eq!(index.games(), games.len() as u64);
+        let checked = check(&index, &games, usize::MAX, &filters());
+        assert!(checked > 5_000, "{checked}");
+    }
+}
+
+#[test]
+fn max_ply_bounds_what_is_found() {
+    let games = games();
+    let index =
+        Index::from_bytes(build(&games, BuildOptions::default().with_max_ply(6).with_popular(4)))
+            .unwrap();
+    check(&index, &games, 6, &[Filter::default()]);
+}
+
+#[test]
+fn every_memory_bound_writes_the_same_bytes() {
+    let games = games();
+    let whole = build(&games, BuildOptions::default());
+    let dir = std::env::temp_dir();
+    for memory in [16 << 10, 64 << 10] {
+        let spilled =
+            build(&games, BuildOptions::default().with_memory(memory).with_temp_dir(dir.clone()));
+        assert!(spilled == whole, "memory {memory}");
+    }
+}
+
+#[test]
+fn two_shards_answer_as_one_index() {
+    let games = games();
+    let (a, b) = games.split_at(games.len() / 2);
+    let options = || BuildOptions::default().with_popular(6);
+    let one = Index::from_bytes(build(&games, options())).unwrap();
+    let shards = [
+        Index::from_bytes(build(a, options())).unwrap(),
+        Index::from_bytes(build(b, options())).unwrap(),
+    ];
+    for q in queries(&games).iter().step_by(7) {
+        let whole: Vec<u64> =
+            one.find(q, &Filter::default(), None).unwrap().iter().map(|f| f.game.number).collect();
+        let split: Vec<u64> = shards
+            .iter()
+            .flat_map(|s| s.find(q, &Filter::default(), None).unwrap())
+            .map(|f| f.game.number)
+            .collect();
+        assert_eq!(whole, split);
+        let merged = chessbits_index::explore_shards(&shards, q, &Filter::default()).unwrap();
+        assert_eq!(
+            explore_rows(&merged),
+            explore_rows(&one.explore(q, &Filter::default()).unwrap())
+        );
+    }
+}
+
+#[test]
+fn damaged_files_are_errors_never_panics() {
+    let games = games();
+    let bytes = build(&games[..40], BuildOptions::default().with_popular(3));
+    assert!(matches!(Index::from_bytes(b"not an index".to_vec()), Err(IndexError::NotAnIndex)));
+    let mut version = bytes.clone();
+    version[8] = 9;
+    assert!(matches!(Index::from_bytes(version), Err(IndexError::Version(9))));
+    for cut in [0, 8, 12, 100, bytes.len() / 2, bytes.len() - 1] {
+        assert!(Index::from_bytes(bytes[..cut].to_vec()).is_err(), "cut at {cut}");
+    }
+    let mut rng = Rng::new(3);
+    let start = Position::new();
+    for _ in 0..300 {
+        let mut damaged = bytes.clone();
+        let at = rng.below(damaged.len() - 4);
+        damaged[at] ^= 1 << rng.below(8);
+        // The magic and the version are read first; any other byte is the checksum's.
+        match Index::from_bytes(damaged.clone()) {
+            Err(IndexError::NotAnIndex) | Err(IndexError::Version(_)) => assert!(at < 12),
+            Err(IndexError::Checksum) => {}
+            other => panic!("byte {at}: {:?}", other.map(|i| i.games())),
+        }
+        // A forged file, its checksum made to match: queries answer or fail, never panic.
+        let body = damaged.len() - 4;
+        let crc = chessbits_index::crc32(&damaged[..body]);
+        damaged[body..].copy_from_slice(&crc.to_le_bytes());
+        if let Ok(index) = Index::from_bytes(damaged) {
+            let _ = index.find(&start, &Filter::default(), None);
+            let _ = index.explore(&start, &Filter::default());
+            for g in games[..5].iter() {
+                let mut pos = g.start;
+                for &m in g.moves.iter().take(8) {
+                    pos.play_unchecked(m);
+                }
+                let _ = index.find(&pos, &Filter::default(), Some(3));
+                let _ = index.explore(&pos, &Filter::default());
+            }
+        }
+    }
+}
