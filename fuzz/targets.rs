@@ -52,6 +52,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("round_trips", round_trips),
     ("san_round_trip", san_round_trip),
     ("compressed", compressed),
+    ("index", index),
 ];
 
 /// Start positions the property targets walk from: the start, Kiwipete (castling, en passant,
@@ -417,6 +418,41 @@ pub fn cbg(data: &[u8]) {
             }
         }
     }
+}
+
+/// Position index files: bytes taken as an index (its checksum made to match, so that the
+/// reader's parsing is reached) answer `find` and `explore` for a few positions or fail,
+/// never panic; and an index built from the games of a walk finds its last position.
+pub fn index(data: &[u8]) {
+    use chessbits_index::{BuildOptions, Filter, Index, IndexBuilder, PreparedGame};
+    let mut bytes = data.to_vec();
+    if bytes.len() >= 4 {
+        let body = bytes.len() - 4;
+        let crc = chessbits_index::crc32(&bytes[..body]);
+        bytes[body..].copy_from_slice(&crc.to_le_bytes());
+    }
+    let (pos, moves, _) = walk(data);
+    if let Ok(index) = Index::from_bytes(bytes) {
+        for query in [Position::new(), pos] {
+            let _ = index.find(&query, &Filter::default(), Some(8));
+            let _ = index.explore(&query, &Filter::default());
+        }
+    }
+    // Built from the walk's game, twice (one position popular): every position is found.
+    let start = walk_start(data);
+    let mut game = chessbits_cbg::GameRecord::default();
+    game.start = start;
+    game.moves = moves;
+    let mut builder = IndexBuilder::new(BuildOptions::default().with_popular(2));
+    for number in 1..=2 {
+        game.number = number;
+        builder.push(PreparedGame::new(&game, u32::MAX).expect("a legal walk")).expect("in memory");
+    }
+    let mut out = Vec::new();
+    builder.finish(&mut out).expect("in memory");
+    let index = Index::from_bytes(out).expect("an index just built");
+    let found = index.find(&pos, &Filter::default(), None).expect("intact");
+    assert_eq!(found.len(), 2);
 }
 
 /// Legality: after a walk, every generated move passes `is_legal`, and each 16-bit value of

@@ -25,6 +25,8 @@
 //! - `cargo xtask scale [--threads 1,2,4,8,16] [--mb N] [--max-rss MB]`: the game-file commands
 //!   over one big PGN file at each thread count, and compressed input (docs/formats.md);
 //!   `--adversarial`: `pgn` over pathological inputs of 1, 4 and 16 MiB (linear time and memory).
+//! - `cargo xtask index-bench [--repeats N] [--memory MiB]`: the position index's size, build
+//!   speed and query latency on the training games repeated (docs/formats.md).
 //! - `cargo xtask sql-bench [--repeats A,B] [--threads A,B]`: times the SQL questions against a
 //!   scan of the PGN with the library, on the training games repeated (docs/sql.md).
 //! - `cargo xtask distributed [FILE.pgn...]`: the SQL functions on a local Ballista cluster,
@@ -39,6 +41,7 @@ mod fit_compact;
 mod fit_moves;
 mod formats;
 mod fuzz;
+mod index_bench;
 mod layers;
 mod magics;
 mod package;
@@ -77,6 +80,7 @@ measure and check:
   parquet-check  export a PGN file to Parquet and read it with pyarrow and DuckDB (skipped if absent)
   scale          pgn, pack and export over a 320 MB PGN at each --threads N: games/s, speed-up, peak memory
                  (--adversarial: pathological inputs of 1, 4 and 16 MiB at 1 and 2 threads)
+  index-bench    the position index: size against .cbg and .pgn.zst, build speed, find/explore latency on ~1M games
   sql-bench      time the SQL questions on 120k and 1M games against a PGN scan (docs/sql.md)
   distributed    the SQL functions on a local Ballista scheduler and two executors, against local DataFusion";
 
@@ -101,6 +105,7 @@ fn main() -> ExitCode {
         "fit-compact" => fit_compact::run(rest),
         "layers" => layers::run(rest),
         "scale" => scale::run(rest),
+        "index-bench" => index_bench::run(rest),
         "package" => package::run(rest),
         "semver" => semver::run(rest),
         "wheel" => wheel::run(rest),

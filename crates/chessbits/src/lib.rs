@@ -31,6 +31,7 @@
 pub use chessbits_bitboard as bitboard;
 pub use chessbits_cbg as cbg;
 pub use chessbits_codec as codec;
+pub use chessbits_index as index;
 pub use chessbits_move as moves;
 pub use chessbits_movegen as movegen;
 pub use chessbits_notation as notation;

@@ -408,32 +408,25 @@ impl Index {
         Ok(None)
     }
 
-    /// The games of a popular position, and the position its key stands for.
-    fn popular_games(&self, data: usize) -> Result<(Position, Vec<u32>, usize), IndexError> {
+    /// A popular position's entry at `data`: the position its key stands for, its games
+    /// (undecoded) and where its aggregate rows start.
+    fn popular_entry(&self, data: usize) -> Result<PopularEntry<'_>, IndexError> {
         let b = self.b();
         let first = b.u32(data, "popular game")?;
         let ply = b.u16(data + 4, "popular ply")?;
         let count = b.u32(data + 6, "popular count")?;
         let len = b.u32(data + 10, "popular games length")? as usize;
         let bytes = b.slice(data + 14, len, "popular games")?;
-        let mut r = BitReader::new(bytes);
-        let bits = game_bits(self.games);
-        let mut games = Vec::with_capacity(count.min(1 << 20) as usize);
-        let mut game = 0u64;
-        for i in 0..count {
-            let value = if i == 0 { r.read(bits) } else { read_gamma(&mut r) };
-            let value = value.map_err(|_| IndexError::Corrupt {
-                field: "popular games",
-                byte: (data + 14) as u64,
-            })?;
-            game = if i == 0 { value } else { game + value };
-            let game = u32::try_from(game).ok().filter(|g| u64::from(*g) < self.games);
-            games.push(
-                game.ok_or(IndexError::Corrupt { field: "game index", byte: (data + 14) as u64 })?,
-            );
-        }
         let position = self.position_at(first, ply)?;
-        Ok((position, games, data + 14 + len))
+        let games = GameList {
+            reader: BitReader::new(bytes),
+            left: count,
+            previous: None,
+            bits: game_bits(self.games),
+            games: self.games,
+            at: (data + 14) as u64,
+        };
+        Ok(PopularEntry { position, games, rows_at: data + 14 + len })
     }
 
     /// The position of game `game` after `ply` plies.
@@ -458,12 +451,44 @@ impl Index {
         filter: &Filter,
         limit: Option<usize>,
     ) -> Result<Vec<Found>, IndexError> {
-        let games = self.games_at(pos)?;
-        let mut found = Vec::new();
-        for game in games {
-            if limit.is_some_and(|l| found.len() >= l) {
-                break;
+        let key = pos.key();
+        let mut candidates = self.candidates(key)?;
+        candidates.games.sort_unstable();
+        candidates.games.dedup();
+        // The popular position's games, decoded as they are needed, merged in order with the
+        // (few) games of the blocks' groups whose kept bits are the key's.
+        let mut popular = None;
+        if candidates.popular {
+            if let Some(data) = self.popular_data(key)? {
+                let entry = self.popular_entry(data)?;
+                if same_position(&entry.position, pos) {
+                    popular = Some(entry.games);
+                }
             }
+        }
+        let mut next_popular = || match &mut popular {
+            Some(list) => list.next().transpose(),
+            None => Ok(None),
+        };
+        let mut blocks = candidates.games.into_iter().peekable();
+        let mut pending = next_popular()?;
+        let mut found = Vec::new();
+        let mut last = None;
+        while limit.is_none_or(|l| found.len() < l) {
+            let game = match (blocks.peek().copied(), pending) {
+                (Some(b), Some(p)) if b <= p => blocks.next(),
+                (_, Some(p)) => {
+                    pending = next_popular()?;
+                    Some(p)
+                }
+                (Some(_), None) => blocks.next(),
+                (None, None) => None,
+            };
+            let Some(game) = game else { break };
+            if last == Some(game) {
+                continue;
+            }
+            last = Some(game);
             if !filter.passes(&self.facts(game)?) {
                 continue;
             }
@@ -472,23 +497,6 @@ impl Index {
             }
         }
         Ok(found)
-    }
-
-    /// Candidate games for `pos` (verified by the callers' replay), in input order.
-    fn games_at(&self, pos: &Position) -> Result<Vec<u32>, IndexError> {
-        let key = pos.key();
-        let mut candidates = self.candidates(key)?;
-        if candidates.popular {
-            if let Some(data) = self.popular_data(key)? {
-                let (stored, games, _) = self.popular_games(data)?;
-                if same_position(&stored, pos) {
-                    candidates.games.extend(games);
-                }
-            }
-        }
-        candidates.games.sort_unstable();
-        candidates.games.dedup();
-        Ok(candidates.games)
     }
 
     /// The moves played from `pos` in the games that pass `filter`: one row a move, and one
@@ -513,9 +521,9 @@ impl Index {
         let candidates = self.candidates(key)?;
         if candidates.popular {
             if let Some(data) = self.popular_data(key)? {
-                let (stored, _, rows_at) = self.popular_games(data)?;
-                if same_position(&stored, pos) {
-                    self.popular_rows(rows_at, filter, by_move)?;
+                let entry = self.popular_entry(data)?;
+                if same_position(&entry.position, pos) {
+                    self.popular_rows(entry.rows_at, filter, by_move)?;
                 }
             }
         }
@@ -600,6 +608,46 @@ pub(crate) fn rows(by_move: BTreeMap<u16, Tally>) -> Vec<MoveStats> {
     // Most played first; the games that end in the position last.
     rows.sort_by_key(|r| (r.m.is_none(), core::cmp::Reverse(r.games)));
     rows
+}
+
+/// A popular position as stored: the position, its games, where its rows start.
+struct PopularEntry<'a> {
+    position: Position,
+    games: GameList<'a>,
+    rows_at: usize,
+}
+
+/// A sorted list of game indices decoded as it is read: the first in `bits` bits, then gaps
+/// as gamma codes.
+struct GameList<'a> {
+    reader: BitReader<'a>,
+    left: u32,
+    previous: Option<u64>,
+    bits: u32,
+    games: u64,
+    at: u64,
+}
+
+impl Iterator for GameList<'_> {
+    type Item = Result<u32, IndexError>;
+
+    fn next(&mut self) -> Option<Result<u32, IndexError>> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let corrupt = IndexError::Corrupt { field: "popular games", byte: self.at };
+        let game = match self.previous {
+            None => self.reader.read(self.bits).ok(),
+            Some(p) => read_gamma(&mut self.reader).ok().and_then(|gap| p.checked_add(gap)),
+        };
+        let Some(game) = game.filter(|g| *g < self.games) else {
+            self.left = 0;
+            return Some(Err(corrupt));
+        };
+        self.previous = Some(game);
+        Some(Ok(game as u32))
+    }
 }
 
 /// Game lists found for a key.

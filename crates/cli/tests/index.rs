@@ -1,0 +1,126 @@
+//! `chessbits index` as a user runs it: build, find, explore, shards, batch, JSON, errors.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_chessbits");
+
+fn sample() -> String {
+    format!("{}/../../testdata/games/lichess-2021-10-sample.pgn", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
+    child.wait_with_output().expect("the binary ends")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A directory of this test's own, emptied.
+fn dir(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("chessbits-index-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    dir
+}
+
+fn built(dir: &std::path::Path) -> String {
+    let index = dir.join("sample.cbx").display().to_string();
+    let out = run(&["index", "build", &sample(), "-o", &index, "--stats", "-q"], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    insta::assert_snapshot!("build_stats", text(&out.stdout));
+    index
+}
+
+#[test]
+fn build_then_find_and_explore() {
+    let dir = dir("find");
+    let index = built(&dir);
+    let explore = run(&["index", "explore", &index, "--moves", ""], "");
+    assert_eq!(explore.status.code(), Some(0));
+    insta::assert_snapshot!("explore_start", text(&explore.stdout));
+    let find = run(&["index", "find", &index, "--moves", "e2e4 e7e5 g1f3", "--limit", "3"], "");
+    assert_eq!(find.status.code(), Some(0));
+    insta::assert_snapshot!("find_after_nf3", text(&find.stdout));
+    // The same position by FEN, filtered, as JSON.
+    let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2";
+    let json =
+        run(&["index", "explore", &index, "--fen", fen, "--speed", "blitz,rapid", "--json"], "");
+    assert_eq!(json.status.code(), Some(0));
+    insta::assert_snapshot!("explore_filtered_json", text(&json.stdout));
+}
+
+#[test]
+fn shards_batch_and_errors() {
+    let dir = dir("shards");
+    let index = built(&dir);
+    // The same file twice: two shards, answers merged in the order given.
+    let two = run(
+        &["index", "find", &index, &index, "--moves", "e2e4 e7e5 g1f3 b8c6", "--limit", "3"],
+        "",
+    );
+    let out = text(&two.stdout).replace(&index, "sample.cbx");
+    insta::assert_snapshot!("find_two_shards", out);
+    let explore_two = run(&["index", "explore", &index, &index, "--moves", "d2d4"], "");
+    let one = run(&["index", "explore", &index, "--moves", "d2d4"], "");
+    let doubled: Vec<String> = text(&one.stdout)
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            let twice = |i: usize| (f[i].parse::<u64>().unwrap() * 2).to_string();
+            format!(
+                "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+                f[0],
+                f[1],
+                twice(2),
+                twice(3),
+                twice(4),
+                twice(5),
+                f[6],
+                f[7]
+            )
+        })
+        .collect();
+    assert_eq!(text(&explore_two.stdout).lines().skip(1).collect::<Vec<_>>(), doubled);
+    // --batch: one answer a line, each followed by a blank line; a bad FEN is reported.
+    let batch = run(
+        &["index", "explore", &index, "--batch"],
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nnot a fen\n8/8/8/8/8/8/8/K1k5 w - - 0 1\n",
+    );
+    assert_eq!(batch.status.code(), Some(1));
+    insta::assert_snapshot!("explore_batch", text(&batch.stdout));
+    assert!(text(&batch.stderr).contains("not a fen"), "{}", text(&batch.stderr));
+    // A file that is not an index, and a damaged one.
+    let bogus = dir.join("bogus.cbx");
+    std::fs::write(&bogus, b"CBXINDEX\x01\0\0\0 and nothing else").unwrap();
+    let out = run(&["index", "find", &bogus.display().to_string(), "--moves", ""], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("bad header"), "{}", text(&out.stderr));
+    let mut damaged = std::fs::read(&index).unwrap();
+    damaged[200] ^= 4;
+    let damaged_path = dir.join("damaged.cbx");
+    std::fs::write(&damaged_path, damaged).unwrap();
+    let out = run(&["index", "explore", &damaged_path.display().to_string(), "--moves", ""], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("checksum mismatch"), "{}", text(&out.stderr));
+    // A build whose input cannot be read writes nothing.
+    let missing = dir.join("missing.cbx");
+    let out = run(
+        &["index", "build", "no-such-file.pgn", "-o", &missing.display().to_string(), "-q"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!missing.exists());
+}
