@@ -8,15 +8,15 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use chessbits_cbg::{CbgReader, GameBuilder};
 use chessbits_index::{
-    explore_shards, position_after, BuildOptions, Filter, Found, Index, IndexBuilder, MoveStats,
-    PreparedGame, Speed,
+    explore_shards, format_date, position_after, BuildOptions, Filter, Found, Index, IndexBuilder,
+    MoveStats, PreparedGame,
 };
 use chessbits_notation::fen::parse_position;
 use chessbits_notation::san::SanPlus;
 use chessbits_pgn::{par_chunks, ChunkReader, Parallel, PgnErrorKind};
 use chessbits_state::Position;
 
-use crate::files::{check_inputs, peek, read_error, Kind, Pending};
+use crate::files::{check_inputs, peek, read_error, Kind, Peeked, Pending};
 use crate::pgn::fitted;
 use crate::progress::{Done, Progress};
 use crate::Threads;
@@ -155,6 +155,99 @@ fn prepare_chunk(reader: &mut ChunkReader<'_>, max_ply: u32) -> PreparedChunk {
     chunk
 }
 
+/// A build in progress: the builder, the games numbered so far, the counts.
+struct Build {
+    builder: IndexBuilder,
+    max_ply: u32,
+    number: u64,
+    failed: u64,
+    failed_inputs: u64,
+    read_before: u64,
+}
+
+impl Build {
+    /// Adds a prepared game, or reports one left out.
+    fn push(&mut self, path: &Path, game: Prepared, err: &mut impl Write) -> io::Result<()> {
+        match game {
+            Ok(game) => self.builder.push(game).map_err(io::Error::other),
+            Err(message) => {
+                self.failed += 1;
+                writeln!(err, "chessbits: {}: game {}{message}", path.display(), self.number)
+            }
+        }
+    }
+
+    /// A `.cbg` input: its games keep their numbers in the input that was packed, offset by
+    /// the games of the inputs before.
+    fn cbg(&mut self, path: &Path, input: impl Read, err: &mut impl Write) -> io::Result<()> {
+        let reader = match CbgReader::new(BufReader::new(input)) {
+            Ok(reader) => reader,
+            Err(e) => {
+                self.failed_inputs += 1;
+                return writeln!(err, "chessbits: {}: {e}", path.display());
+            }
+        };
+        let before = self.number;
+        for record in reader {
+            let game = match record {
+                Ok(game) => game,
+                Err(e) => {
+                    self.failed += 1;
+                    writeln!(err, "chessbits: {}: {e}", path.display())?;
+                    continue;
+                }
+            };
+            self.number = before + game.number;
+            let prepared = PreparedGame::new(&game, self.max_ply).map(|mut p| {
+                p.renumber(self.number);
+                p
+            });
+            self.push(path, prepared.map_err(|e| format!(": {e}")), err)?;
+        }
+        Ok(())
+    }
+
+    /// A PGN input, read and prepared on the workers, pushed here in input order.
+    fn pgn(
+        &mut self,
+        path: &Path,
+        peeked: &mut Peeked,
+        parallel: &Parallel,
+        (progress, err): (&mut Progress, &mut impl Write),
+    ) -> io::Result<()> {
+        let (read, decompressed) = (peeked.read.clone(), peeked.decompressed.clone());
+        let done = |end| Done { stored: read.get(), read: decompressed.load(Relaxed), done: end };
+        let max_ply = self.max_ply;
+        par_chunks(
+            peeked.input.by_ref(),
+            &fitted(parallel, path),
+            |reader| prepare_chunk(reader, max_ply),
+            |_, chunk: PreparedChunk| {
+                for game in chunk.games {
+                    self.number += 1;
+                    let number = self.number;
+                    self.push(
+                        path,
+                        game.map(|mut g| {
+                            g.renumber(number);
+                            g
+                        }),
+                        err,
+                    )?;
+                }
+                if let Some((offset, e)) = &chunk.read_error {
+                    read_error(err, path, *offset, e)?;
+                    self.failed_inputs += 1;
+                }
+                progress.set(self.read_before, done(chunk.end), self.number);
+                Ok::<_, io::Error>(())
+            },
+        )?;
+        self.read_before += read.get();
+        Ok(())
+    }
+}
+
 fn build(
     files: &[PathBuf],
     output: &Path,
@@ -167,92 +260,33 @@ fn build(
         return Ok(false);
     }
     let max_ply = options.max_ply;
-    let mut builder = IndexBuilder::new(options);
+    let mut run = Build {
+        builder: IndexBuilder::new(options),
+        max_ply,
+        number: 0,
+        failed: 0,
+        failed_inputs: 0,
+        read_before: 0,
+    };
     let mut progress = Progress::new(crate::pgn::total_size(files), threads.quiet());
     let parallel = threads.options();
-    let (mut number, mut failed, mut failed_inputs, mut read_before) = (0u64, 0u64, 0u64, 0);
-    let mut cbg_failed = 0;
-    let mut push = |path: &Path, game: Prepared, number: u64, err: &mut dyn Write| {
-        match game {
-            Ok(game) => builder.push(game).map_err(io::Error::other)?,
-            Err(message) => {
-                failed += 1;
-                writeln!(err, "chessbits: {}: game {number}{message}", path.display())?;
-            }
-        }
-        Ok::<_, io::Error>(())
-    };
     for path in files {
-        let mut peeked = match peek(path) {
+        match peek(path) {
             Ok(peeked) if matches!(peeked.kind, Kind::Binary) => {
                 writeln!(err, "chessbits: {}: neither PGN nor .cbg", path.display())?;
-                failed_inputs += 1;
-                continue;
+                run.failed_inputs += 1;
             }
-            Ok(peeked) => peeked,
+            Ok(mut peeked) if peeked.kind == Kind::Cbg => {
+                run.cbg(path, peeked.input.by_ref(), err)?
+            }
+            Ok(mut peeked) => run.pgn(path, &mut peeked, &parallel, (&mut progress, err))?,
             Err(e) => {
                 writeln!(err, "chessbits: {}: {e}", path.display())?;
-                failed_inputs += 1;
-                continue;
+                run.failed_inputs += 1;
             }
-        };
-        if peeked.kind == Kind::Cbg {
-            let reader = match CbgReader::new(BufReader::new(peeked.input.by_ref())) {
-                Ok(reader) => reader,
-                Err(e) => {
-                    writeln!(err, "chessbits: {}: {e}", path.display())?;
-                    failed_inputs += 1;
-                    continue;
-                }
-            };
-            // A .cbg game keeps its number in the input that was packed, offset by the
-            // games of the inputs before.
-            let before = number;
-            for record in reader {
-                let game = match record {
-                    Ok(game) => game,
-                    Err(e) => {
-                        writeln!(err, "chessbits: {}: {e}", path.display())?;
-                        cbg_failed += 1;
-                        continue;
-                    }
-                };
-                number = before + game.number;
-                let mut prepared = PreparedGame::new(&game, max_ply).map_err(|e| format!(": {e}"));
-                if let Ok(p) = &mut prepared {
-                    p.renumber(number);
-                }
-                push(path, prepared, number, err)?;
-            }
-            continue;
         }
-        let (read, decompressed) = (peeked.read.clone(), peeked.decompressed.clone());
-        let done = |end| Done { stored: read.get(), read: decompressed.load(Relaxed), done: end };
-        let fitted: Parallel = fitted(&parallel, path);
-        par_chunks(
-            peeked.input.by_ref(),
-            &fitted,
-            |reader| prepare_chunk(reader, max_ply),
-            |_, chunk: PreparedChunk| {
-                for game in chunk.games {
-                    number += 1;
-                    let game = game.map(|mut g| {
-                        g.renumber(number);
-                        g
-                    });
-                    push(path, game, number, err)?;
-                }
-                if let Some((offset, e)) = &chunk.read_error {
-                    read_error(err, path, *offset, e)?;
-                    failed_inputs += 1;
-                }
-                progress.set(read_before, done(chunk.end), number);
-                Ok::<_, io::Error>(())
-            },
-        )?;
-        read_before += read.get();
     }
-    failed += cbg_failed;
+    let Build { builder, number, failed, failed_inputs, .. } = run;
     let pending = Pending::new(output);
     let file = File::create(pending.temp())
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", output.display())))?;
@@ -274,40 +308,12 @@ fn build(
 
 impl Query {
     fn filter(&self) -> Result<Filter, String> {
-        let mut filter = Filter::default();
-        if let Some(results) = &self.result {
-            for r in results.split(',') {
-                filter.results.push(match r.trim() {
-                    "*" => 0,
-                    "1-0" => 1,
-                    "0-1" => 2,
-                    "1/2-1/2" => 3,
-                    other => return Err(format!("--result: unknown result {other:?}")),
-                });
-            }
-        }
-        if let Some(speeds) = &self.speed {
-            for s in speeds.split(',') {
-                filter.speeds.push(s.trim().parse::<Speed>().map_err(|e| format!("--speed: {e}"))?);
-            }
-        }
-        let month = |text: &Option<String>, name: &str| -> Result<Option<u32>, String> {
-            text.as_deref()
-                .map(|t| {
-                    let (y, m) =
-                        t.split_once('-').ok_or(format!("{name}: {t:?} is not YYYY-MM"))?;
-                    match (y.parse::<u32>(), m.parse::<u32>()) {
-                        (Ok(y), Ok(m)) if (1..=12).contains(&m) => Ok(y * 100 + m),
-                        _ => Err(format!("{name}: {t:?} is not YYYY-MM")),
-                    }
-                })
-                .transpose()
-        };
-        filter.since = month(&self.since, "--since")?;
-        filter.until = month(&self.until, "--until")?;
-        filter.min_rating = self.min_rating;
-        filter.max_rating = self.max_rating;
-        Ok(filter)
+        Filter::from_text(
+            self.result.as_deref(),
+            (self.since.as_deref(), self.until.as_deref()),
+            (self.min_rating, self.max_rating),
+            self.speed.as_deref(),
+        )
     }
 
     fn position(&self) -> Result<Position, String> {
@@ -390,21 +396,6 @@ fn err_sink() -> io::StderrLock<'static> {
     io::stderr().lock()
 }
 
-/// A `yyyymmdd` date as PGN writes it (`2021.10.??`), empty if unknown.
-fn date(d: u32) -> String {
-    if d == 0 {
-        return String::new();
-    }
-    let part = |n: u32, width: usize| {
-        if n == 0 {
-            "?".repeat(width)
-        } else {
-            format!("{n:0width$}")
-        }
-    };
-    format!("{}.{}.{}", part(d / 10_000, 4), part(d / 100 % 100, 2), part(d % 100, 2))
-}
-
 fn json_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
@@ -459,7 +450,7 @@ fn find(
                 json_text(&g.white),
                 json_text(&g.black),
                 g.facts.result(),
-                json_text(&date(g.facts.date)),
+                json_text(&format_date(g.facts.date)),
                 g.facts.white_elo,
                 g.facts.black_elo,
                 g.speed(),
@@ -488,7 +479,7 @@ fn find(
             tsv(&g.white),
             tsv(&g.black),
             g.facts.result(),
-            date(g.facts.date),
+            format_date(g.facts.date),
             g.facts.white_elo,
             g.facts.black_elo,
             g.speed(),
@@ -528,7 +519,7 @@ fn explore(
                 row.draws,
                 row.black,
                 row.average_rating.map_or("null".to_string(), |r| r.to_string()),
-                json_text(&date(row.last_date)),
+                json_text(&format_date(row.last_date)),
             )?;
         }
         writeln!(out, "]")?;
@@ -545,7 +536,7 @@ fn explore(
             row.draws,
             row.black,
             row.average_rating.map_or(String::new(), |r| r.to_string()),
-            date(row.last_date),
+            format_date(row.last_date),
         )?;
     }
     Ok(())

@@ -1,10 +1,11 @@
 //! The `chessbits` binary run as a user runs it: output contracts, exit status, errors on
 //! stderr, help text.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-const BIN: &str = env!("CARGO_BIN_EXE_chessbits");
+mod common;
+
+use common::text;
 
 fn data(name: &str) -> String {
     format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -12,19 +13,7 @@ fn data(name: &str) -> String {
 
 /// Runs the tool with `args` and `stdin`.
 fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
-    child.wait_with_output().expect("the binary ends")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+    common::run(args, stdin.as_bytes())
 }
 
 /// The lines of a run's standard output.

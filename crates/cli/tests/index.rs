@@ -1,30 +1,19 @@
 //! `chessbits index` as a user runs it: build, find, explore, shards, batch, JSON, errors.
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-const BIN: &str = env!("CARGO_BIN_EXE_chessbits");
+mod common;
 
 fn sample() -> String {
     format!("{}/../../testdata/games/lichess-2021-10-sample.pgn", env!("CARGO_MANIFEST_DIR"))
 }
 
 fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
-    child.wait_with_output().expect("the binary ends")
+    common::run(args, stdin.as_bytes())
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::text;
 
 /// A directory of this test's own, emptied.
 fn dir(name: &str) -> PathBuf {
@@ -115,6 +104,13 @@ fn shards_batch_and_errors() {
     let out = run(&["index", "explore", &damaged_path.display().to_string(), "--moves", ""], "");
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("checksum mismatch"), "{}", text(&out.stderr));
+    // From the same games packed as .cbg: the same index, byte for byte.
+    let cbg = dir.join("sample.cbg").display().to_string();
+    assert_eq!(run(&["pack", &sample(), "-o", &cbg, "-q"], "").status.code(), Some(0));
+    let from_cbg = dir.join("from-cbg.cbx");
+    let out = run(&["index", "build", &cbg, "-o", &from_cbg.display().to_string(), "-q"], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(std::fs::read(&from_cbg).unwrap() == std::fs::read(&index).unwrap());
     // A build whose input cannot be read writes nothing.
     let missing = dir.join("missing.cbx");
     let out = run(

@@ -238,9 +238,89 @@ impl Filter {
     }
 }
 
+/// The code of a result as PGN writes it (`1-0`, `0-1`, `1/2-1/2`, `*`), as
+/// [`GameFacts::result`] keeps it.
+pub fn parse_result(text: &str) -> Option<u8> {
+    match text.trim() {
+        "*" => Some(0),
+        "1-0" => Some(1),
+        "0-1" => Some(2),
+        "1/2-1/2" => Some(3),
+        _ => None,
+    }
+}
+
+/// A month written `YYYY-MM` as `yyyymm`, as [`Filter::since`] and [`Filter::until`] take it.
+///
+/// # Errors
+/// A message for text that is not a month.
+pub fn parse_month(text: &str) -> Result<u32, String> {
+    let bad = || format!("{text:?} is not a month (YYYY-MM)");
+    let (y, m) = text.trim().split_once('-').ok_or_else(bad)?;
+    match (y.parse::<u32>(), m.parse::<u32>()) {
+        (Ok(y), Ok(m)) if (1..=9999).contains(&y) && (1..=12).contains(&m) => Ok(y * 100 + m),
+        _ => Err(bad()),
+    }
+}
+
+/// A `yyyymmdd` date as PGN writes it (`2021.10.??`); empty for 0 (no date).
+pub fn format_date(date: u32) -> String {
+    if date == 0 {
+        return String::new();
+    }
+    let part =
+        |n: u32, width: usize| if n == 0 { "?".repeat(width) } else { format!("{n:0width$}") };
+    format!("{}.{}.{}", part(date / 10_000, 4), part(date / 100 % 100, 2), part(date % 100, 2))
+}
+
+impl Filter {
+    /// A filter from the text a user gives: results (`1-0,1/2-1/2`), months (`YYYY-MM`),
+    /// ratings, speeds (`blitz,rapid`); `None` for a bound not given.
+    ///
+    /// # Errors
+    /// A message naming the first value that does not read.
+    pub fn from_text(
+        results: Option<&str>,
+        (since, until): (Option<&str>, Option<&str>),
+        (min_rating, max_rating): (Option<u16>, Option<u16>),
+        speeds: Option<&str>,
+    ) -> Result<Filter, String> {
+        let mut filter = Filter { min_rating, max_rating, ..Filter::default() };
+        for r in results.into_iter().flat_map(|r| r.split(',')) {
+            filter.results.push(parse_result(r).ok_or(format!("unknown result {r:?}"))?);
+        }
+        for s in speeds.into_iter().flat_map(|s| s.split(',')) {
+            filter.speeds.push(s.trim().parse::<Speed>()?);
+        }
+        filter.since = since.map(parse_month).transpose()?;
+        filter.until = until.map(parse_month).transpose()?;
+        Ok(filter)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn filters_from_text() {
+        let f = Filter::from_text(
+            Some("1-0, 1/2-1/2"),
+            (Some("2021-10"), Some("2021-12")),
+            (Some(1600), None),
+            Some("blitz,rapid"),
+        )
+        .unwrap();
+        assert_eq!(f.results, [1, 3]);
+        assert_eq!((f.since, f.until), (Some(202110), Some(202112)));
+        assert_eq!(f.speeds, [Speed::Blitz, Speed::Rapid]);
+        assert!(Filter::from_text(Some("2-0"), (None, None), (None, None), None).is_err());
+        assert!(Filter::from_text(None, (Some("2021-13"), None), (None, None), None).is_err());
+        assert!(Filter::from_text(None, (None, None), (None, None), Some("fast")).is_err());
+        assert_eq!(format_date(20211031), "2021.10.31");
+        assert_eq!(format_date(20210000), "2021.??.??");
+        assert_eq!(format_date(0), "");
+    }
 
     #[test]
     fn speeds_as_lichess_classes_them() {

@@ -52,7 +52,10 @@ mod read;
 
 pub use build::{BuildOptions, BuildStats, IndexBuilder, PreparedGame, SkipReason};
 pub use format::{crc32, Crc32, IndexError, MAGIC, VERSION};
-pub use game::{parse_date, rating_band, Filter, GameFacts, Speed, RATING_BANDS};
+pub use game::{
+    format_date, parse_date, parse_month, parse_result, rating_band, Filter, GameFacts, Speed,
+    RATING_BANDS,
+};
 pub use read::{explore_shards, same_position, Found, GameInfo, Index, MoveStats};
 
 use chessbits_movegen::MoveGen;

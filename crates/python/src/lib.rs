@@ -32,6 +32,7 @@ mod codecs;
 mod errors;
 mod features;
 mod games;
+mod index;
 
 use pyo3::prelude::*;
 
@@ -45,6 +46,7 @@ const _: () = {
     assert!(align_of::<board::Outcome>() <= 8);
     assert!(align_of::<board::LegalMoves>() <= 8);
     assert!(align_of::<games::BatchReader>() <= 8);
+    assert!(align_of::<index::PyIndex>() <= 8);
 };
 
 /// The module `chessbits._chessbits`; the package `chessbits` re-exports it.
@@ -58,6 +60,8 @@ fn _chessbits(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<board::Outcome>()?;
     m.add_class::<board::LegalMoves>()?;
     m.add_class::<games::BatchReader>()?;
+    m.add_class::<index::PyIndex>()?;
+    m.add_function(wrap_pyfunction!(index::build_index, m)?)?;
     m.add_function(wrap_pyfunction!(games::read_games_ipc, m)?)?;
     m.add_function(wrap_pyfunction!(features::fens_to_columns, m)?)?;
     m.add_function(wrap_pyfunction!(features::game_columns, m)?)?;

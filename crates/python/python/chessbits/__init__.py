@@ -53,6 +53,7 @@ __all__ = [
     "DecodeError",
     "FenError",
     "IllegalMoveError",
+    "Index",
     "InvalidMoveError",
     "LegalMoves",
     "Move",
@@ -65,6 +66,7 @@ __all__ = [
     "encode_position",
     "fens_to_arrays",
     "from_chess",
+    "build_index",
     "game_positions",
     "iter_games",
     "read_games",
@@ -235,6 +237,92 @@ def write_cbg(
     Returns ``(written, failed)``; games that do not read are left out. Read the file back
     with ``read_games(path)``."""
     return _chessbits.write_cbg(_source(source), os.fspath(path), codec=codec)
+
+
+class Index:
+    """A position index (``.cbx``, written by ``build_index`` or ``chessbits index build``):
+    which games reached a position, by any move order, and what was played from it.
+
+    The position is a FEN (``fen=``) or UCI moves from the start (``moves="e2e4 e7e5"``; the
+    start position if neither is given). A position is the same when its Polyglot key's
+    fields match: placement, side to move, castling rights, and the en passant square where a
+    pawn stands ready to take. The filters: ``result`` (``"1-0,1/2-1/2"``), ``since`` and
+    ``until`` (months, ``"YYYY-MM"``), ``min_rating`` and ``max_rating`` (the players'
+    average rating, by lichess's bands), ``speed`` (``"blitz,rapid"``). Answers are exact:
+    each candidate game is replayed to the position (docs/formats.md)."""
+
+    def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
+        self._index = _chessbits._Index(os.fspath(path))
+
+    @property
+    def games(self) -> int:
+        """The games in the index."""
+        return int(self._index.games)
+
+    def find(
+        self,
+        fen: Optional[str] = None,
+        *,
+        moves: Optional[str] = None,
+        result: Optional[str] = None,
+        since: Optional[str] = None,
+        until: Optional[str] = None,
+        min_rating: Optional[int] = None,
+        max_rating: Optional[int] = None,
+        speed: Optional[str] = None,
+        limit: Optional[int] = None,
+    ) -> pa.Table:
+        """The games that reach the position, in input order, at most ``limit`` of them: a
+        table with ``game`` (its number in the input), ``ply`` (the first ply where it
+        reaches the position), ``white``, ``black``, ``result``, ``date``, ``white_elo``,
+        ``black_elo``, ``speed`` and ``event``."""
+        data = self._index.find_ipc(
+            fen, moves, result, since, until, min_rating, max_rating, speed, limit
+        )
+        return pa.ipc.open_stream(pa.py_buffer(data)).read_all()
+
+    def explore(
+        self,
+        fen: Optional[str] = None,
+        *,
+        moves: Optional[str] = None,
+        result: Optional[str] = None,
+        since: Optional[str] = None,
+        until: Optional[str] = None,
+        min_rating: Optional[int] = None,
+        max_rating: Optional[int] = None,
+        speed: Optional[str] = None,
+    ) -> pa.Table:
+        """The moves played from the position, one row a move, most played first, and a last
+        row with ``uci`` and ``san`` null for the games that end there: ``uci``, ``san``,
+        ``games``, ``white``, ``draws``, ``black``, ``average_rating``, ``last_date``. A game
+        counts once, with the move played after its first arrival."""
+        data = self._index.explore_ipc(
+            fen, moves, result, since, until, min_rating, max_rating, speed
+        )
+        return pa.ipc.open_stream(pa.py_buffer(data)).read_all()
+
+
+def build_index(
+    sources: Union[Source, Sequence[Source]],
+    output: Union[str, "os.PathLike[str]"],
+    *,
+    max_ply: Optional[int] = None,
+    memory: int = 1024,
+) -> Dict[str, int]:
+    """Builds a position index of the games of ``sources`` (one or a list of paths, bytes or
+    file objects of PGN, plain or compressed, or ``.cbg``) at ``output``, numbering games
+    across the sources; at most ``max_ply`` plies a game (default: all), sorting in at most
+    ``memory`` MiB. The file is written under a temporary name and renamed once whole.
+    Returns ``{"games": ..., "skipped": ..., "bytes": ...}``."""
+    if isinstance(sources, (list, tuple)):
+        items = [_source(s) for s in sources]
+    else:
+        items = [_source(sources)]
+    games, skipped, size = _chessbits.build_index(
+        items, os.fspath(output), max_ply=max_ply, memory=memory
+    )
+    return {"games": games, "skipped": skipped, "bytes": size}
 
 
 def to_chess(board: Board) -> Any:

@@ -15,6 +15,7 @@ __all__ = [
     "DecodeError",
     "FenError",
     "IllegalMoveError",
+    "Index",
     "InvalidMoveError",
     "LegalMoves",
     "Move",
@@ -26,6 +27,7 @@ __all__ = [
     "encode_moves",
     "encode_position",
     "fens_to_arrays",
+    "build_index",
     "from_chess",
     "game_positions",
     "iter_games",
@@ -231,6 +233,50 @@ def decode_moves(data: bytes, plies: int, *, start_fen: Optional[str] = None, co
 
 def write_cbg(source: Source, path: Union[str, os.PathLike[str]], *, codec: str = "model") -> Tuple[int, int]:
     """Games to a ``.cbg`` file: ``(written, failed)``."""
+
+class Index:
+    """A position index (``.cbx``): ``find`` and ``explore`` as ``pyarrow`` tables."""
+
+    def __init__(self, path: Union[str, os.PathLike[str]]) -> None: ...
+    @property
+    def games(self) -> int:
+        """The games in the index."""
+    def find(
+        self,
+        fen: Optional[str] = None,
+        *,
+        moves: Optional[str] = None,
+        result: Optional[str] = None,
+        since: Optional[str] = None,
+        until: Optional[str] = None,
+        min_rating: Optional[int] = None,
+        max_rating: Optional[int] = None,
+        speed: Optional[str] = None,
+        limit: Optional[int] = None,
+    ) -> pa.Table:
+        """The games that reach the position: game, ply and tags."""
+    def explore(
+        self,
+        fen: Optional[str] = None,
+        *,
+        moves: Optional[str] = None,
+        result: Optional[str] = None,
+        since: Optional[str] = None,
+        until: Optional[str] = None,
+        min_rating: Optional[int] = None,
+        max_rating: Optional[int] = None,
+        speed: Optional[str] = None,
+    ) -> pa.Table:
+        """The moves played from the position, with their games and results."""
+
+def build_index(
+    sources: Union[Source, Sequence[Source]],
+    output: Union[str, os.PathLike[str]],
+    *,
+    max_ply: Optional[int] = None,
+    memory: int = 1024,
+) -> Dict[str, int]:
+    """A position index of the games of ``sources``: ``{"games", "skipped", "bytes"}``."""
 
 def to_chess(board: Board) -> Any:
     """A ``chess.Board`` of the same game (python-chess needed)."""

@@ -1,0 +1,279 @@
+//! The position index for Python: `chessbits.Index` (find and explore, as Arrow tables) and
+//! `chessbits.build_index`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use arrow_array::builder::{StringBuilder, UInt16Builder, UInt32Builder, UInt64Builder};
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_ipc::writer::StreamWriter;
+use arrow_schema::{DataType, Field, Schema};
+use chessbits_index::{
+    format_date, position_after, BuildOptions, Filter, Index, IndexBuilder, PreparedGame,
+};
+use chessbits_notation::fen::parse_position;
+use chessbits_notation::san::SanPlus;
+use chessbits_state::Position;
+use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use crate::errors::{raise, ChessbitsError};
+use crate::games::{path_error, Games, Source};
+
+/// An index file, read into memory: the Rust side of `chessbits.Index`.
+#[pyclass(module = "chessbits", name = "_Index", frozen)]
+pub(crate) struct PyIndex {
+    inner: Index,
+}
+
+/// The query's position: a FEN, or UCI moves from the start.
+fn position(fen: Option<&str>, moves: Option<&str>) -> PyResult<Position> {
+    match (fen, moves) {
+        (Some(fen), None) => {
+            parse_position(fen).map_err(|e| raise::<crate::errors::FenError>(e.to_string()))
+        }
+        (None, Some(moves)) => position_after(moves).map_err(PyValueError::new_err),
+        (None, None) => Ok(Position::new()),
+        (Some(_), Some(_)) => Err(PyValueError::new_err("give fen or moves, not both")),
+    }
+}
+
+/// The filter of a query's keyword arguments.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the filter's keyword arguments, as Python passes them"
+)]
+fn filter(
+    result: Option<&str>,
+    since: Option<&str>,
+    until: Option<&str>,
+    min_rating: Option<u16>,
+    max_rating: Option<u16>,
+    speed: Option<&str>,
+) -> PyResult<Filter> {
+    Filter::from_text(result, (since, until), (min_rating, max_rating), speed)
+        .map_err(PyValueError::new_err)
+}
+
+/// One record batch of `fields` and `columns` as Arrow IPC stream bytes.
+fn ipc<'py>(
+    py: Python<'py>,
+    fields: Vec<Field>,
+    columns: Vec<ArrayRef>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let arrow = |e: arrow_schema::ArrowError| raise::<ChessbitsError>(e.to_string());
+    let batch = RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).map_err(arrow)?;
+    let mut writer = StreamWriter::try_new(Vec::new(), &batch.schema()).map_err(arrow)?;
+    writer.write(&batch).map_err(arrow)?;
+    let bytes = writer.into_inner().map_err(arrow)?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
+fn index_error(e: chessbits_index::IndexError) -> PyErr {
+    match e {
+        chessbits_index::IndexError::Io(e) => PyOSError::new_err(e.to_string()),
+        e => raise::<ChessbitsError>(e.to_string()),
+    }
+}
+
+#[pymethods]
+impl PyIndex {
+    #[new]
+    fn new(path: PathBuf) -> PyResult<PyIndex> {
+        match Index::open(&path) {
+            Ok(inner) => Ok(PyIndex { inner }),
+            Err(chessbits_index::IndexError::Io(e)) => Err(path_error(&path, &e)),
+            Err(e) => Err(raise::<ChessbitsError>(format!("{}: {e}", path.display()))),
+        }
+    }
+
+    /// The games in the index.
+    #[getter]
+    fn games(&self) -> u64 {
+        self.inner.games()
+    }
+
+    /// `find` as an Arrow IPC stream: game, ply, white, black, result, date, white_elo,
+    /// black_elo, speed, event.
+    #[pyo3(signature = (fen=None, moves=None, result=None, since=None, until=None, min_rating=None, max_rating=None, speed=None, limit=None))]
+    #[allow(clippy::too_many_arguments, reason = "Python's keyword arguments")]
+    fn find_ipc<'py>(
+        &self,
+        py: Python<'py>,
+        fen: Option<&str>,
+        moves: Option<&str>,
+        result: Option<&str>,
+        since: Option<&str>,
+        until: Option<&str>,
+        min_rating: Option<u16>,
+        max_rating: Option<u16>,
+        speed: Option<&str>,
+        limit: Option<usize>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let pos = position(fen, moves)?;
+        let filter = filter(result, since, until, min_rating, max_rating, speed)?;
+        let found = py.detach(|| self.inner.find(&pos, &filter, limit)).map_err(index_error)?;
+        let (mut game, mut ply) = (UInt64Builder::new(), UInt16Builder::new());
+        let (mut white, mut black, mut res, mut date) = (
+            StringBuilder::new(),
+            StringBuilder::new(),
+            StringBuilder::new(),
+            StringBuilder::new(),
+        );
+        let (mut white_elo, mut black_elo) = (UInt16Builder::new(), UInt16Builder::new());
+        let (mut speeds, mut event) = (StringBuilder::new(), StringBuilder::new());
+        for f in &found {
+            let g = &f.game;
+            game.append_value(g.number);
+            ply.append_value(f.ply);
+            white.append_value(&g.white);
+            black.append_value(&g.black);
+            res.append_value(g.facts.result().to_string());
+            date.append_option((g.facts.date != 0).then(|| format_date(g.facts.date)));
+            white_elo.append_option((g.facts.white_elo != 0).then_some(g.facts.white_elo));
+            black_elo.append_option((g.facts.black_elo != 0).then_some(g.facts.black_elo));
+            speeds.append_value(g.speed().name());
+            event.append_value(&g.event);
+        }
+        let fields = vec![
+            Field::new("game", DataType::UInt64, false),
+            Field::new("ply", DataType::UInt16, false),
+            Field::new("white", DataType::Utf8, false),
+            Field::new("black", DataType::Utf8, false),
+            Field::new("result", DataType::Utf8, false),
+            Field::new("date", DataType::Utf8, true),
+            Field::new("white_elo", DataType::UInt16, true),
+            Field::new("black_elo", DataType::UInt16, true),
+            Field::new("speed", DataType::Utf8, false),
+            Field::new("event", DataType::Utf8, false),
+        ];
+        let columns: Vec<ArrayRef> = vec![
+            Arc::new(game.finish()),
+            Arc::new(ply.finish()),
+            Arc::new(white.finish()),
+            Arc::new(black.finish()),
+            Arc::new(res.finish()),
+            Arc::new(date.finish()),
+            Arc::new(white_elo.finish()),
+            Arc::new(black_elo.finish()),
+            Arc::new(speeds.finish()),
+            Arc::new(event.finish()),
+        ];
+        ipc(py, fields, columns)
+    }
+
+    /// `explore` as an Arrow IPC stream: uci, san (null for the games that end there),
+    /// games, white, draws, black, average_rating, last_date.
+    #[pyo3(signature = (fen=None, moves=None, result=None, since=None, until=None, min_rating=None, max_rating=None, speed=None))]
+    #[allow(clippy::too_many_arguments, reason = "Python's keyword arguments")]
+    fn explore_ipc<'py>(
+        &self,
+        py: Python<'py>,
+        fen: Option<&str>,
+        moves: Option<&str>,
+        result: Option<&str>,
+        since: Option<&str>,
+        until: Option<&str>,
+        min_rating: Option<u16>,
+        max_rating: Option<u16>,
+        speed: Option<&str>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let pos = position(fen, moves)?;
+        let filter = filter(result, since, until, min_rating, max_rating, speed)?;
+        let rows = py.detach(|| self.inner.explore(&pos, &filter)).map_err(index_error)?;
+        let (mut uci, mut san) = (StringBuilder::new(), StringBuilder::new());
+        let mut counts = [
+            UInt64Builder::new(),
+            UInt64Builder::new(),
+            UInt64Builder::new(),
+            UInt64Builder::new(),
+        ];
+        let (mut rating, mut last) = (UInt32Builder::new(), StringBuilder::new());
+        for row in &rows {
+            uci.append_option(row.m.map(|m| m.to_uci(pos.castling_mode()).to_string()));
+            san.append_option(row.m.map(|m| SanPlus::from_move(&pos, m).to_string()));
+            for (b, n) in counts.iter_mut().zip([row.games, row.white, row.draws, row.black]) {
+                b.append_value(n);
+            }
+            rating.append_option(row.average_rating);
+            last.append_option((row.last_date != 0).then(|| format_date(row.last_date)));
+        }
+        let [mut games, mut white, mut draws, mut black] = counts;
+        let fields = vec![
+            Field::new("uci", DataType::Utf8, true),
+            Field::new("san", DataType::Utf8, true),
+            Field::new("games", DataType::UInt64, false),
+            Field::new("white", DataType::UInt64, false),
+            Field::new("draws", DataType::UInt64, false),
+            Field::new("black", DataType::UInt64, false),
+            Field::new("average_rating", DataType::UInt32, true),
+            Field::new("last_date", DataType::Utf8, true),
+        ];
+        let columns: Vec<ArrayRef> = vec![
+            Arc::new(uci.finish()),
+            Arc::new(san.finish()),
+            Arc::new(games.finish()),
+            Arc::new(white.finish()),
+            Arc::new(draws.finish()),
+            Arc::new(black.finish()),
+            Arc::new(rating.finish()),
+            Arc::new(last.finish()),
+        ];
+        ipc(py, fields, columns)
+    }
+}
+
+/// Builds an index of the games of `sources` (paths, bytes or file objects of PGN, plain or
+/// compressed, or `.cbg`) at `output`, written under a temporary name and renamed once
+/// whole; games are numbered across the sources. Returns (games indexed, games skipped,
+/// bytes written).
+#[pyfunction]
+#[pyo3(signature = (sources, output, *, max_ply=None, memory=1024))]
+pub(crate) fn build_index(
+    py: Python<'_>,
+    sources: Vec<Source>,
+    output: PathBuf,
+    max_ply: Option<u32>,
+    memory: usize,
+) -> PyResult<(u64, u64, u64)> {
+    let max_ply = max_ply.unwrap_or(u32::MAX);
+    let options =
+        BuildOptions::default().with_max_ply(max_ply).with_memory(memory.saturating_mul(1 << 20));
+    let mut builder = IndexBuilder::new(options);
+    let (mut before, mut skipped) = (0u64, 0u64);
+    for source in sources {
+        let mut games = Games::new(source.open()?)?;
+        let mut last = 0;
+        loop {
+            // A file object needs the GIL for each read: the loop keeps it.
+            let Some((number, game)) = games.next_game()? else { break };
+            last = number;
+            match game {
+                Ok(game) => {
+                    match PreparedGame::new(&game, max_ply) {
+                        Ok(mut prepared) => {
+                            prepared.renumber(before + number);
+                            builder.push(prepared).map_err(index_error)?;
+                        }
+                        Err(_) => skipped += 1,
+                    }
+                    games.recycle(game);
+                }
+                Err(_) => skipped += 1,
+            }
+        }
+        before += last;
+        py.check_signals()?;
+    }
+    let temp = output.with_extension("cbx.partial");
+    let file = std::fs::File::create(&temp).map_err(|e| path_error(&temp, &e))?;
+    let mut writer = std::io::BufWriter::new(file);
+    let stats = py.detach(|| builder.finish(&mut writer)).map_err(|e| {
+        let _ = std::fs::remove_file(&temp);
+        index_error(e)
+    })?;
+    drop(writer.into_inner().map_err(|e| PyOSError::new_err(e.to_string()))?);
+    std::fs::rename(&temp, &output).map_err(|e| path_error(&output, &e))?;
+    Ok((stats.games, skipped, stats.bytes))
+}

@@ -1,0 +1,102 @@
+"""The position index from Python: build_index, Index.find and Index.explore, checked against
+python-chess's Polyglot keys over every position of the sample games."""
+
+import os
+from collections import Counter
+
+import chess
+import chess.pgn
+import chess.polyglot
+import pytest
+
+import chessbits
+
+SAMPLE = os.path.join(
+    os.path.dirname(__file__), "..", "..", "..", "testdata", "games", "lichess-2021-10-sample.pgn"
+)
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory):
+    path = tmp_path_factory.mktemp("index") / "sample.cbx"
+    stats = chessbits.build_index(SAMPLE, path)
+    assert stats["games"] == 66 and stats["skipped"] == 0
+    assert stats["bytes"] == os.path.getsize(path)
+    return chessbits.Index(path)
+
+
+def games():
+    with open(SAMPLE, encoding="utf-8") as f:
+        number = 0
+        while True:
+            game = chess.pgn.read_game(f)
+            if game is None:
+                return
+            number += 1
+            yield number, game
+
+
+def scan():
+    """Per Polyglot key: each game's first ply there and the move played next."""
+    arrivals = {}
+    for number, game in games():
+        board = game.board()
+        moves = list(game.mainline_moves())
+        seen = set()
+        for ply in range(len(moves) + 1):
+            key = chess.polyglot.zobrist_hash(board)
+            if key not in seen:
+                seen.add(key)
+                nxt = moves[ply].uci() if ply < len(moves) else None
+                arrivals.setdefault(key, []).append((number, ply, nxt, board.fen()))
+            if ply < len(moves):
+                board.push(moves[ply])
+    return arrivals
+
+
+def test_find_and_explore_equal_python_chess(index):
+    assert index.games == 66
+    checked = 0
+    for key, hits in scan().items():
+        fen = hits[0][3]
+        found = index.find(fen)
+        assert found.column("game").to_pylist() == [h[0] for h in hits], fen
+        assert found.column("ply").to_pylist() == [h[1] for h in hits], fen
+        explored = index.explore(fen)
+        counts = Counter(h[2] for h in hits)
+        assert dict(zip(explored.column("uci").to_pylist(), explored.column("games").to_pylist())) == dict(counts)
+        checked += 1
+    assert checked > 3000
+
+
+def test_tags_filters_and_moves(index):
+    found = index.find(moves="e2e4 e7e5 g1f3", limit=3)
+    assert found.column_names == [
+        "game", "ply", "white", "black", "result", "date", "white_elo", "black_elo", "speed", "event",
+    ]
+    assert found.num_rows == 3
+    assert found.column("ply").to_pylist() == [3, 3, 3]
+    start = index.explore()
+    assert sum(start.column("games").to_pylist()) == 66
+    assert start.column("san").to_pylist()[0] == "e4"
+    blitz = index.explore(speed="blitz")
+    wins = index.explore(result="1-0")
+    assert 0 < sum(blitz.column("games").to_pylist()) < 66
+    assert sum(wins.column("games").to_pylist()) == sum(wins.column("white").to_pylist())
+    none = index.find(since="2030-01")
+    assert none.num_rows == 0
+
+
+def test_errors(index, tmp_path):
+    with pytest.raises(chessbits.FenError):
+        index.find("not a fen")
+    with pytest.raises(ValueError):
+        index.find(moves="e2e5")
+    with pytest.raises(ValueError):
+        index.explore(speed="fast")
+    with pytest.raises(FileNotFoundError):
+        chessbits.Index(tmp_path / "missing.cbx")
+    bad = tmp_path / "bad.cbx"
+    bad.write_bytes(b"not an index")
+    with pytest.raises(chessbits.ChessbitsError):
+        chessbits.Index(bad)
