@@ -2,8 +2,9 @@
 //! wheel and the sdist, with maturin) and installs each into a fresh virtual environment, where
 //! the module must import and work.
 //!
-//! Writes `target/wheels/chessbits-VERSION-cp39-abi3-manylinux_*.whl` and
-//! `target/wheels/chessbits-VERSION.tar.gz`. The sdist is built by pip from source, as a user
+//! Writes `target/python-package/dist/chessbits-VERSION-cp39-abi3-manylinux_*.whl` and
+//! `target/python-package/dist/chessbits-VERSION.tar.gz` (not `target/wheels`, where the
+//! sdist's own build leaves the wheel it makes). The sdist is built by pip from source, as a user
 //! without a wheel for their platform would build it; its cargo build shares the workspace's
 //! target directory, so only the workspace's own crates and the final link are compiled again.
 //! Needs `python3` with `venv`, and PyPI (maturin, numpy, pyarrow).
@@ -25,7 +26,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         if arg == "-h" || arg == "--help" {
             println!(
                 "usage: cargo xtask wheel\n\nbuilds the abi3 wheel and the sdist into \
-                 target/wheels and installs each in a fresh venv"
+                 target/python-package/dist and installs each in a fresh venv"
             );
             return Ok(ExitCode::SUCCESS);
         }
@@ -33,10 +34,9 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
     }
     let root = crate::project_root();
     let target = target_dir(&root)?;
-    let out = target.join("wheels");
-    let _ = std::fs::remove_dir_all(&out);
     let envs = target.join("python-package");
     let _ = std::fs::remove_dir_all(&envs);
+    let out = envs.join("dist");
 
     let tools = envs.join("build");
     venv(&tools)?;

@@ -60,6 +60,7 @@
 #![forbid(unsafe_code)]
 
 pub mod games;
+pub mod index;
 
 use core::fmt;
 use std::collections::VecDeque;

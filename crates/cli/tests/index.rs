@@ -111,6 +111,27 @@ fn shards_batch_and_errors() {
     let out = run(&["index", "build", &cbg, "-o", &from_cbg.display().to_string(), "-q"], "");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(std::fs::read(&from_cbg).unwrap() == std::fs::read(&index).unwrap());
+    // Every thread count and chunk size: the same bytes.
+    for (threads, chunk) in [("1", "1048576"), ("2", "3000"), ("3", "700")] {
+        let path = dir.join(format!("t{threads}.cbx"));
+        let args = [
+            "index",
+            "build",
+            &sample(),
+            "-o",
+            &path.display().to_string(),
+            "-q",
+            "--threads",
+            threads,
+            "--chunk-size",
+            chunk,
+        ];
+        assert_eq!(run(&args, "").status.code(), Some(0));
+        assert!(
+            std::fs::read(&path).unwrap() == std::fs::read(&index).unwrap(),
+            "--threads {threads}"
+        );
+    }
     // A build whose input cannot be read writes nothing.
     let missing = dir.join("missing.cbx");
     let out = run(

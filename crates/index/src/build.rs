@@ -64,10 +64,11 @@ impl BuildOptions {
         BuildOptions { temp_dir: Some(dir), ..self }
     }
 
-    /// These options with the popular threshold at `games` (at least 2).
+    /// These options with the popular threshold at `games` (2 to 65,535: the header keeps
+    /// it in two bytes, and the reader tells a popular group by it).
     #[must_use]
     pub fn with_popular(self, games: u32) -> BuildOptions {
-        BuildOptions { popular: games.max(2), ..self }
+        BuildOptions { popular: games.clamp(2, u32::from(u16::MAX)), ..self }
     }
 }
 
@@ -204,7 +205,9 @@ pub struct IndexBuilder {
 
 impl IndexBuilder {
     /// An empty builder.
-    pub fn new(options: BuildOptions) -> IndexBuilder {
+    pub fn new(mut options: BuildOptions) -> IndexBuilder {
+        // As `with_popular` bounds it, whatever the field was set to.
+        options.popular = options.popular.clamp(2, u32::from(u16::MAX));
         let sorter = Sorter::new(options.memory, options.temp_dir.clone());
         let mut builder = IndexBuilder {
             options,
@@ -307,7 +310,7 @@ impl IndexBuilder {
         header.extend_from_slice(&stats.positions.to_le_bytes());
         header.push(keys.key_bits as u8);
         header.push(keys.rice as u8);
-        header.extend_from_slice(&(options.popular.min(u32::from(u16::MAX)) as u16).to_le_bytes());
+        header.extend_from_slice(&(options.popular as u16).to_le_bytes());
         header.extend_from_slice(&[0; 4]);
         let mut offset = HEADER_LEN as u64;
         for s in sections {

@@ -2,17 +2,12 @@
 //! `chessbits.build_index`.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
-use arrow_array::builder::{StringBuilder, UInt16Builder, UInt32Builder, UInt64Builder};
-use arrow_array::{ArrayRef, RecordBatch};
+use arrow_array::RecordBatch;
 use arrow_ipc::writer::StreamWriter;
-use arrow_schema::{DataType, Field, Schema};
-use chessbits_index::{
-    format_date, position_after, BuildOptions, Filter, Index, IndexBuilder, PreparedGame,
-};
+use chessbits_arrow::index::{explore_batch, find_batch};
+use chessbits_index::{position_after, BuildOptions, Filter, Index, IndexBuilder, PreparedGame};
 use chessbits_notation::fen::parse_position;
-use chessbits_notation::san::SanPlus;
 use chessbits_state::Position;
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -56,14 +51,13 @@ fn filter(
         .map_err(PyValueError::new_err)
 }
 
-/// One record batch of `fields` and `columns` as Arrow IPC stream bytes.
+/// A record batch (or Arrow's refusal of one) as Arrow IPC stream bytes.
 fn ipc<'py>(
     py: Python<'py>,
-    fields: Vec<Field>,
-    columns: Vec<ArrayRef>,
+    batch: Result<RecordBatch, arrow_schema::ArrowError>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let arrow = |e: arrow_schema::ArrowError| raise::<ChessbitsError>(e.to_string());
-    let batch = RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).map_err(arrow)?;
+    let batch = batch.map_err(arrow)?;
     let mut writer = StreamWriter::try_new(Vec::new(), &batch.schema()).map_err(arrow)?;
     writer.write(&batch).map_err(arrow)?;
     let bytes = writer.into_inner().map_err(arrow)?;
@@ -114,53 +108,7 @@ impl PyIndex {
         let pos = position(fen, moves)?;
         let filter = filter(result, since, until, min_rating, max_rating, speed)?;
         let found = py.detach(|| self.inner.find(&pos, &filter, limit)).map_err(index_error)?;
-        let (mut game, mut ply) = (UInt64Builder::new(), UInt16Builder::new());
-        let (mut white, mut black, mut res, mut date) = (
-            StringBuilder::new(),
-            StringBuilder::new(),
-            StringBuilder::new(),
-            StringBuilder::new(),
-        );
-        let (mut white_elo, mut black_elo) = (UInt16Builder::new(), UInt16Builder::new());
-        let (mut speeds, mut event) = (StringBuilder::new(), StringBuilder::new());
-        for f in &found {
-            let g = &f.game;
-            game.append_value(g.number);
-            ply.append_value(f.ply);
-            white.append_value(&g.white);
-            black.append_value(&g.black);
-            res.append_value(g.facts.result().to_string());
-            date.append_option((g.facts.date != 0).then(|| format_date(g.facts.date)));
-            white_elo.append_option((g.facts.white_elo != 0).then_some(g.facts.white_elo));
-            black_elo.append_option((g.facts.black_elo != 0).then_some(g.facts.black_elo));
-            speeds.append_value(g.speed().name());
-            event.append_value(&g.event);
-        }
-        let fields = vec![
-            Field::new("game", DataType::UInt64, false),
-            Field::new("ply", DataType::UInt16, false),
-            Field::new("white", DataType::Utf8, false),
-            Field::new("black", DataType::Utf8, false),
-            Field::new("result", DataType::Utf8, false),
-            Field::new("date", DataType::Utf8, true),
-            Field::new("white_elo", DataType::UInt16, true),
-            Field::new("black_elo", DataType::UInt16, true),
-            Field::new("speed", DataType::Utf8, false),
-            Field::new("event", DataType::Utf8, false),
-        ];
-        let columns: Vec<ArrayRef> = vec![
-            Arc::new(game.finish()),
-            Arc::new(ply.finish()),
-            Arc::new(white.finish()),
-            Arc::new(black.finish()),
-            Arc::new(res.finish()),
-            Arc::new(date.finish()),
-            Arc::new(white_elo.finish()),
-            Arc::new(black_elo.finish()),
-            Arc::new(speeds.finish()),
-            Arc::new(event.finish()),
-        ];
-        ipc(py, fields, columns)
+        ipc(py, find_batch(&found))
     }
 
     /// `explore` as an Arrow IPC stream: uci, san (null for the games that end there),
@@ -182,45 +130,7 @@ impl PyIndex {
         let pos = position(fen, moves)?;
         let filter = filter(result, since, until, min_rating, max_rating, speed)?;
         let rows = py.detach(|| self.inner.explore(&pos, &filter)).map_err(index_error)?;
-        let (mut uci, mut san) = (StringBuilder::new(), StringBuilder::new());
-        let mut counts = [
-            UInt64Builder::new(),
-            UInt64Builder::new(),
-            UInt64Builder::new(),
-            UInt64Builder::new(),
-        ];
-        let (mut rating, mut last) = (UInt32Builder::new(), StringBuilder::new());
-        for row in &rows {
-            uci.append_option(row.m.map(|m| m.to_uci(pos.castling_mode()).to_string()));
-            san.append_option(row.m.map(|m| SanPlus::from_move(&pos, m).to_string()));
-            for (b, n) in counts.iter_mut().zip([row.games, row.white, row.draws, row.black]) {
-                b.append_value(n);
-            }
-            rating.append_option(row.average_rating);
-            last.append_option((row.last_date != 0).then(|| format_date(row.last_date)));
-        }
-        let [mut games, mut white, mut draws, mut black] = counts;
-        let fields = vec![
-            Field::new("uci", DataType::Utf8, true),
-            Field::new("san", DataType::Utf8, true),
-            Field::new("games", DataType::UInt64, false),
-            Field::new("white", DataType::UInt64, false),
-            Field::new("draws", DataType::UInt64, false),
-            Field::new("black", DataType::UInt64, false),
-            Field::new("average_rating", DataType::UInt32, true),
-            Field::new("last_date", DataType::Utf8, true),
-        ];
-        let columns: Vec<ArrayRef> = vec![
-            Arc::new(uci.finish()),
-            Arc::new(san.finish()),
-            Arc::new(games.finish()),
-            Arc::new(white.finish()),
-            Arc::new(draws.finish()),
-            Arc::new(black.finish()),
-            Arc::new(rating.finish()),
-            Arc::new(last.finish()),
-        ];
-        ipc(py, fields, columns)
+        ipc(py, explore_batch(&pos, &rows))
     }
 }
 

@@ -19,6 +19,14 @@
 //! | `chess_outcome(moves, plies, start_fen)` | Utf8 | how the moves ended the game by rule, `1-0 (checkmate)`, `1/2-1/2 (stalemate)`, ... (the result, then a kebab-case reason); NULL if they did not |
 //! | `chess_key(fen)` | Int64 | the Polyglot key of a position, signed as the `keys` column stores it: `array_has(keys, chess_key('...'))` searches the first plies without decoding |
 //!
+//! Two table functions read position indexes (`chessbits index build`, `.cbx`):
+//! `SELECT * FROM chess_explore('2025-*.cbx', 'startpos e2e4')` gives the moves played from a
+//! position (`uci`, `san`, `games`, `white`, `draws`, `black`, `average_rating`,
+//! `last_date`), and `chess_find(indexes, position [, limit])` the games that reach it
+//! (`game`, `ply` and their tags), which a query joins with the exported games on their
+//! number. The position is a FEN or `startpos` and UCI moves; a `*` in the file name makes
+//! every matching index a shard.
+//!
 //! Positions are compared by their Polyglot Zobrist key (so "the same position" counts the
 //! en passant file only when a pawn stands ready to capture). `chess_reaches` and
 //! `chess_next_move` decode only as far as they must: they stop at the first match, or as
@@ -83,6 +91,7 @@ use futures::StreamExt;
 pub use datafusion;
 
 mod game;
+mod index;
 mod udf;
 
 use udf::{ChessUdf, Function};
@@ -104,11 +113,17 @@ pub fn functions() -> Vec<ScalarUDF> {
     Function::ALL.into_iter().map(ChessUdf::udf).collect()
 }
 
-/// Adds the SQL functions (see the [crate docs](crate)) to `ctx`.
+/// The names of the table functions over position indexes (`.cbx`).
+pub const TABLE_FUNCTION_NAMES: [&str; 2] = ["chess_explore", "chess_find"];
+
+/// Adds the SQL functions (see the [crate docs](crate)) and the table functions over
+/// position indexes (`chess_explore`, `chess_find`) to `ctx`.
 pub fn register(ctx: &SessionContext) {
     for udf in functions() {
         ctx.register_udf(udf);
     }
+    ctx.register_udtf("chess_explore", std::sync::Arc::new(index::ChessExplore));
+    ctx.register_udtf("chess_find", std::sync::Arc::new(index::ChessFind));
 }
 
 /// A session running queries on `threads` partitions, with the functions registered.

@@ -306,3 +306,62 @@ fn the_keys_column_is_what_chess_key_gives() {
         assert_eq!(row[1], row[2], "game {}", row[0]);
     }
 }
+
+/// The games above as two position indexes (shards), in the exported tables' directory's
+/// sibling: `<tmp>/chessbits-sql-index/{a,b}.cbx`.
+fn indexes() -> String {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    let dir = DIR.get_or_init(|| {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("chessbits-sql-index");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let games = records();
+        let (a, b) = games.split_at(games.len() / 2);
+        for (name, part) in [("a.cbx", a), ("b.cbx", b)] {
+            let mut builder = chessbits_index::IndexBuilder::new(Default::default());
+            for game in part {
+                builder.push(chessbits_index::PreparedGame::new(game, u32::MAX).unwrap()).unwrap();
+            }
+            let mut out = std::fs::File::create(dir.join(name)).unwrap();
+            builder.finish(&mut out).unwrap();
+        }
+        dir
+    });
+    dir.join("*.cbx").display().to_string()
+}
+
+#[test]
+fn explore_and_find_over_index_shards_equal_a_scan_of_the_table() {
+    let cbx = indexes();
+    // The moves played from the position after 1. e4 e5, from the indexes and from the games
+    // by chess_next_move: the same counts.
+    let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+    let from_index = query(&format!(
+        "SELECT uci, games FROM chess_explore('{cbx}', 'startpos e2e4 e7e5') ORDER BY uci"
+    ));
+    let from_games = query(&format!(
+        "SELECT chess_next_move(moves, plies, start_fen, '{fen}') AS m, count(*) FROM games \
+         WHERE chess_reaches(moves, plies, start_fen, '{fen}') GROUP BY 1 ORDER BY 1"
+    ));
+    assert!(from_index.len() > 3, "{from_index:?}");
+    assert_eq!(from_index, from_games);
+    // chess_find joined with the games on their number: the games that reach the position.
+    let joined = query(&format!(
+        "SELECT f.game, f.ply FROM chess_find('{cbx}', '{fen}') f JOIN games g ON g.game = f.game \
+         ORDER BY f.game"
+    ));
+    let scanned = query(&format!(
+        "SELECT game FROM games WHERE chess_reaches(moves, plies, start_fen, '{fen}') ORDER BY game"
+    ));
+    assert_eq!(
+        joined.iter().map(|r| r[0].clone()).collect::<Vec<_>>(),
+        scanned.iter().map(|r| r[0].clone()).collect::<Vec<_>>()
+    );
+    assert!(joined.iter().all(|r| r[1] == "2"));
+    let limited = query(&format!("SELECT game FROM chess_find('{cbx}', 'startpos', 5)"));
+    assert_eq!(limited.len(), 5);
+    assert!(query_error(&format!("SELECT * FROM chess_explore('{cbx}', 'startpos e2e5')"))
+        .contains("chess_explore"));
+    assert!(query_error("SELECT * FROM chess_find('/no/such/*.cbx', 'startpos')")
+        .contains("chess_find: /no/such"));
+}
