@@ -359,27 +359,28 @@ pub(crate) struct Tally {
 
 impl Tally {
     pub(crate) fn add(&mut self, facts: &GameFacts) {
-        self.games += 1;
+        self.games = self.games.saturating_add(1);
         match facts.result {
-            1 => self.white += 1,
-            2 => self.black += 1,
-            3 => self.draws += 1,
+            1 => self.white = self.white.saturating_add(1),
+            2 => self.black = self.black.saturating_add(1),
+            3 => self.draws = self.draws.saturating_add(1),
             _ => {}
         }
         if let Some(rating) = facts.average_rating() {
-            self.rated += 1;
-            self.rating_sum += u64::from(rating);
+            self.rated = self.rated.saturating_add(1);
+            self.rating_sum = self.rating_sum.saturating_add(u64::from(rating));
         }
         self.last_date = self.last_date.max(facts.date);
     }
 
+    /// Adds another group's counts (saturating: a forged index's counts may not overflow).
     pub(crate) fn merge(&mut self, other: &Tally) {
-        self.games += other.games;
-        self.white += other.white;
-        self.draws += other.draws;
-        self.black += other.black;
-        self.rated += other.rated;
-        self.rating_sum += other.rating_sum;
+        self.games = self.games.saturating_add(other.games);
+        self.white = self.white.saturating_add(other.white);
+        self.draws = self.draws.saturating_add(other.draws);
+        self.black = self.black.saturating_add(other.black);
+        self.rated = self.rated.saturating_add(other.rated);
+        self.rating_sum = self.rating_sum.saturating_add(other.rating_sum);
         self.last_date = self.last_date.max(other.last_date);
     }
 }

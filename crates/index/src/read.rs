@@ -370,7 +370,7 @@ impl Index {
                 let value = if i == 0 { r.read(bits) } else { read_gamma(&mut r) };
                 let value =
                     value.map_err(|_| IndexError::Corrupt { field: "game list", byte: 0 })?;
-                game = if i == 0 { value } else { game + value };
+                game = if i == 0 { value } else { game.saturating_add(value) };
                 if current == kept {
                     let game = u32::try_from(game).ok().filter(|g| u64::from(*g) < self.games);
                     out.games
