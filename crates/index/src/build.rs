@@ -76,6 +76,8 @@ impl BuildOptions {
 #[derive(Clone, Debug)]
 pub struct PreparedGame {
     number: u64,
+    /// The `max_ply` it was prepared with: the builder's must be the same.
+    max_ply: u32,
     facts: GameFacts,
     plies: u16,
     /// White, Black, Event, and the start FEN (empty for the standard start).
@@ -136,12 +138,18 @@ impl PreparedGame {
         } else {
             let mut pos = game.start;
             for ply in 1..=last {
-                pos.play_unchecked(game.moves[ply - 1]);
+                let m = game.moves[ply - 1];
+                if m == Move16::NULL {
+                    pos.play_null_unchecked();
+                } else {
+                    pos.play_unchecked(m);
+                }
                 positions.push((pos.key(), ply as u16, next(ply)));
             }
         }
         Ok(PreparedGame {
             number: game.number,
+            max_ply,
             facts,
             plies,
             texts: [tag("White"), tag("Black"), tag("Event"), start],
@@ -242,8 +250,12 @@ impl IndexBuilder {
     /// Adds the next game.
     ///
     /// # Errors
-    /// Writing a spilled run failed.
+    /// Writing a spilled run failed, or `game` was prepared for another `max_ply` than the
+    /// builder's ([`IndexError::MaxPly`]).
     pub fn push(&mut self, game: PreparedGame) -> Result<(), IndexError> {
+        if game.max_ply != self.options.max_ply {
+            return Err(IndexError::MaxPly { prepared: game.max_ply, index: self.options.max_ply });
+        }
         let index = self.facts.len() as u32;
         let ids = game.texts.each_ref().map(|t| t.as_slice());
         let ids = ids.map(|t| self.intern(t));

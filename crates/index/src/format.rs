@@ -57,6 +57,13 @@ pub enum IndexError {
         /// Its byte offset in the file.
         byte: u64,
     },
+    /// A game prepared for one `max_ply` was pushed to a builder for another.
+    MaxPly {
+        /// The plies the game was prepared with.
+        prepared: u32,
+        /// The builder's.
+        index: u32,
+    },
     /// A game's stored moves do not decode (index and game number).
     Moves {
         /// The game's number.
@@ -75,6 +82,9 @@ impl fmt::Display for IndexError {
             IndexError::Checksum => f.write_str("checksum mismatch: the index is cut or damaged"),
             IndexError::Corrupt { field, byte } => write!(f, "byte {byte}: bad {field}"),
             IndexError::Moves { game } => write!(f, "game {game}: stored moves do not decode"),
+            IndexError::MaxPly { prepared, index } => {
+                write!(f, "a game prepared for {prepared} plies pushed to an index of {index}")
+            }
         }
     }
 }

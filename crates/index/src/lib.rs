@@ -41,7 +41,7 @@
 //! their full key, the position itself (as a game and a ply) and the explorer's counts by
 //! move, speed, rating band, month and result, so the start position answers at once.
 //!
-//! The file layout is in docs/formats.md ("`.cbx`: the position index").
+//! The file layout is in docs/formats.md ("The position index (`.cbx`, `chessbits-index`)").
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 

@@ -273,7 +273,7 @@ impl Index {
                 break;
             }
             if let Some(m) = next {
-                pos.play_unchecked(m);
+                play(&mut pos, m);
             }
         }
         Ok(None)
@@ -324,10 +324,8 @@ impl Index {
         } else {
             self.sections[section::BLOCKS].1
         };
-        let corrupt = IndexError::Corrupt {
-            field: "key block",
-            byte: (self.sections[section::BLOCKS].0 + start) as u64,
-        };
+        let block_at = (self.sections[section::BLOCKS].0 as u64).saturating_add(start as u64);
+        let corrupt = IndexError::Corrupt { field: "key block", byte: block_at };
         let bytes = self.section(section::BLOCKS).get(start..end).ok_or(IndexError::Corrupt {
             field: "block offset",
             byte: (self.sections[section::DIRECTORY].0 + at) as u64,
@@ -340,21 +338,16 @@ impl Index {
         let bits = game_bits(self.games);
         let mut current = first;
         for group in 0..groups {
-            let gap = read_rice(&mut r, self.rice).map_err(|_| IndexError::Corrupt {
-                field: "key gap",
-                byte: (self.sections[section::BLOCKS].0 + start) as u64,
-            })?;
+            let gap = read_rice(&mut r, self.rice)
+                .map_err(|_| IndexError::Corrupt { field: "key gap", byte: block_at })?;
             if group == 0 && gap != 0 {
                 return Err(corrupt);
             }
-            current = current.checked_add(gap).ok_or(IndexError::Corrupt {
-                field: "key gap",
-                byte: (self.sections[section::BLOCKS].0 + start) as u64,
-            })?;
-            let count = read_gamma(&mut r).map_err(|_| IndexError::Corrupt {
-                field: "game count",
-                byte: (self.sections[section::BLOCKS].0 + start) as u64,
-            })?;
+            current = current
+                .checked_add(gap)
+                .ok_or(IndexError::Corrupt { field: "key gap", byte: block_at })?;
+            let count = read_gamma(&mut r)
+                .map_err(|_| IndexError::Corrupt { field: "game count", byte: block_at })?;
             if current > kept {
                 break;
             }
@@ -403,7 +396,11 @@ impl Index {
         }
         if lo < n && key_of(lo)? == key {
             let offset = self.b().u64(head + lo * 16 + 8, "popular offset")? as usize;
-            return Ok(Some(head + n * 16 + offset));
+            let at = (head + n * 16).checked_add(offset);
+            return at.map(Some).ok_or(IndexError::Corrupt {
+                field: "popular offset",
+                byte: (head + lo * 16 + 8) as u64,
+            });
         }
         Ok(None)
     }
@@ -417,7 +414,6 @@ impl Index {
         let count = b.u32(data + 6, "popular count")?;
         let len = b.u32(data + 10, "popular games length")? as usize;
         let bytes = b.slice(data + 14, len, "popular games")?;
-        let position = self.position_at(first, ply)?;
         let games = GameList {
             reader: BitReader::new(bytes),
             left: count,
@@ -426,7 +422,7 @@ impl Index {
             games: self.games,
             at: (data + 14) as u64,
         };
-        Ok(PopularEntry { position, games, rows_at: data + 14 + len })
+        Ok(PopularEntry { first: (first, ply), games, rows_at: data + 14 + len })
     }
 
     /// The position of game `game` after `ply` plies.
@@ -435,7 +431,7 @@ impl Index {
         let mut decoder = MoveDecoder::new(MoveCodec::Model, &pos, coded);
         for _ in 0..ply.min(plies) {
             let m = decoder.next_move().map_err(|_| IndexError::Moves { game: u64::from(game) })?;
-            pos.play_unchecked(m);
+            play(&mut pos, m);
         }
         Ok(pos)
     }
@@ -455,15 +451,14 @@ impl Index {
         let mut candidates = self.candidates(key)?;
         candidates.games.sort_unstable();
         candidates.games.dedup();
-        // The popular position's games, decoded as they are needed, merged in order with the
-        // (few) games of the blocks' groups whose kept bits are the key's.
+        // The popular group's games (every game whose position has the key: the query's, or,
+        // if two positions share the key, both; the replay tells), decoded as they are
+        // needed, merged in order with the (few) games of the blocks' groups whose kept bits
+        // are the key's.
         let mut popular = None;
         if candidates.popular {
             if let Some(data) = self.popular_data(key)? {
-                let entry = self.popular_entry(data)?;
-                if same_position(&entry.position, pos) {
-                    popular = Some(entry.games);
-                }
+                popular = Some(self.popular_entry(data)?.games);
             }
         }
         let mut next_popular = || match &mut popular {
@@ -518,15 +513,25 @@ impl Index {
         by_move: &mut BTreeMap<u16, Tally>,
     ) -> Result<(), IndexError> {
         let key = pos.key();
-        let candidates = self.candidates(key)?;
+        let mut candidates = self.candidates(key)?;
         if candidates.popular {
             if let Some(data) = self.popular_data(key)? {
                 let entry = self.popular_entry(data)?;
-                if same_position(&entry.position, pos) {
-                    self.popular_rows(entry.rows_at, filter, by_move)?;
+                if same_position(&self.position_at(entry.first.0, entry.first.1)?, pos) {
+                    // Every game that reaches the position is in this group, counted in its
+                    // rows: the blocks' candidates (other positions' groups) would count again.
+                    return self.popular_rows(entry.rows_at, filter, by_move);
+                }
+                // Another position with the same 64-bit key: its group's games are replayed
+                // like any candidate.
+                for game in entry.games {
+                    candidates.games.push(game?);
                 }
             }
         }
+        // A game may sit in several groups whose kept bits are the key's: count it once.
+        candidates.games.sort_unstable();
+        candidates.games.dedup();
         for game in candidates.games {
             let facts = self.facts(game)?;
             if !filter.passes(&facts) {
@@ -610,9 +615,10 @@ pub(crate) fn rows(by_move: BTreeMap<u16, Tally>) -> Vec<MoveStats> {
     rows
 }
 
-/// A popular position as stored: the position, its games, where its rows start.
+/// A popular position as stored: the game and ply that reach the position its counts are
+/// for, its games, where its rows start.
 struct PopularEntry<'a> {
-    position: Position,
+    first: (u32, u16),
     games: GameList<'a>,
     rows_at: usize,
 }
@@ -655,6 +661,15 @@ impl Iterator for GameList<'_> {
 struct Candidates {
     games: Vec<u32>,
     popular: bool,
+}
+
+/// Plays a decoded move: a null move (PGN's `--`, which the move codec keeps) passes.
+fn play(pos: &mut Position, m: Move16) {
+    if m == Move16::NULL {
+        pos.play_null_unchecked();
+    } else {
+        pos.play_unchecked(m);
+    }
 }
 
 /// Whether two positions are the same as the Polyglot key sees them: placement, side to

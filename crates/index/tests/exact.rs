@@ -11,6 +11,7 @@ use chessbits_index::{
     BuildOptions, Filter, GameFacts, Index, IndexBuilder, IndexError, MoveStats, PreparedGame,
     Speed,
 };
+use chessbits_move::Move16;
 use chessbits_movegen::MoveGen;
 use chessbits_notation::fen::{fen_of, parse_position, EnPassantMode, FenOptions};
 use chessbits_pgn::SliceReader;
@@ -85,6 +86,21 @@ fn games() -> Vec<GameRecord> {
         }
         games.push(game);
     }
+    // A game with null moves (PGN's `--`): the positions after them are indexed and found.
+    let number = games.last().map_or(0, |g| g.number);
+    let mut game = GameRecord::default();
+    game.number = number + 1;
+    let mut pos = game.start;
+    for uci in ["e2e4", "0000", "d2d4", "e7e5", "0000", "d7d5"] {
+        let m = if uci == "0000" {
+            Move16::NULL
+        } else {
+            pos.resolve_uci(uci.parse().unwrap()).unwrap()
+        };
+        game.moves.push(m);
+        play(&mut pos, m);
+    }
+    games.push(game);
     // One placement three ways: reached by a double push (en passant possible), and given
     // as a start without and with the en passant square.
     let number = games.last().map_or(0, |g| g.number);
@@ -108,6 +124,15 @@ fn games() -> Vec<GameRecord> {
         games.push(game);
     }
     games
+}
+
+/// Plays `m`, a null move passing.
+fn play(pos: &mut Position, m: Move16) {
+    if m == Move16::NULL {
+        pos.play_null_unchecked();
+    } else {
+        pos.play_unchecked(m);
+    }
 }
 
 /// The position as the Polyglot key sees it, written independently of the crate's
@@ -162,7 +187,7 @@ fn scan(
                 break;
             }
             if ply < game.moves.len() {
-                pos.play_unchecked(game.moves[ply]);
+                play(&mut pos, game.moves[ply]);
             }
         }
     }
@@ -230,7 +255,7 @@ fn queries(games: &[GameRecord]) -> Vec<Position> {
         let mut pos = game.start;
         out.push(pos);
         for &m in &game.moves {
-            pos.play_unchecked(m);
+            play(&mut pos, m);
             out.push(pos);
             if rng.below(20) == 0 {
                 let mut off = pos;
@@ -373,7 +398,7 @@ fn damaged_files_are_errors_never_panics() {
             for g in games[..5].iter() {
                 let mut pos = g.start;
                 for &m in g.moves.iter().take(8) {
-                    pos.play_unchecked(m);
+                    play(&mut pos, m);
                 }
                 let _ = index.find(&pos, &Filter::default(), Some(3));
                 let _ = index.explore(&pos, &Filter::default());
