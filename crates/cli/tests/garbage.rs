@@ -4,10 +4,8 @@
 //! for the line-by-line commands).
 
 use chessbits_testkit::Rng;
-use std::io::Write;
-use std::process::{Command, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_chessbits");
+mod common;
 
 /// Inputs: random bytes, random text over a chess alphabet, and mangled valid inputs.
 fn inputs() -> Vec<Vec<u8>> {
@@ -46,18 +44,8 @@ fn inputs() -> Vec<Vec<u8>> {
 /// Runs the tool with `args`, `stdin` on standard input; returns the exit code, stderr, and
 /// whether stdout has an `error` line.
 fn run(args: &[&str], stdin: &[u8]) -> (Option<i32>, String, bool) {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut pipe = child.stdin.take().expect("stdin");
-    // The tool may stop reading early (a usage error): a broken pipe is fine.
-    let _ = pipe.write_all(stdin);
-    drop(pipe);
-    let out = child.wait_with_output().expect("the binary ends");
+    // The tool may stop reading early (a usage error): the runner ignores a broken pipe.
+    let out = common::run(args, stdin);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let error_line = stdout.lines().any(|l| l.starts_with("error") || l.contains("\terror\t"));
     (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned(), error_line)

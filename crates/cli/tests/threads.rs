@@ -4,25 +4,13 @@
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-const BIN: &str = env!("CARGO_BIN_EXE_chessbits");
+mod common;
 
 fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("chessbits runs");
-    let mut input = child.stdin.take().unwrap();
-    let stdin = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&stdin);
-    });
-    let mut out = child.wait_with_output().unwrap();
+    let mut out = common::run(args, stdin);
     // The summary line holds the time taken: the one line of stderr that may differ.
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     let summary = |l: &&str| l.starts_with("chessbits: ") && l.ends_with(" games/s)");
@@ -33,7 +21,6 @@ fn run(args: &[&str], stdin: &[u8]) -> Output {
         .map(|l| format!("{l}\n"))
         .collect::<String>()
         .into_bytes();
-    writer.join().unwrap();
     out
 }
 
