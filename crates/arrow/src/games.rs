@@ -41,7 +41,7 @@
 use std::io::{self, BufRead, BufReader, Cursor, Read};
 use std::sync::Mutex;
 
-use chessbits_cbg::{GameBuilder, GameRecord, MAGIC};
+use chessbits_cbg::{CbgError, GameBuilder, GameRecord, MAGIC};
 use chessbits_pgn::{
     ChunkReader, PgnError, PgnErrorKind, PgnReader, ReplayError, SliceReader, Visitor,
 };
@@ -137,6 +137,20 @@ pub fn read_games_into<S: GameSource, R: GameRows>(
         games = number;
     }
     Ok(ReadEnd { games, read_error: None })
+}
+
+/// The `error` column's message for a game of PGN that did not read: where in the input and
+/// why (`line 14, column 13 (byte 301): ply 3 (Ke3): illegal move Ke3`), as the reader's
+/// error says it after `game N, `. The game's number is not in it: the `game` column holds it,
+/// and a worker reading a chunk does not know it yet.
+pub fn pgn_failed_message(e: &PgnError<ReplayError>) -> String {
+    format!("line {}, column {} (byte {}): {}", e.line, e.column, e.offset, e.kind)
+}
+
+/// The `error` column's message for a `.cbg` record that did not read: the byte where it
+/// starts and why (`byte 1234: checksum mismatch`), without the game's number.
+pub fn cbg_failed_message(e: &CbgError) -> String {
+    format!("byte {}: {}", e.at.byte, e.kind)
 }
 
 /// Whether `input` is a `.cbg` file (it starts with [`MAGIC`]), and the input with its

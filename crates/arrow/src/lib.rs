@@ -26,10 +26,18 @@
 //! | `clocks` | List&lt;Int32&gt; | centiseconds left after each ply (null items where none); null when the game has no clock |
 //! | `evals` | List&lt;Int32&gt; | centipawns after each ply, White's view, mates as `±(`[`MATE`]` − n)`; null when the game has none |
 //! | `keys` | List&lt;Int64&gt; | the Polyglot Zobrist key of the position after each ply (first [`Keys`] plies), as signed 64-bit |
+//! | `error` | Utf8 | null for a game that read; for one that did not, where and why (`line 5, column 1: variant "Atomic" is not supported`) |
+//!
+//! A game that did not read is a row too ([`BatchBuilder::push_failed`]), so that analyses
+//! of tags alone still count it: its number, every tag read before it failed (all of them
+//! for a refused variant game, whose tags are read in full), `plies` 0, empty `moves` and
+//! `keys`, null `start_fen`, `clocks` and `evals`, and the message in `error`. Filter on
+//! `error IS NULL` for the games that read.
 //!
 //! Tag values are decoded as UTF-8, or as Latin-1 when they are not UTF-8. The file's
 //! key-value metadata names the move codec (`chessbits.moves` = `model`) and the schema
-//! version (`chessbits.schema` = `1`). Changing the schema is a breaking change for the
+//! version (`chessbits.schema` = `2`; version 1 had no `error` column and no rows for games
+//! that did not read). Changing the schema is a breaking change for the
 //! programs that query the files: it bumps `chessbits.schema`.
 //!
 //! Evaluations: `[%eval 0.17]` is 17; centipawns are clamped to ±[`MAX_CENTIPAWNS`]; mate in
@@ -98,6 +106,10 @@ pub const DEFAULT_ROW_GROUP_ROWS: usize = 65_536;
 /// past ply 40 under 1% of positions are shared by two games even among masters, while
 /// their keys would double the column (measured in docs/formats.md).
 pub const DEFAULT_KEY_PLIES: u32 = 40;
+
+/// The schema's version, in the file's `chessbits.schema` metadata: 2 added the `error`
+/// column and the rows of games that did not read.
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// The base of mate scores in `evals`: mate in `n` is `±(MATE − n)`.
 pub const MATE: i32 = 100_000;
@@ -258,6 +270,7 @@ pub fn schema() -> SchemaRef {
         Field::new("clocks", DataType::List(list_item(DataType::Int32, true)), true),
         Field::new("evals", DataType::List(list_item(DataType::Int32, true)), true),
         Field::new("keys", DataType::List(list_item(DataType::Int64, false)), false),
+        Field::new("error", DataType::Utf8, true),
     ]);
     Arc::new(Schema::new(fields))
 }
@@ -306,6 +319,7 @@ pub struct BatchBuilder {
     clocks: ListBuilder<Int32Builder>,
     evals: ListBuilder<Int32Builder>,
     positions: ListBuilder<Int64Builder>,
+    error: StringBuilder,
     encoder: MoveEncoder,
     /// The current game's coded moves and keys, kept between games to reuse their memory.
     bytes: Vec<u8>,
@@ -343,6 +357,7 @@ impl BatchBuilder {
                 .with_field(list_item(DataType::Int32, true)),
             positions: ListBuilder::new(Int64Builder::new())
                 .with_field(list_item(DataType::Int64, false)),
+            error: StringBuilder::new(),
             encoder: MoveEncoder::new(MoveCodec::Model, &Position::new()),
             bytes: Vec::new(),
             keys_buf: Vec::new(),
@@ -391,6 +406,33 @@ impl BatchBuilder {
         self.push_columns(game)
     }
 
+    /// Adds a row for game `number`, which did not read: the `tags` read before it failed,
+    /// no moves, and `message` (where and why it failed) in the `error` column. It counts in
+    /// [`ExportStats::failed`], not in [`ExportStats::games`].
+    ///
+    /// # Errors
+    /// [`ExportError::Arrow`] if the tag map refuses the row (a bug).
+    pub fn push_failed(
+        &mut self,
+        number: u64,
+        message: &str,
+        tags: &[(Vec<u8>, Vec<u8>)],
+    ) -> Result<(), ExportError> {
+        let mut record = GameRecord::default();
+        record.number = number;
+        record.tags = tags.to_vec();
+        self.keys_buf.clear();
+        self.bytes.clear();
+        self.game.append_value(i64::try_from(number).unwrap_or(i64::MAX));
+        let typed = self.push_tags(&record)?;
+        self.push_typed(&record, &typed);
+        self.push_play(&record);
+        self.error.append_value(message);
+        self.len += 1;
+        self.counts.failed += 1;
+        Ok(())
+    }
+
     /// Appends every column of `game` but the work of [`code_moves`](Self::code_moves) or
     /// [`replay_keys`](Self::replay_keys), done before.
     fn push_columns(&mut self, game: &GameRecord) -> Result<(), ExportError> {
@@ -398,6 +440,7 @@ impl BatchBuilder {
         let typed = self.push_tags(game)?;
         self.push_typed(game, &typed);
         self.push_play(game);
+        self.error.append_null();
         self.len += 1;
         self.counts.games += 1;
         self.counts.plies += game.moves.len() as u64;
@@ -556,6 +599,7 @@ impl BatchBuilder {
         columns.push(Arc::new(self.clocks.finish()));
         columns.push(Arc::new(self.evals.finish()));
         columns.push(Arc::new(self.positions.finish()));
+        columns.push(Arc::new(self.error.finish()));
         self.len = 0;
         self.counts = ExportStats::default();
         Ok(RecordBatch::try_new(self.schema.clone(), columns)?)
@@ -662,6 +706,8 @@ pub struct ExportStats {
     pub move_bytes: u64,
     /// Row groups written.
     pub row_groups: u64,
+    /// Rows of games that did not read ([`BatchBuilder::push_failed`]), not in `games`.
+    pub failed: u64,
 }
 
 /// Streams games into a Parquet file: one batch of games in memory at a time, plus the row
@@ -693,7 +739,7 @@ impl<W: Write + Send> ParquetExporter<W> {
             .set_compression(Compression::ZSTD(ZstdLevel::default()))
             .set_key_value_metadata(Some(vec![
                 KeyValue::new("chessbits.moves".into(), MoveCodec::Model.to_string()),
-                KeyValue::new("chessbits.schema".into(), "1".to_string()),
+                KeyValue::new("chessbits.schema".into(), SCHEMA_VERSION.to_string()),
             ]))
             .build();
         let batch = BatchBuilder::new(options);
@@ -726,6 +772,25 @@ impl<W: Write + Send> ParquetExporter<W> {
         Ok(())
     }
 
+    /// Adds a row for game `number`, which did not read ([`BatchBuilder::push_failed`]).
+    ///
+    /// # Errors
+    /// [`ExportError::Parquet`] when writing fails.
+    pub fn write_failed(
+        &mut self,
+        number: u64,
+        message: &str,
+        tags: &[(Vec<u8>, Vec<u8>)],
+    ) -> Result<(), ExportError> {
+        self.write_pending(self.pending_rows)?;
+        self.batch.push_failed(number, message, tags)?;
+        self.stats.failed += 1;
+        if self.batch.len() >= self.batch_games {
+            self.flush_batch()?;
+        }
+        Ok(())
+    }
+
     /// Adds games coded on another thread ([`BatchBuilder::finish_coded`]). The file is the
     /// same bytes as if each game had gone through [`write_game`](Self::write_game): the rows
     /// are written in batches of the same sizes.
@@ -741,6 +806,7 @@ impl<W: Write + Send> ParquetExporter<W> {
         self.stats.games += coded.counts.games;
         self.stats.plies += coded.counts.plies;
         self.stats.move_bytes += coded.counts.move_bytes;
+        self.stats.failed += coded.counts.failed;
         self.pending_rows += coded.batch.num_rows();
         self.pending.push_back(coded.batch);
         while self.pending_rows >= self.batch_games {

@@ -207,5 +207,57 @@ fn schema_snapshot() {
     clocks List(Int32)
     evals List(Int32)
     keys List(non-null Int64) not null
+    error Utf8
     "#);
+}
+
+/// A game that did not read is a row: its number, its tags (a refused variant game keeps
+/// every one, so that analyses of tags alone count it), no moves, and the message in
+/// `error`; it counts as failed, not as a game, and the games around it keep their rows.
+#[test]
+fn a_game_that_did_not_read_keeps_its_number_and_tags() {
+    let pgn = b"[White \"a\"]\n\n1. e4 e5 1-0\n\n[White \"b\"]\n[WhiteElo \"1834\"]\n[Result \"0-1\"]\n[TimeControl \"180+0\"]\n[Variant \"Atomic\"]\n\n1. e4 0-1\n\n1. d4 *\n";
+    let mut reader = SliceReader::new(pgn);
+    let mut builder = GameBuilder::default();
+    let mut exporter = ParquetExporter::new(Vec::new(), &ExportOptions::default()).unwrap();
+    let mut number = 0;
+    while let Some(game) = reader.read_game(&mut builder) {
+        number += 1;
+        match game {
+            Ok(mut game) => {
+                game.number = number;
+                exporter.write_game(&game).unwrap();
+            }
+            Err(e) => {
+                let message = chessbits_arrow::games::pgn_failed_message(&e);
+                exporter.write_failed(number, &message, builder.failed_tags()).unwrap();
+            }
+        }
+    }
+    let (bytes, stats) = exporter.finish().unwrap();
+    assert_eq!((stats.games, stats.failed, stats.plies), (2, 1, 3));
+    let (batches, _) = read(bytes::Bytes::from(bytes));
+    let batch = &batches[0];
+    assert_eq!(batch.num_rows(), 3);
+    let games = batch.column_by_name("game").unwrap().as_primitive::<Int64Type>();
+    assert_eq!(games.values().to_vec(), [1, 2, 3]);
+    assert_eq!(text(batch, "error", 0), None);
+    assert_eq!(text(batch, "error", 2), None);
+    let error = text(batch, "error", 1).expect("the variant game's error");
+    assert_eq!(error, r#"line 11, column 1 (byte 114): variant "Atomic" is not supported"#);
+    assert_eq!(text(batch, "White", 1).as_deref(), Some("b"));
+    assert_eq!(text(batch, "Result", 1).as_deref(), Some("0-1"));
+    assert_eq!(text(batch, "TimeControl", 1).as_deref(), Some("180+0"));
+    assert_eq!(int32(batch, "WhiteElo", 1), Some(1834));
+    assert_eq!(int32(batch, "plies", 1), Some(0));
+    let tags = batch.column_by_name("tags").unwrap().as_map();
+    let other = tags.value(1);
+    let names = other.column(0).as_string::<i32>();
+    let values = other.column(1).as_string::<i32>();
+    assert_eq!((names.value(0), values.value(0)), ("Variant", "Atomic"));
+    let moves = batch.column_by_name("moves").unwrap().as_binary::<i32>();
+    assert!(moves.value(1).is_empty());
+    let keys = batch.column_by_name("keys").unwrap().as_list::<i32>();
+    assert!(keys.value(1).is_empty() && keys.value(0).len() == 2);
+    assert!(batch.column_by_name("clocks").unwrap().is_null(1));
 }

@@ -2,7 +2,8 @@
 //! in the schema of `chessbits_arrow` (docs/formats.md). An input whose first bytes are the
 //! `.cbg` magic is read as a `.cbg` file, any other as PGN. Games that do not read are
 //! reported on stderr as `chessbits pgn` and `chessbits unpack` report them, and make the exit
-//! status 1; the others are written. `--stats` prints one JSON object to stdout:
+//! status 1; they are written as rows too, with the tags read and the `error` column set, so
+//! that analyses of tags alone count them. `--stats` prints one JSON object to stdout:
 //! `{"games":G,"plies":P,"move_bytes":M,"total_bytes":T,"failed_games":F}`, `total_bytes`
 //! the size of the Parquet file.
 
@@ -11,7 +12,7 @@ use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
 
-use chessbits_arrow::games::{read_games_into, GameRows};
+use chessbits_arrow::games::{cbg_failed_message, pgn_failed_message, read_games_into, GameRows};
 use chessbits_arrow::{
     BatchBuilder, CodedBatch, ExportError, ExportOptions, Keys, ParquetExporter,
 };
@@ -82,8 +83,10 @@ pub struct ExportStats {
 
 /// Runs `export`. The inputs are checked first: if one cannot be read, nothing is written.
 /// The file is written under a temporary name and renamed once complete, and not at all when
-/// no game was written and something failed. Games are numbered from 1 across all inputs, in
-/// input order, broken games included, as `chessbits pgn` numbers them.
+/// no row was written and something failed. A game that does not read is a row with its tags
+/// and its `error` (see `chessbits_arrow`'s schema), and is counted in `failed_games`. Games
+/// are numbered from 1 across all inputs, in input order, broken games included, as
+/// `chessbits pgn` numbers them.
 pub fn run(
     args: &ExportArgs,
     progress: &mut Progress,
@@ -135,7 +138,9 @@ pub fn run(
     let (counting, written) = exporter.finish().map_err(to_io)?;
     drop(counting.inner.into_inner().map_err(|e| e.into_error())?);
     stats.games = written.games;
-    if stats.games > 0 || (stats.failed == 0 && stats.failed_inputs == 0) {
+    // A run that wrote no row and failed leaves no file; rows of games that did not read are
+    // kept (their tags are data).
+    if stats.games + written.failed > 0 || (stats.failed == 0 && stats.failed_inputs == 0) {
         pending.commit()?;
     }
     if args.stats {
@@ -245,17 +250,24 @@ impl GameRows for ChunkRows {
     fn game(&mut self, game: &GameRecord) -> Result<(), ExportError> {
         match self.batch.push(game) {
             Ok(()) => {}
-            Err(ExportError::Moves { game, error }) => {
-                self.errors.push((Some(game), format!(": {error}")))
+            Err(ExportError::Moves { game: number, error }) => {
+                let message = error.to_string();
+                self.batch.push_failed(number, &message, &game.tags)?;
+                self.errors.push((Some(number), format!(": {message}")));
             }
             Err(e) => self.errors.push((None, e.to_string())),
         }
         Ok(())
     }
 
-    fn failed(&mut self, number: u64, e: &PgnError<ReplayError>, _: &[(Vec<u8>, Vec<u8>)]) {
-        let message = format!(", line {}, column {}: {}", e.line, e.column, e.kind);
-        self.errors.push((Some(number), message));
+    /// The game's row keeps the tags read (all of a refused variant game's) and says where
+    /// and why in `error`; stderr says it with the game's number in the input.
+    fn failed(&mut self, number: u64, e: &PgnError<ReplayError>, tags: &[(Vec<u8>, Vec<u8>)]) {
+        let message = pgn_failed_message(e);
+        if let Err(e) = self.batch.push_failed(number, &message, tags) {
+            self.errors.push((None, e.to_string()));
+        }
+        self.errors.push((Some(number), format!(", {message}")));
     }
 }
 
@@ -277,6 +289,30 @@ fn export_chunk(reader: &mut ChunkReader<'_>, export: &ExportOptions) -> PgnBatc
         _ => (reader.end(), None),
     };
     PgnBatch { coded: rows.batch.finish_coded(), errors: rows.errors, end, read_error, games }
+}
+
+/// A `.cbg` game that did not decode or code, as a row of its own (its number, the tags if
+/// it has them, where and why) and as a line for stderr.
+fn failed(
+    batch: &mut BatchBuilder,
+    errors: &mut Vec<String>,
+    number: u64,
+    message: String,
+    tags: &[(Vec<u8>, Vec<u8>)],
+) {
+    if let Err(e) = batch.push_failed(number, &message, tags) {
+        errors.push(e.to_string());
+    }
+    errors.push(format!("game {number}{}", message_tail(&message)));
+}
+
+/// How stderr goes on after `game N` for a message of the `error` column: `game N (byte B):
+/// why` as `.cbg` errors read everywhere, `game N: why` for the others.
+fn message_tail(message: &str) -> String {
+    match message.strip_prefix("byte ").and_then(|rest| rest.split_once(": ")) {
+        Some((byte, why)) => format!(" (byte {byte}): {why}"),
+        None => format!(": {message}"),
+    }
 }
 
 /// Game records of a `.cbg` file handed to a worker at a time: about 30 KiB of records and a
@@ -313,14 +349,26 @@ fn export_cbg<W: Write + Send>(
             for item in group {
                 match item {
                     Item::Game(raw) => match raw.decode() {
-                        Ok(game) => {
-                            if let Err(e) = batch.push(&game) {
-                                errors.push(e.to_string());
+                        Ok(game) => match batch.push(&game) {
+                            Ok(()) => {}
+                            Err(ExportError::Moves { game: number, error }) => {
+                                failed(
+                                    &mut batch,
+                                    &mut errors,
+                                    number,
+                                    error.to_string(),
+                                    &game.tags,
+                                );
                             }
+                            Err(e) => errors.push(e.to_string()),
+                        },
+                        Err(e) => {
+                            failed(&mut batch, &mut errors, e.at.game, cbg_failed_message(&e), &[])
                         }
-                        Err(e) => errors.push(e.to_string()),
                     },
-                    Item::Bad(e) => errors.push(e.to_string()),
+                    Item::Bad(e) => {
+                        failed(&mut batch, &mut errors, e.at.game, cbg_failed_message(&e), &[])
+                    }
                     Item::End(e) => end = Some(e),
                 }
             }

@@ -392,6 +392,50 @@ fn export_reads_pgn_and_cbg_and_reports_broken_games() {
     assert!(text(&help.stdout).contains("Example"));
 }
 
+/// Issue 40, item 7: a game that does not read keeps its row in Parquet, with its number, its
+/// tags (every one of a refused variant game) and the message in `error`, so that analyses of
+/// tags alone still count it; the games after it keep their numbers.
+#[test]
+fn export_keeps_the_tags_of_a_game_that_did_not_read() {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{Int32Type, Int64Type};
+    use arrow_array::Array;
+    let pgn = temp("variant.pgn");
+    let games = "[White \"a\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n[White \"b\"]\n[Result \"0-1\"]\n[WhiteElo \"1834\"]\n[TimeControl \"180+0\"]\n[Variant \"Atomic\"]\n\n1. e4 0-1\n\n[White \"c\"]\n\n1. d4 *\n";
+    std::fs::write(&pgn, games).unwrap();
+    let parquet = temp("variant.parquet");
+    let out = run(&["export", &pgn, "-o", &parquet, "--stats"], "");
+    assert_eq!(out.status.code(), Some(1), "the refused game makes the status 1");
+    assert!(text(&out.stdout).contains(r#""games":2,"#), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).contains(r#""failed_games":1,"#), "{}", text(&out.stdout));
+    let bytes = bytes::Bytes::from(std::fs::read(&parquet).expect("written"));
+    let reader = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(bytes)
+        .unwrap()
+        .build()
+        .unwrap();
+    let batches: Vec<_> = reader.collect::<Result<_, _>>().unwrap();
+    let batch = &batches[0];
+    assert_eq!(batch.num_rows(), 3);
+    let column = |name: &str| batch.column_by_name(name).unwrap().clone();
+    let games = column("game");
+    assert_eq!(games.as_primitive::<Int64Type>().values().to_vec(), [1, 2, 3]);
+    let (white, result, error) = (column("White"), column("Result"), column("error"));
+    let (white, result, error) =
+        (white.as_string::<i32>(), result.as_string::<i32>(), error.as_string::<i32>());
+    assert_eq!((white.value(1), result.value(1)), ("b", "0-1"));
+    assert_eq!(column("WhiteElo").as_primitive::<Int32Type>().value(1), 1834);
+    assert_eq!(column("TimeControl").as_string::<i32>().value(1), "180+0");
+    assert_eq!(
+        error.value(1),
+        r#"line 12, column 1 (byte 129): variant "Atomic" is not supported"#
+    );
+    assert!(error.is_null(0) && error.is_null(2));
+    assert_eq!(column("plies").as_primitive::<Int32Type>().values().to_vec(), [2, 0, 1]);
+    let tags = column("tags");
+    let tags = tags.as_map().value(1);
+    assert_eq!(tags.column(1).as_string::<i32>().value(0), "Atomic");
+}
+
 #[test]
 fn a_run_that_fails_before_any_game_leaves_no_output_and_says_why_once() {
     let dir = temp("no-output");

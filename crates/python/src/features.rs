@@ -215,7 +215,9 @@ pub(crate) fn game_columns<'py>(
                         columns.push_game(number, &game, sampling);
                         games.recycle(game);
                     }
-                    Some((_, Err((e, _)))) if strict => return Err(raise::<PgnError>(e)),
+                    Some((number, Err((e, _)))) if strict => {
+                        return Err(raise::<PgnError>(format!("game {number}, {e}")))
+                    }
                     Some((_, Err(_))) => {}
                 }
             }

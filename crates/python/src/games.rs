@@ -15,7 +15,9 @@ use arrow_array::builder::{ListBuilder, StringBuilder};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_ipc::writer::StreamWriter;
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
-use chessbits_arrow::games::{read_games_into, sniff_cbg, GameRows};
+use chessbits_arrow::games::{
+    cbg_failed_message, pgn_failed_message, read_games_into, sniff_cbg, GameRows,
+};
 use chessbits_arrow::{add_to_game_numbers, BatchBuilder, ExportError, ExportOptions, Keys};
 use chessbits_cbg::{CbgErrorKind, CbgReader, GameBuilder, GameRecord};
 use chessbits_notation::san::SanPlus;
@@ -100,7 +102,8 @@ pub(crate) fn shown(path: &Path) -> String {
 /// A game that did not read: the message, and the tags read before it failed.
 pub(crate) type FailedGame = (String, Vec<(Vec<u8>, Vec<u8>)>);
 
-/// The schema of the batches: the export schema with `moves` as asked and an `error` column.
+/// The schema of the batches: the export schema (whose last column is `error`) with `moves` as
+/// asked.
 fn schema_for(moves: MovesAs) -> SchemaRef {
     let base = chessbits_arrow::schema();
     let mut fields: Vec<Field> = base.fields().iter().map(|f| f.as_ref().clone()).collect();
@@ -110,7 +113,6 @@ fn schema_for(moves: MovesAs) -> SchemaRef {
             *field = Field::new("moves", DataType::List(item.clone()), false);
         }
     }
-    fields.push(Field::new("error", DataType::Utf8, true));
     Arc::new(Schema::new_with_metadata(fields, base.metadata().clone()))
 }
 
@@ -157,7 +159,8 @@ impl Games {
                     }
                     Some(result) => Some((
                         number,
-                        result.map_err(|e| (e.to_string(), builder.failed_tags().to_vec())),
+                        result
+                            .map_err(|e| (pgn_failed_message(&e), builder.failed_tags().to_vec())),
                     )),
                 }
             }
@@ -167,7 +170,7 @@ impl Games {
                     return Err(PyOSError::new_err(e.to_string()))
                 }
                 Some(Ok(game)) => Some((game.number, Ok(game))),
-                Some(Err(e)) => Some((e.at.game, Err((e.to_string(), Vec::new())))),
+                Some(Err(e)) => Some((e.at.game, Err((cbg_failed_message(&e), Vec::new())))),
             },
         })
     }
@@ -193,8 +196,8 @@ impl From<arrow_schema::ArrowError> for ReadError {
     }
 }
 
-/// `message`, which names game `number` counted from a chunk's start (`game <number>...`, as
-/// the reader's and the exporter's errors begin), naming it by its number in the input,
+/// `message`, a read error's, which names game `number` counted from a chunk's start
+/// (`game <number>...`, as the reader's errors begin), naming it by its number in the input,
 /// `before` games more. A message that does not begin so is left as it is.
 fn renumber(message: &str, number: u64, before: u64) -> String {
     match message.strip_prefix(&format!("game {number}")) {
@@ -208,10 +211,6 @@ struct Rows {
     batch: BatchBuilder,
     moves_as: MovesAs,
     moves: ListBuilder<StringBuilder>,
-    /// Each row's error, if it is a game that did not read: the game's number as pushed, and
-    /// the message, which starts with `game <number>` where it names the game. Made into a
-    /// column by [`finish`](Self::finish), once the games before the rows are known.
-    errors: Vec<Option<(u64, String)>>,
     /// One move's text, kept between moves to reuse its memory.
     text: String,
     schema: SchemaRef,
@@ -225,7 +224,6 @@ impl Rows {
             batch: BatchBuilder::new(&options),
             moves_as,
             moves: ListBuilder::new(StringBuilder::new()).with_field(item),
-            errors: Vec::new(),
             text: String::new(),
             schema: schema_for(moves_as),
         }
@@ -244,14 +242,13 @@ impl Rows {
         };
         match pushed {
             Ok(()) => {
-                self.errors.push(None);
                 if self.moves_as != MovesAs::Codes {
                     self.push_moves(game);
                 }
                 Ok(())
             }
-            Err(e @ ExportError::Moves { .. }) => {
-                self.push_error(game.number, &e.to_string(), &game.tags);
+            Err(ExportError::Moves { error, .. }) => {
+                self.push_error(game.number, &error.to_string(), &game.tags);
                 Ok(())
             }
             Err(e) => Err(e),
@@ -281,18 +278,13 @@ impl Rows {
     /// A row for a game that did not read: its number, the message, and the tags read (all
     /// of them for a variant game refused, so that analyses of tags alone still count it).
     fn push_error(&mut self, number: u64, message: &str, tags: &[(Vec<u8>, Vec<u8>)]) {
-        let mut record = GameRecord::default();
-        record.number = number;
-        record.tags = tags.to_vec();
-        // A game with no moves always codes.
-        let _ = self.batch.push(&record);
+        // The tag map refuses no row.
+        let _ = self.batch.push_failed(number, message, tags);
         if self.moves_as != MovesAs::Codes {
             self.moves.append(true);
         }
-        self.errors.push(Some((number, message.to_owned())));
     }
 
-    /// The rows as a batch (`None` if there are none), and an empty builder.
     /// The rows as a batch (`None` if there are none), numbered after `before` games: a
     /// worker numbers a chunk's games from its start, and the pipeline's sink, which knows
     /// the games before the chunk, finishes its rows. Leaves an empty builder.
@@ -301,19 +293,11 @@ impl Rows {
             return Ok(None);
         }
         let base = add_to_game_numbers(&self.batch.finish()?, before)?;
-        let mut errors = StringBuilder::new();
-        for error in self.errors.drain(..) {
-            match error {
-                None => errors.append_null(),
-                Some((number, message)) => errors.append_value(renumber(&message, number, before)),
-            }
-        }
         let mut columns: Vec<ArrayRef> = base.columns().to_vec();
         if self.moves_as != MovesAs::Codes {
             let at = base.schema().index_of("moves")?;
             columns[at] = Arc::new(self.moves.finish());
         }
-        columns.push(Arc::new(errors.finish()));
         Ok(Some(RecordBatch::try_new(self.schema.clone(), columns)?))
     }
 }
@@ -325,7 +309,7 @@ impl GameRows for Rows {
     }
 
     fn failed(&mut self, number: u64, error: &PgnError<ReplayError>, tags: &[(Vec<u8>, Vec<u8>)]) {
-        self.push_error(number, &error.to_string(), tags);
+        self.push_error(number, &pgn_failed_message(error), tags);
     }
 }
 
