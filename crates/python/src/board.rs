@@ -5,12 +5,14 @@ use chessbits_move::{CastlingMode, UciMove};
 use chessbits_movegen::{Game, MoveGen, Outcome as RustOutcome, Termination};
 use chessbits_notation::fen::{fen_of, parse_position, EnPassantMode, FenOptions};
 use chessbits_notation::san::{San, SanPlus};
+use chessbits_state::CastlingSide;
 use pyo3::prelude::*;
 use pyo3::types::PyType;
 
 use crate::errors::{
     fen_error, raise, san_error, IllegalMoveError, InvalidMoveError, PositionError,
 };
+use crate::pieces::{color_of, piece_type, role_of, square_index, Piece, SquareSet};
 
 /// The FEN of the standard starting position.
 pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -141,8 +143,8 @@ impl LegalMoves {
         pyo3::types::PyList::new(py, self.moves.iter().copied())?.try_iter()
     }
 
-    fn __contains__(&self, r#move: &Move) -> bool {
-        self.moves.contains(r#move)
+    fn __contains__(&self, r#move: &Bound<'_, PyAny>) -> bool {
+        move_arg(r#move).is_ok_and(|m| self.moves.contains(&m))
     }
 
     fn __getitem__(&self, index: isize) -> PyResult<Move> {
@@ -183,10 +185,12 @@ pub(crate) fn termination_name(t: Termination) -> &'static str {
 
 #[pymethods]
 impl Outcome {
-    /// Why the game ended, as python-chess's `Termination` member name.
+    /// Why the game ended: a member of `chessbits.Termination`, python-chess's enum's names
+    /// and values.
     #[getter]
-    fn termination(&self) -> &'static str {
-        termination_name(self.inner.termination())
+    fn termination<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let name = termination_name(self.inner.termination());
+        py.import("chessbits")?.getattr("Termination")?.getattr(name)
     }
 
     /// `True` if white won, `False` if black won, `None` for a draw.
@@ -210,7 +214,8 @@ impl Outcome {
             Some(false) => "False",
             None => "None",
         };
-        format!("Outcome(termination={}, winner={winner})", self.termination())
+        let termination = termination_name(self.inner.termination());
+        format!("Outcome(termination=Termination.{termination}, winner={winner})")
     }
 }
 
@@ -252,13 +257,28 @@ impl Board {
     }
 }
 
-/// A `move` argument as a [`Move`]. Taken by hand: pyo3's own message would name the
-/// argument `r#move`, its Rust spelling.
-fn move_arg(value: &Bound<'_, PyAny>) -> PyResult<Move> {
-    value.extract::<Move>().map_err(|_| {
-        let kind = value.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string());
-        pyo3::exceptions::PyTypeError::new_err(format!("move must be a chessbits.Move, not {kind}"))
-    })
+/// A `move` argument as a [`Move`]: a `chessbits.Move`, or python-chess's `chess.Move` (any
+/// object with its `from_square`, `to_square` and `promotion`; `from_square == to_square` is
+/// its null move). Taken by hand: pyo3's own message would name the argument `r#move`, its Rust
+/// spelling.
+pub(crate) fn move_arg(value: &Bound<'_, PyAny>) -> PyResult<Move> {
+    if let Ok(m) = value.extract::<Move>() {
+        return Ok(m);
+    }
+    let attr = |name| value.getattr(name).ok();
+    if let (Some(from), Some(to), Some(promotion)) =
+        (attr("from_square"), attr("to_square"), attr("promotion"))
+    {
+        let (from, to): (i64, i64) = (from.extract()?, to.extract()?);
+        if from == to {
+            return Ok(Move { uci: UciMove::Null });
+        }
+        return Move::new(from, to, promotion.extract()?);
+    }
+    let kind = value.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string());
+    Err(pyo3::exceptions::PyTypeError::new_err(format!(
+        "move must be a chessbits.Move or a chess.Move, not {kind}"
+    )))
 }
 
 /// The python-chess diagram: ranks 8 to 1, `.` for an empty square, letters spaced.
@@ -428,10 +448,17 @@ impl Board {
         self.position().fullmoves()
     }
 
-    /// The en passant square if a capture there is legal, else `None`.
+    /// The square a pawn skipped with a double push on the last move (or the FEN's), whether
+    /// or not a capture there is legal, as python-chess's `ep_square`; else `None`.
+    /// `has_legal_en_passant()` says whether a capture is legal.
     #[getter]
     fn ep_square(&self) -> Option<u8> {
-        self.position().legal_ep_square().map(|s| s as u8)
+        self.position().ep_square().map(|s| s as u8)
+    }
+
+    /// `True` if an en passant capture is legal here.
+    fn has_legal_en_passant(&self) -> bool {
+        self.position().legal_ep_square().is_some()
     }
 
     /// `True` for a Chess960 board (castling written king-takes-rook).
@@ -440,13 +467,237 @@ impl Board {
         self.position().castling_mode() == CastlingMode::Chess960
     }
 
-    /// The piece on `square` as its FEN letter (`P` white pawn, `k` black king), or `None`.
-    /// Raises `IndexError` for a square outside 0..=63.
-    fn piece_at(&self, square: i64) -> PyResult<Option<char>> {
-        let sq = u8::try_from(square).ok().and_then(Square::from_index).ok_or_else(|| {
-            pyo3::exceptions::PyIndexError::new_err(format!("square {square} is not in 0..=63"))
-        })?;
-        Ok(self.position().board().piece_at(sq).map(|p| p.char()))
+    /// The piece on `square`, or `None`. Raises `IndexError` for a square outside 0..=63.
+    fn piece_at(&self, square: i64) -> PyResult<Option<Piece>> {
+        let sq = square_index(square)?;
+        Ok(self.position().board().piece_at(sq).map(|inner| Piece { inner }))
+    }
+
+    /// The type of the piece on `square` (1 pawn .. 6 king), or `None`.
+    fn piece_type_at(&self, square: i64) -> PyResult<Option<u8>> {
+        let sq = square_index(square)?;
+        Ok(self.position().board().role_at(sq).map(piece_type))
+    }
+
+    /// The color of the piece on `square` (`True` white), or `None`.
+    fn color_at(&self, square: i64) -> PyResult<Option<bool>> {
+        let sq = square_index(square)?;
+        Ok(self.position().board().color_at(sq).map(|c| c == Color::White))
+    }
+
+    /// The squares of the pieces of `piece_type` (1 pawn .. 6 king) and `color`.
+    fn pieces(&self, piece_type: i64, color: bool) -> PyResult<SquareSet> {
+        let piece =
+            chessbits_bitboard::Piece { role: role_of(piece_type)?, color: color_of(color) };
+        Ok(self.position().board().by_piece(piece).into())
+    }
+
+    /// The square of `color`'s king.
+    fn king(&self, color: bool) -> Option<u8> {
+        self.position().board().king_of(color_of(color)).map(|sq| sq as u8)
+    }
+
+    /// The pieces of `color` that attack `square` (pinned ones included, as python-chess).
+    fn attackers(&self, color: bool, square: i64) -> PyResult<SquareSet> {
+        let sq = square_index(square)?;
+        Ok(self.position().attackers_of(sq, color_of(color)).into())
+    }
+
+    /// `True` if a piece of `color` attacks `square`.
+    fn is_attacked_by(&self, color: bool, square: i64) -> PyResult<bool> {
+        let sq = square_index(square)?;
+        Ok(self.position().attackers_of(sq, color_of(color)).any())
+    }
+
+    /// `True` if the legal `move` gives check. Raises `IllegalMoveError` for a move that is
+    /// not legal here (python-chess asks for a pseudo-legal one).
+    fn gives_check(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let m = self.resolve(&move_arg(r#move)?)?;
+        if m.is_null() {
+            return Ok(false);
+        }
+        Ok(self.position().played_unchecked(m).is_check())
+    }
+
+    /// `True` if `move` captures: a piece of the other side stands on its destination, or it
+    /// is an en passant capture (python-chess's rule; the move need not be legal).
+    fn is_capture(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let m = move_arg(r#move)?;
+        let UciMove::Normal { to, .. } = m.uci else { return Ok(false) };
+        let them = !self.position().turn();
+        Ok(self.position().board().color_at(to) == Some(them) || self.en_passant(&m))
+    }
+
+    /// `True` if `move` is an en passant capture: a pawn moving diagonally onto the en
+    /// passant square.
+    fn is_en_passant(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.en_passant(&move_arg(r#move)?))
+    }
+
+    /// `True` if `move` is a castling move: the king moving two files, or onto its own rook.
+    fn is_castling(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let m = move_arg(r#move)?;
+        let UciMove::Normal { from, to, .. } = m.uci else { return Ok(false) };
+        let board = self.position().board();
+        let us = self.position().turn();
+        if board.piece_at(from) != Some(chessbits_bitboard::Piece { role: Role::King, color: us }) {
+            return Ok(false);
+        }
+        let files = (from.file() as i32 - to.file() as i32).abs();
+        Ok(board.color_at(to) == Some(us) && board.role_at(to) == Some(Role::Rook)
+            || (files > 1 && from.rank() == to.rank()))
+    }
+
+    /// The rooks with castling rights, as python-chess's `castling_rights` mask (bit 0 = a1).
+    #[getter]
+    fn castling_rights(&self) -> u64 {
+        self.position().castles().rook_squares().0
+    }
+
+    /// `True` if `color` may still castle on some side.
+    fn has_castling_rights(&self, color: bool) -> bool {
+        let c = color_of(color);
+        [CastlingSide::KingSide, CastlingSide::QueenSide]
+            .iter()
+            .any(|&s| self.position().castles().has(c, s))
+    }
+
+    /// `True` if `color` may still castle king-side.
+    fn has_kingside_castling_rights(&self, color: bool) -> bool {
+        self.position().castles().has(color_of(color), CastlingSide::KingSide)
+    }
+
+    /// `True` if `color` may still castle queen-side.
+    fn has_queenside_castling_rights(&self, color: bool) -> bool {
+        self.position().castles().has(color_of(color), CastlingSide::QueenSide)
+    }
+
+    /// The placement field of the FEN.
+    fn board_fen(&self) -> String {
+        let fen = fen_of(self.position(), FenOptions::default());
+        fen.split(' ').next().unwrap_or_default().to_owned()
+    }
+
+    /// The EPD: the FEN's first four fields (the en passant square only when a capture is
+    /// legal), as python-chess's `epd()` without operations.
+    fn epd(&self) -> String {
+        let fen = fen_of(
+            self.position(),
+            FenOptions { en_passant: EnPassantMode::Legal, ..FenOptions::default() },
+        );
+        fen.split(' ').take(4).collect::<Vec<_>>().join(" ")
+    }
+
+    /// Sets the position from a FEN and clears the moves, keeping the board's `chess960`.
+    /// Raises as the constructor; the board is unchanged then.
+    fn set_fen(&mut self, fen: &str) -> PyResult<()> {
+        *self = Board::new(fen, self.chess960())?;
+        Ok(())
+    }
+
+    /// The moves as SAN with move numbers from this position (`1. e4 e5 2. Nf3`, or `1...e5`
+    /// when black moves first). Raises `IllegalMoveError` for a move that is not legal where it
+    /// stands; the board is unchanged.
+    fn variation_san(&self, moves: &Bound<'_, PyAny>) -> PyResult<String> {
+        let mut pos = *self.position();
+        let mut out = String::new();
+        for (i, m) in moves.try_iter()?.enumerate() {
+            let m = move_arg(&m?)?;
+            let resolved = if m.uci == UciMove::Null {
+                chessbits_move::Move16::NULL
+            } else {
+                pos.resolve_uci(m.uci).map_err(|e| {
+                    raise::<IllegalMoveError>(format!(
+                        "illegal move in variation, move {}: {e}",
+                        i + 1
+                    ))
+                })?
+            };
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            if pos.turn() == Color::White {
+                out.push_str(&format!("{}. ", pos.fullmoves()));
+            } else if i == 0 {
+                out.push_str(&format!("{}...", pos.fullmoves()));
+            }
+            if resolved.is_null() {
+                out.push_str("--");
+                pos.play_null().map_err(raise::<IllegalMoveError>)?;
+            } else {
+                out.push_str(&SanPlus::from_move(&pos, resolved).to_string());
+                pos.play_unchecked(resolved);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The diagram in figurines, as python-chess's `unicode()`: ranks 8 to 1 (1 to 8 and files
+    /// h to a with `orientation=False`), `empty_square` for an empty square.
+    #[pyo3(signature = (*, invert_color=false, borders=false, empty_square="⭘", orientation=true))]
+    fn unicode(
+        &self,
+        invert_color: bool,
+        borders: bool,
+        empty_square: &str,
+        orientation: bool,
+    ) -> String {
+        let board = self.position().board();
+        let mut rows = Vec::with_capacity(8);
+        for r in 0..8u8 {
+            let rank = if orientation { 7 - r } else { r };
+            let mut row: Vec<String> = Vec::with_capacity(8);
+            for f in 0..8u8 {
+                let file = if orientation { f } else { 7 - f };
+                let sq = Square::new(u32::from(rank * 8 + file));
+                row.push(board.piece_at(sq).map_or_else(
+                    || empty_square.to_owned(),
+                    |inner| Piece { inner }.unicode_symbol(invert_color),
+                ));
+            }
+            if borders {
+                rows.push(RULE.to_owned());
+                rows.push(format!("{} |{}|", rank + 1, row.join("|")));
+            } else {
+                rows.push(row.join(" "));
+            }
+        }
+        if borders {
+            rows.push(RULE.to_owned());
+            let files: Vec<char> =
+                (0..8u8).map(|f| char::from(b'a' + if orientation { f } else { 7 - f })).collect();
+            let files: Vec<String> = files.iter().map(char::to_string).collect();
+            rows.push(format!("   {}", files.join(" ")));
+        }
+        rows.join("\n")
+    }
+
+    /// The position mirrored vertically with the colors swapped (python-chess's `mirror()`):
+    /// white's pieces become black's on the mirrored squares, the other side moves, castling
+    /// rights and the en passant square follow. The moves are not kept.
+    fn mirror(&self) -> PyResult<Board> {
+        let fen = fen_of(
+            self.position(),
+            FenOptions { en_passant: EnPassantMode::Always, ..FenOptions::default() },
+        );
+        Board::new(&mirror_fen(&fen), self.chess960())
+    }
+
+    /// `True`: a board is always a legal position (every FEN and move is checked), where
+    /// python-chess can hold an invalid one.
+    fn is_valid(&self) -> bool {
+        true
+    }
+
+    /// python-chess's `status()` flags: always `STATUS_VALID` (0), as `is_valid()`.
+    fn status(&self) -> u32 {
+        0
+    }
+
+    /// An SVG drawing of the board (light and dark squares, figurines, coordinates), which
+    /// Jupyter shows for a board as it does python-chess's.
+    fn _repr_svg_(&self) -> String {
+        svg(self.position())
     }
 
     /// `True` if the side to move is in check.
@@ -583,6 +834,18 @@ impl Board {
 }
 
 impl Board {
+    /// Whether `m` is an en passant capture here: a pawn of the side to move going diagonally
+    /// onto the en passant square.
+    fn en_passant(&self, m: &Move) -> bool {
+        let UciMove::Normal { from, to, .. } = m.uci else { return false };
+        let pos = self.position();
+        pos.ep_square() == Some(to)
+            && pos.board().role_at(from) == Some(Role::Pawn)
+            && pos.board().color_at(from) == Some(pos.turn())
+            && from.file() != to.file()
+            && pos.board().piece_at(to).is_none()
+    }
+
     /// Whether the side to move may claim `termination` now or by announcing a legal move.
     fn can_claim(&self, termination: Termination) -> bool {
         if self.game.claimable_draws().contains(&termination) {
@@ -598,4 +861,88 @@ impl Board {
             self.game.claimable_draws_after(m).is_ok_and(|claims| claims.contains(&termination))
         })
     }
+}
+
+/// The line between ranks of `Board.unicode(borders=True)`.
+const RULE: &str = "  -----------------";
+
+/// `fen` mirrored vertically with the colors swapped: the ranks in reverse order with the
+/// letters' case swapped, the other side to move, the castling letters' case swapped, the en
+/// passant square on the mirrored rank.
+fn mirror_fen(fen: &str) -> String {
+    let swap = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_uppercase() {
+                    c.to_ascii_lowercase()
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            })
+            .collect()
+    };
+    let fields: Vec<&str> = fen.split(' ').collect();
+    let placement: Vec<String> = fields[0].split('/').rev().map(swap).collect();
+    let turn = if fields.get(1) == Some(&"w") { "b" } else { "w" };
+    let castling = match fields.get(2) {
+        Some(&"-") | None => "-".to_owned(),
+        Some(c) => {
+            // Upper-case letters first, as FEN writes them.
+            let swapped = swap(c);
+            let (mut upper, lower): (Vec<char>, Vec<char>) =
+                swapped.chars().partition(char::is_ascii_uppercase);
+            upper.extend(lower);
+            upper.into_iter().collect()
+        }
+    };
+    let ep = match fields.get(3) {
+        Some(ep) if ep.len() == 2 => {
+            let (file, rank) = ep.split_at(1);
+            let rank = match rank {
+                "3" => "6",
+                "6" => "3",
+                other => other,
+            };
+            format!("{file}{rank}")
+        }
+        _ => "-".to_owned(),
+    };
+    let rest: Vec<&str> = fields.iter().skip(4).copied().collect();
+    format!("{} {turn} {castling} {ep} {}", placement.join("/"), rest.join(" "))
+}
+
+/// The board as an SVG picture: 45-pixel squares in lichess's brown, figurines in black
+/// outline, files and ranks written on the edge squares.
+fn svg(pos: &chessbits_state::Position) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(8192);
+    out.push_str(r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 360 360" width="360" height="360">"#);
+    for rank in 0..8u8 {
+        for file in 0..8u8 {
+            let (x, y) = (u32::from(file) * 45, u32::from(7 - rank) * 45);
+            let fill = if (rank + file) % 2 == 0 { "#b58863" } else { "#f0d9b5" };
+            let _ = write!(out, r#"<rect x="{x}" y="{y}" width="45" height="45" fill="{fill}"/>"#);
+            if let Some(piece) = pos.board().piece_at(Square::new(u32::from(rank * 8 + file))) {
+                let glyph = Piece { inner: piece }.unicode_symbol(false);
+                let _ = write!(
+                    out,
+                    r#"<text x="{}" y="{}" font-size="38" text-anchor="middle" font-family="DejaVu Sans, Segoe UI Symbol, sans-serif">{glyph}</text>"#,
+                    x + 22,
+                    y + 37
+                );
+            }
+        }
+    }
+    for i in 0..8u8 {
+        let _ = write!(
+            out,
+            r##"<text x="{}" y="357" font-size="9" fill="#555">{}</text><text x="1" y="{}" font-size="9" fill="#555">{}</text>"##,
+            u32::from(i) * 45 + 37,
+            char::from(b'a' + i),
+            u32::from(7 - i) * 45 + 10,
+            i + 1
+        );
+    }
+    out.push_str("</svg>");
+    out
 }

@@ -1,6 +1,8 @@
 //! The exceptions: one class per kind of Rust error, all under `chessbits.ChessbitsError`
 //! (itself a `ValueError`, as python-chess's errors are), each raised with the Rust error's
-//! message, which names the spot (byte, field, line, ply).
+//! message, which names the spot (byte, field, line, ply). The move errors follow
+//! python-chess's hierarchy: `InvalidMoveError`, `IllegalMoveError` and `AmbiguousMoveError`
+//! are siblings, none a subclass of another.
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -39,8 +41,8 @@ create_exception!(
 create_exception!(
     chessbits,
     AmbiguousMoveError,
-    IllegalMoveError,
-    "SAN that more than one legal move matches."
+    ChessbitsError,
+    "SAN that more than one legal move matches; a sibling of IllegalMoveError, as in python-chess."
 );
 create_exception!(
     chessbits,
@@ -64,6 +66,31 @@ create_exception!(
 /// A Rust error as `E` with its message.
 pub(crate) fn raise<E: pyo3::PyTypeInfo>(error: impl std::fmt::Display) -> PyErr {
     PyErr::new::<E, _>(error.to_string())
+}
+
+/// An error `E` for game `number` with `message`, its place as attributes as well as in the
+/// message: `.game`, `.line`, `.column`, `.byte` and `.ply` (`None` where the input has no
+/// such place, or the error is not a move's).
+pub(crate) fn located<E: pyo3::PyTypeInfo>(
+    py: pyo3::Python<'_>,
+    message: &str,
+    number: u64,
+    place: &crate::games::Place,
+) -> PyErr {
+    let error = PyErr::new::<E, _>(message.to_owned());
+    let value = error.value(py);
+    let attributes = [
+        ("game", Some(number)),
+        ("line", place.line),
+        ("column", place.column),
+        ("byte", place.byte),
+        ("ply", place.ply.map(u64::from)),
+    ];
+    for (name, value_of) in attributes {
+        // Setting an attribute on a fresh exception instance does not fail.
+        let _ = pyo3::types::PyAnyMethods::setattr(value.as_any(), name, value_of);
+    }
+    error
 }
 
 /// A FEN error as [`FenError`] (syntax) or [`PositionError`] (legality).

@@ -19,7 +19,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use crate::args;
-use crate::errors::{fen_error, raise, PgnError};
+use crate::errors::{fen_error, located, PgnError};
+use crate::games::Place;
 use crate::games::{Games, Source};
 
 /// Which positions of a game are kept: every `every`-th ply from the first, and of those each
@@ -207,24 +208,34 @@ pub(crate) fn game_columns<'py>(
     let mut columns = Columns { with_legal: legal_moves, ..Columns::default() };
     loop {
         // A block of games without the GIL, then a look at Ctrl-C.
-        let done = py.detach(|| {
+        // The first game that did not read, with `strict`: raised once the GIL is back.
+        let done = py.detach(|| -> PyResult<Result<bool, (u64, String, Place)>> {
             for _ in 0..GAMES_PER_BLOCK {
                 match games.next_game()? {
-                    None => return Ok(true),
+                    None => return Ok(Ok(true)),
                     Some((number, Ok(game))) => {
                         columns.push_game(number, &game, sampling);
                         games.recycle(game);
                     }
-                    Some((number, Err((e, _)))) if strict => {
-                        return Err(raise::<PgnError>(format!("game {number}, {e}")))
+                    Some((number, Err((e, _, place)))) if strict => {
+                        return Ok(Err((number, e, place)))
                     }
                     Some((_, Err(_))) => {}
                 }
             }
-            Ok(false)
+            Ok(Ok(false))
         })?;
-        if done {
-            break;
+        match done {
+            Ok(true) => break,
+            Ok(false) => {}
+            Err((number, message, place)) => {
+                return Err(located::<PgnError>(
+                    py,
+                    &format!("game {number}, {message}"),
+                    number,
+                    &place,
+                ))
+            }
         }
         py.check_signals()?;
     }

@@ -100,7 +100,28 @@ pub(crate) fn shown(path: &Path) -> String {
 }
 
 /// A game that did not read: the message, and the tags read before it failed.
-pub(crate) type FailedGame = (String, Vec<(Vec<u8>, Vec<u8>)>);
+pub(crate) type FailedGame = (String, Vec<(Vec<u8>, Vec<u8>)>, Place);
+
+/// Where a game that did not read failed: the attributes of the `PgnError` or `CbgError` that
+/// reports it (`None` where the input kind has no such place).
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct Place {
+    pub(crate) line: Option<u64>,
+    pub(crate) column: Option<u64>,
+    pub(crate) byte: Option<u64>,
+    pub(crate) ply: Option<u32>,
+}
+
+impl Place {
+    /// The place of a PGN reading error; the ply where a move of the mainline failed.
+    pub(crate) fn of_pgn(e: &PgnError<ReplayError>) -> Place {
+        let ply = match &e.kind {
+            PgnErrorKind::Visitor(ReplayError::Move { ply, .. }) => Some(*ply),
+            _ => None,
+        };
+        Place { line: Some(e.line), column: Some(e.column), byte: Some(e.offset), ply }
+    }
+}
 
 /// The schema of the batches: the export schema (whose last column is `error`) with `moves` as
 /// asked.
@@ -159,8 +180,10 @@ impl Games {
                     }
                     Some(result) => Some((
                         number,
-                        result
-                            .map_err(|e| (pgn_failed_message(&e), builder.failed_tags().to_vec())),
+                        result.map_err(|e| {
+                            let tags = builder.failed_tags().to_vec();
+                            (pgn_failed_message(&e), tags, Place::of_pgn(&e))
+                        }),
                     )),
                 }
             }
@@ -170,7 +193,10 @@ impl Games {
                     return Err(PyOSError::new_err(e.to_string()))
                 }
                 Some(Ok(game)) => Some((game.number, Ok(game))),
-                Some(Err(e)) => Some((e.at.game, Err((cbg_failed_message(&e), Vec::new())))),
+                Some(Err(e)) => {
+                    let place = Place { byte: Some(e.at.byte), ..Place::default() };
+                    Some((e.at.game, Err((cbg_failed_message(&e), Vec::new(), place))))
+                }
             },
         })
     }
@@ -448,7 +474,7 @@ impl GameBatches {
                             rows.push(&game)?;
                             games.recycle(game);
                         }
-                        Some((number, Err((e, tags)))) => rows.push_error(number, &e, &tags),
+                        Some((number, Err((e, tags, _)))) => rows.push_error(number, &e, &tags),
                     }
                 }
                 // The serial reader numbers games from the input's start.

@@ -33,6 +33,7 @@ mod errors;
 mod features;
 mod games;
 mod index;
+mod pieces;
 
 use pyo3::prelude::*;
 
@@ -59,6 +60,8 @@ fn _chessbits(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<board::Board>()?;
     m.add_class::<board::Outcome>()?;
     m.add_class::<board::LegalMoves>()?;
+    m.add_class::<pieces::Piece>()?;
+    m.add_class::<pieces::SquareSet>()?;
     m.add_class::<games::BatchReader>()?;
     m.add_class::<index::PyIndex>()?;
     m.add_function(wrap_pyfunction!(index::build_index, m)?)?;
@@ -77,6 +80,11 @@ fn _chessbits(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("IllegalMoveError", py.get_type::<errors::IllegalMoveError>())?;
     m.add("AmbiguousMoveError", py.get_type::<errors::AmbiguousMoveError>())?;
     m.add("PgnError", py.get_type::<errors::PgnError>())?;
+    // A reading error's place, as attributes (`None` on the class: where an error does not
+    // know it).
+    for name in ["game", "line", "column", "byte", "ply"] {
+        py.get_type::<errors::PgnError>().setattr(name, py.None())?;
+    }
     m.add("DecodeError", py.get_type::<errors::DecodeError>())?;
     m.add("CbgError", py.get_type::<errors::CbgError>())?;
     Ok(())

@@ -35,7 +35,8 @@ def check_same(ours, theirs):
     assert sorted(m.uci() for m in ours.legal_moves) == sorted(m.uci() for m in theirs.legal_moves)
     assert ours.legal_move_count() == theirs.legal_moves.count() == ours.legal_moves.count()
     assert len(ours.legal_moves) == ours.legal_move_count()
-    assert ours.ep_square == (theirs.ep_square if theirs.has_legal_en_passant() else None)
+    assert ours.ep_square == theirs.ep_square
+    assert ours.has_legal_en_passant() == theirs.has_legal_en_passant()
 
 
 def test_mainlines_fens_san_and_keys_match_python_chess():
@@ -89,7 +90,8 @@ def test_random_playouts_match_python_chess_outcomes():
         # Stalemate with insufficient material: python-chess names the material first.
         plain, oracle_plain = ours.outcome(), theirs.outcome()
         if plain is not None and not (ours.is_stalemate() and ours.is_insufficient_material()):
-            assert plain.termination == oracle_plain.termination.name
+            assert plain.termination.name == oracle_plain.termination.name
+            assert plain.termination.value == oracle_plain.termination.value
 
 
 def test_push_pop_restore_everything():

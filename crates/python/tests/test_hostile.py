@@ -104,7 +104,7 @@ def test_bad_moves():
         chessbits.Move(64, 0)
     with pytest.raises(IndexError):
         chessbits.Board().piece_at(-1)
-    assert chessbits.Board().piece_at(4) == "K" and chessbits.Board().piece_at(20) is None
+    assert chessbits.Board().piece_at(4).symbol() == "K" and chessbits.Board().piece_at(20) is None
     with pytest.raises(chessbits.InvalidMoveError):
         chessbits.Move(0, 1, promotion=6)
     board = chessbits.Board("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1")

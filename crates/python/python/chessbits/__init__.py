@@ -13,6 +13,8 @@
 from __future__ import annotations
 
 import copyreg
+import typing
+import enum
 import os
 from typing import Any, BinaryIO, Dict, Iterator, Optional, Sequence, TextIO, Tuple, Union
 
@@ -35,7 +37,9 @@ from ._chessbits import (
     Move,
     Outcome,
     PgnError,
+    Piece,
     PositionError,
+    SquareSet,
     decode_moves,
     decode_position,
     encode_moves,
@@ -59,7 +63,35 @@ __all__ = [
     "Move",
     "Outcome",
     "PgnError",
+    "Piece",
     "PositionError",
+    "SquareSet",
+    "Termination",
+    "WHITE",
+    "BLACK",
+    "COLORS",
+    "COLOR_NAMES",
+    "PAWN",
+    "KNIGHT",
+    "BISHOP",
+    "ROOK",
+    "QUEEN",
+    "KING",
+    "PIECE_TYPES",
+    "PIECE_SYMBOLS",
+    "PIECE_NAMES",
+    "FILE_NAMES",
+    "RANK_NAMES",
+    "SQUARES",
+    "SQUARE_NAMES",
+    "STATUS_VALID",
+    "square",
+    "square_file",
+    "square_rank",
+    "square_name",
+    "parse_square",
+    "piece_symbol",
+    "piece_name",
     "decode_moves",
     "decode_position",
     "encode_moves",
@@ -76,6 +108,80 @@ __all__ = [
 ]
 
 Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO, TextIO]
+# A chessbits ``Move``, or python-chess's ``chess.Move`` (read by its three attributes).
+MoveLike = Any
+
+# python-chess's constants, with its values, so that ``chess.E4 == chessbits.E4`` and a
+# script can take either module's names.
+WHITE: bool = True
+BLACK: bool = False
+COLORS = [WHITE, BLACK]
+COLOR_NAMES = ["black", "white"]
+PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
+PIECE_TYPES = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING]
+PIECE_SYMBOLS = [None, "p", "n", "b", "r", "q", "k"]
+PIECE_NAMES = [None, "pawn", "knight", "bishop", "rook", "queen", "king"]
+FILE_NAMES = ["a", "b", "c", "d", "e", "f", "g", "h"]
+RANK_NAMES = ["1", "2", "3", "4", "5", "6", "7", "8"]
+SQUARES = list(range(64))
+SQUARE_NAMES = [f + r for r in RANK_NAMES for f in FILE_NAMES]
+# A board is always a valid position: ``Board.status()`` is this.
+STATUS_VALID = 0
+# The squares as constants: A1 = 0, B1 = 1, ... H8 = 63.
+globals().update({name.upper(): index for index, name in enumerate(SQUARE_NAMES)})
+__all__ += [name.upper() for name in SQUARE_NAMES]
+
+
+def square(file_index: int, rank_index: int) -> int:
+    """The square of a file (0 = a) and a rank (0 = the first)."""
+    return rank_index * 8 + file_index
+
+
+def square_file(sq: int) -> int:
+    """The file of a square, 0 (a) to 7 (h)."""
+    return sq & 7
+
+
+def square_rank(sq: int) -> int:
+    """The rank of a square, 0 (the first) to 7."""
+    return sq >> 3
+
+
+def square_name(sq: int) -> str:
+    """The name of a square, ``"e4"``."""
+    return SQUARE_NAMES[sq]
+
+
+def parse_square(name: str) -> int:
+    """The square of a name, ``"e4"``; ``ValueError`` for anything else."""
+    return SQUARE_NAMES.index(name)
+
+
+def piece_symbol(piece_type: int) -> str:
+    """The lower-case letter of a piece type, ``"n"`` for ``KNIGHT``."""
+    return typing.cast(str, PIECE_SYMBOLS[piece_type])
+
+
+def piece_name(piece_type: int) -> str:
+    """The name of a piece type, ``"knight"`` for ``KNIGHT``."""
+    return typing.cast(str, PIECE_NAMES[piece_type])
+
+
+class Termination(enum.Enum):
+    """How a game ended: python-chess's ``Termination`` members, names and values
+    (``Outcome.termination``). The variant members are never produced here."""
+
+    CHECKMATE = 1
+    STALEMATE = 2
+    INSUFFICIENT_MATERIAL = 3
+    SEVENTYFIVE_MOVES = 4
+    FIVEFOLD_REPETITION = 5
+    FIFTY_MOVES = 6
+    THREEFOLD_REPETITION = 7
+    VARIANT_WIN = 8
+    VARIANT_LOSS = 9
+    VARIANT_DRAW = 10
+
 
 # The schema metadata key under which ``read_games(..., on_error="keep")`` notes the read
 # error that ended its input early (docs/python.md).
@@ -370,3 +476,5 @@ def _reduce_board(board: Board) -> Any:
 # position and moves, so its history and repetitions come back too.
 copyreg.pickle(Move, _reduce_move)
 copyreg.pickle(Board, _reduce_board)
+copyreg.pickle(Piece, lambda piece: (Piece, (piece.piece_type, piece.color)))
+copyreg.pickle(SquareSet, lambda squares: (SquareSet, (int(squares),)))

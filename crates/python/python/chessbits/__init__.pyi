@@ -1,7 +1,8 @@
 """Typed stubs of the chessbits package (see ``__init__.py`` and ``docs/python.md``)."""
 
+import enum
 import os
-from typing import Any, BinaryIO, Dict, Iterator, List, Optional, Sequence, TextIO, Tuple, Union, final
+from typing import Any, BinaryIO, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union, final
 
 import numpy as np
 import pyarrow as pa
@@ -21,7 +22,10 @@ __all__ = [
     "Move",
     "Outcome",
     "PgnError",
+    "Piece",
     "PositionError",
+    "SquareSet",
+    "Termination",
     "decode_moves",
     "decode_position",
     "encode_moves",
@@ -35,11 +39,247 @@ __all__ = [
     "to_chess",
     "to_planes",
     "write_cbg",
+    "WHITE",
+    "BLACK",
+    "COLORS",
+    "COLOR_NAMES",
+    "PAWN",
+    "KNIGHT",
+    "BISHOP",
+    "ROOK",
+    "QUEEN",
+    "KING",
+    "PIECE_TYPES",
+    "PIECE_SYMBOLS",
+    "PIECE_NAMES",
+    "FILE_NAMES",
+    "RANK_NAMES",
+    "SQUARES",
+    "SQUARE_NAMES",
+    "STATUS_VALID",
+    "square",
+    "square_file",
+    "square_rank",
+    "square_name",
+    "parse_square",
+    "piece_symbol",
+    "piece_name",
+    "A1",
+    "B1",
+    "C1",
+    "D1",
+    "E1",
+    "F1",
+    "G1",
+    "H1",
+    "A2",
+    "B2",
+    "C2",
+    "D2",
+    "E2",
+    "F2",
+    "G2",
+    "H2",
+    "A3",
+    "B3",
+    "C3",
+    "D3",
+    "E3",
+    "F3",
+    "G3",
+    "H3",
+    "A4",
+    "B4",
+    "C4",
+    "D4",
+    "E4",
+    "F4",
+    "G4",
+    "H4",
+    "A5",
+    "B5",
+    "C5",
+    "D5",
+    "E5",
+    "F5",
+    "G5",
+    "H5",
+    "A6",
+    "B6",
+    "C6",
+    "D6",
+    "E6",
+    "F6",
+    "G6",
+    "H6",
+    "A7",
+    "B7",
+    "C7",
+    "D7",
+    "E7",
+    "F7",
+    "G7",
+    "H7",
+    "A8",
+    "B8",
+    "C8",
+    "D8",
+    "E8",
+    "F8",
+    "G8",
+    "H8",
 ]
 __version__: str
 STARTING_FEN: str
 
+WHITE: bool
+BLACK: bool
+COLORS: List[bool]
+COLOR_NAMES: List[str]
+PAWN: int
+KNIGHT: int
+BISHOP: int
+ROOK: int
+QUEEN: int
+KING: int
+PIECE_TYPES: List[int]
+PIECE_SYMBOLS: List[Optional[str]]
+PIECE_NAMES: List[Optional[str]]
+FILE_NAMES: List[str]
+RANK_NAMES: List[str]
+SQUARES: List[int]
+SQUARE_NAMES: List[str]
+STATUS_VALID: int
+A1: int
+B1: int
+C1: int
+D1: int
+E1: int
+F1: int
+G1: int
+H1: int
+A2: int
+B2: int
+C2: int
+D2: int
+E2: int
+F2: int
+G2: int
+H2: int
+A3: int
+B3: int
+C3: int
+D3: int
+E3: int
+F3: int
+G3: int
+H3: int
+A4: int
+B4: int
+C4: int
+D4: int
+E4: int
+F4: int
+G4: int
+H4: int
+A5: int
+B5: int
+C5: int
+D5: int
+E5: int
+F5: int
+G5: int
+H5: int
+A6: int
+B6: int
+C6: int
+D6: int
+E6: int
+F6: int
+G6: int
+H6: int
+A7: int
+B7: int
+C7: int
+D7: int
+E7: int
+F7: int
+G7: int
+H7: int
+A8: int
+B8: int
+C8: int
+D8: int
+E8: int
+F8: int
+G8: int
+H8: int
+
+def square(file_index: int, rank_index: int) -> int: ...
+def square_file(sq: int) -> int: ...
+def square_rank(sq: int) -> int: ...
+def square_name(sq: int) -> str: ...
+def parse_square(name: str) -> int: ...
+def piece_symbol(piece_type: int) -> str: ...
+def piece_name(piece_type: int) -> str: ...
+
+class Termination(enum.Enum):
+    """How a game ended (python-chess's members, names and values)."""
+
+    CHECKMATE = 1
+    STALEMATE = 2
+    INSUFFICIENT_MATERIAL = 3
+    SEVENTYFIVE_MOVES = 4
+    FIVEFOLD_REPETITION = 5
+    FIFTY_MOVES = 6
+    THREEFOLD_REPETITION = 7
+    VARIANT_WIN = 8
+    VARIANT_LOSS = 9
+    VARIANT_DRAW = 10
+
+@final
+class Piece:
+    """A piece as python-chess's ``Piece``."""
+
+    def __new__(cls, piece_type: int, color: bool) -> Piece: ...
+    @classmethod
+    def from_symbol(cls, symbol: str) -> Piece: ...
+    @property
+    def piece_type(self) -> int:
+        """1 (pawn) to 6 (king)."""
+    @property
+    def color(self) -> bool:
+        """True for white."""
+    def symbol(self) -> str: ...
+    def unicode_symbol(self, *, invert_color: bool = False) -> str: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class SquareSet:
+    """A set of squares as python-chess's ``SquareSet`` (bit 0 = a1)."""
+
+    def __new__(cls, mask: Union[SquareSet, int, None] = None) -> SquareSet: ...
+    def tolist(self) -> List[int]: ...
+    def __iter__(self) -> Iterator[int]: ...
+    def __len__(self) -> int: ...
+    def __bool__(self) -> bool: ...
+    def __int__(self) -> int: ...
+    def __index__(self) -> int: ...
+    def __contains__(self, square: int, /) -> bool: ...
+    def __and__(self, other: Union[SquareSet, int], /) -> SquareSet: ...
+    def __or__(self, other: Union[SquareSet, int], /) -> SquareSet: ...
+    def __xor__(self, other: Union[SquareSet, int], /) -> SquareSet: ...
+    def __rand__(self, other: Union[SquareSet, int], /) -> SquareSet: ...
+    def __ror__(self, other: Union[SquareSet, int], /) -> SquareSet: ...
+    def __rxor__(self, other: Union[SquareSet, int], /) -> SquareSet: ...
+    def __invert__(self) -> SquareSet: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
 Source = Union[str, os.PathLike[str], bytes, bytearray, memoryview, BinaryIO, TextIO]
+# A chessbits ``Move``, or python-chess's ``chess.Move`` (read by its three attributes).
+MoveLike = Any
 
 class ChessbitsError(ValueError):
     """The base of every chessbits error."""
@@ -56,11 +296,17 @@ class InvalidMoveError(ChessbitsError):
 class IllegalMoveError(ChessbitsError):
     """A move that is not legal in the position."""
 
-class AmbiguousMoveError(IllegalMoveError):
-    """SAN that several legal moves match."""
+class AmbiguousMoveError(ChessbitsError):
+    """SAN that several legal moves match (a sibling of ``IllegalMoveError``, as in python-chess)."""
 
 class PgnError(ChessbitsError):
-    """PGN that does not read (game, line, column, byte)."""
+    """PGN that does not read: its place in the message and as attributes."""
+
+    game: Optional[int]
+    line: Optional[int]
+    column: Optional[int]
+    byte: Optional[int]
+    ply: Optional[int]
 
 class DecodeError(ChessbitsError):
     """Codec bytes that do not decode (byte or bit)."""
@@ -99,7 +345,7 @@ class LegalMoves:
     def count(self) -> int: ...
     def __len__(self) -> int: ...
     def __bool__(self) -> bool: ...
-    def __contains__(self, move: Move, /) -> bool: ...
+    def __contains__(self, move: object, /) -> bool: ...
     def __getitem__(self, index: int, /) -> Move: ...
     def __iter__(self) -> Iterator[Move]: ...
 
@@ -108,8 +354,8 @@ class Outcome:
     """How a game ended."""
 
     @property
-    def termination(self) -> str:
-        """python-chess's ``Termination`` member name: ``"CHECKMATE"``, ``"STALEMATE"`` ..."""
+    def termination(self) -> Termination:
+        """Why the game ended."""
     @property
     def winner(self) -> Optional[bool]:
         """True white, False black, None a draw."""
@@ -128,8 +374,8 @@ class Board:
     @property
     def legal_moves(self) -> LegalMoves: ...
     def legal_move_count(self) -> int: ...
-    def is_legal(self, move: Move) -> bool: ...
-    def push(self, move: Move) -> None:
+    def is_legal(self, move: MoveLike) -> bool: ...
+    def push(self, move: MoveLike) -> None:
         """Raises ``IllegalMoveError``."""
     def pop(self) -> Move:
         """Raises ``IndexError`` at the start."""
@@ -137,7 +383,7 @@ class Board:
     def push_san(self, san: str) -> Move:
         """Raises ``InvalidMoveError``, ``IllegalMoveError`` or ``AmbiguousMoveError``."""
     def push_uci(self, uci: str) -> Move: ...
-    def san(self, move: Move) -> str: ...
+    def san(self, move: MoveLike) -> str: ...
     def parse_san(self, san: str) -> Move: ...
     @property
     def move_stack(self) -> List[Move]: ...
@@ -150,11 +396,44 @@ class Board:
     def fullmove_number(self) -> int: ...
     @property
     def ep_square(self) -> Optional[int]:
-        """The en passant square when a capture there is legal."""
+        """The square a double push skipped on the last move, legal capture or not."""
+    def has_legal_en_passant(self) -> bool: ...
     @property
     def chess960(self) -> bool: ...
-    def piece_at(self, square: int) -> Optional[str]:
-        """The FEN letter of the piece on ``square``."""
+    def piece_at(self, square: int) -> Optional[Piece]: ...
+    def piece_type_at(self, square: int) -> Optional[int]: ...
+    def color_at(self, square: int) -> Optional[bool]: ...
+    def pieces(self, piece_type: int, color: bool) -> SquareSet: ...
+    def king(self, color: bool) -> Optional[int]: ...
+    def attackers(self, color: bool, square: int) -> SquareSet: ...
+    def is_attacked_by(self, color: bool, square: int) -> bool: ...
+    def gives_check(self, move: MoveLike) -> bool:
+        """Raises ``IllegalMoveError`` for a move that is not legal."""
+    def is_capture(self, move: MoveLike) -> bool: ...
+    def is_en_passant(self, move: MoveLike) -> bool: ...
+    def is_castling(self, move: MoveLike) -> bool: ...
+    @property
+    def castling_rights(self) -> int:
+        """The rooks with castling rights as a mask (bit 0 = a1)."""
+    def has_castling_rights(self, color: bool) -> bool: ...
+    def has_kingside_castling_rights(self, color: bool) -> bool: ...
+    def has_queenside_castling_rights(self, color: bool) -> bool: ...
+    def board_fen(self) -> str: ...
+    def epd(self) -> str: ...
+    def set_fen(self, fen: str) -> None: ...
+    def variation_san(self, moves: Iterable[MoveLike]) -> str: ...
+    def unicode(
+        self,
+        *,
+        invert_color: bool = False,
+        borders: bool = False,
+        empty_square: str = "⭘",
+        orientation: bool = True,
+    ) -> str: ...
+    def mirror(self) -> Board: ...
+    def is_valid(self) -> bool: ...
+    def status(self) -> int: ...
+    def _repr_svg_(self) -> str: ...
     def is_check(self) -> bool: ...
     def is_checkmate(self) -> bool: ...
     def is_stalemate(self) -> bool: ...

@@ -1,0 +1,228 @@
+//! `chessbits.Piece` and `chessbits.SquareSet`: python-chess's types for a piece and a set of
+//! squares, so that `board.piece_at(sq).piece_type` and `for sq in board.pieces(...)` read as
+//! they do there.
+
+use chessbits_bitboard::{Bitboard, Color, Piece as RustPiece, Role, Square};
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyType;
+
+/// A piece as python-chess's `Piece`: `piece_type` 1 (pawn) to 6 (king), `color` `True` for
+/// white.
+#[pyclass(module = "chessbits", frozen, eq, hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    pub(crate) inner: RustPiece,
+}
+
+/// python-chess's piece type number of `role`: 1 pawn .. 6 king.
+pub(crate) fn piece_type(role: Role) -> u8 {
+    role as u8 + 1
+}
+
+/// The role of python-chess's piece type number, checked.
+pub(crate) fn role_of(piece_type: i64) -> PyResult<Role> {
+    u8::try_from(piece_type)
+        .ok()
+        .filter(|t| (1..=6).contains(t))
+        .and_then(|t| Role::from_index(t - 1))
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "piece_type must be 1 (PAWN) to 6 (KING), not {piece_type}"
+            ))
+        })
+}
+
+/// The color of python-chess's `WHITE` (`True`) or `BLACK` (`False`).
+pub(crate) fn color_of(white: bool) -> Color {
+    if white {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+/// A square index from Python, checked: `IndexError` outside 0..=63, as python-chess's lists
+/// of squares raise.
+pub(crate) fn square_index(index: i64) -> PyResult<Square> {
+    u8::try_from(index)
+        .ok()
+        .and_then(Square::from_index)
+        .ok_or_else(|| PyIndexError::new_err(format!("square {index} is not in 0..=63")))
+}
+
+/// The figurine of `piece`, white or black.
+fn figurine(piece: RustPiece) -> char {
+    let white = ['♙', '♘', '♗', '♖', '♕', '♔'];
+    let black = ['♟', '♞', '♝', '♜', '♛', '♚'];
+    let table = if piece.color == Color::White { white } else { black };
+    table[piece.role as usize]
+}
+
+#[pymethods]
+impl Piece {
+    /// A piece of `piece_type` (1 pawn .. 6 king) and `color` (`True` white).
+    #[new]
+    fn new(piece_type: i64, color: bool) -> PyResult<Piece> {
+        Ok(Piece { inner: RustPiece { role: role_of(piece_type)?, color: color_of(color) } })
+    }
+
+    /// The piece of a FEN letter: `P` white pawn .. `k` black king. Raises `ValueError` for
+    /// any other text.
+    #[classmethod]
+    fn from_symbol(_cls: &Bound<'_, PyType>, symbol: &str) -> PyResult<Piece> {
+        let mut chars = symbol.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => RustPiece::from_char(c)
+                .map(|inner| Piece { inner })
+                .ok_or_else(|| PyValueError::new_err(format!("invalid piece symbol {symbol:?}"))),
+            _ => Err(PyValueError::new_err(format!("invalid piece symbol {symbol:?}"))),
+        }
+    }
+
+    /// 1 (pawn) to 6 (king), as python-chess's `PAWN` .. `KING`.
+    #[getter]
+    fn piece_type(&self) -> u8 {
+        piece_type(self.inner.role)
+    }
+
+    /// `True` for white, `False` for black.
+    #[getter]
+    fn color(&self) -> bool {
+        self.inner.color == Color::White
+    }
+
+    /// The FEN letter: upper case for white.
+    fn symbol(&self) -> String {
+        self.inner.char().to_string()
+    }
+
+    /// The chess figurine (`♔` white king); `invert_color=True` draws the other color's.
+    #[pyo3(signature = (*, invert_color=false))]
+    pub(crate) fn unicode_symbol(&self, invert_color: bool) -> String {
+        let mut piece = self.inner;
+        if invert_color {
+            piece.color = !piece.color;
+        }
+        figurine(piece).to_string()
+    }
+
+    fn __str__(&self) -> String {
+        self.symbol()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Piece.from_symbol('{}')", self.inner.char())
+    }
+}
+
+/// A set of squares as python-chess's `SquareSet`: iterable in ascending order, with `len`,
+/// `in`, `int()` (the 64-bit mask, a1 the lowest bit) and equality with another set or an
+/// int.
+#[pyclass(module = "chessbits", frozen)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SquareSet {
+    pub(crate) mask: u64,
+}
+
+impl From<Bitboard> for SquareSet {
+    fn from(bb: Bitboard) -> Self {
+        SquareSet { mask: bb.0 }
+    }
+}
+
+/// A `SquareSet` or an int mask.
+#[derive(FromPyObject)]
+pub(crate) enum Mask {
+    Set(SquareSet),
+    Int(u64),
+}
+
+impl Mask {
+    fn bits(&self) -> u64 {
+        match self {
+            Mask::Set(s) => s.mask,
+            Mask::Int(m) => *m,
+        }
+    }
+}
+
+#[pymethods]
+impl SquareSet {
+    /// The squares of `mask` (an int, bit 0 = a1, or another `SquareSet`; empty by default).
+    #[new]
+    #[pyo3(signature = (mask=None))]
+    fn new(mask: Option<Mask>) -> SquareSet {
+        SquareSet { mask: mask.map_or(0, |m| m.bits()) }
+    }
+
+    /// The squares, ascending.
+    fn tolist(&self) -> Vec<u8> {
+        Bitboard(self.mask).into_iter().map(|sq| sq as u8).collect()
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
+        pyo3::types::PyList::new(py, self.tolist())?.try_iter()
+    }
+
+    fn __len__(&self) -> usize {
+        self.mask.count_ones() as usize
+    }
+
+    fn __bool__(&self) -> bool {
+        self.mask != 0
+    }
+
+    fn __int__(&self) -> u64 {
+        self.mask
+    }
+
+    fn __index__(&self) -> u64 {
+        self.mask
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.extract::<Mask>().is_ok_and(|m| m.bits() == self.mask)
+    }
+
+    fn __hash__(&self) -> u64 {
+        self.mask
+    }
+
+    fn __contains__(&self, square: i64) -> bool {
+        (0..64).contains(&square) && self.mask >> square & 1 == 1
+    }
+
+    fn __and__(&self, other: Mask) -> SquareSet {
+        SquareSet { mask: self.mask & other.bits() }
+    }
+
+    fn __or__(&self, other: Mask) -> SquareSet {
+        SquareSet { mask: self.mask | other.bits() }
+    }
+
+    fn __xor__(&self, other: Mask) -> SquareSet {
+        SquareSet { mask: self.mask ^ other.bits() }
+    }
+
+    fn __invert__(&self) -> SquareSet {
+        SquareSet { mask: !self.mask }
+    }
+
+    fn __repr__(&self) -> String {
+        format!("SquareSet({:#018x})", self.mask)
+    }
+
+    /// The python-chess diagram: ranks 8 to 1, `1` for a square in the set, `.` for one out.
+    fn __str__(&self) -> String {
+        let mut out = String::with_capacity(128);
+        for rank in (0..8).rev() {
+            for file in 0..8 {
+                out.push(if self.mask >> (rank * 8 + file) & 1 == 1 { '1' } else { '.' });
+                out.push(if file == 7 { '\n' } else { ' ' });
+            }
+        }
+        out.pop();
+        out
+    }
+}

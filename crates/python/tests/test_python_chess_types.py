@@ -1,0 +1,222 @@
+"""python-chess's types and names where it has the concept (issue 44): ``Piece``,
+``SquareSet``, ``Termination``, the square and piece constants, the everyday board members,
+``chess.Move`` taken wherever a move is, and the move errors' hierarchy. python-chess is the
+oracle, over positions of the corpus's games."""
+
+import pickle
+import random
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import chessbits
+from test_board import oracle_games
+
+chess = pytest.importorskip("chess")
+
+
+def test_constants_are_python_chess_values():
+    for name in chess.SQUARE_NAMES:
+        assert getattr(chessbits, name.upper()) == getattr(chess, name.upper())
+    assert chessbits.SQUARE_NAMES == chess.SQUARE_NAMES
+    assert chessbits.FILE_NAMES == chess.FILE_NAMES and chessbits.RANK_NAMES == chess.RANK_NAMES
+    for name in ["WHITE", "BLACK", "PAWN", "KNIGHT", "BISHOP", "ROOK", "QUEEN", "KING"]:
+        assert getattr(chessbits, name) == getattr(chess, name)
+    assert chessbits.PIECE_TYPES == chess.PIECE_TYPES and chessbits.COLORS == chess.COLORS
+    assert chessbits.PIECE_SYMBOLS == chess.PIECE_SYMBOLS
+    assert chessbits.PIECE_NAMES == chess.PIECE_NAMES
+    assert chessbits.STATUS_VALID == chess.STATUS_VALID
+    for sq in range(64):
+        assert chessbits.square_name(sq) == chess.square_name(sq)
+        assert chessbits.parse_square(chess.square_name(sq)) == sq
+        assert chessbits.square_file(sq) == chess.square_file(sq)
+        assert chessbits.square_rank(sq) == chess.square_rank(sq)
+        assert chessbits.square(chess.square_file(sq), chess.square_rank(sq)) == sq
+    with pytest.raises(ValueError):
+        chessbits.parse_square("i9")
+    assert [t.name for t in chessbits.Termination] == [t.name for t in chess.Termination]
+    assert [t.value for t in chessbits.Termination] == [t.value for t in chess.Termination]
+
+
+def test_piece_is_python_chess_piece():
+    for symbol in "PNBRQKpnbrqk":
+        ours, theirs = chessbits.Piece.from_symbol(symbol), chess.Piece.from_symbol(symbol)
+        assert type(ours) is chessbits.Piece
+        assert (ours.piece_type, ours.color) == (theirs.piece_type, theirs.color)
+        assert ours.symbol() == theirs.symbol() == str(ours)
+        assert ours.unicode_symbol() == theirs.unicode_symbol()
+        assert ours.unicode_symbol(invert_color=True) == theirs.unicode_symbol(invert_color=True)
+        assert ours == chessbits.Piece(theirs.piece_type, theirs.color)
+        assert pickle.loads(pickle.dumps(ours)) == ours
+    assert len({chessbits.Piece(1, True), chessbits.Piece(1, True), chessbits.Piece(1, False)}) == 2
+    for bad in ["", "x", "PP"]:
+        with pytest.raises(ValueError):
+            chessbits.Piece.from_symbol(bad)
+    with pytest.raises(ValueError):
+        chessbits.Piece(7, True)
+
+
+def test_square_set_behaves_as_python_chess():
+    squares = chessbits.SquareSet(0x8100_0000_0000_0081)
+    assert list(squares) == list(chess.SquareSet(0x8100_0000_0000_0081))
+    assert len(squares) == 4 and int(squares) == 0x8100_0000_0000_0081
+    assert chessbits.A1 in squares and chessbits.B1 not in squares and 64 not in squares
+    assert squares == 0x8100_0000_0000_0081 and squares == chessbits.SquareSet(squares)
+    assert str(squares) == str(chess.SquareSet(0x8100_0000_0000_0081))
+    assert int(squares & 1) == 1 and int(squares | 2) == 0x8100_0000_0000_0083
+    assert not chessbits.SquareSet() and pickle.loads(pickle.dumps(squares)) == squares
+
+
+def check_position(ours, theirs, rng):
+    assert ours.board_fen() == theirs.board_fen()
+    assert ours.epd() == theirs.epd()
+    assert ours.castling_rights == theirs.castling_rights
+    assert ours.ep_square == theirs.ep_square
+    assert ours.has_legal_en_passant() == theirs.has_legal_en_passant()
+    for color in chess.COLORS:
+        assert ours.king(color) == theirs.king(color)
+        assert ours.has_castling_rights(color) == theirs.has_castling_rights(color)
+        assert ours.has_kingside_castling_rights(color) == theirs.has_kingside_castling_rights(color)
+        assert ours.has_queenside_castling_rights(color) == theirs.has_queenside_castling_rights(color)
+        for piece_type in chess.PIECE_TYPES:
+            assert int(ours.pieces(piece_type, color)) == int(theirs.pieces(piece_type, color))
+        for sq in rng.sample(range(64), 8):
+            assert int(ours.attackers(color, sq)) == int(theirs.attackers(color, sq))
+            assert ours.is_attacked_by(color, sq) == theirs.is_attacked_by(color, sq)
+    for sq in rng.sample(range(64), 16):
+        piece, oracle = ours.piece_at(sq), theirs.piece_at(sq)
+        assert (piece is None) == (oracle is None)
+        if piece is not None:
+            assert type(piece) is chessbits.Piece
+            assert (piece.piece_type, piece.color) == (oracle.piece_type, oracle.color)
+        assert ours.piece_type_at(sq) == theirs.piece_type_at(sq)
+        assert ours.color_at(sq) == theirs.color_at(sq)
+    for move in theirs.legal_moves:
+        # python-chess's own Move object, taken as it is.
+        assert move in ours.legal_moves
+        assert ours.is_capture(move) == theirs.is_capture(move)
+        assert ours.is_en_passant(move) == theirs.is_en_passant(move)
+        assert ours.is_castling(move) == theirs.is_castling(move)
+        assert ours.gives_check(move) == theirs.gives_check(move)
+        assert ours.san(move) == theirs.san(move)
+    assert ours.mirror().fen() == theirs.mirror().fen()
+    assert ours.unicode() == theirs.unicode()
+    assert ours.unicode(invert_color=True, empty_square=".") == theirs.unicode(
+        invert_color=True, empty_square="."
+    )
+    assert ours.unicode(borders=True, orientation=False) == theirs.unicode(
+        borders=True, orientation=False
+    )
+    assert ours.is_valid() and ours.status() == chessbits.STATUS_VALID == theirs.status()
+
+
+def test_board_members_match_python_chess_over_corpus_games():
+    rng = random.Random(44)
+    positions = 0
+    for game in oracle_games(limit=40):
+        theirs = game.board()
+        ours = chessbits.Board(theirs.fen(), chess960=theirs.chess960)
+        moves = list(game.mainline_moves())
+        start = rng.randrange(max(1, len(moves)))
+        assert ours.variation_san(moves) == theirs.variation_san(moves)
+        for i, move in enumerate(moves):
+            if i == start:
+                tail = moves[i : i + 9]
+                assert ours.variation_san(tail) == theirs.variation_san(tail)
+            if rng.random() < 0.15:
+                check_position(ours, theirs, rng)
+                positions += 1
+            ours.push(move)
+            theirs.push(move)
+        check_position(ours, theirs, rng)
+        outcome = ours.outcome()
+        if outcome is not None:
+            assert isinstance(outcome.termination, chessbits.Termination)
+    assert positions > 100
+
+
+def test_positions_with_every_special_move():
+    fens = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w Kkq - 0 1",
+        "8/P7/8/8/8/8/7p/k6K b - - 0 1",
+        "4k3/8/8/2pP4/8/8/8/4K3 w - c6 0 2",
+    ]
+    rng = random.Random(3)
+    for fen in fens:
+        check_position(chessbits.Board(fen), chess.Board(fen), rng)
+    for fen in ["bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"]:
+        check_position(chessbits.Board(fen, chess960=True), chess.Board(fen, chess960=True), rng)
+
+
+def test_a_double_push_sets_ep_square_as_python_chess():
+    ours, theirs = chessbits.Board(), chess.Board()
+    for san in ["e4", "Nf6", "e5", "d5"]:
+        ours.push_san(san)
+        theirs.push_san(san)
+        assert ours.ep_square == theirs.ep_square
+    assert ours.ep_square == chessbits.D6 and ours.has_legal_en_passant()
+    ours, theirs = chessbits.Board(), chess.Board()
+    ours.push_san("e4")
+    theirs.push_san("e4")
+    # No black pawn can take: python-chess still sets it, and so do we.
+    assert ours.ep_square == theirs.ep_square == chessbits.E3
+    assert not ours.has_legal_en_passant()
+
+
+def test_python_chess_moves_are_taken_everywhere():
+    ours = chessbits.Board()
+    ours.push(chess.Move.from_uci("e2e4"))
+    assert ours.san(chess.Move.from_uci("e7e5")) == "e5"
+    assert ours.is_legal(chess.Move.from_uci("e7e5"))
+    assert chess.Move.from_uci("e7e5") in ours.legal_moves
+    assert ours.variation_san([chess.Move.from_uci("e7e5"), chess.Move.from_uci("g1f3")]) == "1...e5 2. Nf3"
+    ours.push(chess.Move.null())
+    assert ours.peek() == chessbits.Move.null()
+    with pytest.raises(TypeError, match="chessbits.Move or a chess.Move"):
+        ours.push("e7e5")
+    with pytest.raises(chessbits.IllegalMoveError):
+        ours.push(chess.Move.from_uci("e2e4"))
+    with pytest.raises(chessbits.IllegalMoveError, match="move 2"):
+        chessbits.Board().variation_san([chess.Move.from_uci("e2e4"), chess.Move.from_uci("e2e4")])
+
+
+def test_move_errors_follow_python_chess_hierarchy():
+    names = ["InvalidMoveError", "IllegalMoveError", "AmbiguousMoveError"]
+    for name in names:
+        ours = getattr(chessbits, name)
+        assert issubclass(ours, ValueError) and issubclass(ours, chessbits.ChessbitsError)
+        for other in names:
+            assert issubclass(ours, getattr(chessbits, other)) == issubclass(
+                getattr(chess, name), getattr(chess, other)
+            )
+    with pytest.raises(chessbits.AmbiguousMoveError):
+        chessbits.Board("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1").push_san("Nd2")
+
+
+def test_a_reading_error_carries_its_place_as_attributes():
+    pgn = b"1. e4 e5 *\n\n[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n"
+    with pytest.raises(chessbits.PgnError) as caught:
+        chessbits.game_positions(pgn, strict=True)
+    error = caught.value
+    assert (error.game, error.line, error.column, error.ply) == (2, 5, 13, 3)
+    assert error.byte == pgn.index(b"Ke3")
+    assert str(error).startswith("game 2, line 5, column 13")
+    assert chessbits.PgnError("by hand").game is None
+
+
+def test_set_fen_and_mirror_and_svg():
+    board = chessbits.Board()
+    board.push_san("e4")
+    board.set_fen("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1")
+    assert board.move_stack == [] and board.fen() == "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"
+    with pytest.raises(chessbits.FenError):
+        board.set_fen("not a fen")
+    assert board.fen() == "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"
+    assert board.mirror().fen() == chess.Board(board.fen()).mirror().fen()
+    svg = ET.fromstring(board._repr_svg_())
+    assert svg.tag.endswith("svg")
+    texts = [t.text for t in svg.iter() if t.tag.endswith("text")]
+    assert texts.count("♔") == 1 and texts.count("♖") == 2 and texts.count("♚") == 1
