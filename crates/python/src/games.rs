@@ -13,7 +13,6 @@ use std::sync::{Arc, Mutex};
 
 use arrow_array::builder::{ListBuilder, StringBuilder};
 use arrow_array::{ArrayRef, RecordBatch};
-use arrow_ipc::writer::StreamWriter;
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use chessbits_arrow::games::{
     cbg_failed_message, pgn_failed_message, read_games_into, sniff_cbg, GameRows,
@@ -27,9 +26,9 @@ use chessbits_pgn::{
 };
 use pyo3::exceptions::{PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
 
 use crate::args;
+use crate::capsule::{ArrowBatch, ArrowSchema};
 use crate::errors::{raise, CbgError, ChessbitsError};
 
 /// How the `moves` column is written.
@@ -597,15 +596,6 @@ fn export_error(e: ExportError) -> PyErr {
     raise::<ChessbitsError>(e)
 }
 
-/// Writes batches as one Arrow IPC stream.
-fn ipc(schema: &SchemaRef, batches: &[RecordBatch]) -> Result<Vec<u8>, ExportError> {
-    let mut writer = StreamWriter::try_new(Vec::new(), schema)?;
-    for batch in batches {
-        writer.write(batch)?;
-    }
-    Ok(writer.into_inner()?)
-}
-
 /// What `read_games` does when the input cannot be read on (a truncated `.zst`).
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum OnError {
@@ -628,14 +618,15 @@ impl OnError {
 }
 
 /// Reads every game of `source` (a path, bytes or a file object; plain, `.zst`, `.gz` or
-/// `.bz2`) into one Arrow IPC stream: the Rust side of `chessbits.read_games`. PGN paths and
-/// bytes are read on `threads` workers (default: all cores) through the library's parallel
-/// pipeline; file objects and `.cbg` files on one. Returns the stream and, with
+/// `.bz2`) into record batches handed to pyarrow without a copy (the Arrow PyCapsule
+/// interface): the Rust side of `chessbits.read_games`. PGN paths and bytes are read on
+/// `threads` workers (default: all cores) through the library's parallel pipeline; file
+/// objects and `.cbg` files on one. Returns the schema, the batches and, with
 /// `on_error="keep"`, the message of the read error that ended the input early (`None` when
 /// it was read to its end); with `"raise"` that error is raised.
 #[pyfunction]
 #[pyo3(signature = (source, *, moves="uci", keys=None, batch_games=None, threads=None, on_error="raise"))]
-pub(crate) fn read_games_ipc<'py>(
+pub(crate) fn read_games_batches<'py>(
     py: Python<'py>,
     source: Source,
     moves: &str,
@@ -643,18 +634,18 @@ pub(crate) fn read_games_ipc<'py>(
     batch_games: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
     on_error: &str,
-) -> PyResult<(Bound<'py, PyBytes>, Option<String>)> {
+) -> PyResult<(ArrowSchema, Vec<ArrowBatch>, Option<String>)> {
     let on_error = OnError::parse(on_error)?;
     let mut batches = reader(source, moves, keys, batch_games, threads)?;
-    let mut writer =
-        StreamWriter::try_new(Vec::new(), &batches.schema).map_err(|e| export_error(e.into()))?;
+    let mut out = Vec::new();
     let mut read_error = None;
     loop {
         // A batch at a time without the GIL, then a look at Ctrl-C between batches, so a
         // long read can be interrupted.
         let done = py.detach(|| match batches.read_batch() {
             Ok(Some(batch)) => {
-                writer.write(&batch).map(|()| false).map_err(|e| export_error(e.into()))
+                out.push(ArrowBatch::new(batch));
+                Ok(false)
             }
             Ok(None) => Ok(true),
             Err(ReadError::Py(e)) if on_error == OnError::Keep => {
@@ -669,9 +660,8 @@ pub(crate) fn read_games_ipc<'py>(
         }
         py.check_signals()?;
     }
-    let bytes = writer.into_inner().map_err(|e| export_error(e.into()))?;
     let read_error = read_error.map(|e| e.value(py).to_string());
-    Ok((PyBytes::new(py, &bytes), read_error))
+    Ok((ArrowSchema::new(batches.schema.clone()), out, read_error))
 }
 
 /// The batches of `source` as `read_games` and `iter_games` read them, their arguments
@@ -714,8 +704,8 @@ fn reader(
     Ok(GameBatches::parallel(input, moves, keys, (options, batch_games)))
 }
 
-/// An iterator of record batches over a PGN source, each as Arrow IPC stream bytes (schema
-/// and one batch): the Rust side of `chessbits.iter_games`, for inputs larger than memory.
+/// An iterator of record batches over a PGN source, each handed to pyarrow without a copy:
+/// the Rust side of `chessbits.iter_games`, for inputs larger than memory.
 #[pyclass(module = "chessbits")]
 pub(crate) struct BatchReader {
     /// Boxed: a reader holds a `Position`, aligned to 64 bytes, more than Python aligns a
@@ -725,7 +715,7 @@ pub(crate) struct BatchReader {
 
 #[pymethods]
 impl BatchReader {
-    /// Opens `source` (a path or bytes) as `read_games_ipc` does.
+    /// Opens `source` (a path or bytes) as `read_games_batches` does.
     #[new]
     #[pyo3(signature = (source, *, moves="uci", keys=None, batch_games=None, threads=None))]
     fn new(
@@ -738,16 +728,17 @@ impl BatchReader {
         Ok(BatchReader { inner: Box::new(reader(source, moves, keys, batch_games, threads)?) })
     }
 
+    /// The schema of the batches.
+    fn schema(&self) -> ArrowSchema {
+        ArrowSchema::new(self.inner.schema.clone())
+    }
+
     fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
         slf
     }
 
-    fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<ArrowBatch>> {
         let inner = &mut *self.inner;
-        let bytes = py.detach(|| match inner.next_batch()? {
-            Some(batch) => ipc(&inner.schema, &[batch]).map(Some).map_err(export_error),
-            None => Ok(None),
-        })?;
-        Ok(bytes.map(|b| PyBytes::new(py, &b)))
+        Ok(py.detach(|| inner.next_batch())?.map(ArrowBatch::new))
     }
 }

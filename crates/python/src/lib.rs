@@ -28,6 +28,7 @@
 
 mod args;
 mod board;
+mod capsule;
 mod codecs;
 mod errors;
 mod features;
@@ -61,11 +62,13 @@ fn _chessbits(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<board::Outcome>()?;
     m.add_class::<board::LegalMoves>()?;
     m.add_class::<pieces::Piece>()?;
+    m.add_class::<capsule::ArrowBatch>()?;
+    m.add_class::<capsule::ArrowSchema>()?;
     m.add_class::<pieces::SquareSet>()?;
     m.add_class::<games::BatchReader>()?;
     m.add_class::<index::PyIndex>()?;
     m.add_function(wrap_pyfunction!(index::build_index, m)?)?;
-    m.add_function(wrap_pyfunction!(games::read_games_ipc, m)?)?;
+    m.add_function(wrap_pyfunction!(games::read_games_batches, m)?)?;
     m.add_function(wrap_pyfunction!(features::fens_to_columns, m)?)?;
     m.add_function(wrap_pyfunction!(features::game_columns, m)?)?;
     m.add_function(wrap_pyfunction!(codecs::encode_position, m)?)?;

@@ -224,3 +224,22 @@ def test_a_refused_variant_game_keeps_its_tags_in_its_error_row():
         assert refused["TimeControl"] == "180+0"
         assert dict(refused["tags"]).get("Variant") == "Crazyhouse"
         assert table[1]["error"] is None
+
+
+def test_batches_reach_pyarrow_without_a_copy(sample_path):
+    """The PyCapsule interface hands pyarrow the buffers the extension allocated: the
+    addresses pyarrow reads are the ones Rust wrote (an IPC stream would have copied them)."""
+    reader = chessbits._chessbits.BatchReader(str(sample_path), moves="codes", threads=1)
+    batch = next(iter(reader))
+    imported = pa.record_batch(batch)
+    assert imported.num_rows == len(batch) > 0
+    for name in ["game", "plies", "WhiteElo", "moves", "White"]:
+        index = imported.schema.get_field_index(name)
+        # buffers()[0] is the validity bitmap; [1] the values (or offsets).
+        assert imported.column(index).buffers()[1].address == batch._buffer_address(index)
+    table = chessbits.read_games(sample_path, moves="codes", threads=1)
+    # The sample is one batch: the same rows as read_games's table.
+    assert table.equals(pa.Table.from_batches([imported]))
+    reader = chessbits.iter_games(sample_path, threads=2)
+    assert isinstance(reader, pa.RecordBatchReader)
+    assert reader.read_all().num_rows == table.num_rows

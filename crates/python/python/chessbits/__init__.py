@@ -232,7 +232,7 @@ def read_games(
     every game read before the error, and its schema metadata holds the error's message
     under ``b"chessbits.read_error"`` (absent when the input was read to its end).
     """
-    data, read_error = _chessbits.read_games_ipc(
+    schema, batches, read_error = _chessbits.read_games_batches(
         _source(source),
         moves=moves,
         keys=keys,
@@ -240,7 +240,8 @@ def read_games(
         threads=threads,
         on_error=on_error,
     )
-    table = pa.ipc.open_stream(pa.py_buffer(data)).read_all()
+    # The Arrow PyCapsule interface: pyarrow takes the buffers Rust allocated, no copy.
+    table = pa.Table.from_batches([pa.record_batch(b) for b in batches], schema=pa.schema(schema))
     if read_error is not None:
         metadata = dict(table.schema.metadata or {})
         metadata[_READ_ERROR_KEY] = read_error.encode()
@@ -255,7 +256,7 @@ def iter_games(
     moves: str = "uci",
     keys: Union[int, str, None] = None,
     batch_games: int = 8192,
-) -> Iterator[pa.RecordBatch]:
+) -> pa.RecordBatchReader:
     """Reads ``source`` as ``read_games`` does, a ``pyarrow.RecordBatch`` of at most
     ``batch_games`` games at a time: for inputs larger than memory (a path or a file
     object). On several threads, a batch holds at most one chunk of the input (about a
@@ -264,8 +265,8 @@ def iter_games(
     reader = _chessbits.BatchReader(
         _source(source), moves=moves, keys=keys, batch_games=batch_games, threads=threads
     )
-    for data in reader:
-        yield from pa.ipc.open_stream(pa.py_buffer(data))
+    batches = (pa.record_batch(batch) for batch in reader)
+    return pa.RecordBatchReader.from_batches(pa.schema(reader.schema()), batches)
 
 
 def _arrays(columns: Dict[str, Any]) -> Dict[str, np.ndarray]:

@@ -476,8 +476,8 @@ def iter_games(
     moves: str = "uci",
     keys: Union[int, str, None] = None,
     batch_games: int = 8192,
-) -> Iterator[pa.RecordBatch]:
-    """``read_games`` a batch at a time."""
+) -> pa.RecordBatchReader:
+    """``read_games`` a batch at a time, as a ``pyarrow.RecordBatchReader``."""
 
 def fens_to_arrays(fens: Sequence[str], *, legal_moves: bool = False) -> Dict[str, np.ndarray]:
     """Positions of FENs as NumPy arrays."""
