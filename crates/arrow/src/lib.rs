@@ -69,6 +69,7 @@
 
 pub mod games;
 pub mod index;
+pub mod lichess;
 
 use core::fmt;
 use std::collections::VecDeque;

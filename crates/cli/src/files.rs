@@ -117,7 +117,7 @@ impl Read for Counted {
 
 /// Opens `path` (`-`: standard input), decompresses it, and looks at its first kilobytes.
 pub fn peek(path: &Path) -> io::Result<Peeked> {
-    let input = if path.as_os_str() == "-" { Input::new(io::stdin()) } else { Input::open(path) }?;
+    let input = if path.as_os_str() == "-" { Input::new(io::stdin()) } else { open(path) }?;
     let read = input.read_count();
     let decompressed = Arc::new(AtomicU64::new(0));
     let mut counted = Counted { inner: input, count: Arc::clone(&decompressed), error: None };
@@ -128,6 +128,23 @@ pub fn peek(path: &Path) -> io::Result<Peeked> {
     }
     let kind = kind_of(&head);
     Ok(Peeked { kind, read, decompressed, input: io::Cursor::new(head).chain(counted) })
+}
+
+/// A file opened for reading games: decompressed if it is compressed, and a lichess Parquet
+/// file (one that starts with `PAR1`) read as the PGN of its rows (`chessbits_arrow::lichess`,
+/// with the `arrow` feature; without it such a file is binary bytes).
+fn open(path: &Path) -> io::Result<Input> {
+    #[cfg(feature = "arrow")]
+    {
+        use chessbits_arrow::lichess::{ParquetPgn, PARQUET_MAGIC};
+        let mut head = [0; 4];
+        let parquet = std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok()
+            && &head == PARQUET_MAGIC;
+        if parquet {
+            return Input::new(ParquetPgn::new(std::fs::File::open(path)?)?);
+        }
+    }
+    Input::open(path)
 }
 
 /// What `head`, an input's first bytes, says it is. Binary: a NUL byte, or more than one byte

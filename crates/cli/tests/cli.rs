@@ -436,6 +436,48 @@ fn export_keeps_the_tags_of_a_game_that_did_not_read() {
     assert_eq!(tags.column(1).as_string::<i32>().value(0), "Atomic");
 }
 
+/// Issue 44: a lichess Parquet file (tags as columns, a `movetext` column) is read as the PGN
+/// it came from by every command that reads games.
+#[test]
+fn a_lichess_parquet_file_reads_as_its_pgn() {
+    use std::sync::Arc;
+
+    use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
+    let pgn = "[White \"a\"]\n[WhiteElo \"1500\"]\n[WhiteRatingDiff \"+0\"]\n\n1. e4 { [%clk 0:01:00] } 1... e5 2. Ke3 1-0\n\n[White \"b\"]\n\n1. d4 d5 1/2-1/2\n\n";
+    let batch = RecordBatch::try_from_iter([
+        ("White", Arc::new(StringArray::from(vec!["a", "b"])) as ArrayRef),
+        ("WhiteElo", Arc::new(Int64Array::from(vec![Some(1500), None])) as ArrayRef),
+        ("WhiteRatingDiff", Arc::new(Int64Array::from(vec![Some(0), None])) as ArrayRef),
+        (
+            "movetext",
+            Arc::new(StringArray::from(vec![
+                "1. e4 { [%clk 0:01:00] } 1... e5 2. Ke3 1-0",
+                "1. d4 d5 1/2-1/2",
+            ])) as ArrayRef,
+        ),
+    ])
+    .unwrap();
+    let parquet = temp("lichess.parquet");
+    let mut writer = parquet::arrow::ArrowWriter::try_new(
+        std::fs::File::create(&parquet).unwrap(),
+        batch.schema(),
+        None,
+    )
+    .unwrap();
+    writer.write(&batch).unwrap();
+    writer.close().unwrap();
+    let from_pgn = run(&["pgn", "-", "--to", "pgn"], pgn);
+    let from_parquet = run(&["pgn", &parquet, "--to", "pgn"], "");
+    assert_eq!(text(&from_parquet.stdout), text(&from_pgn.stdout));
+    assert!(text(&from_parquet.stdout).contains("1. d4 d5 1/2-1/2"));
+    assert_eq!(from_parquet.status.code(), Some(1), "game 1's Ke3 is illegal");
+    assert!(
+        text(&from_parquet.stderr).contains("game 1, line 5"),
+        "{}",
+        text(&from_parquet.stderr)
+    );
+}
+
 #[test]
 fn a_run_that_fails_before_any_game_leaves_no_output_and_says_why_once() {
     let dir = temp("no-output");

@@ -17,6 +17,7 @@ use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use chessbits_arrow::games::{
     cbg_failed_message, pgn_failed_message, read_games_into, sniff_cbg, GameRows,
 };
+use chessbits_arrow::lichess::{ParquetPgn, PARQUET_MAGIC};
 use chessbits_arrow::{add_to_game_numbers, BatchBuilder, ExportError, ExportOptions, Keys};
 use chessbits_cbg::{CbgErrorKind, CbgReader, GameBuilder, GameRecord};
 use chessbits_notation::san::SanPlus;
@@ -67,6 +68,13 @@ fn open_path(path: &Path) -> PyResult<Input> {
         return Err(PyIsADirectoryError::new_err(format!("{}: is a directory", shown(path))));
     }
     Input::open(path).map_err(error)
+}
+
+/// Whether `path` is a file that starts with the Parquet magic bytes.
+fn is_parquet(path: &Path) -> bool {
+    let mut head = [0; 4];
+    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok()
+        && &head == PARQUET_MAGIC
 }
 
 /// An error opening `path` as Python's `OSError` subclass for its kind.
@@ -521,11 +529,22 @@ pub(crate) enum Source {
 }
 
 impl Source {
-    /// The source's bytes, decompressed if they are compressed.
+    /// The source's bytes, decompressed if they are compressed; a lichess Parquet file (a
+    /// path or bytes starting with `PAR1`) as the PGN of its rows
+    /// ([`chessbits_arrow::lichess`]).
     pub(crate) fn open(self) -> PyResult<Input> {
         let io = |e: std::io::Error| PyOSError::new_err(e.to_string());
         match self {
+            Source::Bytes(bytes) if bytes.starts_with(PARQUET_MAGIC) => {
+                let games = ParquetPgn::new(bytes::Bytes::from(bytes)).map_err(io)?;
+                Input::new(games).map_err(io)
+            }
             Source::Bytes(bytes) => Input::new(Cursor::new(bytes)).map_err(io),
+            Source::Path(path) if is_parquet(&path) => {
+                let file = std::fs::File::open(&path).map_err(|e| path_error(&path, &e))?;
+                let games = ParquetPgn::new(file).map_err(|e| path_error(&path, &e))?;
+                Input::new(games).map_err(io)
+            }
             Source::Path(path) => open_path(&path),
             Source::File(file) => {
                 let reader = PyFileReader { file, pending: Vec::new(), at: 0 };

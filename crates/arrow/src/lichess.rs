@@ -1,0 +1,346 @@
+//! lichess's Parquet games read as PGN: one row a game, the tags as columns (any names, in
+//! the file's column order) and the moves as PGN movetext in a `movetext` column, as lichess
+//! publishes its database on Hugging Face. [`ParquetPgn`] turns the rows back into the PGN
+//! text they came from, a batch of rows at a time, so every reader of PGN (the serial reader,
+//! the parallel pipeline, `export`, `index build`, Python's `read_games`) takes such a file
+//! unchanged and validates every move as it would the PGN: the same games, the same table.
+//!
+//! ```
+//! use std::io::Read;
+//! use std::sync::Arc;
+//!
+//! use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
+//! use chessbits_arrow::lichess::ParquetPgn;
+//! use parquet::arrow::ArrowWriter;
+//!
+//! let batch = RecordBatch::try_from_iter([
+//!     ("White", Arc::new(StringArray::from(vec!["Anna"])) as ArrayRef),
+//!     ("WhiteElo", Arc::new(Int64Array::from(vec![1500])) as ArrayRef),
+//!     ("movetext", Arc::new(StringArray::from(vec!["1. e4 e5 1-0"])) as ArrayRef),
+//! ])?;
+//! let mut file = Vec::new();
+//! let mut writer = ArrowWriter::try_new(&mut file, batch.schema(), None)?;
+//! writer.write(&batch)?;
+//! writer.close()?;
+//!
+//! let mut pgn = String::new();
+//! ParquetPgn::new(bytes::Bytes::from(file))?.read_to_string(&mut pgn)?;
+//! assert_eq!(pgn, "[White \"Anna\"]\n[WhiteElo \"1500\"]\n\n1. e4 e5 1-0\n\n");
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Values become tag text as lichess's PGN writes them: strings as they are (a `"` or `\`
+//! escaped, a line break as a space), integers in decimal, a `*RatingDiff` with its sign
+//! (`+5`, `+0`, `-3`), whole floats as integers, `date32`/`date64` as `YYYY.MM.DD`, `time32`/`time64` as
+//! `HH:MM:SS`, dictionary-encoded strings as their values. A null leaves the tag out. The
+//! movetext's line breaks become spaces, so a row is always one game.
+
+use std::fmt::Write as _;
+use std::io::{self, Read};
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{
+    Date32Type, Date64Type, Float32Type, Float64Type, Int16Type, Int32Type, Int64Type, Int8Type,
+    Time32MillisecondType, Time32SecondType, Time64MicrosecondType, Time64NanosecondType,
+    UInt16Type, UInt32Type, UInt64Type, UInt8Type,
+};
+use arrow_array::{Array, RecordBatch};
+use arrow_schema::{DataType, TimeUnit};
+use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use parquet::file::reader::ChunkReader;
+
+/// The first four bytes of a Parquet file.
+pub const PARQUET_MAGIC: &[u8; 4] = b"PAR1";
+
+/// The column that holds the PGN movetext.
+pub const MOVETEXT: &str = "movetext";
+
+/// Rows read from the file at a time: about 1,000 games, a few hundred kilobytes of PGN.
+const BATCH_ROWS: usize = 1024;
+
+/// The games of a lichess Parquet file as PGN text ([module docs](self)).
+pub struct ParquetPgn {
+    reader: ParquetRecordBatchReader,
+    /// The tag columns: name and index, in column order.
+    tags: Vec<(String, usize)>,
+    movetext: usize,
+    /// PGN of the rows read, and how much of it was handed out.
+    text: Vec<u8>,
+    at: usize,
+    /// One value's text, kept between values to reuse its memory.
+    value: String,
+}
+
+impl std::fmt::Debug for ParquetPgn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ParquetPgn").field("tags", &self.tags).finish_non_exhaustive()
+    }
+}
+
+/// Why a Parquet file cannot be read as games.
+fn invalid(message: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, message)
+}
+
+impl ParquetPgn {
+    /// Opens a Parquet file (a `File` or `Bytes`).
+    ///
+    /// # Errors
+    /// `InvalidData` if it is not Parquet, has no `movetext` string column, or has a column
+    /// whose type has no tag text (a list, a struct, a timestamp ...), naming the column.
+    pub fn new<R: ChunkReader + 'static>(file: R) -> io::Result<ParquetPgn> {
+        let builder = ParquetRecordBatchReaderBuilder::try_new(file)
+            .map_err(|e| invalid(format!("not a Parquet file of games: {e}")))?;
+        let schema = builder.schema().clone();
+        let mut tags = Vec::new();
+        let mut movetext = None;
+        for (index, field) in schema.fields().iter().enumerate() {
+            if field.name() == MOVETEXT {
+                if !is_text(field.data_type()) {
+                    return Err(invalid(format!(
+                        "column {MOVETEXT}: {} is not a string type",
+                        field.data_type()
+                    )));
+                }
+                movetext = Some(index);
+            } else if has_tag_text(field.data_type()) {
+                tags.push((field.name().clone(), index));
+            } else {
+                return Err(invalid(format!(
+                    "column {}: a {} has no tag text",
+                    field.name(),
+                    field.data_type()
+                )));
+            }
+        }
+        let movetext = movetext.ok_or_else(|| {
+            invalid(format!("no {MOVETEXT} column: not a Parquet file of lichess games"))
+        })?;
+        let reader = builder
+            .with_batch_size(BATCH_ROWS)
+            .build()
+            .map_err(|e| invalid(format!("Parquet: {e}")))?;
+        Ok(ParquetPgn { reader, tags, movetext, text: Vec::new(), at: 0, value: String::new() })
+    }
+
+    /// Writes the rows of `batch` as PGN into `text`.
+    fn write_batch(&mut self, batch: &RecordBatch) {
+        let columns = batch.columns();
+        for row in 0..batch.num_rows() {
+            for (name, index) in &self.tags {
+                self.value.clear();
+                let signed = name.ends_with("RatingDiff");
+                if !write_value(columns[*index].as_ref(), row, signed, &mut self.value) {
+                    continue;
+                }
+                self.text.push(b'[');
+                self.text.extend_from_slice(name.as_bytes());
+                self.text.extend_from_slice(b" \"");
+                for c in self.value.bytes() {
+                    match c {
+                        b'"' | b'\\' => self.text.extend_from_slice(&[b'\\', c]),
+                        b'\n' | b'\r' => self.text.push(b' '),
+                        c => self.text.push(c),
+                    }
+                }
+                self.text.extend_from_slice(b"\"]\n");
+            }
+            self.text.push(b'\n');
+            self.value.clear();
+            write_value(columns[self.movetext].as_ref(), row, false, &mut self.value);
+            self.text.extend(self.value.bytes().map(|c| {
+                if c == b'\n' || c == b'\r' {
+                    b' '
+                } else {
+                    c
+                }
+            }));
+            self.text.extend_from_slice(b"\n\n");
+        }
+    }
+}
+
+impl Read for ParquetPgn {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.at == self.text.len() {
+            self.text.clear();
+            self.at = 0;
+            match self.reader.next() {
+                None => return Ok(0),
+                Some(Err(e)) => return Err(io::Error::other(format!("Parquet: {e}"))),
+                Some(Ok(batch)) => self.write_batch(&batch),
+            }
+        }
+        let n = buf.len().min(self.text.len() - self.at);
+        buf[..n].copy_from_slice(&self.text[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// Whether `data_type` is a string (or strings in a dictionary).
+fn is_text(data_type: &DataType) -> bool {
+    match data_type {
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => true,
+        DataType::Dictionary(_, values) => is_text(values),
+        _ => false,
+    }
+}
+
+/// Whether values of `data_type` have a tag text ([`write_value`]).
+fn has_tag_text(data_type: &DataType) -> bool {
+    use DataType as T;
+    is_text(data_type)
+        || matches!(
+            data_type,
+            T::Int8
+                | T::Int16
+                | T::Int32
+                | T::Int64
+                | T::UInt8
+                | T::UInt16
+                | T::UInt32
+                | T::UInt64
+                | T::Float32
+                | T::Float64
+                | T::Date32
+                | T::Date64
+                | T::Time32(_)
+                | T::Time64(_)
+        )
+}
+
+/// Appends the text of `array[row]` to `out`; `false` (and nothing written) for a null.
+/// `signed` writes a number of 0 or more with `+` (`+5`, `+0`), as lichess writes rating
+/// differences.
+fn write_value(array: &dyn Array, row: usize, signed: bool, out: &mut String) -> bool {
+    if array.is_null(row) {
+        return false;
+    }
+    let int = |out: &mut String, v: i128| {
+        let sign = if signed && v >= 0 { "+" } else { "" };
+        let _ = write!(out, "{sign}{v}");
+    };
+    let float = |out: &mut String, v: f64| {
+        if v.is_finite() && v.fract() == 0.0 && v.abs() < 1e18 {
+            int(out, v as i128);
+        } else {
+            let _ = write!(out, "{v}");
+        }
+    };
+    match array.data_type() {
+        DataType::Utf8 => out.push_str(array.as_string::<i32>().value(row)),
+        DataType::LargeUtf8 => out.push_str(array.as_string::<i64>().value(row)),
+        DataType::Utf8View => out.push_str(array.as_string_view().value(row)),
+        DataType::Dictionary(_, _) => {
+            let Some(dictionary) = array.as_any_dictionary_opt() else { return false };
+            let keys = dictionary.normalized_keys();
+            return match keys.get(row) {
+                Some(&key) => write_value(dictionary.values().as_ref(), key, signed, out),
+                None => false,
+            };
+        }
+        DataType::Int8 => int(out, array.as_primitive::<Int8Type>().value(row).into()),
+        DataType::Int16 => int(out, array.as_primitive::<Int16Type>().value(row).into()),
+        DataType::Int32 => int(out, array.as_primitive::<Int32Type>().value(row).into()),
+        DataType::Int64 => int(out, array.as_primitive::<Int64Type>().value(row).into()),
+        DataType::UInt8 => int(out, array.as_primitive::<UInt8Type>().value(row).into()),
+        DataType::UInt16 => int(out, array.as_primitive::<UInt16Type>().value(row).into()),
+        DataType::UInt32 => int(out, array.as_primitive::<UInt32Type>().value(row).into()),
+        DataType::UInt64 => int(out, array.as_primitive::<UInt64Type>().value(row).into()),
+        DataType::Float32 => float(out, array.as_primitive::<Float32Type>().value(row).into()),
+        DataType::Float64 => float(out, array.as_primitive::<Float64Type>().value(row)),
+        DataType::Date32 => {
+            write_date(out, i64::from(array.as_primitive::<Date32Type>().value(row)))
+        }
+        DataType::Date64 => {
+            let millis = array.as_primitive::<Date64Type>().value(row);
+            write_date(out, millis.div_euclid(86_400_000));
+        }
+        DataType::Time32(unit) => {
+            let v = match unit {
+                TimeUnit::Millisecond => {
+                    i64::from(array.as_primitive::<Time32MillisecondType>().value(row)) / 1000
+                }
+                _ => i64::from(array.as_primitive::<Time32SecondType>().value(row)),
+            };
+            write_time(out, v);
+        }
+        DataType::Time64(unit) => {
+            let v = match unit {
+                TimeUnit::Nanosecond => {
+                    array.as_primitive::<Time64NanosecondType>().value(row) / 1_000_000_000
+                }
+                _ => array.as_primitive::<Time64MicrosecondType>().value(row) / 1_000_000,
+            };
+            write_time(out, v);
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// `days` since 1970-01-01 as `YYYY.MM.DD` (the proleptic Gregorian calendar).
+fn write_date(out: &mut String, days: i64) {
+    // Count in 400-year eras of 146,097 days from 0000-03-01, so that February, with its
+    // leap day, ends each year.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 { month_index + 3 } else { month_index - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    let _ = write!(out, "{year:04}.{month:02}.{day:02}");
+}
+
+/// `seconds` since midnight as `HH:MM:SS`.
+fn write_time(out: &mut String, seconds: i64) {
+    let s = seconds.rem_euclid(86_400);
+    let _ = write!(out, "{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_date;
+
+    #[test]
+    fn dates_are_written_as_parse_date_reads_them() {
+        for text in
+            ["1970.01.01", "2000.02.29", "2024.12.31", "1900.03.01", "0001.01.01", "2013.01.01"]
+        {
+            let days = parse_date(text.as_bytes()).expect("a valid date");
+            let mut out = String::new();
+            write_date(&mut out, i64::from(days));
+            assert_eq!(out, text);
+        }
+        let mut out = String::new();
+        let first = parse_date(b"0001.01.01").map(i64::from).unwrap_or_default();
+        let last = parse_date(b"9999.12.31").map(i64::from).unwrap_or_default();
+        assert!(last - first > 3_600_000);
+        for days in first..=last {
+            out.clear();
+            write_date(&mut out, days);
+            assert_eq!(parse_date(out.as_bytes()).map(i64::from), Some(days), "{out}");
+        }
+    }
+
+    #[test]
+    fn times_and_signed_numbers() {
+        let mut out = String::new();
+        write_time(&mut out, 13 * 3600 + 5 * 60 + 9);
+        assert_eq!(out, "13:05:09");
+        let diff = arrow_array::Float64Array::from(vec![Some(5.0), Some(-3.0), Some(0.0), None]);
+        let texts: Vec<Option<String>> = (0..4)
+            .map(|row| {
+                let mut out = String::new();
+                write_value(&diff, row, true, &mut out).then_some(out)
+            })
+            .collect();
+        assert_eq!(texts, [Some("+5".into()), Some("-3".into()), Some("+0".into()), None]);
+    }
+}

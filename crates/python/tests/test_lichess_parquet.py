@@ -1,0 +1,103 @@
+"""lichess's Parquet files (tags as typed columns, the moves as a `movetext` string) read as
+the PGN they came from: the same table, every move validated (issue 44)."""
+
+import datetime
+import re
+
+import pytest
+
+import chessbits
+from conftest import SAMPLE
+
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+
+# lichess's column types; any other tag is a string.
+TYPES = {
+    "WhiteElo": pa.int64(),
+    "BlackElo": pa.int64(),
+    "WhiteRatingDiff": pa.int64(),
+    "BlackRatingDiff": pa.int64(),
+    "UTCDate": pa.date32(),
+    "UTCTime": pa.time64("us"),
+}
+
+
+def games_of(text):
+    """(tags, movetext) of each game of lichess PGN text."""
+    games = []
+    for block in re.split(r"\n\n(?=\[)", text.strip()):
+        head, _, moves = block.partition("\n\n")
+        tags = re.findall(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]$', head, re.M)
+        games.append((tags, " ".join(moves.split())))
+    return games
+
+
+def typed(name, value):
+    if value is None:
+        return None
+    if name in ("WhiteElo", "BlackElo", "WhiteRatingDiff", "BlackRatingDiff"):
+        return int(value)
+    if name == "UTCDate":
+        return datetime.date(*map(int, value.split(".")))
+    if name == "UTCTime":
+        return datetime.time(*map(int, value.split(":")))
+    return value
+
+
+def lichess_parquet(pgn_text, path, compression="zstd"):
+    games = games_of(pgn_text)
+    names = []
+    for tags, _ in games:
+        for name, _ in tags:
+            if name not in names:
+                names.append(name)
+    columns = {}
+    for name in names:
+        values = [typed(name, dict(tags).get(name)) for tags, _ in games]
+        columns[name] = pa.array(values, type=TYPES.get(name, pa.string()))
+    columns["movetext"] = pa.array([moves for _, moves in games], type=pa.string())
+    pq.write_table(pa.table(columns), path, compression=compression)
+    return len(games)
+
+
+@pytest.mark.parametrize("compression", ["zstd", "snappy", "gzip", "none"])
+def test_a_lichess_parquet_file_reads_as_its_pgn(tmp_path, compression):
+    path = tmp_path / "games.parquet"
+    count = lichess_parquet(SAMPLE.read_text(), path, compression)
+    expected = chessbits.read_games(SAMPLE)
+    assert expected.num_rows == count
+    for threads in (1, 2):
+        got = chessbits.read_games(path, threads=threads)
+        assert got.equals(expected)
+    assert chessbits.read_games(path.read_bytes(), moves="san").equals(
+        chessbits.read_games(SAMPLE, moves="san")
+    )
+    assert sum(b.num_rows for b in chessbits.iter_games(path)) == count
+
+
+def test_an_illegal_move_in_movetext_is_a_failed_row(tmp_path):
+    table = pa.table(
+        {
+            "White": ["a", "b"],
+            "WhiteElo": pa.array([1500, None], type=pa.int64()),
+            "movetext": ["1. e4 e5 2. Ke3 *", "1. d4 d5 1/2-1/2"],
+        }
+    )
+    path = tmp_path / "bad.parquet"
+    pq.write_table(table, path)
+    rows = chessbits.read_games(path).to_pylist()
+    assert [r["game"] for r in rows] == [1, 2]
+    assert "Ke3" in rows[0]["error"] and rows[0]["White"] == "a" and rows[0]["WhiteElo"] == 1500
+    assert rows[1]["error"] is None and rows[1]["plies"] == 2 and rows[1]["WhiteElo"] is None
+
+
+def test_a_parquet_file_without_movetext_is_refused(tmp_path):
+    path = tmp_path / "nomoves.parquet"
+    pq.write_table(pa.table({"White": ["a"]}), path)
+    with pytest.raises(OSError, match="no movetext column"):
+        chessbits.read_games(path)
+    path = tmp_path / "lists.parquet"
+    pq.write_table(pa.table({"movetext": ["1. e4 *"], "clocks": [[1, 2]]}), path)
+    with pytest.raises(OSError, match="column clocks"):
+        chessbits.read_games(path)
