@@ -2,7 +2,7 @@
 
 import enum
 import os
-from typing import Any, BinaryIO, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union, final
+from typing import Any, Literal, BinaryIO, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union, final
 
 import numpy as np
 import pyarrow as pa
@@ -280,6 +280,16 @@ class SquareSet:
 Source = Union[str, os.PathLike[str], bytes, bytearray, memoryview, BinaryIO, TextIO]
 # A chessbits ``Move``, or python-chess's ``chess.Move`` (read by its three attributes).
 MoveLike = Any
+# The values each option string takes.
+_MovesAs = Literal["uci", "san", "codes"]
+_OnError = Literal["raise", "keep"]
+_EnPassant = Literal["legal", "fen", "xfen"]
+_PositionFormat = Literal["packed", "compact"]
+_MoveCodecName = Literal["model", "index"]
+_GameResult = Literal["1-0", "0-1", "1/2-1/2", "*"]
+_Speed = Literal[
+    "ultraBullet", "ultrabullet", "bullet", "blitz", "rapid", "classical", "correspondence", "unknown"
+]
 
 class ChessbitsError(ValueError):
     """The base of every chessbits error."""
@@ -369,7 +379,7 @@ class Board:
     def __new__(cls, fen: str = ..., *, chess960: bool = False) -> Board:
         """Raises ``FenError`` or ``PositionError`` (also for castling rights that need
         ``chess960=True``)."""
-    def fen(self, *, en_passant: str = "legal") -> str:
+    def fen(self, *, en_passant: _EnPassant = "legal") -> str:
         """The FEN; ``en_passant`` is ``"legal"``, ``"fen"`` (always) or ``"xfen"``."""
     @property
     def legal_moves(self) -> LegalMoves: ...
@@ -459,10 +469,10 @@ def read_games(
     source: Source,
     *,
     threads: Optional[int] = None,
-    moves: str = "uci",
+    moves: _MovesAs = "uci",
     keys: Union[int, str, None] = None,
     batch_games: int = 8192,
-    on_error: str = "raise",
+    on_error: _OnError = "raise",
 ) -> pa.Table:
     """Every game of a PGN or .cbg source (plain, .zst, .gz or .bz2) as a table in the schema
     of ``chessbits export``, read on ``threads`` workers (``None``: all cores). A ``str`` is a
@@ -473,7 +483,7 @@ def iter_games(
     source: Source,
     *,
     threads: Optional[int] = None,
-    moves: str = "uci",
+    moves: _MovesAs = "uci",
     keys: Union[int, str, None] = None,
     batch_games: int = 8192,
 ) -> pa.RecordBatchReader:
@@ -496,21 +506,21 @@ def game_positions(
 def to_planes(bitboards: np.ndarray) -> np.ndarray:
     """``(N, 12)`` bitboards as ``(N, 12, 8, 8)`` planes."""
 
-def encode_position(fen: str, format: str = "compact", *, clocks: bool = True) -> bytes:
+def encode_position(fen: str, format: _PositionFormat = "compact", *, clocks: bool = True) -> bytes:
     """A position as ``packed`` or ``compact`` bytes."""
 
-def decode_position(data: bytes, format: str = "compact") -> str:
+def decode_position(data: bytes, format: _PositionFormat = "compact") -> str:
     """The FEN of ``packed`` or ``compact`` bytes; raises ``DecodeError``."""
 
-def encode_moves(moves: Sequence[str], *, start_fen: Optional[str] = None, codec: str = "model") -> bytes:
+def encode_moves(moves: Sequence[str], *, start_fen: Optional[str] = None, codec: _MoveCodecName = "model") -> bytes:
     """UCI moves as move codec bytes (``model`` or ``index``); ``0000`` is a null move (not in check)."""
 
-def decode_moves(data: bytes, plies: int, *, start_fen: Optional[str] = None, codec: str = "model") -> List[str]:
+def decode_moves(data: bytes, plies: int, *, start_fen: Optional[str] = None, codec: _MoveCodecName = "model") -> List[str]:
     """``plies`` (0 or more) UCI moves from move codec bytes (a null move as ``0000``); raises
     ``DecodeError`` for bytes that are not exactly the coding of ``plies`` moves, ending early
     ones: no move is read past the bytes."""
 
-def write_cbg(source: Source, path: Union[str, os.PathLike[str]], *, codec: str = "model") -> Tuple[int, int]:
+def write_cbg(source: Source, path: Union[str, os.PathLike[str]], *, codec: _MoveCodecName = "model") -> Tuple[int, int]:
     """Games to a ``.cbg`` file: ``(written, failed)``."""
 
 class Index:
@@ -525,12 +535,12 @@ class Index:
         fen: Optional[str] = None,
         *,
         moves: Optional[str] = None,
-        result: Optional[str] = None,
+        result: Optional[_GameResult] = None,
         since: Optional[str] = None,
         until: Optional[str] = None,
         min_rating: Optional[int] = None,
         max_rating: Optional[int] = None,
-        speed: Optional[str] = None,
+        speed: Optional[_Speed] = None,
         limit: Optional[int] = None,
     ) -> pa.Table:
         """The games that reach the position: game, ply and tags."""
@@ -539,12 +549,12 @@ class Index:
         fen: Optional[str] = None,
         *,
         moves: Optional[str] = None,
-        result: Optional[str] = None,
+        result: Optional[_GameResult] = None,
         since: Optional[str] = None,
         until: Optional[str] = None,
         min_rating: Optional[int] = None,
         max_rating: Optional[int] = None,
-        speed: Optional[str] = None,
+        speed: Optional[_Speed] = None,
     ) -> pa.Table:
         """The moves played from the position, with their games and results."""
 
