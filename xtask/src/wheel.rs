@@ -1,6 +1,7 @@
 //! `cargo xtask wheel`: builds the Python package as it would be uploaded (the abi3 manylinux
 //! wheel and the sdist, with maturin) and installs each into a fresh virtual environment, where
-//! the module must import and work.
+//! the module must import and work. The wheel is installed and tried with no Rust toolchain on
+//! the PATH, as a user without one installs it.
 //!
 //! Writes `target/python-package/dist/chessbits-VERSION-cp39-abi3-manylinux_*.whl` and
 //! `target/python-package/dist/chessbits-VERSION.tar.gz` (not `target/wheels`, where the
@@ -67,14 +68,28 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         // workspace's dependency builds through CARGO_TARGET_DIR.
         let mut install = Command::new(env.join("bin/pip"));
         install.args(["install", "--quiet"]).arg(file).env("CARGO_TARGET_DIR", &target);
+        let mut smoke = Command::new(env.join("bin/python"));
+        smoke.args(["-c", SMOKE]).current_dir(&envs);
+        if label == "wheel" {
+            // A user of the wheel has no Rust toolchain: take it off the PATH, so that an
+            // install that tried to build would fail here.
+            let path = path_without_rust()?;
+            install.env("PATH", &path);
+            smoke.env("PATH", &path);
+        }
         run_checked(&mut install, &format!("pip install {}", file.display()))?;
-        run_checked(
-            Command::new(env.join("bin/python")).args(["-c", SMOKE]).current_dir(&envs),
-            &format!("import from the {label}"),
-        )?;
+        run_checked(&mut smoke, &format!("import from the {label}"))?;
         println!("ok: pip install of the {label} imports and reads a game");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The PATH without the directories that hold `cargo` or `rustc`.
+fn path_without_rust() -> Result<std::ffi::OsString, String> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let kept = std::env::split_paths(&path)
+        .filter(|dir| !dir.join("cargo").exists() && !dir.join("rustc").exists());
+    std::env::join_paths(kept).map_err(|e| format!("PATH: {e}"))
 }
 
 /// Cargo's target directory (CARGO_TARGET_DIR, or `target/` under the workspace).
