@@ -248,16 +248,17 @@ impl Build {
     }
 }
 
-fn build(
+/// Reads every game of `files` into an index builder, reporting broken games and inputs on
+/// `err`: what `index build` writes to a file and `serve` keeps in memory. `None` when an input
+/// cannot be read at all (said on `err`).
+pub(crate) fn index_games(
     files: &[PathBuf],
-    output: &Path,
     options: BuildOptions,
-    (threads, stats): (Threads, bool),
-    out: &mut impl Write,
+    threads: &Threads,
     err: &mut impl Write,
-) -> io::Result<bool> {
+) -> io::Result<Option<Indexed>> {
     if !check_inputs(files, err)? {
-        return Ok(false);
+        return Ok(None);
     }
     let max_ply = options.max_ply;
     let mut run = Build {
@@ -287,6 +288,31 @@ fn build(
         }
     }
     let Build { builder, number, failed, failed_inputs, .. } = run;
+    Ok(Some(Indexed { builder, number, failed, failed_inputs, progress }))
+}
+
+/// Games read into an index builder ([`index_games`]), and the counts of the run.
+pub(crate) struct Indexed {
+    pub(crate) builder: IndexBuilder,
+    pub(crate) number: u64,
+    pub(crate) failed: u64,
+    pub(crate) failed_inputs: u64,
+    pub(crate) progress: Progress,
+}
+
+fn build(
+    files: &[PathBuf],
+    output: &Path,
+    options: BuildOptions,
+    (threads, stats): (Threads, bool),
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> io::Result<bool> {
+    let Some(Indexed { builder, number, failed, failed_inputs, progress }) =
+        index_games(files, options, &threads, err)?
+    else {
+        return Ok(false);
+    };
     let pending = Pending::new(output);
     let file = File::create(pending.temp())
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", output.display())))?;
@@ -396,7 +422,7 @@ fn err_sink() -> io::StderrLock<'static> {
     io::stderr().lock()
 }
 
-fn json_text(s: &str) -> String {
+pub(crate) fn json_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
@@ -415,7 +441,7 @@ fn tsv(s: &str) -> String {
     s.replace(['\t', '\n', '\r'], " ")
 }
 
-fn find(
+pub(crate) fn find(
     indexes: &[Index],
     paths: &[PathBuf],
     pos: &Position,
@@ -489,7 +515,7 @@ fn find(
     Ok(())
 }
 
-fn explore(
+pub(crate) fn explore(
     indexes: &[Index],
     pos: &Position,
     filter: &Filter,

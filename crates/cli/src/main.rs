@@ -16,6 +16,8 @@ mod progress;
 #[cfg(feature = "query")]
 mod query;
 mod san;
+#[cfg(feature = "serve")]
+mod serve;
 
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -48,6 +50,7 @@ Examples:
   chessbits export games.pgn -o games.parquet  the games as a Parquet table for SQL engines
   chessbits index build games.pgn -o games.cbx  a position index; then:
   chessbits index explore games.cbx --moves \"e2e4 e7e5\"   the moves played from there, with results
+  chessbits serve games.cbx --open        the same as an opening explorer in the browser
   chessbits query 'SELECT \"Result\", count(*) FROM g GROUP BY 1' --table g=games.parquet   (cargo feature `query`)
   echo 'startpos;e2e4 e7e5 g1f3' | chessbits san
   echo startpos | chessbits encode --format grouped+state14
@@ -209,6 +212,19 @@ enum Command {
         after_help = "Examples:\n  chessbits index build 2025-01.pgn.zst -o 2025-01.cbx\n  chessbits index find 2025-01.cbx --moves \"e2e4 c7c5 g1f3\" --limit 10\n  chessbits index explore 2025-*.cbx --fen 'rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2' --speed blitz"
     )]
     Index(index::IndexCommand),
+    /// The opening explorer in the browser, over your own games, offline: a board, the moves
+    /// played from its position with their results, and the games that reached it.
+    ///
+    /// Serves one page and a JSON API (docs/explorer.md) on 127.0.0.1 (this machine only)
+    /// unless `--bind` says otherwise, until stopped with Ctrl-C. The files are position
+    /// indexes (`.cbx`, made by `chessbits index build`) explored together, or game files
+    /// (PGN, `.cbg`, lichess Parquet), indexed in memory first. Everything the page needs is
+    /// in the binary: nothing is fetched from the network.
+    #[cfg(feature = "serve")]
+    #[command(
+        after_help = "Examples:\n  chessbits serve games.cbx --open\n  chessbits serve my-games.pgn --port 9000\n  curl 'http://127.0.0.1:8080/api/explore?moves=e2e4%20c7c5&speed=blitz'"
+    )]
+    Serve(serve::ServeArgs),
 }
 
 /// The `--threads` and `--quiet` options of the commands that read game files.
@@ -371,6 +387,10 @@ fn main() -> ExitCode {
         Command::Index(command) => {
             let mut stdout = BufWriter::new(io::stdout().lock());
             index::run(command, &mut stdout, &mut io::stderr().lock()).map(|ok| u64::from(!ok))
+        }
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => {
+            serve::run(&args, &mut io::stderr().lock()).map(|ok| u64::from(!ok))
         }
     };
     match result {

@@ -47,6 +47,9 @@ impl GameInfo {
 pub struct Found {
     /// The game.
     pub game: GameInfo,
+    /// Its record in the index (0-based, in input order), as [`Index::game`] and
+    /// [`Index::mainline`] take it.
+    pub record: u32,
     /// The first ply at which it reaches the position (0: its start).
     pub ply: u16,
 }
@@ -425,6 +428,54 @@ impl Index {
         Ok(PopularEntry { first: (first, ply), games, rows_at: data + 14 + len })
     }
 
+    /// The record of the game numbered `number` in the input (records are in input order, so
+    /// their numbers grow), or `None` if the index has no such game (it did not read, or is
+    /// past the last).
+    ///
+    /// # Errors
+    /// [`IndexError::Corrupt`] for a damaged record.
+    pub fn record_of(&self, number: u64) -> Result<Option<u32>, IndexError> {
+        let number_at = |game: u64| -> Result<u64, IndexError> {
+            let game = u32::try_from(game)
+                .map_err(|_| IndexError::Corrupt { field: "game count", byte: 0 })?;
+            self.b().u64(self.record(game)?, "game number")
+        };
+        let (mut low, mut high) = (0, self.games);
+        while low < high {
+            let middle = low + (high - low) / 2;
+            if number_at(middle)? < number {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        if low < self.games && number_at(low)? == number {
+            Ok(u32::try_from(low).ok())
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// The start position and the whole mainline of game `game` (0-based, in input order),
+    /// decoded: for a viewer that steps through a game the index found.
+    ///
+    /// # Errors
+    /// [`IndexError::Corrupt`] for a record out of range or damaged, [`IndexError::Moves`] for
+    /// moves that do not decode.
+    pub fn mainline(&self, game: u32) -> Result<(Position, Vec<Move16>), IndexError> {
+        let (start, plies, coded) = self.moves(game)?;
+        let number = || self.game(game).map_or(0, |g| g.number);
+        let mut pos = start;
+        let mut decoder = MoveDecoder::new(MoveCodec::Model, &pos, coded);
+        let mut moves = Vec::with_capacity(usize::from(plies));
+        for _ in 0..plies {
+            let m = decoder.next_move().map_err(|_| IndexError::Moves { game: number() })?;
+            play(&mut pos, m);
+            moves.push(m);
+        }
+        Ok((start, moves))
+    }
+
     /// The position of game `game` after `ply` plies.
     fn position_at(&self, game: u32, ply: u16) -> Result<Position, IndexError> {
         let (mut pos, plies, coded) = self.moves(game)?;
@@ -488,7 +539,7 @@ impl Index {
                 continue;
             }
             if let Some((ply, _)) = self.arrival(game, pos)? {
-                found.push(Found { game: self.game(game)?, ply });
+                found.push(Found { game: self.game(game)?, record: game, ply });
             }
         }
         Ok(found)

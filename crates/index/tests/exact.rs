@@ -406,3 +406,23 @@ fn damaged_files_are_errors_never_panics() {
         }
     }
 }
+
+/// `record_of` finds each game by its number, and `mainline` gives back its start and every
+/// move, as the input had them (the viewer of `chessbits serve` steps through these).
+#[test]
+fn games_are_found_by_number_and_their_mainlines_come_back_whole() {
+    let games = games();
+    let index = Index::from_bytes(build(&games, BuildOptions::default())).unwrap();
+    assert_eq!(index.games(), games.len() as u64);
+    for (record, game) in games.iter().enumerate() {
+        let record = record as u32;
+        assert_eq!(index.record_of(game.number).unwrap(), Some(record));
+        let (start, moves) = index.mainline(record).unwrap();
+        assert_eq!(start, game.start);
+        assert_eq!(moves, game.moves, "game {}", game.number);
+    }
+    let last = games.last().map_or(0, |g| g.number);
+    assert_eq!(index.record_of(last + 1).unwrap(), None);
+    assert_eq!(index.record_of(0).unwrap(), None);
+    assert!(index.mainline(games.len() as u32).is_err());
+}
