@@ -81,3 +81,33 @@ def test_a_truncated_compressed_file_raises_after_the_games_before(tmp_path):
 def test_zero_threads_is_refused(sample_path):
     with pytest.raises(ValueError, match="threads"):
         chessbits.read_games(sample_path, threads=0)
+
+
+def test_calls_from_several_python_threads_at_once_give_the_same_tables(tmp_path):
+    """The GIL is released while games are read: calls from four Python threads at once, on
+    an input large enough for the parallel pipeline, each on one or two worker threads, give
+    the tables a call alone gives."""
+    import concurrent.futures
+
+    _, data = joined(tmp_path)
+    expected = {m: chessbits.read_games(data, moves=m, threads=1) for m in ("uci", "codes")}
+    jobs = [(moves, threads) for moves in ("uci", "codes") for threads in (1, 2)] * 2
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        tables = list(pool.map(lambda j: chessbits.read_games(data, moves=j[0], threads=j[1]), jobs))
+    for (moves, _), table in zip(jobs, tables):
+        assert table.equals(expected[moves])
+
+
+def test_boards_in_several_python_threads_at_once():
+    """The same game played on boards in four threads at once ends in the same FEN."""
+    import concurrent.futures
+
+    def play(_):
+        board = chessbits.Board()
+        for san in ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O"]:
+            board.push_san(san)
+        return board.fen()
+
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        fens = set(pool.map(play, range(16)))
+    assert fens == {"r1bqkb1r/1ppp1ppp/p1n2n2/4p3/B3P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 3 5"}
