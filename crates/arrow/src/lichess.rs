@@ -178,6 +178,82 @@ impl Read for ParquetPgn {
     }
 }
 
+/// A reader run on a thread of its own, a block ahead of its consumer: for [`ParquetPgn`], whose
+/// decoding and PGN rendering would otherwise run on the one thread that feeds the parallel
+/// pipeline, so that its workers could not share it. At most [`ReadAhead::BLOCKS`] blocks
+/// of [`ReadAhead::BLOCK`] bytes wait at a time; a read error is handed on in its place.
+pub struct ReadAhead {
+    blocks: std::sync::mpsc::Receiver<io::Result<Vec<u8>>>,
+    block: Vec<u8>,
+    at: usize,
+}
+
+impl std::fmt::Debug for ReadAhead {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReadAhead").finish_non_exhaustive()
+    }
+}
+
+impl ReadAhead {
+    /// Bytes a block holds.
+    pub const BLOCK: usize = 256 << 10;
+    /// Blocks read ahead at most.
+    pub const BLOCKS: usize = 4;
+
+    /// Starts reading `inner` on a new thread. The thread ends at the end of `inner`, at its
+    /// first error, or when the `ReadAhead` is dropped.
+    pub fn new<R: Read + Send + 'static>(mut inner: R) -> ReadAhead {
+        let (tx, rx) = std::sync::mpsc::sync_channel(Self::BLOCKS);
+        std::thread::spawn(move || loop {
+            let mut block = vec![0; Self::BLOCK];
+            let mut filled = 0;
+            let result = loop {
+                match inner.read(&mut block[filled..]) {
+                    Ok(0) => break Ok(()),
+                    Ok(n) => {
+                        filled += n;
+                        if filled == block.len() {
+                            break Ok(());
+                        }
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => break Err(e),
+                }
+            };
+            block.truncate(filled);
+            let last = filled < Self::BLOCK || result.is_err();
+            if filled > 0 && tx.send(Ok(block)).is_err() {
+                return;
+            }
+            if let Err(e) = result {
+                let _ = tx.send(Err(e));
+                return;
+            }
+            if last {
+                return;
+            }
+        });
+        ReadAhead { blocks: rx, block: Vec::new(), at: 0 }
+    }
+}
+
+impl Read for ReadAhead {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.at == self.block.len() {
+            match self.blocks.recv() {
+                Ok(Ok(block)) => (self.block, self.at) = (block, 0),
+                Ok(Err(e)) => return Err(e),
+                // The thread is done: the end of the input.
+                Err(_) => return Ok(0),
+            }
+        }
+        let n = buf.len().min(self.block.len() - self.at);
+        buf[..n].copy_from_slice(&self.block[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
 /// Whether `data_type` is a string (or strings in a dictionary).
 fn is_text(data_type: &DataType) -> bool {
     match data_type {
@@ -327,6 +403,30 @@ mod tests {
             write_date(&mut out, days);
             assert_eq!(parse_date(out.as_bytes()).map(i64::from), Some(days), "{out}");
         }
+    }
+
+    #[test]
+    fn reading_ahead_gives_the_same_bytes_and_the_error() {
+        let data: Vec<u8> = (0..(ReadAhead::BLOCK * 3 + 77)).map(|i| (i % 251) as u8).collect();
+        let mut back = Vec::new();
+        ReadAhead::new(io::Cursor::new(data.clone())).read_to_end(&mut back).unwrap();
+        assert_eq!(back, data);
+        struct Broken(usize);
+        impl Read for Broken {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.0 == 0 {
+                    return Err(io::Error::other("cut"));
+                }
+                let n = buf.len().min(self.0);
+                buf[..n].fill(b'x');
+                self.0 -= n;
+                Ok(n)
+            }
+        }
+        let mut back = Vec::new();
+        let error = ReadAhead::new(Broken(1000)).read_to_end(&mut back).unwrap_err();
+        assert_eq!(error.to_string(), "cut");
+        assert_eq!(back, vec![b'x'; 1000]);
     }
 
     #[test]

@@ -82,10 +82,8 @@ pub fn run(args: &ServeArgs, err: &mut impl Write) -> io::Result<bool> {
     let address = listener.local_addr()?;
     let url = format!("http://{address}/");
     let games: u64 = explorer.indexes.iter().map(Index::games).sum();
-    writeln!(err, "chessbits: exploring {games} games at {url} (Ctrl-C stops)")?;
-    if !args.bind.is_loopback() {
-        writeln!(err, "chessbits: listening on {}: other machines can reach it", args.bind)?;
-    }
+    let reach = if args.bind.is_loopback() { "this machine only" } else { "other machines too" };
+    writeln!(err, "chessbits: exploring {games} games at {url} ({reach}; Ctrl-C stops)")?;
     err.flush()?;
     if args.open {
         open_browser(&url);

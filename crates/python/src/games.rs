@@ -17,7 +17,7 @@ use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use chessbits_arrow::games::{
     cbg_failed_message, pgn_failed_message, read_games_into, sniff_cbg, GameRows,
 };
-use chessbits_arrow::lichess::{ParquetPgn, PARQUET_MAGIC};
+use chessbits_arrow::lichess::{ParquetPgn, ReadAhead, PARQUET_MAGIC};
 use chessbits_arrow::{add_to_game_numbers, BatchBuilder, ExportError, ExportOptions, Keys};
 use chessbits_cbg::{CbgErrorKind, CbgReader, GameBuilder, GameRecord};
 use chessbits_notation::san::SanPlus;
@@ -533,17 +533,29 @@ impl Source {
     /// path or bytes starting with `PAR1`) as the PGN of its rows
     /// ([`chessbits_arrow::lichess`]).
     pub(crate) fn open(self) -> PyResult<Input> {
+        self.open_with(false)
+    }
+
+    /// [`open`](Self::open), with a lichess Parquet file decoded on a thread of its own
+    /// ([`ReadAhead`]) when `read_ahead`: for the parallel pipeline, whose feeding thread would
+    /// otherwise decode it alone.
+    pub(crate) fn open_with(self, read_ahead: bool) -> PyResult<Input> {
         let io = |e: std::io::Error| PyOSError::new_err(e.to_string());
+        let games = |pgn: ParquetPgn| {
+            if read_ahead {
+                Input::new(ReadAhead::new(pgn))
+            } else {
+                Input::new(pgn)
+            }
+        };
         match self {
             Source::Bytes(bytes) if bytes.starts_with(PARQUET_MAGIC) => {
-                let games = ParquetPgn::new(bytes::Bytes::from(bytes)).map_err(io)?;
-                Input::new(games).map_err(io)
+                games(ParquetPgn::new(bytes::Bytes::from(bytes)).map_err(io)?).map_err(io)
             }
             Source::Bytes(bytes) => Input::new(Cursor::new(bytes)).map_err(io),
             Source::Path(path) if is_parquet(&path) => {
                 let file = std::fs::File::open(&path).map_err(|e| path_error(&path, &e))?;
-                let games = ParquetPgn::new(file).map_err(|e| path_error(&path, &e))?;
-                Input::new(games).map_err(io)
+                games(ParquetPgn::new(file).map_err(|e| path_error(&path, &e))?).map_err(io)
             }
             Source::Path(path) => open_path(&path),
             Source::File(file) => {
@@ -706,7 +718,7 @@ fn reader(
     // several (a one-megabyte file would otherwise be one chunk, on one thread).
     let size = source.size();
     let file_object = source.is_file_object();
-    let input = source.open()?;
+    let input = source.open_with(threads > 1)?;
     let small = input.compression() == Compression::None
         && size.is_some_and(|n| n < 2 * Parallel::MIN_CHUNK_SIZE as u64);
     let options = size.map_or(Parallel::new(threads), |n| Parallel::new(threads).fit_to(n));
