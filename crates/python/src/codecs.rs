@@ -17,7 +17,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::args;
-use crate::errors::{fen_error, raise, DecodeError, IllegalMoveError, InvalidMoveError};
+use crate::errors::{
+    bit_error, fen_error, move_decode_error, raise, DecodeError, IllegalMoveError, InvalidMoveError,
+};
 use crate::games::{shown, Games, Source};
 
 /// A position layout.
@@ -66,15 +68,15 @@ pub(crate) fn encode_position<'py>(
 /// The FEN of a position in the `packed` or `compact` layout.
 #[pyfunction]
 #[pyo3(signature = (data, format="compact"))]
-pub(crate) fn decode_position(data: &[u8], format: &str) -> PyResult<String> {
+pub(crate) fn decode_position(py: Python<'_>, data: &[u8], format: &str) -> PyResult<String> {
     let layout = layout(format)?;
     // The decoders read missing bytes as zeros, an empty board: say what is wrong instead.
     if data.is_empty() {
         return Err(raise::<DecodeError>("the data is empty: no position to decode"));
     }
     let pos = match layout {
-        Layout::Packed => packed::decode(data).map_err(raise::<DecodeError>)?,
-        Layout::Compact => compact::decode(data).map_err(raise::<DecodeError>)?,
+        Layout::Packed => packed::decode(data).map_err(|e| bit_error(py, &e))?,
+        Layout::Compact => compact::decode(data).map_err(|e| bit_error(py, &e))?,
     };
     Ok(fen_of(&pos, FenOptions::default()))
 }
@@ -125,6 +127,7 @@ pub(crate) fn encode_moves<'py>(
 #[pyfunction]
 #[pyo3(signature = (data, plies, *, start_fen=None, codec="model"))]
 pub(crate) fn decode_moves(
+    py: Python<'_>,
     data: &[u8],
     plies: &Bound<'_, PyAny>,
     start_fen: Option<&str>,
@@ -138,9 +141,9 @@ pub(crate) fn decode_moves(
     let mut moves = Vec::with_capacity(plies.min(data.len() * 8 + 1));
     let mut decoder = move_codec::MoveDecoder::new(codec, &start, data);
     for _ in 0..plies {
-        moves.push(decoder.next_move().map_err(raise::<DecodeError>)?);
+        moves.push(decoder.next_move().map_err(|e| move_decode_error(py, &e))?);
     }
-    decoder.finish().map_err(raise::<DecodeError>)?;
+    decoder.finish().map_err(|e| move_decode_error(py, &e))?;
     let mut pos = start;
     Ok(moves
         .iter()

@@ -77,8 +77,6 @@ pub(crate) fn located<E: pyo3::PyTypeInfo>(
     number: u64,
     place: &crate::games::Place,
 ) -> PyErr {
-    let error = PyErr::new::<E, _>(message.to_owned());
-    let value = error.value(py);
     let attributes = [
         ("game", Some(number)),
         ("line", place.line),
@@ -86,11 +84,48 @@ pub(crate) fn located<E: pyo3::PyTypeInfo>(
         ("byte", place.byte),
         ("ply", place.ply.map(u64::from)),
     ];
-    for (name, value_of) in attributes {
+    with_attributes::<E>(py, message, &attributes)
+}
+
+/// An error `E` with `message`, and `attributes` set on it (`None` where unknown).
+pub(crate) fn with_attributes<E: pyo3::PyTypeInfo>(
+    py: pyo3::Python<'_>,
+    message: &str,
+    attributes: &[(&str, Option<u64>)],
+) -> PyErr {
+    let error = PyErr::new::<E, _>(message.to_owned());
+    let value = error.value(py);
+    for &(name, value_of) in attributes {
         // Setting an attribute on a fresh exception instance does not fail.
         let _ = pyo3::types::PyAnyMethods::setattr(value.as_any(), name, value_of);
     }
     error
+}
+
+/// A move codec's decoding error as [`DecodeError`], with `.ply` (from 1) and `.byte`.
+pub(crate) fn move_decode_error(
+    py: pyo3::Python<'_>,
+    e: &chessbits_codec::move_codec::MoveDecodeError,
+) -> PyErr {
+    let attributes = [("ply", Some(u64::from(e.at.ply))), ("byte", Some(e.at.byte as u64))];
+    with_attributes::<DecodeError>(py, &e.to_string(), &attributes)
+}
+
+/// A position codec's decoding error as [`DecodeError`], with `.bit`.
+pub(crate) fn bit_error<K: std::fmt::Display>(
+    py: pyo3::Python<'_>,
+    e: &chessbits_codec::bits::Located<chessbits_codec::bits::Bit, K>,
+) -> PyErr
+where
+    chessbits_codec::bits::Located<chessbits_codec::bits::Bit, K>: std::fmt::Display,
+{
+    with_attributes::<DecodeError>(py, &e.to_string(), &[("bit", Some(e.at.0 as u64))])
+}
+
+/// A `.cbg` error as [`CbgError`], with `.game` and `.byte`.
+pub(crate) fn cbg_error(py: pyo3::Python<'_>, e: &chessbits_cbg::CbgError) -> PyErr {
+    let attributes = [("game", Some(e.at.game)), ("byte", Some(e.at.byte))];
+    with_attributes::<CbgError>(py, &e.to_string(), &attributes)
 }
 
 /// A FEN error as [`FenError`] (syntax) or [`PositionError`] (legality).

@@ -30,7 +30,7 @@ use pyo3::prelude::*;
 
 use crate::args;
 use crate::capsule::{ArrowBatch, ArrowSchema};
-use crate::errors::{raise, CbgError, ChessbitsError};
+use crate::errors::{cbg_error, raise, ChessbitsError};
 
 /// How the `moves` column is written.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -158,7 +158,8 @@ impl Games {
     pub(crate) fn new(input: Input) -> PyResult<Games> {
         let (cbg, input) = sniff_cbg(input);
         if cbg {
-            let reader = CbgReader::new(input).map_err(raise::<CbgError>)?;
+            let reader =
+                CbgReader::new(input).map_err(|e| Python::attach(|py| cbg_error(py, &e)))?;
             Ok(Games::Cbg(reader))
         } else {
             Ok(Games::Pgn(PgnReader::new(input), GameBuilder::default()))
@@ -726,7 +727,7 @@ fn reader(
     let (cbg, input) = sniff_cbg(input);
     if cbg || serial {
         let games = if cbg {
-            Games::Cbg(CbgReader::new(input).map_err(raise::<CbgError>)?)
+            Games::Cbg(CbgReader::new(input).map_err(|e| Python::attach(|py| cbg_error(py, &e)))?)
         } else {
             Games::Pgn(PgnReader::new(input), GameBuilder::default())
         };

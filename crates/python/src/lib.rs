@@ -88,6 +88,12 @@ fn _chessbits(m: &Bound<'_, PyModule>) -> PyResult<()> {
     for name in ["game", "line", "column", "byte", "ply"] {
         py.get_type::<errors::PgnError>().setattr(name, py.None())?;
     }
+    for name in ["ply", "byte", "bit"] {
+        py.get_type::<errors::DecodeError>().setattr(name, py.None())?;
+    }
+    for name in ["game", "byte"] {
+        py.get_type::<errors::CbgError>().setattr(name, py.None())?;
+    }
     m.add("DecodeError", py.get_type::<errors::DecodeError>())?;
     m.add("CbgError", py.get_type::<errors::CbgError>())?;
     Ok(())

@@ -220,3 +220,26 @@ def test_set_fen_and_mirror_and_svg():
     assert svg.tag.endswith("svg")
     texts = [t.text for t in svg.iter() if t.tag.endswith("text")]
     assert texts.count("♔") == 1 and texts.count("♖") == 2 and texts.count("♚") == 1
+
+
+def test_decode_and_cbg_errors_carry_their_place_as_attributes(tmp_path):
+    # Two moves code to one byte, which is also the coding of the first five plies of a
+    # longer game (the ply count is the game's length); fifty plies run past it.
+    data = chessbits.encode_moves(["e2e4", "e7e5"])
+    with pytest.raises(chessbits.DecodeError) as caught:
+        chessbits.decode_moves(data, 50)
+    assert caught.value.ply == 6 and caught.value.byte == 0 and caught.value.bit is None
+    packed = bytearray(chessbits.encode_position(chessbits.STARTING_FEN, "packed"))
+    packed[0] ^= 0xFF
+    with pytest.raises(chessbits.DecodeError) as caught:
+        chessbits.decode_position(bytes(packed), "packed")
+    assert isinstance(caught.value.bit, int) and caught.value.ply is None
+    # A .cbg file of a version this build does not read: the header's version byte.
+    path = tmp_path / "games.cbg"
+    chessbits.write_cbg(b"1. e4 e5 *\n", path)
+    data = bytearray(path.read_bytes())
+    data[8] = 99
+    path.write_bytes(bytes(data))
+    with pytest.raises(chessbits.CbgError, match="version 99") as caught:
+        chessbits.read_games(path)
+    assert caught.value.byte == 8 and caught.value.game is not None

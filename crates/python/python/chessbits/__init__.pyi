@@ -319,10 +319,18 @@ class PgnError(ChessbitsError):
     ply: Optional[int]
 
 class DecodeError(ChessbitsError):
-    """Codec bytes that do not decode (byte or bit)."""
+    """Codec bytes that do not decode: the place in the message and as attributes (``.ply``
+    and ``.byte`` for moves, ``.bit`` for a position)."""
+
+    ply: Optional[int]
+    byte: Optional[int]
+    bit: Optional[int]
 
 class CbgError(ChessbitsError):
-    """A .cbg file that does not read (game, byte)."""
+    """A .cbg file that does not read: ``.game`` and ``.byte`` as attributes too."""
+
+    game: Optional[int]
+    byte: Optional[int]
 
 @final
 class Move:
