@@ -454,6 +454,68 @@ fn info(explorer: &Explorer) -> Response {
     Response::json(body.into_bytes())
 }
 
+/// Game `info` as PGN text: its tags, the start position if it is not the standard one, and
+/// the moves (`line`, UCI and SAN) with move numbers, in lines of at most 79 characters.
+fn pgn_text(
+    info: &chessbits_index::GameInfo,
+    date: &str,
+    start: &Position,
+    start_fen: Option<&str>,
+    line: &[(String, String)],
+) -> String {
+    let facts = &info.facts;
+    let mut text = String::new();
+    let tag = |text: &mut String, name: &str, value: &str| {
+        let value = value.replace('\\', "\\\\").replace('"', "\\\"");
+        let _ = writeln!(text, "[{name} \"{value}\"]");
+    };
+    tag(&mut text, "Event", &info.event);
+    tag(&mut text, "White", &info.white);
+    tag(&mut text, "Black", &info.black);
+    tag(&mut text, "Result", &facts.result().to_string());
+    if !date.is_empty() {
+        tag(&mut text, "Date", &date.replace('-', "."));
+    }
+    if facts.white_elo > 0 {
+        tag(&mut text, "WhiteElo", &facts.white_elo.to_string());
+    }
+    if facts.black_elo > 0 {
+        tag(&mut text, "BlackElo", &facts.black_elo.to_string());
+    }
+    if let Some(fen) = start_fen {
+        tag(&mut text, "SetUp", "1");
+        tag(&mut text, "FEN", fen);
+    }
+    text.push('\n');
+    let mut number = start.fullmoves();
+    let mut white = start.turn() == chessbits_bitboard::Color::White;
+    let mut column = 0;
+    for (i, (_, san)) in line.iter().enumerate() {
+        let word = if white {
+            format!("{number}. {san}")
+        } else if i == 0 {
+            format!("{number}... {san}")
+        } else {
+            san.clone()
+        };
+        if column + word.len() + 1 > 79 {
+            text.push('\n');
+            column = 0;
+        } else if column > 0 {
+            text.push(' ');
+            column += 1;
+        }
+        text.push_str(&word);
+        column += word.len();
+        if !white {
+            number += 1;
+        }
+        white = !white;
+    }
+    let _ = writeln!(text, "{}{}\n", if column > 0 { " " } else { "" }, facts.result());
+    text
+}
+
 /// Appends moves as a JSON array's items: `{"uci": ..., "san": ...}`, comma-separated.
 fn push_line(body: &mut String, line: &[(String, String)]) {
     for (i, (uci, san)) in line.iter().enumerate() {
@@ -546,55 +608,7 @@ fn game(params: &Params, explorer: &Explorer, pgn: bool) -> Result<Response, Str
     let facts = &info.facts;
     let date = chessbits_index::format_date(facts.date);
     if pgn {
-        let mut text = String::new();
-        let tag = |text: &mut String, name: &str, value: &str| {
-            let value = value.replace('\\', "\\\\").replace('"', "\\\"");
-            let _ = writeln!(text, "[{name} \"{value}\"]");
-        };
-        tag(&mut text, "Event", &info.event);
-        tag(&mut text, "White", &info.white);
-        tag(&mut text, "Black", &info.black);
-        tag(&mut text, "Result", &facts.result().to_string());
-        if !date.is_empty() {
-            tag(&mut text, "Date", &date.replace('-', "."));
-        }
-        if facts.white_elo > 0 {
-            tag(&mut text, "WhiteElo", &facts.white_elo.to_string());
-        }
-        if facts.black_elo > 0 {
-            tag(&mut text, "BlackElo", &facts.black_elo.to_string());
-        }
-        if let Some(fen) = &start_fen {
-            tag(&mut text, "SetUp", "1");
-            tag(&mut text, "FEN", fen);
-        }
-        text.push('\n');
-        let mut number = start.fullmoves();
-        let mut white = start.turn() == chessbits_bitboard::Color::White;
-        let mut column = 0;
-        for (i, (_, san)) in line.iter().enumerate() {
-            let word = if white {
-                format!("{number}. {san}")
-            } else if i == 0 {
-                format!("{number}... {san}")
-            } else {
-                san.clone()
-            };
-            if column + word.len() + 1 > 79 {
-                text.push('\n');
-                column = 0;
-            } else if column > 0 {
-                text.push(' ');
-                column += 1;
-            }
-            text.push_str(&word);
-            column += word.len();
-            if !white {
-                number += 1;
-            }
-            white = !white;
-        }
-        let _ = writeln!(text, "{}{}\n", if column > 0 { " " } else { "" }, facts.result());
+        let text = pgn_text(&info, &date, &start, start_fen.as_deref(), &line);
         return Ok(Response {
             status: 200,
             content_type: "application/x-chess-pgn; charset=utf-8",
