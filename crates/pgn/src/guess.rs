@@ -21,7 +21,9 @@
 //! did not end clean (a guess that fell inside a game) is read again here together with the
 //! next one, until the reading ends clean. So a wrong guess costs the chunks it joins, never
 //! the rest of the input; the input is read exactly as the serial reader reads it whatever
-//! the guesses.
+//! the guesses. The last piece, where a read error ended the input, is read by the
+//! [`Verifier`] alone: an `io::Error` is not `Clone`, so it goes whole, the error inside it
+//! included, to the one reading that is handed on.
 
 use std::io::{self, Read};
 use std::sync::Arc;
@@ -241,7 +243,8 @@ impl<R: Read> Guesses<R> {
             context: from == 1,
             len: cut - from,
             origin,
-            error: error.map(ReadError::new),
+            read_error: error.is_some(),
+            error,
             index: self.index,
         };
         if let Some(i) = last_break {
@@ -283,29 +286,6 @@ impl<R: Read> Iterator for Guesses<R> {
     }
 }
 
-/// The read error that ended the input: the error itself for the first chunk made of the
-/// piece it ends (the worker's, whose result is handed on unless a guess before it was
-/// wrong), a copy with the same kind and message for a chunk made of it again (`io::Error`
-/// is not `Clone`; the copy loses the source error inside, such as a
-/// [`CompressedStreamError`](crate::CompressedStreamError)).
-struct ReadError {
-    error: Option<io::Error>,
-    kind: io::ErrorKind,
-    message: String,
-}
-
-impl ReadError {
-    fn new(error: io::Error) -> ReadError {
-        let (kind, message) = (error.kind(), error.to_string());
-        ReadError { error: Some(error), kind, message }
-    }
-
-    /// The error itself the first time, a copy after.
-    fn take(&mut self) -> io::Error {
-        self.error.take().unwrap_or_else(|| io::Error::new(self.kind, self.message.clone()))
-    }
-}
-
 /// A chunk's bytes and where it starts, cut by [`Guesses`]: made into a [`Chunk`] for a
 /// worker, which hands it back with its result, and kept by the [`Verifier`] until the
 /// reading is found exact.
@@ -315,15 +295,21 @@ pub(crate) struct GuessedChunk {
     len: usize,
     /// Where the piece starts: its offset and line; games are counted from it (0).
     origin: Origin,
-    /// The read error that ended the input after this piece.
-    error: Option<ReadError>,
+    /// The read error that ended the input after this piece. It is not `Clone` (nor the
+    /// error inside it, such as a [`CompressedStreamError`](crate::CompressedStreamError)),
+    /// so it goes to one reading: the one handed on, as a piece with an error is read by the
+    /// [`Verifier`] only (never by a worker, whose result a wrong guess before it discards).
+    error: Option<io::Error>,
+    /// Whether a read error ended the input after this piece (kept when `error` is taken).
+    read_error: bool,
     index: u64,
 }
 
 impl GuessedChunk {
-    /// A chunk of the piece, for a worker to read.
+    /// A chunk of the piece, to read. The read error after it goes to the first chunk made.
     pub(crate) fn chunk(&mut self) -> Chunk {
-        let error = self.error.as_mut().map(ReadError::take);
+        debug_assert!(self.error.is_some() || !self.read_error, "a piece's read error read twice");
+        let error = self.error.take();
         let parts = (Arc::clone(&self.buffer), self.context, self.len);
         Chunk::from_parts(parts, self.origin, error, self.index)
     }
@@ -331,7 +317,13 @@ impl GuessedChunk {
     /// Whether the input ends with this piece (nothing is cut after it).
     fn is_last(&self) -> bool {
         let own = usize::from(self.context) + self.len;
-        self.error.is_some() || self.buffer.bytes.len() == own
+        self.read_error || self.buffer.bytes.len() == own
+    }
+
+    /// Whether a worker may read the piece: not where a read error ended the input after
+    /// it, which must reach the reading handed on whole (see `error`).
+    pub(crate) fn for_a_worker(&self) -> bool {
+        !self.read_error
     }
 
     /// The piece cut in two at input offset `at` (inside it, past its start): the head
@@ -353,9 +345,10 @@ impl GuessedChunk {
             len: self.len - len,
             origin: Origin { offset: at, line, line_start, games: 0 },
             error: self.error,
+            read_error: self.read_error,
             index: self.index,
         };
-        let head = GuessedChunk { len, error: None, ..self };
+        let head = GuessedChunk { len, error: None, read_error: false, ..self };
         (head, tail)
     }
 
@@ -384,6 +377,7 @@ impl GuessedChunk {
             len: self.len + next.len,
             origin: self.origin,
             error: next.error,
+            read_error: next.read_error,
             index: self.index,
         }
     }
@@ -411,12 +405,12 @@ impl<'w, W, S> Verifier<'w, W, S> {
         Verifier { work, sink, limits, games: 0, sans: SanCache::default(), pending: None }
     }
 
-    /// Takes the result a worker made of `piece`, and how its reader read it.
+    /// Takes the result a worker made of `piece` and how its reader read it, or `piece`
+    /// alone where no worker read it (one that a read error ends, read here).
     pub(crate) fn take<T, E>(
         &mut self,
-        result: T,
+        read: Option<(T, Reading)>,
         piece: GuessedChunk,
-        reading: Reading,
     ) -> Result<(), E>
     where
         W: Fn(&mut ChunkReader<'_>) -> T,
@@ -427,7 +421,7 @@ impl<'w, W, S> Verifier<'w, W, S> {
             // place, so it is joined to that one. The joined piece is read again once it has
             // doubled since it was last read (or the input ends): a game that spans many
             // chunks costs at most twice its length in readings, not its square.
-            drop(result);
+            drop(read);
             let joined = pending.join(piece);
             if joined.size() >= 2 * read_at || joined.is_last() {
                 return self.settle(joined);
@@ -435,14 +429,19 @@ impl<'w, W, S> Verifier<'w, W, S> {
             self.pending = Some((joined, read_at));
             return Ok(());
         }
-        if reading.clean || piece.is_last() {
-            self.hand_on(result, reading.games)
-        } else {
-            // A wrong guess ended it inside a game: read it with the next, without reading
-            // it alone again.
-            let read_at = piece.size();
-            self.pending = Some((piece, read_at));
-            Ok(())
+        match read {
+            // Read here, once, and handed on: it is the last.
+            None => self.settle(piece),
+            Some((result, reading)) if reading.clean || piece.is_last() => {
+                self.hand_on(result, reading.games)
+            }
+            Some(_) => {
+                // A wrong guess ended it inside a game: read it with the next, without
+                // reading it alone again.
+                let read_at = piece.size();
+                self.pending = Some((piece, read_at));
+                Ok(())
+            }
         }
     }
 

@@ -276,15 +276,18 @@ where
             guesses,
             SanCache::default,
             |sans: &mut SanCache, mut piece: GuessedChunk| {
+                if !piece.for_a_worker() {
+                    return (None, piece);
+                }
                 let mut chunk = piece.chunk();
                 let mut reader = chunk.reader_with(limits, core::mem::take(sans));
                 let result = work(&mut reader);
                 let reading;
                 (reading, *sans) = reader.finish();
                 drop(chunk);
-                (result, piece, reading)
+                (Some((result, reading)), piece)
             },
-            |(result, piece, reading)| verifier.take(result, piece, reading),
+            |(read, piece)| verifier.take(read, piece),
         )
     })
 }
