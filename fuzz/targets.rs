@@ -420,17 +420,14 @@ pub fn cbg(data: &[u8]) {
     }
 }
 
-/// Position index files: bytes taken as an index (its checksum made to match, so that the
+/// Position index files: bytes taken as an index (its checksums made to match, so that the
 /// reader's parsing is reached) answer `find` and `explore` for a few positions or fail,
 /// never panic; and an index built from the games of a walk finds its last position.
 pub fn index(data: &[u8]) {
     use chessbits_index::{BuildOptions, Filter, Index, IndexBuilder, PreparedGame};
     let mut bytes = data.to_vec();
-    if bytes.len() >= 4 {
-        let body = bytes.len() - 4;
-        let crc = chessbits_index::crc32(&bytes[..body]);
-        bytes[body..].copy_from_slice(&crc.to_le_bytes());
-    }
+    // Its checksums made to match where its length allows, to reach the checks behind them.
+    chessbits_index::reseal(&mut bytes);
     let (pos, moves, _) = walk(data);
     if let Ok(index) = Index::from_bytes(bytes) {
         for query in [Position::new(), pos] {

@@ -28,13 +28,15 @@ use chessbits_state::Position;
 use crate::project_root;
 
 const HELP: &str = "usage: cargo xtask index-bench [--repeats N] [--memory MiB] [--keep FILE]
+       cargo xtask index-bench --open FILE
 
 Builds a position index of the training games repeated N times (default 34, about a million
 games) in MiB of sort memory (default 1024), and times find and explore on held-out and
-indexed positions (docs/formats.md). --keep FILE keeps the index there.";
+indexed positions, cold and warm (docs/formats.md). --keep FILE keeps the index there;
+--open FILE times the queries on an index kept before, without building.";
 
 pub fn run(args: &[String]) -> Result<ExitCode, String> {
-    let (mut repeats, mut memory, mut keep) = (34usize, 1024usize, None);
+    let (mut repeats, mut memory, mut keep, mut open) = (34usize, 1024usize, None, None);
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         let mut value = || rest.next().ok_or(format!("{arg} needs a value"));
@@ -42,6 +44,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
             "--repeats" => repeats = value()?.parse().map_err(|e| format!("--repeats: {e}"))?,
             "--memory" => memory = value()?.parse().map_err(|e| format!("--memory: {e}"))?,
             "--keep" => keep = Some(value()?.clone()),
+            "--open" => open = Some(std::path::PathBuf::from(value()?)),
             "-h" | "--help" => {
                 println!("{HELP}");
                 return Ok(ExitCode::SUCCESS);
@@ -62,6 +65,9 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         pgn.push(b'\n');
     }
     let train = read_games(&pgn);
+    if let Some(path) = open {
+        return queries(&path, &corpus, &train);
+    }
     let plies: usize = train.iter().map(|g| g.moves.len()).sum();
     println!("training games: {} ({} plies), repeated {repeats} times", train.len(), plies);
 
@@ -132,20 +138,24 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         all_plies / build.as_secs_f64() / 1e6
     );
     println!("  peak memory of this process: {}", peak_rss());
+    queries(&path, &corpus, &train)
+}
 
-    // Queries.
+/// Times the queries on the index at `path`, cold then warm.
+fn queries(
+    path: &std::path::Path,
+    corpus: &std::path::Path,
+    train: &[GameRecord],
+) -> Result<ExitCode, String> {
+    let held_out = held_out_positions(corpus)?;
+    cold(path, &held_out)?;
+    let index = Index::open(path).map_err(|e| e.to_string())?;
+    // Warm: every page of the file in the page cache, every region checked (a server that
+    // has run a while).
     let t = Instant::now();
-    let index = Index::open(&path).map_err(|e| e.to_string())?;
-    let open = t.elapsed();
-    let t = Instant::now();
-    let _ = index.explore(&Position::new(), &Filter::default()).map_err(|e| e.to_string())?;
-    println!(
-        "\ncold: open (read the file) {:.1} ms, then the first explore of the start position {:.2} ms",
-        open.as_secs_f64() * 1e3,
-        t.elapsed().as_secs_f64() * 1e3
-    );
-    let held_out = held_out_positions(&corpus)?;
-    let indexed = positions_of(&train, 40, 97);
+    index.verify().map_err(|e| e.to_string())?;
+    println!("\nverify (read and check every region) {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+    let indexed = positions_of(train, 40, 97);
     let filtered = Filter {
         speeds: vec![Speed::Blitz],
         min_rating: Some(1600),
@@ -157,7 +167,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         ("indexed games' positions (plies 0-40)", &indexed),
         ("held-out games' positions (plies 0-40)", &held_out),
     ];
-    println!("\nwarm latency, ms (p50 / p99 / max), {} games:", index.games());
+    println!("warm latency, ms (p50 / p99 / max), {} games:", index.games());
     for (name, positions) in sets {
         for (label, filter) in [("", Filter::default()), (", blitz 1600-2199", filtered.clone())] {
             let mut find = Vec::new();
@@ -181,7 +191,113 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
             );
         }
     }
+    // The same held-out queries on the file read into memory, interleaved with the mapped
+    // one's, so that the machine's noise falls on both alike.
+    let in_memory =
+        Index::from_bytes(fs::read(path).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
+    in_memory.verify().map_err(|e| e.to_string())?;
+    let (mut mapped_ms, mut memory_ms) = (Vec::new(), Vec::new());
+    for pos in &held_out {
+        for (index, times) in [(&index, &mut mapped_ms), (&in_memory, &mut memory_ms)] {
+            let t = Instant::now();
+            let _ = index.find(pos, &Filter::default(), Some(100)).map_err(|e| e.to_string())?;
+            let _ = index.explore(pos, &Filter::default()).map_err(|e| e.to_string())?;
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    let (mapped_total, memory_total): (f64, f64) = (mapped_ms.iter().sum(), memory_ms.iter().sum());
+    println!(
+        "  held-out find + explore, interleaved: mapped {}, in memory {}; mapped / in memory {:.3}",
+        percentiles(&mut mapped_ms),
+        percentiles(&mut memory_ms),
+        mapped_total / memory_total
+    );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Cold figures: the file dropped from the page cache (`dd iflag=nocache`, Linux) before
+/// each step. Opening the memory-mapped index and its first queries, against reading the whole
+/// file and checking it (what the reader did before it mapped the file); then one-shot
+/// queries, each on an index opened afresh after the cache was dropped, as `chessbits index
+/// find` runs, with the pages of the file each one read.
+fn cold(path: &std::path::Path, held_out: &[Position]) -> Result<(), String> {
+    // Written pages are dropped only once they are on disk.
+    fs::File::open(path).and_then(|f| f.sync_all()).map_err(|e| e.to_string())?;
+    if !evict(path) {
+        println!("\ncold: skipped (no `dd iflag=nocache` to drop the file from the page cache)");
+        return Ok(());
+    }
+    let t = Instant::now();
+    let whole = Index::from_bytes(fs::read(path).map_err(|e| e.to_string())?)
+        .and_then(|index| index.verify().map(|()| index))
+        .map_err(|e| e.to_string())?;
+    let read = t.elapsed();
+    drop(whole);
+    evict(path);
+    let t = Instant::now();
+    let index = Index::open(path).map_err(|e| e.to_string())?;
+    let open = t.elapsed();
+    let t = Instant::now();
+    let _ = index.explore(&Position::new(), &Filter::default()).map_err(|e| e.to_string())?;
+    let explore = t.elapsed();
+    let t = Instant::now();
+    let _ = index.find(&Position::new(), &Filter::default(), Some(100));
+    let find = t.elapsed();
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+    println!(
+        "\ncold: reading the whole file and checking it {:.1} ms (the reader before it mapped the file)",
+        ms(read)
+    );
+    println!(
+        "cold: open (map, check the header and the checksum table) {:.3} ms, then the first explore of the start position {:.2} ms, its find (first 100) {:.2} ms; {} of the file read",
+        ms(open),
+        ms(explore),
+        ms(find),
+        cached(path)
+    );
+    drop(index);
+    let mut one_shot = Vec::new();
+    let mut pages = Vec::new();
+    for pos in held_out.iter().step_by((held_out.len() / 40).max(1)) {
+        evict(path);
+        let t = Instant::now();
+        let index = Index::open(path).map_err(|e| e.to_string())?;
+        let _ = index.find(pos, &Filter::default(), Some(100)).map_err(|e| e.to_string())?;
+        let _ = index.explore(pos, &Filter::default()).map_err(|e| e.to_string())?;
+        one_shot.push(ms(t.elapsed()));
+        drop(index);
+        pages.push(cached_pages(path).unwrap_or(0) as f64);
+    }
+    println!(
+        "cold, one-shot (open, find first 100, explore) on {} held-out positions, ms: {}; 4 KiB pages read p50 / p99 / max: {}",
+        one_shot.len(),
+        percentiles(&mut one_shot),
+        percentiles(&mut pages)
+    );
+    Ok(())
+}
+
+/// Drops `path` from the page cache; false where that cannot be done here.
+fn evict(path: &std::path::Path) -> bool {
+    Command::new("dd")
+        .arg(format!("if={}", path.display()))
+        .args(["iflag=nocache", "count=0", "status=none"])
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// The pages of `path` in the page cache (`fincore`), if that can be told.
+fn cached_pages(path: &std::path::Path) -> Option<u64> {
+    let out = Command::new("fincore")
+        .args(["--bytes", "--noheadings", "--output", "PAGES"])
+        .arg(path)
+        .output()
+        .ok()?;
+    String::from_utf8_lossy(&out.stdout).trim().parse().ok()
+}
+
+fn cached(path: &std::path::Path) -> String {
+    cached_pages(path).map_or("unknown".into(), |p| format!("{} KiB", p * 4))
 }
 
 fn read_games(pgn: &[u8]) -> Vec<GameRecord> {

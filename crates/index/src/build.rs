@@ -17,10 +17,11 @@ use chessbits_notation::fen::{fen_of, FenOptions};
 use chessbits_state::Position;
 
 use crate::format::{
-    write_gamma, write_rice, write_varint, Crc32, IndexError, BLOCK_GROUPS, GAME_LEN, HEADER_LEN,
-    MAGIC, SECTIONS, VERSION,
+    write_gamma, write_rice, write_varint, IndexError, BLOCK_GROUPS, GAME_LEN, HEADER_LEN, MAGIC,
+    SECTIONS, VERSION,
 };
 use crate::game::{parse_date, GameFacts, Speed};
+use crate::regions::RegionSums;
 
 /// How an index is built.
 #[derive(Clone, Debug)]
@@ -331,13 +332,14 @@ impl IndexBuilder {
             offset += s.len() as u64;
         }
         debug_assert_eq!(header.len(), HEADER_LEN);
-        let mut crc = Crc32::new();
+        let mut sums = RegionSums::new();
         for part in core::iter::once(header.as_slice()).chain(sections) {
-            crc.update(part);
+            sums.update(part);
             out.write_all(part)?;
         }
-        out.write_all(&crc.finish().to_le_bytes())?;
-        stats.bytes = offset + 4;
+        let sums = sums.finish();
+        out.write_all(&sums)?;
+        stats.bytes = offset + sums.len() as u64;
         Ok(stats)
     }
 }

@@ -6,11 +6,14 @@ use core::fmt;
 
 use chessbits_codec::bits::{BitReader, BitWriter, EndOfBits};
 
+use crate::mapped::Storage;
+use crate::regions::Regions;
+
 /// The first eight bytes of every index file.
 pub const MAGIC: [u8; 8] = *b"CBXINDEX";
 
 /// The layout version this crate writes and reads.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// The header's length, the section table included.
 pub const HEADER_LEN: usize = 48 + SECTIONS * 16;
@@ -48,8 +51,13 @@ pub enum IndexError {
     NotAnIndex,
     /// The file was written in another layout version.
     Version(u32),
-    /// The checksum does not match: the file was cut or changed.
-    Checksum,
+    /// A checksum does not match: the file was cut or changed. `byte` is where the damage
+    /// lies: the first byte of the 64 KiB region whose checksum fails, the start of the
+    /// checksum table if the table's own fails, or the file's length if no index is that long.
+    Checksum {
+        /// The byte where the region found damaged starts.
+        byte: u64,
+    },
     /// A field is out of bounds or inconsistent: which field, and the byte where it is.
     Corrupt {
         /// The field.
@@ -79,7 +87,9 @@ impl fmt::Display for IndexError {
             IndexError::Version(v) => {
                 write!(f, "index layout version {v}, this build reads version {VERSION}")
             }
-            IndexError::Checksum => f.write_str("checksum mismatch: the index is cut or damaged"),
+            IndexError::Checksum { byte } => {
+                write!(f, "byte {byte}: checksum mismatch: the index is cut or damaged")
+            }
             IndexError::Corrupt { field, byte } => write!(f, "byte {byte}: bad {field}"),
             IndexError::Moves { game } => write!(f, "game {game}: stored moves do not decode"),
             IndexError::MaxPly { prepared, index } => {
@@ -102,61 +112,6 @@ impl From<std::io::Error> for IndexError {
     fn from(e: std::io::Error) -> IndexError {
         IndexError::Io(e)
     }
-}
-
-/// The CRC-32 table (IEEE 802.3, reflected, as zip and PNG).
-const CRC_TABLE: [u32; 256] = {
-    let mut table = [0u32; 256];
-    let mut i = 0;
-    while i < 256 {
-        let mut c = i as u32;
-        let mut k = 0;
-        while k < 8 {
-            c = if c & 1 != 0 { 0xedb8_8320 ^ (c >> 1) } else { c >> 1 };
-            k += 1;
-        }
-        table[i] = c;
-        i += 1;
-    }
-    table
-};
-
-/// A CRC-32 (IEEE 802.3, as zip and PNG) computed over several slices in turn.
-#[derive(Copy, Clone, Debug)]
-pub struct Crc32(u32);
-
-impl Crc32 {
-    /// The checksum of nothing yet.
-    pub const fn new() -> Crc32 {
-        Crc32(!0)
-    }
-
-    /// Adds `bytes`.
-    pub fn update(&mut self, bytes: &[u8]) {
-        let mut crc = self.0;
-        for &b in bytes {
-            crc = CRC_TABLE[((crc ^ u32::from(b)) & 0xff) as usize] ^ (crc >> 8);
-        }
-        self.0 = crc;
-    }
-
-    /// The checksum of every byte added.
-    pub const fn finish(self) -> u32 {
-        !self.0
-    }
-}
-
-impl Default for Crc32 {
-    fn default() -> Crc32 {
-        Crc32::new()
-    }
-}
-
-/// The CRC-32 of `bytes`.
-pub fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = Crc32::new();
-    crc.update(bytes);
-    crc.finish()
 }
 
 /// Writes `n >= 1` as an Elias gamma code: `bits(n) - 1` zeros, then `n`'s bits.
@@ -231,8 +186,14 @@ pub(crate) fn read_varint(bytes: &[u8], at: &mut usize) -> Option<u64> {
     None
 }
 
-/// Little-endian reads at `at`, or a [`IndexError::Corrupt`] naming `field`.
-pub(crate) struct Bytes<'a>(pub &'a [u8]);
+/// Little-endian reads at `at` of an index file's body, each checked against the body's
+/// bounds (or a [`IndexError::Corrupt`] naming `field`) and its region's checksum (checked
+/// the first time a byte of the region is read; [`IndexError::Checksum`]).
+#[derive(Copy, Clone)]
+pub(crate) struct Bytes<'a> {
+    pub file: &'a Storage,
+    pub regions: &'a Regions,
+}
 
 impl<'a> Bytes<'a> {
     pub fn slice(
@@ -241,9 +202,18 @@ impl<'a> Bytes<'a> {
         len: usize,
         field: &'static str,
     ) -> Result<&'a [u8], IndexError> {
-        at.checked_add(len)
-            .and_then(|end| self.0.get(at..end))
-            .ok_or(IndexError::Corrupt { field, byte: at as u64 })
+        let corrupt = IndexError::Corrupt { field, byte: at as u64 };
+        let end =
+            at.checked_add(len).filter(|&end| end <= self.regions.body_len()).ok_or(corrupt)?;
+        let bytes = self.file.get(at..end).ok_or(IndexError::Corrupt { field, byte: at as u64 })?;
+        if len > 0 {
+            self.regions.check(self.file, at, end)?;
+        }
+        Ok(bytes)
+    }
+
+    pub fn u8(&self, at: usize, field: &'static str) -> Result<u8, IndexError> {
+        Ok(self.slice(at, 1, field)?[0])
     }
 
     pub fn u64(&self, at: usize, field: &'static str) -> Result<u64, IndexError> {
@@ -265,12 +235,6 @@ impl<'a> Bytes<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn crc_check_value() {
-        assert_eq!(crc32(b"123456789"), 0xcbf4_3926);
-        assert_eq!(crc32(b""), 0);
-    }
 
     #[test]
     fn gamma_and_rice_round_trip() {

@@ -43,20 +43,23 @@
 //!
 //! The file layout is in docs/formats.md ("The position index (`.cbx`, `chessbits-index`)").
 #![cfg_attr(docsrs, feature(doc_cfg))]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 mod build;
 mod format;
 mod game;
+mod mapped;
 mod read;
+mod regions;
 
 pub use build::{BuildOptions, BuildStats, IndexBuilder, PreparedGame, SkipReason};
-pub use format::{crc32, Crc32, IndexError, MAGIC, VERSION};
+pub use format::{IndexError, MAGIC, VERSION};
 pub use game::{
     format_date, parse_date, parse_month, parse_result, rating_band, Filter, GameFacts, Speed,
     RATING_BANDS,
 };
 pub use read::{explore_shards, same_position, Found, GameInfo, Index, MoveStats};
+pub use regions::{crc32, reseal, REGION_LEN};
 
 use chessbits_movegen::MoveGen;
 use chessbits_state::Position;

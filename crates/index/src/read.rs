@@ -11,10 +11,12 @@ use chessbits_state::Position;
 
 use crate::build::{game_bits, Tally};
 use crate::format::{
-    crc32, read_gamma, read_rice, read_varint, section, Bytes, IndexError, BLOCK_ENTRY_LEN,
-    GAME_LEN, HEADER_LEN, MAGIC, SECTIONS, VERSION,
+    read_gamma, read_rice, read_varint, section, Bytes, IndexError, BLOCK_ENTRY_LEN, GAME_LEN,
+    HEADER_LEN, MAGIC, SECTIONS, VERSION,
 };
 use crate::game::{Filter, GameFacts, Speed};
+use crate::mapped::Storage;
+use crate::regions::Regions;
 
 /// A game of the index: its number in the input, its tags, its facts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,9 +77,13 @@ pub struct MoveStats {
     pub last_date: u32,
 }
 
-/// An index file in memory, its header and sections checked.
+/// An open index file, its header and sections checked: memory-mapped ([`Index::open`]) or
+/// in memory ([`Index::from_bytes`]). Queries check each 64 KiB region of the file against
+/// its checksum the first time they read from it, so a query reads only the regions it needs,
+/// and a damaged one is an error, never an answer.
 pub struct Index {
-    bytes: Vec<u8>,
+    bytes: Storage,
+    regions: Regions,
     sections: [(usize, usize); SECTIONS],
     games: u64,
     max_ply: u32,
@@ -88,38 +94,55 @@ pub struct Index {
 }
 
 impl Index {
-    /// Reads the index at `path`.
+    /// Opens the index at `path`, memory-mapped: opening reads the header and the checksum
+    /// table, and each query reads the pages it touches (a month's index need not fit in
+    /// memory).
+    ///
+    /// The file must not be changed or truncated while it is open (by another process): on
+    /// most systems, reading a page of a mapped file that was truncated ends the process.
+    /// `chessbits index build` writes a new file and renames it over the old one, which leaves
+    /// an open index reading the old file, whole.
     ///
     /// # Errors
-    /// As [`Index::from_bytes`], and the file could not be read.
+    /// As [`Index::from_bytes`], and the file could not be opened or mapped.
     pub fn open(path: impl AsRef<Path>) -> Result<Index, IndexError> {
-        Index::from_bytes(std::fs::read(path)?)
+        Index::new(Storage::open(path.as_ref())?)
     }
 
-    /// The index in `bytes`, its checksum, version and section bounds checked.
+    /// The index in `bytes`: its magic, version, checksum table, header and section bounds
+    /// checked; the other regions are checked as queries first read them ([`Index::verify`]
+    /// checks them all).
     ///
     /// # Errors
     /// [`IndexError`] for anything but an intact index of this version.
     pub fn from_bytes(bytes: Vec<u8>) -> Result<Index, IndexError> {
-        let b = Bytes(&bytes);
+        Index::new(Storage::Owned(bytes))
+    }
+
+    fn new(bytes: Storage) -> Result<Index, IndexError> {
         if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
             return Err(IndexError::NotAnIndex);
         }
-        let version = b.u32(8, "version")?;
-        if version != VERSION {
-            return Err(IndexError::Version(version));
+        let version = bytes.get(8..12).map(|v| u32::from_le_bytes(v.try_into().unwrap_or([0; 4])));
+        match version {
+            Some(VERSION) => {}
+            Some(version) => return Err(IndexError::Version(version)),
+            None => return Err(IndexError::Corrupt { field: "version", byte: 8 }),
         }
-        if bytes.len() < HEADER_LEN + 4 {
+        // A file too short for the header is told as such, before its checksums.
+        if bytes.len() < HEADER_LEN + 8 {
             return Err(IndexError::Corrupt { field: "header", byte: bytes.len() as u64 });
         }
-        let body = bytes.len() - 4;
-        if crc32(&bytes[..body]) != b.u32(body, "checksum")? {
-            return Err(IndexError::Checksum);
+        let regions = Regions::new(&bytes)?;
+        let body = regions.body_len();
+        if body < HEADER_LEN {
+            return Err(IndexError::Corrupt { field: "header", byte: body as u64 });
         }
+        let b = Bytes { file: &bytes, regions: &regions };
         let max_ply = b.u32(12, "max ply")?;
         let games = b.u64(16, "game count")?;
-        let key_bits = u32::from(bytes[40]);
-        let rice = u32::from(bytes[41]);
+        let key_bits = u32::from(b.u8(40, "key bits")?);
+        let rice = u32::from(b.u8(41, "rice parameter")?);
         if !(1..=64).contains(&key_bits) || rice > 63 {
             return Err(IndexError::Corrupt { field: "key bits", byte: 40 });
         }
@@ -150,7 +173,22 @@ impl Index {
                 byte: sections[section::DIRECTORY].0 as u64,
             });
         }
-        Ok(Index { bytes, sections, games, max_ply, key_bits, rice, strings, popular })
+        Ok(Index { bytes, regions, sections, games, max_ply, key_bits, rice, strings, popular })
+    }
+
+    /// Checks every byte of the index against its checksums (queries check only the regions
+    /// they read): what a copy or an archive check wants, at the cost of reading the whole
+    /// file.
+    ///
+    /// # Errors
+    /// [`IndexError::Checksum`] with the first damaged region.
+    pub fn verify(&self) -> Result<(), IndexError> {
+        self.regions.check_all(&self.bytes)
+    }
+
+    /// Whether the index is memory-mapped from its file (not read into memory).
+    pub fn is_mapped(&self) -> bool {
+        matches!(self.bytes, Storage::Mapped(_))
     }
 
     /// The games in the index.
@@ -164,12 +202,7 @@ impl Index {
     }
 
     fn b(&self) -> Bytes<'_> {
-        Bytes(&self.bytes)
-    }
-
-    fn section(&self, s: usize) -> &[u8] {
-        let (at, len) = self.sections[s];
-        &self.bytes[at..at + len]
+        Bytes { file: &self.bytes, regions: &self.regions }
     }
 
     fn string(&self, id: u32) -> Result<String, IndexError> {
@@ -206,8 +239,8 @@ impl Index {
             date: b.u32(at + 32, "date")?,
             white_elo: b.u16(at + 36, "rating")?,
             black_elo: b.u16(at + 38, "rating")?,
-            result: self.bytes[at + 42],
-            speed: self.bytes[at + 43],
+            result: b.u8(at + 42, "result")?,
+            speed: b.u8(at + 43, "speed")?,
         })
     }
 
@@ -239,10 +272,11 @@ impl Index {
         } else {
             self.sections[section::MOVES].1
         };
-        let moves = self.section(section::MOVES);
-        let coded = moves
-            .get(offset..end)
-            .ok_or(IndexError::Corrupt { field: "moves offset", byte: (at + 8) as u64 })?;
+        let moves_offset = IndexError::Corrupt { field: "moves offset", byte: (at + 8) as u64 };
+        if offset > end || end > self.sections[section::MOVES].1 {
+            return Err(moves_offset);
+        }
+        let coded = b.slice(self.sections[section::MOVES].0 + offset, end - offset, "moves")?;
         let fen = self.string(b.u32(at + 28, "start")?)?;
         let start = if fen.is_empty() {
             Position::new()
@@ -286,18 +320,15 @@ impl Index {
     /// popular marker.
     fn candidates(&self, key: u64) -> Result<Candidates, IndexError> {
         let kept = key >> (64 - self.key_bits);
-        let directory = self.section(section::DIRECTORY);
-        let blocks = directory.len() / BLOCK_ENTRY_LEN;
-        let first_of = |i: usize| -> u64 {
-            let at = i * BLOCK_ENTRY_LEN;
-            u64::from_le_bytes(directory[at..at + 8].try_into().unwrap_or([0; 8]))
-        };
+        let (directory, len) = self.sections[section::DIRECTORY];
+        let blocks = len / BLOCK_ENTRY_LEN;
+        let first_of = |i: usize| self.b().u64(directory + i * BLOCK_ENTRY_LEN, "first key");
         // The last block whose first kept key is at most `kept`, and the ones before it that
         // start with the same kept key (a run of equal kept keys may span blocks).
         let (mut lo, mut hi) = (0, blocks);
         while lo < hi {
             let mid = (lo + hi) / 2;
-            if first_of(mid) <= kept {
+            if first_of(mid)? <= kept {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -308,7 +339,7 @@ impl Index {
         while hi > 0 {
             let block = hi - 1;
             self.scan_block(block, kept, &mut out)?;
-            if first_of(block) < kept {
+            if first_of(block)? < kept {
                 break;
             }
             hi -= 1;
@@ -317,23 +348,24 @@ impl Index {
     }
 
     fn scan_block(&self, block: usize, kept: u64, out: &mut Candidates) -> Result<(), IndexError> {
-        let directory = self.section(section::DIRECTORY);
-        let at = block * BLOCK_ENTRY_LEN;
-        let entry = |i: usize| u64::from_le_bytes(directory[i..i + 8].try_into().unwrap_or([0; 8]));
-        let first = entry(at);
-        let start = entry(at + 8) as usize;
-        let end = if at + BLOCK_ENTRY_LEN < directory.len() {
-            entry(at + BLOCK_ENTRY_LEN + 8) as usize
+        let (directory, directory_len) = self.sections[section::DIRECTORY];
+        let at = directory + block * BLOCK_ENTRY_LEN;
+        let entry = |at: usize| self.b().u64(at, "block directory");
+        let first = entry(at)?;
+        let start = entry(at + 8)? as usize;
+        let (blocks_at, blocks_len) = self.sections[section::BLOCKS];
+        let end = if at + BLOCK_ENTRY_LEN < directory + directory_len {
+            entry(at + BLOCK_ENTRY_LEN + 8)? as usize
         } else {
-            self.sections[section::BLOCKS].1
+            blocks_len
         };
-        let block_at = (self.sections[section::BLOCKS].0 as u64).saturating_add(start as u64);
+        let block_at = (blocks_at as u64).saturating_add(start as u64);
         let corrupt = IndexError::Corrupt { field: "key block", byte: block_at };
-        let bytes = self.section(section::BLOCKS).get(start..end).ok_or(IndexError::Corrupt {
-            field: "block offset",
-            byte: (self.sections[section::DIRECTORY].0 + at) as u64,
-        })?;
-        let groups = entry(at + 16);
+        if start > end || end > blocks_len {
+            return Err(IndexError::Corrupt { field: "block offset", byte: at as u64 });
+        }
+        let bytes = self.b().slice(blocks_at + start, end - start, "key block")?;
+        let groups = entry(at + 16)?;
         if groups > crate::format::BLOCK_GROUPS as u64 {
             return Err(corrupt);
         }
@@ -379,6 +411,7 @@ impl Index {
 
     fn popular_threshold(&self) -> u64 {
         // Written in the popular section? Kept in the header's reserved bytes.
+        // The header's region was checked when the index was opened.
         u64::from(u16::from_le_bytes([self.bytes[42], self.bytes[43]]).max(2))
     }
 
@@ -603,11 +636,13 @@ impl Index {
     ) -> Result<(), IndexError> {
         let b = self.b();
         let n = b.u32(at, "aggregate rows")? as usize;
-        let bytes =
-            &self.bytes[..self.sections[section::POPULAR].0 + self.sections[section::POPULAR].1];
+        let end = self.sections[section::POPULAR].0 + self.sections[section::POPULAR].1;
+        let bytes = &self.bytes[..end];
         let mut p = at + 4;
         let corrupt_row = || IndexError::Corrupt { field: "aggregate row", byte: at as u64 };
         for _ in 0..n {
+            // The longest row there can be, checked before it is read.
+            b.slice(p.min(end), (end - p.min(end)).min(MAX_ROW_LEN), "aggregate row")?;
             let (m, speed, band, month, result, games, rated, rating_sum, last_date) =
                 read_row(bytes, &mut p).ok_or(corrupt_row())?;
             if !filter.passes_group(result, speed, band, month) {
@@ -628,6 +663,9 @@ impl Index {
         Ok(())
     }
 }
+
+/// The most bytes an aggregate row takes: eight varints of at most ten bytes, and the result.
+const MAX_ROW_LEN: usize = 8 * 10 + 1;
 
 /// One aggregate row at `*p`: move, speed, band, month, result, games, rated games, rating
 /// sum, last date; `*p` moved past it.

@@ -382,16 +382,16 @@ fn damaged_files_are_errors_never_panics() {
         let mut damaged = bytes.clone();
         let at = rng.below(damaged.len() - 4);
         damaged[at] ^= 1 << rng.below(8);
-        // The magic and the version are read first; any other byte is the checksum's.
+        // The magic and the version are read first; any other byte is the checksums'. The
+        // file is one region, the header's, checked on opening.
+        assert!(bytes.len() < chessbits_index::REGION_LEN);
         match Index::from_bytes(damaged.clone()) {
             Err(IndexError::NotAnIndex) | Err(IndexError::Version(_)) => assert!(at < 12),
-            Err(IndexError::Checksum) => {}
+            Err(IndexError::Checksum { .. }) => {}
             other => panic!("byte {at}: {:?}", other.map(|i| i.games())),
         }
-        // A forged file, its checksum made to match: queries answer or fail, never panic.
-        let body = damaged.len() - 4;
-        let crc = chessbits_index::crc32(&damaged[..body]);
-        damaged[body..].copy_from_slice(&crc.to_le_bytes());
+        // A forged file, its checksums made to match: queries answer or fail, never panic.
+        assert!(chessbits_index::reseal(&mut damaged));
         if let Ok(index) = Index::from_bytes(damaged) {
             let _ = index.find(&start, &Filter::default(), None);
             let _ = index.explore(&start, &Filter::default());
@@ -405,6 +405,113 @@ fn damaged_files_are_errors_never_panics() {
             }
         }
     }
+}
+
+/// An index of several 64 KiB regions, one byte flipped in each region in turn: it opens
+/// unless the byte is in the header's region, and every query gives the intact index's
+/// answer or the checksum error of the damaged region, never another answer; `verify` finds
+/// the region. A memory-mapped file answers as the same bytes in memory.
+#[test]
+fn a_damaged_region_fails_the_queries_that_read_it_and_no_other_answer_changes() {
+    let games = games();
+    let options = || BuildOptions::default().with_popular(4);
+    let mut many = Vec::new();
+    // Copies of the games, numbered on, until the file spans several regions.
+    let mut bytes = Vec::new();
+    while bytes.len() < 3 * chessbits_index::REGION_LEN {
+        let offset = many.len() as u64;
+        many.extend(games.iter().cloned().map(|mut g| {
+            g.number += offset;
+            g
+        }));
+        bytes = build(&many, options());
+    }
+    let intact = Index::from_bytes(bytes.clone()).unwrap();
+    intact.verify().unwrap();
+    let queries: Vec<Position> = games
+        .iter()
+        .take(40)
+        .flat_map(|g| {
+            let mut pos = g.start;
+            let mut seen = vec![pos];
+            for &m in g.moves.iter().take(12) {
+                play(&mut pos, m);
+                seen.push(pos);
+            }
+            seen
+        })
+        .collect();
+    let answers = |index: &Index| -> Vec<Result<String, String>> {
+        queries
+            .iter()
+            .map(|q| {
+                let found =
+                    index.find(q, &Filter::default(), Some(5)).map_err(|e| e.to_string())?;
+                let rows = index.explore(q, &Filter::default()).map_err(|e| e.to_string())?;
+                let found: Vec<_> = found.iter().map(|f| (f.game.number, f.ply)).collect();
+                Ok(format!("{found:?} {:?}", explore_rows(&rows)))
+            })
+            .collect()
+    };
+    let expected = answers(&intact);
+    assert!(expected.iter().all(Result::is_ok));
+    let region_len = chessbits_index::REGION_LEN;
+    // The body, then 4 bytes of checksum per region of it, then 4.
+    let regions = (bytes.len() - 4).div_ceil(region_len + 4);
+    let body = bytes.len() - 4 - 4 * regions;
+    let mut rng = Rng::new(11);
+    let mut failed_queries = 0;
+    // A byte of each region, then of the table's entries (each fails its region), then of the
+    // table's own checksum (only `verify` reads it).
+    let mut flips: Vec<(usize, Option<usize>)> = (0..regions)
+        .map(|r| (r * region_len + rng.below((body - r * region_len).min(region_len)), Some(r)))
+        .collect();
+    flips.extend((0..regions).map(|r| (body + 4 * r + rng.below(4), Some(r))));
+    flips.push((bytes.len() - 1 - rng.below(4), None));
+    for (at, region) in flips {
+        let mut damaged = bytes.clone();
+        damaged[at] ^= 0x10;
+        let index = match Index::from_bytes(damaged) {
+            Ok(index) => index,
+            Err(IndexError::NotAnIndex | IndexError::Version(_)) => {
+                assert!(at < 12);
+                continue;
+            }
+            Err(IndexError::Checksum { byte: 0 }) => {
+                assert_eq!(region, Some(0), "byte {at}");
+                continue;
+            }
+            Err(e) => panic!("byte {at}: {e}"),
+        };
+        let start = region.map_or(body, |r| r * region_len) as u64;
+        let message = IndexError::Checksum { byte: start }.to_string();
+        for (got, want) in answers(&index).iter().zip(&expected) {
+            match got {
+                Err(e) => {
+                    assert_eq!(e, &message, "byte {at}");
+                    failed_queries += 1;
+                }
+                Ok(_) => assert_eq!(got, want, "byte {at}"),
+            }
+        }
+        // `verify` checks the table's own checksum first.
+        let first = if at >= body { body as u64 } else { start };
+        let verified = index.verify();
+        assert!(
+            matches!(verified, Err(IndexError::Checksum { byte }) if byte == first),
+            "byte {at}: {verified:?}"
+        );
+    }
+    assert!(failed_queries > 0, "no query read a damaged region");
+    // The same file memory-mapped.
+    let path = std::env::temp_dir().join(format!("chessbits-regions-{}.cbx", std::process::id()));
+    std::fs::write(&path, &bytes).unwrap();
+    let mapped = Index::open(&path).unwrap();
+    assert!(mapped.is_mapped() && !intact.is_mapped());
+    assert_eq!(answers(&mapped), expected);
+    mapped.verify().unwrap();
+    drop(mapped);
+    std::fs::remove_file(&path).unwrap();
 }
 
 /// `record_of` finds each game by its number, and `mainline` gives back its start and every

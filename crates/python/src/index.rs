@@ -16,7 +16,7 @@ use pyo3::types::PyBytes;
 use crate::errors::{raise, ChessbitsError};
 use crate::games::{path_error, Games, Source};
 
-/// An index file, read into memory: the Rust side of `chessbits.Index`.
+/// An index file, memory-mapped: the Rust side of `chessbits.Index`.
 #[pyclass(module = "chessbits", name = "_Index", frozen)]
 pub(crate) struct PyIndex {
     inner: Index,
