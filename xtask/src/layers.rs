@@ -73,7 +73,8 @@ pub const LAYERS: &[(&str, &[&str], &[&str])] = &[
         &["arrayvec", "bitflags", "once_cell", "serde", "serde_core", "memchr"],
     ),
     // The position index: on the game file's records (its input) and the move codec (its
-    // stored moves); no Arrow, no SQL, no compression library of its own.
+    // stored moves); no Arrow, no SQL, no compression library of its own; the memory map
+    // (memmap2, on libc) and the region checksums (crc32fast, with cfg-if).
     (
         "chessbits-index",
         &[
@@ -86,7 +87,18 @@ pub const LAYERS: &[(&str, &[&str], &[&str])] = &[
             "chessbits-codec",
             "chessbits-cbg",
         ],
-        &["arrayvec", "bitflags", "once_cell", "serde", "serde_core", "memchr"],
+        &[
+            "arrayvec",
+            "bitflags",
+            "once_cell",
+            "serde",
+            "serde_core",
+            "memchr",
+            "memmap2",
+            "libc",
+            "crc32fast",
+            "cfg-if",
+        ],
     ),
 ];
 
