@@ -29,7 +29,10 @@ pub enum IndexCommand {
     /// Games are numbered from 1 across the inputs, in input order, as every other command
     /// numbers them; a game that does not read is reported on stderr and left out. The
     /// (position, game) pairs are sorted in at most `--memory` MiB, spilling sorted runs to
-    /// temporary files; the index is written under a temporary name and renamed once whole.
+    /// temporary files, and each section of the index goes to a temporary file once it
+    /// outgrows a sixteenth of that (at most 16 MiB): the build's memory does not grow with the
+    /// input but for the distinct tag strings. The index is written under a temporary name
+    /// and renamed once whole.
     /// The file is the same bytes for every thread count and memory bound.
     Build {
         /// Game files to read, in order; `-` reads standard input.

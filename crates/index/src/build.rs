@@ -17,11 +17,12 @@ use chessbits_notation::fen::{fen_of, FenOptions};
 use chessbits_state::Position;
 
 use crate::format::{
-    write_gamma, write_rice, write_varint, IndexError, BLOCK_GROUPS, GAME_LEN, HEADER_LEN, MAGIC,
-    SECTIONS, VERSION,
+    write_gamma, write_rice, write_varint, IndexError, BLOCK_ENTRY_LEN, BLOCK_GROUPS, GAME_LEN,
+    HEADER_LEN, MAGIC, VERSION,
 };
 use crate::game::{parse_date, GameFacts, Speed};
 use crate::regions::RegionSums;
+use crate::spill::{temp_path, Spill};
 
 /// How an index is built.
 #[derive(Clone, Debug)]
@@ -31,9 +32,10 @@ pub struct BuildOptions {
     /// position is ply 0). `u32::MAX`: every ply.
     pub max_ply: u32,
     /// The memory the sort of (position, game) pairs may take before it spills a sorted run
-    /// to a temporary file, in bytes.
+    /// to a temporary file, in bytes; a sixteenth of it (1 KiB to 16 MiB) is what each
+    /// section being written keeps in memory before it goes to a temporary file.
     pub memory: usize,
-    /// Where spilled runs go (the system's temporary directory if `None`).
+    /// Where spilled runs and sections go (the system's temporary directory if `None`).
     pub temp_dir: Option<PathBuf>,
     /// A position reached by at least this many games keeps its games apart from the key
     /// blocks, with the explorer's aggregates beside them.
@@ -57,6 +59,11 @@ impl BuildOptions {
     #[must_use]
     pub fn with_memory(self, memory: usize) -> BuildOptions {
         BuildOptions { memory: memory.max(16 << 10), ..self }
+    }
+
+    /// Where temporary files go.
+    fn dir(&self) -> PathBuf {
+        self.temp_dir.clone().unwrap_or_else(std::env::temp_dir)
     }
 
     /// These options spilling to `dir`.
@@ -201,15 +208,29 @@ pub struct BuildStats {
 }
 
 /// Builds an index from games pushed in input order.
+///
+/// Its memory: the sort's bound ([`BuildOptions::memory`]), the distinct tag strings (White,
+/// Black, Event, start FENs), the popular positions' game lists as they are coded (about a
+/// bit a game) and their aggregates, and for each of five sections (games, moves, key blocks,
+/// block directory, popular data) a buffer of a sixteenth of the sort's bound (at least 1 KiB,
+/// at most 16 MiB) past which it goes to a temporary file. So a month's build (8 billion
+/// plies, an index of about 47 GB) fits in the bound and the strings.
 pub struct IndexBuilder {
     options: BuildOptions,
-    games: Vec<u8>,
-    facts: Vec<GameFacts>,
+    /// The game table's records.
+    games: Spill,
+    /// Games pushed.
+    count: u64,
     strings: HashMap<Vec<u8>, u32>,
     string_bytes: Vec<u8>,
     string_ends: Vec<u32>,
-    moves: Vec<u8>,
+    moves: Spill,
     sorter: Sorter,
+}
+
+/// How much of a section is kept in memory before it goes to a temporary file.
+fn spill_limit(memory: usize) -> usize {
+    (memory / 16).clamp(1 << 10, 16 << 20)
 }
 
 impl IndexBuilder {
@@ -218,15 +239,16 @@ impl IndexBuilder {
         // As `with_popular` bounds it, whatever the field was set to.
         options.popular = options.popular.clamp(2, u32::from(u16::MAX));
         let sorter = Sorter::new(options.memory, options.temp_dir.clone());
+        let (dir, limit) = (options.dir(), spill_limit(options.memory));
         let mut builder = IndexBuilder {
-            options,
-            games: Vec::new(),
-            facts: Vec::new(),
+            games: Spill::new("games", limit, &dir),
+            count: 0,
             strings: HashMap::new(),
             string_bytes: Vec::new(),
             string_ends: Vec::new(),
-            moves: Vec::new(),
+            moves: Spill::new("moves", limit, &dir),
             sorter,
+            options,
         };
         builder.intern(b"");
         builder
@@ -257,23 +279,24 @@ impl IndexBuilder {
         if game.max_ply != self.options.max_ply {
             return Err(IndexError::MaxPly { prepared: game.max_ply, index: self.options.max_ply });
         }
-        let index = self.facts.len() as u32;
+        let index = u32::try_from(self.count).map_err(|_| IndexError::TooManyGames)?;
         let ids = game.texts.each_ref().map(|t| t.as_slice());
         let ids = ids.map(|t| self.intern(t));
-        let record = &mut self.games;
-        record.extend_from_slice(&game.number.to_le_bytes());
-        record.extend_from_slice(&(self.moves.len() as u64).to_le_bytes());
-        for id in ids {
-            record.extend_from_slice(&id.to_le_bytes());
+        let mut record = [0u8; GAME_LEN];
+        record[..8].copy_from_slice(&game.number.to_le_bytes());
+        record[8..16].copy_from_slice(&self.moves.len().to_le_bytes());
+        for (i, id) in ids.iter().enumerate() {
+            record[16 + 4 * i..20 + 4 * i].copy_from_slice(&id.to_le_bytes());
         }
-        record.extend_from_slice(&game.facts.date.to_le_bytes());
-        record.extend_from_slice(&game.facts.white_elo.to_le_bytes());
-        record.extend_from_slice(&game.facts.black_elo.to_le_bytes());
-        record.extend_from_slice(&game.plies.to_le_bytes());
-        record.extend_from_slice(&[game.facts.result, game.facts.speed]);
-        debug_assert_eq!(record.len() % GAME_LEN, 0);
-        self.moves.extend_from_slice(&game.moves);
-        self.facts.push(game.facts);
+        record[32..36].copy_from_slice(&game.facts.date.to_le_bytes());
+        record[36..38].copy_from_slice(&game.facts.white_elo.to_le_bytes());
+        record[38..40].copy_from_slice(&game.facts.black_elo.to_le_bytes());
+        record[40..42].copy_from_slice(&game.plies.to_le_bytes());
+        record[42] = game.facts.result;
+        record[43] = game.facts.speed;
+        self.games.write(&record)?;
+        self.moves.write(&game.moves)?;
+        self.count += 1;
         for (key, ply, next) in game.positions {
             let entry = u128::from(key) << 64
                 | u128::from(index) << 32
@@ -290,9 +313,16 @@ impl IndexBuilder {
     /// Reading a spilled run or writing `out` failed.
     pub fn finish(self, out: &mut impl Write) -> Result<BuildStats, IndexError> {
         let IndexBuilder {
-            options, games, facts, string_bytes, string_ends, moves, sorter, ..
+            options,
+            mut games,
+            count,
+            string_bytes,
+            string_ends,
+            mut moves,
+            sorter,
+            ..
         } = self;
-        let mut stats = BuildStats { games: facts.len() as u64, ..BuildStats::default() };
+        let mut stats = BuildStats { games: count, ..BuildStats::default() };
         stats.spilled_runs = sorter.runs.len() as u64;
         let mut strings = Vec::with_capacity(4 + 4 * (string_ends.len() + 1) + string_bytes.len());
         strings.extend_from_slice(&(string_ends.len() as u32).to_le_bytes());
@@ -302,17 +332,41 @@ impl IndexBuilder {
         }
         strings.extend_from_slice(&string_bytes);
 
-        let game_bits = game_bits(facts.len() as u64);
-        let mut keys = Keys::new(&options, game_bits, &facts, sorter.total);
+        // The popular positions' counts need each game's facts: from the game table, in
+        // memory or mapped from its file.
+        let table_file = games.finish()?.map(Path::to_path_buf);
+        let mapped;
+        let records: &[u8] = match &table_file {
+            Some(path) => {
+                mapped = crate::mapped::map_own_file(path)?;
+                &mapped
+            }
+            None => games.in_memory().unwrap_or_default(),
+        };
+        let mut keys = Keys::new(&options, game_bits(count), records, sorter.total);
         sorter.merge(|entry| keys.add(entry))?;
-        keys.flush_group();
-        keys.flush_block();
+        keys.flush_group()?;
+        keys.flush_block()?;
         stats.postings = keys.postings;
         stats.positions = keys.positions;
-        stats.popular = keys.popular.len() as u64;
-        let popular = keys.popular_section()?;
-        let sections: [&[u8]; SECTIONS] =
-            [&games, &strings, &moves, &keys.blocks, &keys.directory, &popular];
+        stats.popular = keys.popular_head.len() as u64;
+        let Keys {
+            key_bits, rice, mut blocks, mut directory, popular_head, mut popular_data, ..
+        } = keys;
+        let mut popular = Vec::with_capacity(4 + 16 * popular_head.len());
+        popular.extend_from_slice(&(popular_head.len() as u32).to_le_bytes());
+        for (key, offset) in &popular_head {
+            popular.extend_from_slice(&key.to_le_bytes());
+            popular.extend_from_slice(&offset.to_le_bytes());
+        }
+        let lengths = [
+            games.len(),
+            strings.len() as u64,
+            moves.len(),
+            blocks.len(),
+            directory.len(),
+            popular.len() as u64 + popular_data.len(),
+        ];
 
         let mut header = Vec::with_capacity(HEADER_LEN);
         header.extend_from_slice(&MAGIC);
@@ -321,22 +375,30 @@ impl IndexBuilder {
         header.extend_from_slice(&stats.games.to_le_bytes());
         header.extend_from_slice(&stats.postings.to_le_bytes());
         header.extend_from_slice(&stats.positions.to_le_bytes());
-        header.push(keys.key_bits as u8);
-        header.push(keys.rice as u8);
+        header.push(key_bits as u8);
+        header.push(rice as u8);
         header.extend_from_slice(&(options.popular as u16).to_le_bytes());
         header.extend_from_slice(&[0; 4]);
         let mut offset = HEADER_LEN as u64;
-        for s in sections {
+        for len in lengths {
             header.extend_from_slice(&offset.to_le_bytes());
-            header.extend_from_slice(&(s.len() as u64).to_le_bytes());
-            offset += s.len() as u64;
+            header.extend_from_slice(&len.to_le_bytes());
+            offset += len;
         }
         debug_assert_eq!(header.len(), HEADER_LEN);
         let mut sums = RegionSums::new();
-        for part in core::iter::once(header.as_slice()).chain(sections) {
-            sums.update(part);
-            out.write_all(part)?;
-        }
+        let mut put = |bytes: &[u8]| -> io::Result<()> {
+            sums.update(bytes);
+            out.write_all(bytes)
+        };
+        put(&header)?;
+        games.read_each(&mut put)?;
+        put(&strings)?;
+        moves.read_each(&mut put)?;
+        blocks.read_each(&mut put)?;
+        directory.read_each(&mut put)?;
+        put(&popular)?;
+        popular_data.read_each(&mut put)?;
         let sums = sums.finish();
         out.write_all(&sums)?;
         stats.bytes = offset + sums.len() as u64;
@@ -349,14 +411,46 @@ pub(crate) fn game_bits(games: u64) -> u32 {
     (64 - games.saturating_sub(1).leading_zeros()).max(1)
 }
 
-/// One popular position: its key, a game reaching it, and its aggregates.
-struct Popular {
-    key: u64,
+/// A popular position's games as they come: counted, coded (as in a block) and tallied, so
+/// that the start position's group, every game of the input, takes about a bit a game.
+struct PopularGroup {
     /// The first game reaching it and the ply where it does (to store the position).
     first: (u32, u16),
-    games: Vec<u32>,
+    count: u32,
+    list: BitWriter,
+    previous: u32,
     /// (move, speed, band, month, result) -> counts.
     rows: BTreeMap<(u16, u8, u8, u16, u8), Tally>,
+}
+
+impl PopularGroup {
+    fn new(first: (u32, u16)) -> PopularGroup {
+        PopularGroup { first, count: 0, list: BitWriter::new(), previous: 0, rows: BTreeMap::new() }
+    }
+
+    /// Adds a game (in order) that played `next` from the position, with its facts.
+    fn add(&mut self, game: u32, next: u16, facts: &GameFacts, game_bits: u32) {
+        if self.count == 0 {
+            self.list.write(u64::from(game), game_bits);
+        } else {
+            write_gamma(&mut self.list, u64::from(game - self.previous));
+        }
+        self.previous = game;
+        self.count += 1;
+        let group = (next, facts.speed, facts.band(), facts.month(), facts.result);
+        self.rows.entry(group).or_default().add(facts);
+    }
+}
+
+/// A key and its games as the sorted pairs bring them.
+struct Group {
+    key: u64,
+    /// (game, ply of the first arrival, the move played next) of each game, until there are
+    /// as many as make the position popular.
+    games: Vec<(u32, u16, u16)>,
+    /// The last game added (a game counts once, at its first arrival).
+    last: u32,
+    popular: Option<PopularGroup>,
 }
 
 /// The explorer's counts for one group of games.
@@ -399,31 +493,30 @@ impl Tally {
     }
 }
 
-/// A key and its games: (game, ply of the first arrival, the move played next).
-type Group = (u64, Vec<(u32, u16, u16)>);
-
 /// The key blocks being written from the sorted pairs.
 struct Keys<'a> {
-    facts: &'a [GameFacts],
+    /// The game table's records, for the facts of the popular positions' games.
+    records: &'a [u8],
     popular_at: u32,
     game_bits: u32,
     key_bits: u32,
     rice: u32,
-    /// The current group: key, and (game, ply, next) of each game, first arrival only.
     group: Option<Group>,
     block: BitWriter,
     block_groups: usize,
     block_first: u64,
     previous: u64,
-    blocks: Vec<u8>,
-    directory: Vec<u8>,
-    popular: Vec<Popular>,
+    blocks: Spill,
+    directory: Spill,
+    /// Each popular position's full key and the offset of its data.
+    popular_head: Vec<(u64, u64)>,
+    popular_data: Spill,
     postings: u64,
     positions: u64,
 }
 
 impl<'a> Keys<'a> {
-    fn new(options: &BuildOptions, game_bits: u32, facts: &'a [GameFacts], pairs: u64) -> Keys<'a> {
+    fn new(options: &BuildOptions, game_bits: u32, records: &'a [u8], pairs: u64) -> Keys<'a> {
         // The keys kept: enough bits to tell about 256 times more keys than there are pairs,
         // so a lookup meets a foreign group with the same kept bits about once in 256 (verified
         // away by replay). Rice codes their gaps, with the parameter that suits gaps averaging
@@ -432,8 +525,9 @@ impl<'a> Keys<'a> {
         let key_bits = (spread + 8).min(64);
         let mean_gap = (key_bits as f64 - (pairs.max(1) as f64).log2()).exp2();
         let rice = (mean_gap * core::f64::consts::LN_2).log2().floor().clamp(0.0, 63.0) as u32;
+        let (dir, limit) = (options.dir(), spill_limit(options.memory));
         Keys {
-            facts,
+            records,
             popular_at: options.popular,
             game_bits,
             key_bits,
@@ -443,9 +537,10 @@ impl<'a> Keys<'a> {
             block_groups: 0,
             block_first: 0,
             previous: 0,
-            blocks: Vec::new(),
-            directory: Vec::new(),
-            popular: Vec::new(),
+            blocks: Spill::new("blocks", limit, &dir),
+            directory: Spill::new("directory", limit, &dir),
+            popular_head: Vec::new(),
+            popular_data: Spill::new("popular", limit, &dir),
             postings: 0,
             positions: 0,
         }
@@ -455,110 +550,123 @@ impl<'a> Keys<'a> {
         key >> (64 - self.key_bits)
     }
 
-    fn add(&mut self, entry: u128) {
+    fn add(&mut self, entry: u128) -> Result<(), IndexError> {
         let key = (entry >> 64) as u64;
         let game = (entry >> 32) as u32;
         let ply = (entry >> 16) as u16;
         let next = entry as u16;
-        match &mut self.group {
-            Some((k, games)) if *k == key => {
-                // Sorted by game then ply: the first entry of a game is its first arrival.
-                if games.last().is_none_or(|g| g.0 != game) {
-                    games.push((game, ply, next));
+        if self.group.as_ref().is_none_or(|g| g.key != key) {
+            self.flush_group()?;
+            self.group = Some(Group { key, games: Vec::new(), last: game, popular: None });
+        } else if self.group.as_ref().is_some_and(|g| g.last == game) {
+            // Sorted by game then ply: a game's first entry is its first arrival.
+            return Ok(());
+        }
+        let (records, popular_at, game_bits) =
+            (self.records, self.popular_at as usize, self.game_bits);
+        let facts = facts_of(records, game);
+        let Some(group) = self.group.as_mut() else { return Ok(()) };
+        group.last = game;
+        match &mut group.popular {
+            Some(popular) => popular.add(game, next, &facts, game_bits),
+            None => {
+                group.games.push((game, ply, next));
+                if group.games.len() == popular_at {
+                    // Popular from here on: its games are coded and tallied as they come.
+                    let mut popular = PopularGroup::new((group.games[0].0, group.games[0].1));
+                    for (game, _, next) in group.games.drain(..) {
+                        let facts = facts_of(records, game);
+                        popular.add(game, next, &facts, game_bits);
+                    }
+                    group.popular = Some(popular);
                 }
             }
-            _ => {
-                self.flush_group();
-                self.group = Some((key, vec![(game, ply, next)]));
-            }
         }
+        Ok(())
     }
 
-    fn flush_group(&mut self) {
-        let Some((key, games)) = self.group.take() else {
-            return;
+    fn flush_group(&mut self) -> Result<(), IndexError> {
+        let Some(group) = self.group.take() else {
+            return Ok(());
         };
         if self.block_groups == BLOCK_GROUPS {
-            self.flush_block();
+            self.flush_block()?;
         }
-        let kept = self.kept(key);
+        let kept = self.kept(group.key);
         if self.block_groups == 0 {
             self.block_first = kept;
             self.previous = kept;
         }
         write_rice(&mut self.block, kept - self.previous, self.rice);
         self.previous = kept;
-        write_gamma(&mut self.block, games.len() as u64);
+        let count = group.popular.as_ref().map_or(group.games.len() as u64, |p| u64::from(p.count));
+        write_gamma(&mut self.block, count);
         self.positions += 1;
-        self.postings += games.len() as u64;
-        if games.len() as u64 >= u64::from(self.popular_at) {
-            let mut rows: BTreeMap<(u16, u8, u8, u16, u8), Tally> = BTreeMap::new();
-            for &(game, _, next) in &games {
-                let facts = &self.facts[game as usize];
-                let group = (next, facts.speed, facts.band(), facts.month(), facts.result);
-                rows.entry(group).or_default().add(facts);
-            }
-            self.popular.push(Popular {
-                key,
-                first: (games[0].0, games[0].1),
-                games: games.iter().map(|g| g.0).collect(),
-                rows,
-            });
-        } else {
-            write_games(&mut self.block, games.iter().map(|g| g.0), self.game_bits);
+        self.postings += count;
+        match group.popular {
+            Some(popular) => self.write_popular(group.key, popular)?,
+            None => write_games(&mut self.block, group.games.iter().map(|g| g.0), self.game_bits),
         }
         self.block_groups += 1;
+        Ok(())
     }
 
-    fn flush_block(&mut self) {
+    fn flush_block(&mut self) -> Result<(), IndexError> {
         if self.block_groups == 0 {
-            return;
+            return Ok(());
         }
         let block = core::mem::take(&mut self.block).finish();
-        self.directory.extend_from_slice(&self.block_first.to_le_bytes());
-        self.directory.extend_from_slice(&(self.blocks.len() as u64).to_le_bytes());
-        self.directory.extend_from_slice(&(self.block_groups as u64).to_le_bytes());
-        self.blocks.extend_from_slice(block.as_bytes());
+        let mut entry = [0u8; BLOCK_ENTRY_LEN];
+        entry[..8].copy_from_slice(&self.block_first.to_le_bytes());
+        entry[8..16].copy_from_slice(&self.blocks.len().to_le_bytes());
+        entry[16..].copy_from_slice(&(self.block_groups as u64).to_le_bytes());
+        self.directory.write(&entry)?;
+        self.blocks.write(block.as_bytes())?;
         self.block_groups = 0;
+        Ok(())
     }
 
-    /// The popular section: `u32` count, then per position its full key and the offset of
-    /// its data; then the data.
-    fn popular_section(&self) -> Result<Vec<u8>, IndexError> {
-        let mut head = Vec::new();
+    /// A popular position's data: the game and ply that reach it (the reader replays them to
+    /// the position, to verify the key against), its games, and its rows.
+    fn write_popular(&mut self, key: u64, popular: PopularGroup) -> Result<(), IndexError> {
+        self.popular_head.push((key, self.popular_data.len()));
         let mut data = Vec::new();
-        head.extend_from_slice(&(self.popular.len() as u32).to_le_bytes());
-        for p in &self.popular {
-            head.extend_from_slice(&p.key.to_le_bytes());
-            head.extend_from_slice(&(data.len() as u64).to_le_bytes());
-            // The position itself, to verify the key against (packed, no clocks), is written
-            // by the reader's replay of the first game: stored here as (game, ply).
-            data.extend_from_slice(&p.first.0.to_le_bytes());
-            data.extend_from_slice(&p.first.1.to_le_bytes());
-            let mut w = BitWriter::new();
-            write_games(&mut w, p.games.iter().copied(), game_bits(self.facts.len() as u64));
-            let games = w.finish();
-            data.extend_from_slice(&(p.games.len() as u32).to_le_bytes());
-            data.extend_from_slice(&(games.as_bytes().len() as u32).to_le_bytes());
-            data.extend_from_slice(games.as_bytes());
-            // Rows as varints: the move, speed, band, month and result of the group, then its
-            // games, the rated ones, their rating sum and the last date (the counts by result
-            // follow from the group's result).
-            data.extend_from_slice(&(p.rows.len() as u32).to_le_bytes());
-            for (&(next, speed, band, month, result), t) in &p.rows {
-                for v in [u64::from(next), u64::from(speed), u64::from(band), u64::from(month)] {
-                    write_varint(&mut data, v);
-                }
-                data.push(result);
-                for v in
-                    [u64::from(t.games), u64::from(t.rated), t.rating_sum, u64::from(t.last_date)]
-                {
-                    write_varint(&mut data, v);
-                }
+        data.extend_from_slice(&popular.first.0.to_le_bytes());
+        data.extend_from_slice(&popular.first.1.to_le_bytes());
+        let games = popular.list.finish();
+        data.extend_from_slice(&popular.count.to_le_bytes());
+        data.extend_from_slice(&(games.as_bytes().len() as u32).to_le_bytes());
+        data.extend_from_slice(games.as_bytes());
+        // Rows as varints: the move, speed, band, month and result of the group, then its
+        // games, the rated ones, their rating sum and the last date (the counts by result
+        // follow from the group's result).
+        data.extend_from_slice(&(popular.rows.len() as u32).to_le_bytes());
+        for (&(next, speed, band, month, result), t) in &popular.rows {
+            for v in [u64::from(next), u64::from(speed), u64::from(band), u64::from(month)] {
+                write_varint(&mut data, v);
+            }
+            data.push(result);
+            for v in [u64::from(t.games), u64::from(t.rated), t.rating_sum, u64::from(t.last_date)]
+            {
+                write_varint(&mut data, v);
             }
         }
-        head.extend_from_slice(&data);
-        Ok(head)
+        self.popular_data.write(&data)?;
+        Ok(())
+    }
+}
+
+/// The facts of game `game`, from its record in the game table `records`.
+fn facts_of(records: &[u8], game: u32) -> GameFacts {
+    let at = game as usize * GAME_LEN;
+    let record = records.get(at..at + GAME_LEN).unwrap_or(&[0; GAME_LEN]);
+    let u16_at = |i: usize| u16::from_le_bytes([record[i], record[i + 1]]);
+    GameFacts {
+        date: u32::from_le_bytes([record[32], record[33], record[34], record[35]]),
+        white_elo: u16_at(36),
+        black_elo: u16_at(38),
+        result: record[42],
+        speed: record[43],
     }
 }
 
@@ -618,7 +726,7 @@ impl Sorter {
     fn spill(&mut self) -> Result<(), IndexError> {
         self.entries.sort_unstable();
         let dir = self.dir.clone().unwrap_or_else(std::env::temp_dir);
-        let path = temp_path(&dir, self.runs.len());
+        let path = temp_path(&dir, "run");
         let run = Run { path };
         let mut out = BufWriter::new(File::create(&run.path)?);
         for e in self.entries.drain(..) {
@@ -630,11 +738,13 @@ impl Sorter {
     }
 
     /// Hands every entry to `each`, in order.
-    fn merge(mut self, mut each: impl FnMut(u128)) -> Result<(), IndexError> {
+    fn merge(
+        mut self,
+        mut each: impl FnMut(u128) -> Result<(), IndexError>,
+    ) -> Result<(), IndexError> {
         if self.runs.is_empty() {
             self.entries.sort_unstable();
-            self.entries.iter().for_each(|&e| each(e));
-            return Ok(());
+            return self.entries.iter().try_for_each(|&e| each(e));
         }
         if !self.entries.is_empty() {
             self.spill()?;
@@ -650,7 +760,7 @@ impl Sorter {
             }
         }
         while let Some(Reverse((e, i))) = heap.pop() {
-            each(e);
+            each(e)?;
             if let Some(next) = next_entry(&mut readers[i])? {
                 heap.push(Reverse((next, i)));
             }
@@ -666,12 +776,4 @@ fn next_entry(r: &mut impl Read) -> io::Result<Option<u128>> {
         Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Ok(None),
         Err(e) => Err(e),
     }
-}
-
-/// A run file name no other build in `dir` uses: the process, the time, the run.
-fn temp_path(dir: &Path, run: usize) -> PathBuf {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    dir.join(format!("chessbits-index-{}-{nanos}-{run}.run", std::process::id()))
 }

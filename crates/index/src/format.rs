@@ -65,6 +65,9 @@ pub enum IndexError {
         /// Its byte offset in the file.
         byte: u64,
     },
+    /// More games were pushed than an index holds (2^32 - 1: its game indices are `u32`);
+    /// a month of lichess is about 100 million.
+    TooManyGames,
     /// A game prepared for one `max_ply` was pushed to a builder for another.
     MaxPly {
         /// The plies the game was prepared with.
@@ -92,6 +95,9 @@ impl fmt::Display for IndexError {
             }
             IndexError::Corrupt { field, byte } => write!(f, "byte {byte}: bad {field}"),
             IndexError::Moves { game } => write!(f, "game {game}: stored moves do not decode"),
+            IndexError::TooManyGames => {
+                f.write_str("more games than an index holds (4,294,967,295): split the input")
+            }
             IndexError::MaxPly { prepared, index } => {
                 write!(f, "a game prepared for {prepared} plies pushed to an index of {index}")
             }

@@ -51,6 +51,7 @@ mod game;
 mod mapped;
 mod read;
 mod regions;
+mod spill;
 
 pub use build::{BuildOptions, BuildStats, IndexBuilder, PreparedGame, SkipReason};
 pub use format::{IndexError, MAGIC, VERSION};

@@ -44,6 +44,17 @@ fn map(file: &File) -> io::Result<memmap2::Mmap> {
     Ok(map)
 }
 
+/// Maps a temporary file of the build's own (its game table, written and flushed), to read
+/// the facts of the popular positions' games from it without holding it in memory.
+#[allow(unsafe_code, reason = "the build's map of its own temporary file")]
+pub(crate) fn map_own_file(path: &Path) -> io::Result<memmap2::Mmap> {
+    let file = File::open(path)?;
+    // SAFETY: the file is the builder's own, under a name no other build uses (process id,
+    // time and a count), written and flushed before it is mapped and not written again; it
+    // is removed only after the map is dropped.
+    unsafe { memmap2::Mmap::map(&file) }
+}
+
 impl Storage {
     /// Tells the system that bytes `at..at + len` are about to be read (the whole region a
     /// checksum covers): one read of them instead of a fault per page.

@@ -326,16 +326,23 @@ fn max_ply_bounds_what_is_found() {
     check(&index, &games, 6, &[Filter::default()]);
 }
 
+/// The smallest bounds spill sorted runs and every section (games, moves, key blocks,
+/// directory, popular data) to temporary files, with popular positions among them: the same
+/// bytes as a build in memory, and no file left behind.
 #[test]
 fn every_memory_bound_writes_the_same_bytes() {
     let games = games();
-    let whole = build(&games, BuildOptions::default());
-    let dir = std::env::temp_dir();
+    let options = || BuildOptions::default().with_popular(5);
+    let whole = build(&games, options());
+    let dir = std::env::temp_dir().join(format!("chessbits-bounds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
     for memory in [16 << 10, 64 << 10] {
-        let spilled =
-            build(&games, BuildOptions::default().with_memory(memory).with_temp_dir(dir.clone()));
+        let spilled = build(&games, options().with_memory(memory).with_temp_dir(dir.clone()));
         assert!(spilled == whole, "memory {memory}");
     }
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+    std::fs::remove_dir(&dir).unwrap();
 }
 
 #[test]
