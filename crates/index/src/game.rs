@@ -296,6 +296,36 @@ impl Filter {
         filter.until = until.map(parse_month).transpose()?;
         Ok(filter)
     }
+
+    /// A filter written as `name=value` terms separated by spaces, named as the tool's
+    /// options are: `result=1-0,1/2-1/2 since=2021-10 until=2021-12 min_rating=1600
+    /// max_rating=2199 speed=blitz,rapid` (`min-rating` and `max-rating` read too); the empty
+    /// text is no filter. For callers that take one text, such as SQL's table functions.
+    ///
+    /// # Errors
+    /// A message naming the first term that does not read, or an unknown or repeated name.
+    pub fn from_terms(text: &str) -> Result<Filter, String> {
+        let mut values: [Option<&str>; 6] = [None; 6];
+        const NAMES: [&str; 6] = ["result", "since", "until", "min_rating", "max_rating", "speed"];
+        for term in text.split_whitespace() {
+            let (name, value) =
+                term.split_once('=').ok_or(format!("{term:?} is not name=value"))?;
+            let name = name.replace('-', "_");
+            let slot = NAMES
+                .iter()
+                .position(|n| *n == name)
+                .ok_or(format!("unknown filter {name:?} (one of {})", NAMES.join(", ")))?;
+            if values[slot].replace(value).is_some() {
+                return Err(format!("filter {name:?} given twice"));
+            }
+        }
+        let rating = |v: Option<&str>| {
+            v.map(|v| v.parse::<u16>().map_err(|_| format!("rating {v:?} is not a number")))
+                .transpose()
+        };
+        let [result, since, until, min, max, speed] = values;
+        Filter::from_text(result, (since, until), (rating(min)?, rating(max)?), speed)
+    }
 }
 
 #[cfg(test)]
@@ -317,6 +347,15 @@ mod tests {
         assert!(Filter::from_text(Some("2-0"), (None, None), (None, None), None).is_err());
         assert!(Filter::from_text(None, (Some("2021-13"), None), (None, None), None).is_err());
         assert!(Filter::from_text(None, (None, None), (None, None), Some("fast")).is_err());
+        let terms = Filter::from_terms(
+            " result=1-0,1/2-1/2 since=2021-10  until=2021-12 min-rating=1600 speed=blitz,rapid",
+        )
+        .unwrap();
+        assert_eq!(terms, f);
+        assert_eq!(Filter::from_terms("").unwrap(), Filter::default());
+        for bad in ["speed", "colour=white", "since=2021-10 since=2021-11", "max_rating=high"] {
+            assert!(Filter::from_terms(bad).is_err(), "{bad}");
+        }
         assert_eq!(format_date(20211031), "2021.10.31");
         assert_eq!(format_date(20210000), "2021.??.??");
         assert_eq!(format_date(0), "");

@@ -1,5 +1,6 @@
 //! Table functions over position indexes (`.cbx`, `chessbits index build`):
-//! `chess_explore(INDEXES, position)` and `chess_find(INDEXES, position [, limit])`.
+//! `chess_explore(INDEXES, position [, filter])` and `chess_find(INDEXES, position [, limit]
+//! [, filter])`.
 //!
 //! `INDEXES` is a path, or a path whose file name holds `*` wildcards (`'2025-*.cbx'`): every
 //! match, in name order, is a shard, and the answers are merged. The position is a FEN or
@@ -18,19 +19,19 @@ use datafusion::catalog::{MemTable, TableFunctionArgs, TableFunctionImpl, TableP
 use datafusion::common::{plan_err, DataFusionError, Result, ScalarValue};
 use datafusion::logical_expr::Expr;
 
-/// `chess_explore(INDEXES, position)`: the moves played from the position.
+/// `chess_explore(INDEXES, position [, filter])`: the moves played from the position.
 #[derive(Debug)]
 pub(crate) struct ChessExplore;
 
-/// `chess_find(INDEXES, position [, limit])`: the games that reach the position.
+/// `chess_find(INDEXES, position [, limit] [, filter])`: the games that reach the position.
 #[derive(Debug)]
 pub(crate) struct ChessFind;
 
 impl TableFunctionImpl for ChessExplore {
     fn call_with_args(&self, args: TableFunctionArgs) -> Result<Arc<dyn TableProvider>> {
-        let (indexes, pos, limit) = arguments("chess_explore", args.exprs(), false)?;
+        let Call { indexes, pos, limit, filter } = arguments("chess_explore", args.exprs(), false)?;
         debug_assert!(limit.is_none());
-        let rows = explore_shards(&indexes, &pos, &Filter::default())
+        let rows = explore_shards(&indexes, &pos, &filter)
             .map_err(|e| DataFusionError::Execution(format!("chess_explore: {e}")))?;
         let batch = explore_batch(&pos, &rows)?;
         Ok(Arc::new(MemTable::try_new(batch.schema(), vec![vec![batch]])?))
@@ -39,7 +40,7 @@ impl TableFunctionImpl for ChessExplore {
 
 impl TableFunctionImpl for ChessFind {
     fn call_with_args(&self, args: TableFunctionArgs) -> Result<Arc<dyn TableProvider>> {
-        let (indexes, pos, limit) = arguments("chess_find", args.exprs(), true)?;
+        let Call { indexes, pos, limit, filter } = arguments("chess_find", args.exprs(), true)?;
         let mut found = Vec::new();
         for index in &indexes {
             let left = limit.map(|l| l.saturating_sub(found.len()));
@@ -47,7 +48,7 @@ impl TableFunctionImpl for ChessFind {
                 break;
             }
             let games = index
-                .find(&pos, &Filter::default(), left)
+                .find(&pos, &filter, left)
                 .map_err(|e| DataFusionError::Execution(format!("chess_find: {e}")))?;
             found.extend(games);
         }
@@ -56,24 +57,33 @@ impl TableFunctionImpl for ChessFind {
     }
 }
 
-/// The indexes, the position and (for `chess_find`) the limit of a call.
-fn arguments(
-    name: &str,
-    exprs: &[Expr],
-    limit: bool,
-) -> Result<(Vec<Index>, Position, Option<usize>)> {
+/// The arguments of a call.
+struct Call {
+    indexes: Vec<Index>,
+    pos: Position,
+    /// `chess_find`'s limit.
+    limit: Option<usize>,
+    filter: Filter,
+}
+
+/// The indexes, the position, (for `chess_find`) the limit and the filter of a call: the
+/// filter is the last argument where it is a string, in `Filter::from_terms`'s terms
+/// (`'speed=blitz since=2025-01'`).
+fn arguments(name: &str, exprs: &[Expr], limit: bool) -> Result<Call> {
     let text = |i: usize| match exprs.get(i) {
         Some(Expr::Literal(ScalarValue::Utf8(Some(s)) | ScalarValue::LargeUtf8(Some(s)), _)) => {
             Ok(s.clone())
         }
         _ => plan_err!("{name}: argument {} must be a string literal", i + 1),
     };
-    let most = if limit { 3 } else { 2 };
+    let usage = if limit {
+        "(indexes, position [, limit] [, filter])"
+    } else {
+        "(indexes, position [, filter])"
+    };
+    let most = if limit { 4 } else { 3 };
     if exprs.len() < 2 || exprs.len() > most {
-        return plan_err!(
-            "{name} takes {}",
-            if limit { "(indexes, position [, limit])" } else { "(indexes, position)" }
-        );
+        return plan_err!("{name} takes {usage}");
     }
     let paths = expand(&text(0)?).map_err(|e| DataFusionError::Plan(format!("{name}: {e}")))?;
     let mut indexes = Vec::with_capacity(paths.len());
@@ -83,12 +93,34 @@ fn arguments(
         indexes.push(index);
     }
     let pos = position(&text(1)?).map_err(|e| DataFusionError::Plan(format!("{name}: {e}")))?;
-    let limit = match exprs.get(2) {
-        None => None,
-        Some(Expr::Literal(ScalarValue::Int64(Some(n)), _)) if *n >= 0 => Some(*n as usize),
-        Some(_) => return plan_err!("{name}: the limit must be a non-negative integer literal"),
-    };
-    Ok((indexes, pos, limit))
+    let (mut found, mut filter) = (None, Filter::default());
+    let last = exprs.len() - 1;
+    for (i, expr) in exprs.iter().enumerate().skip(2) {
+        match expr {
+            Expr::Literal(ScalarValue::Int64(Some(n)), _) if limit && i == 2 && *n >= 0 => {
+                found = Some(*n as usize);
+            }
+            Expr::Literal(ScalarValue::Utf8(Some(_)) | ScalarValue::LargeUtf8(Some(_)), _)
+                if i == last =>
+            {
+                filter = Filter::from_terms(&text(i)?)
+                    .map_err(|e| DataFusionError::Plan(format!("{name}: filter: {e}")))?;
+            }
+            _ if limit && i == 2 => {
+                return plan_err!(
+                    "{name}: argument 3 must be a non-negative integer literal (the limit) or \
+                     a string literal (the filter)"
+                );
+            }
+            _ => {
+                return plan_err!(
+                    "{name}: argument {} must be a string literal (the filter)",
+                    i + 1
+                )
+            }
+        }
+    }
+    Ok(Call { indexes, pos, limit: found, filter })
 }
 
 /// A FEN, or `startpos` and UCI moves.

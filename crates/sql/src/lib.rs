@@ -25,7 +25,8 @@
 //! `last_date`), and `chess_find(indexes, position [, limit])` the games that reach it
 //! (`game`, `ply` and their tags), which a query joins with the exported games on their
 //! number. The position is a FEN or `startpos` and UCI moves; a `*` in the file name makes
-//! every matching index a shard.
+//! every matching index a shard. A last string argument filters as the tool's options do:
+//! `chess_explore('2025-*.cbx', 'startpos', 'speed=blitz min_rating=2000 since=2025-03')`.
 //!
 //! Positions are compared by their Polyglot Zobrist key (so "the same position" counts the
 //! en passant file only when a pawn stands ready to capture). `chess_reaches` and

@@ -360,6 +360,28 @@ fn explore_and_find_over_index_shards_equal_a_scan_of_the_table() {
     assert!(joined.iter().all(|r| r[1] == "2"));
     let limited = query(&format!("SELECT game FROM chess_find('{cbx}', 'startpos', 5)"));
     assert_eq!(limited.len(), 5);
+    // Filters, as the tool's options: the same games as a scan that filters the table.
+    let blitz = query(&format!(
+        "SELECT game FROM chess_find('{cbx}', '{fen}', 'speed=blitz result=1-0') ORDER BY game"
+    ));
+    let blitz_scanned = query(&format!(
+        "SELECT game FROM games WHERE chess_reaches(moves, plies, start_fen, '{fen}') \
+         AND \"Result\" = '1-0' AND TRY_CAST(split_part(\"TimeControl\", '+', 1) AS INT) \
+         + 40 * TRY_CAST(split_part(\"TimeControl\", '+', 2) AS INT) BETWEEN 180 AND 479 \
+         ORDER BY game"
+    ));
+    assert!(!blitz.is_empty() && blitz.len() < joined.len(), "{blitz:?}");
+    assert_eq!(blitz, blitz_scanned);
+    let limited_blitz = query(&format!(
+        "SELECT game FROM chess_find('{cbx}', '{fen}', 1, 'speed=blitz result=1-0')"
+    ));
+    assert_eq!(limited_blitz, blitz[..1]);
+    let explored = query(&format!(
+        "SELECT sum(games) FROM chess_explore('{cbx}', '{fen}', 'speed=blitz result=1-0')"
+    ));
+    assert_eq!(explored[0][0], blitz.len().to_string());
+    assert!(query_error(&format!("SELECT * FROM chess_explore('{cbx}', 'startpos', 'colour=w')"))
+        .contains("unknown filter"));
     assert!(query_error(&format!("SELECT * FROM chess_explore('{cbx}', 'startpos e2e5')"))
         .contains("chess_explore"));
     assert!(query_error("SELECT * FROM chess_find('/no/such/*.cbx', 'startpos')")
