@@ -6,14 +6,14 @@ use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
 
-use chessbits_cbg::{CbgReader, GameBuilder};
+use chessbits_cbg::CbgReader;
 use chessbits_index::{
-    explore_shards, format_date, position_after, BuildOptions, Filter, Found, Index, IndexBuilder,
-    MoveStats, PreparedGame,
+    explore_shards, format_date, position_after, prepare_chunk, BuildOptions, Filter, Found, Index,
+    IndexBuilder, MoveStats, PreparedChunk, PreparedGame,
 };
 use chessbits_notation::fen::parse_position;
 use chessbits_notation::san::SanPlus;
-use chessbits_pgn::{par_chunks, ChunkReader, Parallel, PgnErrorKind};
+use chessbits_pgn::{par_chunks, Parallel};
 use chessbits_state::Position;
 
 use crate::files::{check_inputs, peek, read_error, Kind, Peeked, Pending};
@@ -127,36 +127,6 @@ pub fn run(command: IndexCommand, out: &mut impl Write, err: &mut impl Write) ->
 
 /// A game of a chunk, prepared on a worker, or why it is left out.
 type Prepared = Result<PreparedGame, String>;
-
-/// What a worker made of a chunk: its games, where it ends, the read error that ended it.
-struct PreparedChunk {
-    games: Vec<Prepared>,
-    end: u64,
-    read_error: Option<(u64, io::Error)>,
-}
-
-fn prepare_chunk(reader: &mut ChunkReader<'_>, max_ply: u32) -> PreparedChunk {
-    let mut builder = GameBuilder::default();
-    let mut chunk = PreparedChunk { games: Vec::new(), end: reader.end(), read_error: None };
-    while let Some(result) = reader.read_game(&mut builder) {
-        let game = match result {
-            Ok(game) => {
-                let prepared = PreparedGame::new(&game, max_ply).map_err(|e| format!(": {e}"));
-                builder.recycle(game);
-                prepared
-            }
-            Err(e) => match e.kind {
-                PgnErrorKind::Io(io) => {
-                    (chunk.end, chunk.read_error) = (e.offset, Some((e.offset, io)));
-                    break;
-                }
-                kind => Err(format!(", line {}, column {}: {kind}", e.line, e.column)),
-            },
-        };
-        chunk.games.push(game);
-    }
-    chunk
-}
 
 /// A build in progress: the builder, the games numbered so far, the counts.
 struct Build {

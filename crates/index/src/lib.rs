@@ -46,6 +46,7 @@
 #![deny(unsafe_code)]
 
 mod build;
+mod chunk;
 mod format;
 mod game;
 mod mapped;
@@ -54,6 +55,7 @@ mod regions;
 mod spill;
 
 pub use build::{BuildOptions, BuildStats, IndexBuilder, PreparedGame, SkipReason};
+pub use chunk::{prepare_chunk, PreparedChunk};
 pub use format::{IndexError, MAGIC, VERSION};
 pub use game::{
     format_date, parse_date, parse_month, parse_result, rating_band, Filter, GameFacts, Speed,

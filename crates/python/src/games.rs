@@ -157,6 +157,11 @@ impl Games {
     /// Reads `input` as `.cbg` if it starts with the magic bytes, else as PGN.
     pub(crate) fn new(input: Input) -> PyResult<Games> {
         let (cbg, input) = sniff_cbg(input);
+        Games::from_input(cbg, input)
+    }
+
+    /// Reads `input`, told `.cbg` or not already ([`sniff_cbg`]).
+    pub(crate) fn from_input(cbg: bool, input: Box<dyn BufRead + Send + Sync>) -> PyResult<Games> {
         if cbg {
             let reader =
                 CbgReader::new(input).map_err(|e| Python::attach(|py| cbg_error(py, &e)))?;
@@ -567,12 +572,12 @@ impl Source {
     }
 
     /// Whether reading it needs the GIL (a Python file object): then it is read on one thread.
-    fn is_file_object(&self) -> bool {
+    pub(crate) fn is_file_object(&self) -> bool {
         matches!(self, Source::File(_))
     }
 
     /// Its size in bytes, where it is known before reading.
-    fn size(&self) -> Option<u64> {
+    pub(crate) fn size(&self) -> Option<u64> {
         match self {
             Source::Bytes(bytes) => Some(bytes.len() as u64),
             Source::Path(path) => std::fs::metadata(path).ok().map(|m| m.len()),

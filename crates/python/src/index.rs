@@ -5,14 +5,20 @@ use std::path::PathBuf;
 
 use arrow_array::RecordBatch;
 use arrow_ipc::writer::StreamWriter;
+use chessbits_arrow::games::sniff_cbg;
 use chessbits_arrow::index::{explore_batch, find_batch};
-use chessbits_index::{position_after, BuildOptions, Filter, Index, IndexBuilder, PreparedGame};
+use chessbits_index::{
+    position_after, prepare_chunk, BuildOptions, Filter, Index, IndexBuilder, PreparedChunk,
+    PreparedGame,
+};
 use chessbits_notation::fen::parse_position;
+use chessbits_pgn::{par_chunks, Parallel};
 use chessbits_state::Position;
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use crate::args;
 use crate::errors::{raise, ChessbitsError};
 use crate::games::{path_error, Games, Source};
 
@@ -135,45 +141,44 @@ impl PyIndex {
 }
 
 /// Builds an index of the games of `sources` (paths, bytes or file objects of PGN, plain or
-/// compressed, or `.cbg`) at `output`, written under a temporary name and renamed once
-/// whole; games are numbered across the sources. Returns (games indexed, games skipped,
-/// bytes written).
+/// compressed, `.cbg`, or lichess Parquet) at `output`, written under a temporary name and
+/// renamed once whole; games are numbered across the sources. A path or bytes of PGN is read
+/// and prepared on `threads` workers (default: every core) through the pipeline that
+/// `chessbits index build` runs, with the GIL released; a file object or a `.cbg` on one.
+/// Returns (games indexed, games skipped, bytes written).
 #[pyfunction]
-#[pyo3(signature = (sources, output, *, max_ply=None, memory=1024))]
+#[pyo3(signature = (sources, output, *, max_ply=None, memory=1024, threads=None))]
 pub(crate) fn build_index(
     py: Python<'_>,
     sources: Vec<Source>,
     output: PathBuf,
     max_ply: Option<u32>,
     memory: usize,
+    threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(u64, u64, u64)> {
+    let threads = args::count_or(threads, "threads", 1, Parallel::all_cores().threads)?;
     let max_ply = max_ply.unwrap_or(u32::MAX);
     let options =
         BuildOptions::default().with_max_ply(max_ply).with_memory(memory.saturating_mul(1 << 20));
     let mut builder = IndexBuilder::new(options);
     let (mut before, mut skipped) = (0u64, 0u64);
     for source in sources {
-        let mut games = Games::new(source.open()?)?;
-        let mut last = 0;
-        loop {
-            // A file object needs the GIL for each read: the loop keeps it.
-            let Some((number, game)) = games.next_game()? else { break };
-            last = number;
-            match game {
-                Ok(game) => {
-                    match PreparedGame::new(&game, max_ply) {
-                        Ok(mut prepared) => {
-                            prepared.renumber(before + number);
-                            builder.push(prepared).map_err(index_error)?;
-                        }
-                        Err(_) => skipped += 1,
-                    }
-                    games.recycle(game);
-                }
-                Err(_) => skipped += 1,
+        let parallel = (threads > 1 && !source.is_file_object()).then(|| match source.size() {
+            Some(size) => Parallel::new(threads).fit_to(size),
+            None => Parallel::new(threads),
+        });
+        let (cbg, input) = sniff_cbg(source.open_with(parallel.is_some())?);
+        let last = match parallel {
+            Some(parallel) if !cbg => {
+                py.detach(|| prepare_in_parallel(input, &parallel, &mut builder, before))?
             }
-        }
-        before += last;
+            _ => {
+                let mut games = Games::from_input(cbg, input)?;
+                prepare_serially(py, &mut games, &mut builder, before)?
+            }
+        };
+        before += last.0;
+        skipped += last.1;
         py.check_signals()?;
     }
     let temp = output.with_extension("cbx.partial");
@@ -186,4 +191,69 @@ pub(crate) fn build_index(
     drop(writer.into_inner().map_err(|e| PyOSError::new_err(e.to_string()))?);
     std::fs::rename(&temp, &output).map_err(|e| path_error(&output, &e))?;
     Ok((stats.games, skipped, stats.bytes))
+}
+
+/// The games of one source read on this thread (a file object needs the GIL for each read),
+/// numbered after `before`: (the games read, those skipped).
+fn prepare_serially(
+    py: Python<'_>,
+    games: &mut Games,
+    builder: &mut IndexBuilder,
+    before: u64,
+) -> PyResult<(u64, u64)> {
+    let (mut last, mut skipped) = (0, 0);
+    let max_ply = builder.max_ply();
+    while let Some((number, game)) = games.next_game()? {
+        last = number;
+        match game.map(|game| (PreparedGame::new(&game, max_ply), game)) {
+            Ok((Ok(mut prepared), game)) => {
+                prepared.renumber(before + number);
+                builder.push(prepared).map_err(index_error)?;
+                games.recycle(game);
+            }
+            Ok((Err(_), _)) | Err(_) => skipped += 1,
+        }
+        if number % 4096 == 0 {
+            py.check_signals()?;
+        }
+    }
+    Ok((last, skipped))
+}
+
+/// The games of one PGN source read and prepared on the pipeline's workers
+/// ([`prepare_chunk`], as `chessbits index build`), pushed here in input order and numbered
+/// after `before`: (the games read, those skipped). A read error ends the source, as an
+/// `OSError`.
+fn prepare_in_parallel(
+    input: impl std::io::Read + Send,
+    parallel: &Parallel,
+    builder: &mut IndexBuilder,
+    before: u64,
+) -> PyResult<(u64, u64)> {
+    let (mut last, mut skipped) = (0u64, 0u64);
+    let max_ply = builder.max_ply();
+    par_chunks(
+        input,
+        parallel,
+        |reader| prepare_chunk(reader, max_ply),
+        |_, chunk: PreparedChunk| {
+            for game in chunk.games {
+                last += 1;
+                match game {
+                    Ok(mut prepared) => {
+                        prepared.renumber(before + last);
+                        builder.push(prepared).map_err(index_error)?;
+                    }
+                    Err(_) => skipped += 1,
+                }
+            }
+            match chunk.read_error {
+                Some((offset, e)) => {
+                    Err(PyOSError::new_err(format!("read error at byte {offset}: {e}")))
+                }
+                None => Ok(()),
+            }
+        },
+    )?;
+    Ok((last, skipped))
 }

@@ -100,3 +100,37 @@ def test_errors(index, tmp_path):
     bad.write_bytes(b"not an index")
     with pytest.raises(chessbits.ChessbitsError):
         chessbits.Index(bad)
+
+
+def test_build_index_is_the_same_bytes_at_every_thread_count(tmp_path):
+    """PGN of a path or bytes is prepared on the pipeline's workers: the same file as one
+    thread and as a file object read under the GIL, the skipped games counted alike."""
+    with open(SAMPLE, "rb") as f:
+        sample = f.read()
+    broken = b'[Event "broken"]\n\n1. e4 e5 2. Ke3 *\n\n'
+    # About 1.5 MB: several chunks per thread, a broken game in some of them.
+    data = (sample + b"\n" + broken) * 10
+    stats, files = [], []
+    for name, source, threads in [
+        ("one", data, 1),
+        ("two", data, 2),
+        ("three", data, 3),
+        ("file", None, 2),
+    ]:
+        path = tmp_path / f"{name}.cbx"
+        if source is None:
+            (tmp_path / "games.pgn").write_bytes(data)
+            with open(tmp_path / "games.pgn", "rb") as f:
+                stats.append(chessbits.build_index(f, path, threads=threads))
+        else:
+            stats.append(chessbits.build_index(source, path, threads=threads))
+        files.append(path.read_bytes())
+    assert stats[0] == {"games": 660, "skipped": 10, "bytes": len(files[0])}
+    assert all(s == stats[0] for s in stats), stats
+    assert all(f == files[0] for f in files)
+    # The games keep their numbers across sources: the second of two copies starts at 671.
+    path = tmp_path / "both.cbx"
+    chessbits.build_index([data, data], path, threads=2)
+    index = chessbits.Index(path)
+    found = index.find(moves="e2e4", limit=None).column("game").to_pylist()
+    assert max(found) > 670 and min(found) < 67

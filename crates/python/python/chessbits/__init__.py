@@ -416,18 +416,21 @@ def build_index(
     *,
     max_ply: Optional[int] = None,
     memory: int = 1024,
+    threads: Optional[int] = None,
 ) -> Dict[str, int]:
     """Builds a position index of the games of ``sources`` (one or a list of paths, bytes or
-    file objects of PGN, plain or compressed, or ``.cbg``) at ``output``, numbering games
-    across the sources; at most ``max_ply`` plies a game (default: all), sorting in at most
-    ``memory`` MiB. The file is written under a temporary name and renamed once whole.
-    Returns ``{"games": ..., "skipped": ..., "bytes": ...}``."""
+    file objects of PGN, plain or compressed, ``.cbg``, or lichess Parquet) at ``output``,
+    numbering games across the sources; at most ``max_ply`` plies a game (default: all),
+    sorting in at most ``memory`` MiB. PGN from a path or bytes is read on ``threads``
+    workers (default: every core) with the GIL released. The file is written under a
+    temporary name and renamed once whole; the same bytes at every thread count. Returns
+    ``{"games": ..., "skipped": ..., "bytes": ...}``."""
     if isinstance(sources, (list, tuple)):
         items = [_source(s) for s in sources]
     else:
         items = [_source(sources)]
     games, skipped, size = _chessbits.build_index(
-        items, os.fspath(output), max_ply=max_ply, memory=memory
+        items, os.fspath(output), max_ply=max_ply, memory=memory, threads=threads
     )
     return {"games": games, "skipped": skipped, "bytes": size}
 

@@ -572,6 +572,7 @@ def build_index(
     *,
     max_ply: Optional[int] = None,
     memory: int = 1024,
+    threads: Optional[int] = None,
 ) -> Dict[str, int]:
     """A position index of the games of ``sources``: ``{"games", "skipped", "bytes"}``."""
 

@@ -1,0 +1,51 @@
+//! A chunk of PGN read and prepared for the index on a worker of the parallel pipeline
+//! ([`chessbits_pgn::par_chunks`]): what `chessbits index build` and Python's `build_index`
+//! run on each chunk, before the ordered sink numbers the games and pushes them to the
+//! [`IndexBuilder`](crate::IndexBuilder).
+
+use std::io;
+
+use chessbits_cbg::GameBuilder;
+use chessbits_pgn::{ChunkReader, PgnErrorKind};
+
+use crate::build::PreparedGame;
+
+/// A chunk's games, each prepared or the reason it is left out, in input order.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct PreparedChunk {
+    /// Each game: prepared, or why not (a reading error with its line and column, or a
+    /// [`SkipReason`](crate::SkipReason)), as text that follows the game's number:
+    /// `", line 12, column 1: ..."` or `": more than 65,535 plies: not indexed"`.
+    pub games: Vec<Result<PreparedGame, String>>,
+    /// The input offset where the chunk's reading ended.
+    pub end: u64,
+    /// The read error that ended the input in this chunk, and its offset: no game's, the
+    /// input stops there.
+    pub read_error: Option<(u64, io::Error)>,
+}
+
+/// Reads and prepares every game of `reader`'s chunk, indexing at most `max_ply` plies a game;
+/// games are numbered in the sink, which knows the games before the chunk.
+pub fn prepare_chunk(reader: &mut ChunkReader<'_>, max_ply: u32) -> PreparedChunk {
+    let mut builder = GameBuilder::default();
+    let mut chunk = PreparedChunk { games: Vec::new(), end: reader.end(), read_error: None };
+    while let Some(result) = reader.read_game(&mut builder) {
+        let game = match result {
+            Ok(game) => {
+                let prepared = PreparedGame::new(&game, max_ply).map_err(|e| format!(": {e}"));
+                builder.recycle(game);
+                prepared
+            }
+            Err(e) => match e.kind {
+                PgnErrorKind::Io(io) => {
+                    (chunk.end, chunk.read_error) = (e.offset, Some((e.offset, io)));
+                    break;
+                }
+                kind => Err(format!(", line {}, column {}: {kind}", e.line, e.column)),
+            },
+        };
+        chunk.games.push(game);
+    }
+    chunk
+}
