@@ -43,8 +43,15 @@ impl Drop for Server {
 
 /// Starts `chessbits serve FILE --port 0` and reads its address from the first line.
 fn serve(file: &str) -> Server {
+    serve_all(&[file])
+}
+
+/// Starts `chessbits serve FILE... --port 0`: several indexes are shards.
+fn serve_all(files: &[&str]) -> Server {
     let mut child = Command::new(BIN)
-        .args(["serve", file, "--port", "0", "-q"])
+        .arg("serve")
+        .args(files)
+        .args(["--port", "0", "-q"])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -239,4 +246,56 @@ fn a_pgn_file_is_indexed_in_memory_first() {
     let (status, _, body) = get(&server, "/api/explore?moves=e2e4");
     assert_eq!(status, 200);
     assert_eq!(body, cli_json("explore", &index(), &["--moves", "e2e4"]));
+}
+
+/// Two shards, each half of the sample's games: explore and find answer over both as
+/// `chessbits index` does over both (the counts summed, the games of each shard in turn), and
+/// a game is fetched from its shard by `index=`.
+#[test]
+fn shards_answer_together_and_games_come_from_their_shard() {
+    let sample = std::fs::read_to_string(sample()).unwrap();
+    let starts: Vec<usize> = sample.match_indices("[Event ").map(|(at, _)| at).collect();
+    let half = starts[starts.len() / 2];
+    let dir = std::env::temp_dir().join(format!("chessbits-serve-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut shards = Vec::new();
+    for (name, part) in [("a", &sample[..half]), ("b", &sample[half..])] {
+        let pgn = dir.join(format!("{name}.pgn"));
+        std::fs::write(&pgn, part).unwrap();
+        let cbx = dir.join(format!("{name}.cbx")).to_string_lossy().into_owned();
+        let out = common::run(&["index", "build", &pgn.to_string_lossy(), "-o", &cbx, "-q"], b"");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        shards.push(cbx);
+    }
+    let server = serve_all(&[&shards[0], &shards[1]]);
+    let both = |subcommand: &str, args: &[&str]| {
+        let mut all = vec!["index", subcommand, &shards[0], &shards[1], "--json"];
+        all.extend_from_slice(args);
+        let out = common::run(&all, b"");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let (status, _, explored) = get(&server, "/api/explore?moves=e2e4");
+    assert_eq!(status, 200, "{explored}");
+    assert_eq!(explored, both("explore", &["--moves", "e2e4"]));
+    // The same counts as one index of all the games.
+    assert_eq!(explored, cli_json("explore", &index(), &["--moves", "e2e4"]));
+    let (_, _, found) = get(&server, "/api/find?moves=e2e4");
+    assert_eq!(found, both("find", &["--moves", "e2e4"]));
+    // Game 1 of each shard is its own first game.
+    let first_white = |part: &str| {
+        let at = part.find("[White \"").unwrap() + 8;
+        part[at..at + part[at..].find('"').unwrap()].to_owned()
+    };
+    for (i, part) in [&sample[..half], &sample[half..]].into_iter().enumerate() {
+        let (status, _, game) = get(&server, &format!("/api/game?game=1&index={i}"));
+        assert_eq!(status, 200, "{game}");
+        let white = format!("\"white\":\"{}\"", first_white(part));
+        assert!(game.contains(&white), "shard {i}: {game}");
+    }
+    let (status, _, missing) = get(&server, "/api/game?game=1&index=2");
+    assert_eq!(status, 400, "{missing}");
+    assert!(missing.contains("no index 2"), "{missing}");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
 }
