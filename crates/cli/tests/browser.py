@@ -102,6 +102,25 @@ def run(url, index, args):
         )
         page.keyboard.press("Home")
         page.wait_for_function("() => document.querySelector('#line .mv.cur') === null")
+        # A promotion: the page asks which piece in a chooser of its own; Escape cancels.
+        page.fill("#fen", "8/1P6/8/8/8/8/8/K1k5 w - - 0 1")
+        page.click("#setfen")
+        page.wait_for_function("() => document.querySelector('#fen').value.startsWith('8/1P6/')")
+        for attempt in ("cancel", "knight"):
+            for square in ("b7", "b8"):
+                x, y = square_center(square)
+                board.click(position={"x": x, "y": y})
+            page.wait_for_selector("#promotion", state="visible")
+            pieces = page.eval_on_selector_all("#promotion button", "b => b.map(x => x.dataset.promotion)")
+            assert pieces == ["q", "r", "b", "n"], pieces
+            if attempt == "cancel":
+                page.keyboard.press("Escape")
+                page.wait_for_selector("#promotion", state="hidden")
+                assert page.input_value("#fen").startswith("8/1P6/")
+            else:
+                page.click("#promotion button[data-promotion=n]")
+        page.wait_for_function("() => document.querySelector('#fen').value.startsWith('1N6/8/')")
+        assert "b8=N" in page.eval_on_selector("#line", "l => l.textContent")
         # A bad FEN: a clear message on the page, and the board as it was.
         page.fill("#fen", "not a fen")
         page.click("#setfen")
