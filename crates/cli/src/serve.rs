@@ -652,6 +652,84 @@ mod tests {
         assert!(Params::parse("fen=%4").is_err());
     }
 
+    /// Requests mutated at random (bytes flipped, cut, repeated, percent escapes and
+    /// separators dropped in) over every endpoint: every one gets a response, never a panic;
+    /// its status is one the server gives; an error is JSON naming the trouble; and a 200 from
+    /// the API is a JSON value. The fuzzing of the request parser, replayed by `cargo test`.
+    #[test]
+    fn mutated_requests_get_answers_never_panics() {
+        use chessbits_index::{IndexBuilder, PreparedGame};
+        let pgn = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../testdata/games/lichess-2021-10-sample.pgn"
+        ))
+        .unwrap();
+        let mut builder = IndexBuilder::new(BuildOptions::default().with_popular(3));
+        let mut reader = chessbits_pgn::SliceReader::new(&pgn);
+        let mut games = chessbits_cbg::GameBuilder::default();
+        while let Some(game) = reader.read_game(&mut games) {
+            let Ok(mut game) = game else { continue };
+            game.number = reader.games();
+            builder.push(PreparedGame::new(&game, u32::MAX).unwrap()).unwrap();
+        }
+        let mut bytes = Vec::new();
+        builder.finish(&mut bytes).unwrap();
+        let explorer = Explorer {
+            indexes: vec![Index::from_bytes(bytes).unwrap()],
+            paths: vec![PathBuf::from("sample")],
+        };
+        let seeds = [
+            "GET / HTTP/1.1\r\nHost: x\r\n\r\n",
+            "GET /api/explore?moves=e2e4%20e7e5&speed=blitz,bullet&min_rating=1600 HTTP/1.1\r\n\r\n",
+            "GET /api/find?fen=rnbqkbnr%2Fpppp1ppp%2F8%2F4p3%2F4P3%2F8%2FPPPP1PPP%2FRNBQKBNR+w+KQkq+-+0+2&limit=3 HTTP/1.1\r\n\r\n",
+            "GET /api/position?moves=e2e4&san=e5%20Nf3 HTTP/1.1\r\n\r\n",
+            "GET /api/game?game=1&index=0 HTTP/1.1\r\n\r\n",
+            "HEAD /api/pgn?game=2 HTTP/1.1\r\n\r\n",
+            "GET /api/info HTTP/1.0\n\n",
+            "GET /api/explore?result=1-0&since=2021-10&until=2021-12 HTTP/1.1\r\n\r\n",
+        ];
+        let inserts: [&[u8]; 9] = [b"%", b"%2", b"%ff", b"&", b"=", b"?", b"\r\n", b" ", b"%00"];
+        let mut rng = chessbits_testkit::Rng::new(0x5e4e);
+        let mut answered = [0u32; 6];
+        for round in 0..6000 {
+            let mut request = seeds[round % seeds.len()].as_bytes().to_vec();
+            for _ in 0..1 + rng.below(4) {
+                let at = rng.below(request.len() + 1);
+                match rng.below(5) {
+                    0 if at < request.len() => request[at] ^= 1 << rng.below(8),
+                    1 => request.truncate(at),
+                    2 => {
+                        let insert = inserts[rng.below(inserts.len())];
+                        request.splice(at..at, insert.iter().copied());
+                    }
+                    3 if at < request.len() => {
+                        let end = (at + 1 + rng.below(40)).min(request.len());
+                        let piece = request[at..end].to_vec();
+                        request.splice(at..at, piece);
+                    }
+                    _ => request.insert(at, rng.below(256) as u8),
+                }
+            }
+            let response = match read_head(&mut request.as_slice()) {
+                Ok(head) => respond(&head, &explorer),
+                Err(response) => response,
+            };
+            let kind = [200, 400, 404, 405, 431, 500].iter().position(|s| *s == response.status);
+            let kind = kind.unwrap_or_else(|| panic!("status {}", response.status));
+            answered[kind] += 1;
+            let body = String::from_utf8(response.body.clone()).expect("UTF-8");
+            if response.status != 200 {
+                assert!(body.starts_with("{\"error\":\""), "{body}");
+            } else if response.content_type == "application/json" {
+                assert!(body.starts_with('{') || body.starts_with('['), "{body}");
+            }
+            let mut sent = Vec::new();
+            response.send(&mut sent, false).unwrap();
+        }
+        // Both answers and refusals were reached.
+        assert!(answered[0] > 500 && answered[1] > 500, "{answered:?}");
+    }
+
     #[test]
     fn heads_end_at_the_blank_line_and_are_bounded() {
         let mut input: &[u8] = b"GET / HTTP/1.1\r\nHost: x\r\n\r\nbody";
