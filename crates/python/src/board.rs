@@ -319,8 +319,9 @@ impl Board {
         Ok(Board { game: Box::new(Game::new(pos)) })
     }
 
-    /// The FEN, with the en passant square only when a capture is legal (python-chess's
-    /// default).
+    /// The FEN. `en_passant` says when it names the en passant square: `"legal"` only when a
+    /// capture is legal (python-chess's default), `"fen"` after every double push, `"xfen"`
+    /// when a pawn stands ready to take, legal or not.
     #[pyo3(signature = (*, en_passant="legal"))]
     fn fen(&self, en_passant: &str) -> PyResult<String> {
         let en_passant = match en_passant {

@@ -48,19 +48,19 @@ create_exception!(
     chessbits,
     PgnError,
     ChessbitsError,
-    "PGN that does not read: the game, line, column and byte are in the message."
+    "PGN that does not read: the game, line, column and byte are in the message and are the attributes `game`, `line`, `column`, `byte` (`ply` where a move is at fault), `None` where not known."
 );
 create_exception!(
     chessbits,
     DecodeError,
     ChessbitsError,
-    "Bytes of a position or move codec that do not decode: the byte or bit is in the message."
+    "Bytes of a position or move codec that do not decode: the place is in the message and in the attributes `ply` and `byte` (moves) or `bit` (a position), `None` where not known."
 );
 create_exception!(
     chessbits,
     CbgError,
     ChessbitsError,
-    "A .cbg file that does not read: the game and byte offset are in the message."
+    "A .cbg file that does not read: the game and byte offset are in the message and are the attributes `game` and `byte`."
 );
 
 /// A Rust error as `E` with its message.

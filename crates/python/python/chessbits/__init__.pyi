@@ -215,16 +215,25 @@ F8: int
 G8: int
 H8: int
 
-def square(file_index: int, rank_index: int) -> int: ...
-def square_file(sq: int) -> int: ...
-def square_rank(sq: int) -> int: ...
-def square_name(sq: int) -> str: ...
-def parse_square(name: str) -> int: ...
-def piece_symbol(piece_type: int) -> str: ...
-def piece_name(piece_type: int) -> str: ...
+def square(file_index: int, rank_index: int) -> int:
+    """The square of a file (0 = a) and a rank (0 = the first)."""
+def square_file(sq: int) -> int:
+    """The file of a square, 0 (a) to 7 (h)."""
+def square_rank(sq: int) -> int:
+    """The rank of a square, 0 (the first) to 7."""
+def square_name(sq: int) -> str:
+    """The name of a square, ``"e4"``."""
+def parse_square(name: str) -> int:
+    """The square of a name, ``"e4"``; ``ValueError`` for anything else."""
+def piece_symbol(piece_type: int) -> str:
+    """The lower-case letter of a piece type, ``"n"`` for ``KNIGHT``."""
+def piece_name(piece_type: int) -> str:
+    """The name of a piece type, ``"knight"`` for ``KNIGHT``."""
 
 class Termination(enum.Enum):
-    """How a game ended (python-chess's members, names and values)."""
+    """How a game ended: python-chess's ``Termination`` members, names and values
+    (``Outcome.termination``). The variant members are never produced here.
+    """
 
     CHECKMATE = 1
     STALEMATE = 2
@@ -239,28 +248,39 @@ class Termination(enum.Enum):
 
 @final
 class Piece:
-    """A piece as python-chess's ``Piece``."""
+    """A piece as python-chess's `Piece`: `piece_type` 1 (pawn) to 6 (king), `color` `True` for
+    white.
+    """
 
     def __new__(cls, piece_type: int, color: bool) -> Piece: ...
     @classmethod
-    def from_symbol(cls, symbol: str) -> Piece: ...
+    def from_symbol(cls, symbol: str) -> Piece:
+        """The piece of a FEN letter: `P` white pawn .. `k` black king. Raises `ValueError` for
+        any other text.
+        """
     @property
     def piece_type(self) -> int:
-        """1 (pawn) to 6 (king)."""
+        """1 (pawn) to 6 (king), as python-chess's `PAWN` .. `KING`."""
     @property
     def color(self) -> bool:
-        """True for white."""
-    def symbol(self) -> str: ...
-    def unicode_symbol(self, *, invert_color: bool = False) -> str: ...
+        """`True` for white, `False` for black."""
+    def symbol(self) -> str:
+        """The FEN letter: upper case for white."""
+    def unicode_symbol(self, *, invert_color: bool = False) -> str:
+        """The chess figurine (`♔` white king); `invert_color=True` draws the other color's."""
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
 @final
 class SquareSet:
-    """A set of squares as python-chess's ``SquareSet`` (bit 0 = a1)."""
+    """A set of squares as python-chess's `SquareSet`: iterable in ascending order, with `len`,
+    `in`, `int()` (the 64-bit mask, a1 the lowest bit) and equality with another set or an
+    int.
+    """
 
     def __new__(cls, mask: Union[SquareSet, int, None] = None) -> SquareSet: ...
-    def tolist(self) -> List[int]: ...
+    def tolist(self) -> List[int]:
+        """The squares, ascending."""
     def __iter__(self) -> Iterator[int]: ...
     def __len__(self) -> int: ...
     def __bool__(self) -> bool: ...
@@ -292,25 +312,29 @@ _Speed = Literal[
 ]
 
 class ChessbitsError(ValueError):
-    """The base of every chessbits error."""
+    """The base of every chessbits error; a ValueError."""
 
 class FenError(ChessbitsError):
-    """FEN text that is not FEN (the field and byte are in the message)."""
+    """FEN text that is not FEN: the field and byte offset are in the message."""
 
 class PositionError(ChessbitsError):
-    """A position that is not legal."""
+    """A FEN or a decoded position that is not a legal position (kings, pawns, checks ...)."""
 
 class InvalidMoveError(ChessbitsError):
-    """Move text that is not UCI or SAN."""
+    """Move text that is neither UCI nor SAN, whatever the position."""
 
 class IllegalMoveError(ChessbitsError):
-    """A move that is not legal in the position."""
+    """A move that is not legal in the position it was offered to."""
 
 class AmbiguousMoveError(ChessbitsError):
-    """SAN that several legal moves match (a sibling of ``IllegalMoveError``, as in python-chess)."""
+    """SAN that more than one legal move matches; a sibling of IllegalMoveError, as in python-chess.
+    """
 
 class PgnError(ChessbitsError):
-    """PGN that does not read: its place in the message and as attributes."""
+    """PGN that does not read: the game, line, column and byte are in the message and are the
+    attributes `game`, `line`, `column`, `byte` (`ply` where a move is at fault), `None` where not
+    known.
+    """
 
     game: Optional[int]
     line: Optional[int]
@@ -319,48 +343,62 @@ class PgnError(ChessbitsError):
     ply: Optional[int]
 
 class DecodeError(ChessbitsError):
-    """Codec bytes that do not decode: the place in the message and as attributes (``.ply``
-    and ``.byte`` for moves, ``.bit`` for a position)."""
+    """Bytes of a position or move codec that do not decode: the place is in the message and in the
+    attributes `ply` and `byte` (moves) or `bit` (a position), `None` where not known.
+    """
 
     ply: Optional[int]
     byte: Optional[int]
     bit: Optional[int]
 
 class CbgError(ChessbitsError):
-    """A .cbg file that does not read: ``.game`` and ``.byte`` as attributes too."""
+    """A .cbg file that does not read: the game and byte offset are in the message and are the
+    attributes `game` and `byte`.
+    """
 
     game: Optional[int]
     byte: Optional[int]
 
 @final
 class Move:
-    """A move from one square to another (0 = a1 .. 63 = h8), as python-chess's ``Move``."""
+    """A move from one square to another, as python-chess's `Move`: squares are 0 (a1) to 63
+    (h8), the promotion a piece type from 2 (knight) to 5 (queen), or `None`. It knows no
+    position: a board resolves it (castling as the king's move, `e1g1`, in standard chess).
+    """
 
     def __new__(cls, from_square: int, to_square: int, promotion: Optional[int] = None) -> Move: ...
     @classmethod
     def from_uci(cls, uci: str) -> Move:
-        """Parses UCI text; raises ``InvalidMoveError``."""
+        """Parses UCI text (`e2e4`, `e7e8q`, `0000`).
+
+        Raises `InvalidMoveError` when the text is not UCI.
+        """
     @classmethod
     def null(cls) -> Move:
-        """The null move, ``0000``."""
+        """The null move, `0000`."""
     def uci(self) -> str:
         """The UCI text."""
     @property
-    def from_square(self) -> int: ...
+    def from_square(self) -> int:
+        """The origin square, 0 (a1) to 63 (h8); 0 for the null move."""
     @property
-    def to_square(self) -> int: ...
+    def to_square(self) -> int:
+        """The destination square, 0 (a1) to 63 (h8); 0 for the null move."""
     @property
     def promotion(self) -> Optional[int]:
-        """2 knight .. 5 queen, or None."""
+        """The piece type promoted to (2 knight .. 5 queen), or `None`."""
     def __bool__(self) -> bool: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
 @final
 class LegalMoves:
-    """The legal moves of a position, as python-chess's ``board.legal_moves``."""
+    """The legal moves of a position when it was asked: iterable, with `len`, `in` and `count()`
+    (python-chess's `LegalMoveGenerator`, as a snapshot).
+    """
 
-    def count(self) -> int: ...
+    def count(self) -> int:
+        """The number of legal moves."""
     def __len__(self) -> int: ...
     def __bool__(self) -> bool: ...
     def __contains__(self, move: object, /) -> bool: ...
@@ -369,77 +407,138 @@ class LegalMoves:
 
 @final
 class Outcome:
-    """How a game ended."""
+    """How a game ended: `termination` (the name of python-chess's `Termination` member,
+    `"CHECKMATE"` ...) and `winner` (`True` white, `False` black, `None` for a draw).
+    """
 
     @property
     def termination(self) -> Termination:
-        """Why the game ended."""
+        """Why the game ended: a member of `chessbits.Termination`, python-chess's enum's names
+        and values.
+        """
     @property
     def winner(self) -> Optional[bool]:
-        """True white, False black, None a draw."""
+        """`True` if white won, `False` if black won, `None` for a draw."""
     def result(self) -> str:
-        """``1-0``, ``0-1`` or ``1/2-1/2``."""
+        """The result as PGN writes it: `1-0`, `0-1` or `1/2-1/2`."""
 
 @final
 class Board:
-    """A game in progress with python-chess's names; every move is checked."""
+    """A game in progress: a position, the moves that led to it and their history, with
+    python-chess's names. Every move is checked.
+    """
 
     def __new__(cls, fen: str = ..., *, chess960: bool = False) -> Board:
         """Raises ``FenError`` or ``PositionError`` (also for castling rights that need
         ``chess960=True``)."""
     def fen(self, *, en_passant: _EnPassant = "legal") -> str:
-        """The FEN; ``en_passant`` is ``"legal"``, ``"fen"`` (always) or ``"xfen"``."""
+        """The FEN. `en_passant` says when it names the en passant square: `"legal"` only when a
+        capture is legal (python-chess's default), `"fen"` after every double push, `"xfen"`
+        when a pawn stands ready to take, legal or not.
+        """
     @property
-    def legal_moves(self) -> LegalMoves: ...
-    def legal_move_count(self) -> int: ...
-    def is_legal(self, move: MoveLike) -> bool: ...
+    def legal_moves(self) -> LegalMoves:
+        """The legal moves, in generation order, as python-chess's `board.legal_moves`: iterable,
+        with `len`, `in` and `count()`.
+        """
+    def legal_move_count(self) -> int:
+        """The number of legal moves, counted without building a list."""
+    def is_legal(self, move: MoveLike) -> bool:
+        """`True` if `move` is legal here."""
     def push(self, move: MoveLike) -> None:
-        """Raises ``IllegalMoveError``."""
+        """Plays `move`. Raises `IllegalMoveError` if it is not legal (the null move is refused
+        in check).
+        """
     def pop(self) -> Move:
-        """Raises ``IndexError`` at the start."""
-    def peek(self) -> Move: ...
+        """Takes back the last move and returns it. Raises `IndexError` at the start."""
+    def peek(self) -> Move:
+        """The last move played. Raises `IndexError` at the start."""
     def push_san(self, san: str) -> Move:
-        """Raises ``InvalidMoveError``, ``IllegalMoveError`` or ``AmbiguousMoveError``."""
-    def push_uci(self, uci: str) -> Move: ...
-    def san(self, move: MoveLike) -> str: ...
-    def parse_san(self, san: str) -> Move: ...
+        """Parses SAN, plays it and returns the move. Raises `InvalidMoveError` for text that is
+        not SAN, `IllegalMoveError` or `AmbiguousMoveError` when it names no legal move or
+        several.
+        """
+    def push_uci(self, uci: str) -> Move:
+        """Parses UCI, plays it and returns the move."""
+    def san(self, move: MoveLike) -> str:
+        """The SAN of `move` here, with `+` or `#`. Raises `IllegalMoveError` if it is not legal."""
+    def parse_san(self, san: str) -> Move:
+        """Parses SAN against this position into a move, without playing it."""
     @property
-    def move_stack(self) -> List[Move]: ...
+    def move_stack(self) -> List[Move]:
+        """The moves played, oldest first."""
     @property
     def turn(self) -> bool:
-        """True for white to move."""
+        """`True` for white to move, `False` for black (python-chess's `chess.WHITE`/`BLACK`)."""
     @property
-    def halfmove_clock(self) -> int: ...
+    def halfmove_clock(self) -> int:
+        """Halfmoves since the last capture or pawn move."""
     @property
-    def fullmove_number(self) -> int: ...
+    def fullmove_number(self) -> int:
+        """The move number, from 1, counted up after black's move."""
     @property
     def ep_square(self) -> Optional[int]:
-        """The square a double push skipped on the last move, legal capture or not."""
-    def has_legal_en_passant(self) -> bool: ...
+        """The square a pawn skipped with a double push on the last move (or the FEN's), whether
+        or not a capture there is legal, as python-chess's `ep_square`; else `None`.
+        `has_legal_en_passant()` says whether a capture is legal.
+        """
+    def has_legal_en_passant(self) -> bool:
+        """`True` if an en passant capture is legal here."""
     @property
-    def chess960(self) -> bool: ...
-    def piece_at(self, square: int) -> Optional[Piece]: ...
-    def piece_type_at(self, square: int) -> Optional[int]: ...
-    def color_at(self, square: int) -> Optional[bool]: ...
-    def pieces(self, piece_type: int, color: bool) -> SquareSet: ...
-    def king(self, color: bool) -> Optional[int]: ...
-    def attackers(self, color: bool, square: int) -> SquareSet: ...
-    def is_attacked_by(self, color: bool, square: int) -> bool: ...
+    def chess960(self) -> bool:
+        """`True` for a Chess960 board (castling written king-takes-rook)."""
+    def piece_at(self, square: int) -> Optional[Piece]:
+        """The piece on `square`, or `None`. Raises `IndexError` for a square outside 0..=63."""
+    def piece_type_at(self, square: int) -> Optional[int]:
+        """The type of the piece on `square` (1 pawn .. 6 king), or `None`."""
+    def color_at(self, square: int) -> Optional[bool]:
+        """The color of the piece on `square` (`True` white), or `None`."""
+    def pieces(self, piece_type: int, color: bool) -> SquareSet:
+        """The squares of the pieces of `piece_type` (1 pawn .. 6 king) and `color`."""
+    def king(self, color: bool) -> Optional[int]:
+        """The square of `color`'s king."""
+    def attackers(self, color: bool, square: int) -> SquareSet:
+        """The pieces of `color` that attack `square` (pinned ones included, as python-chess)."""
+    def is_attacked_by(self, color: bool, square: int) -> bool:
+        """`True` if a piece of `color` attacks `square`."""
     def gives_check(self, move: MoveLike) -> bool:
-        """Raises ``IllegalMoveError`` for a move that is not legal."""
-    def is_capture(self, move: MoveLike) -> bool: ...
-    def is_en_passant(self, move: MoveLike) -> bool: ...
-    def is_castling(self, move: MoveLike) -> bool: ...
+        """`True` if the legal `move` gives check. Raises `IllegalMoveError` for a move that is
+        not legal here (python-chess asks for a pseudo-legal one).
+        """
+    def is_capture(self, move: MoveLike) -> bool:
+        """`True` if `move` captures: a piece of the other side stands on its destination, or it
+        is an en passant capture (python-chess's rule; the move need not be legal).
+        """
+    def is_en_passant(self, move: MoveLike) -> bool:
+        """`True` if `move` is an en passant capture: a pawn moving diagonally onto the en
+        passant square.
+        """
+    def is_castling(self, move: MoveLike) -> bool:
+        """`True` if `move` is a castling move: the king moving two files, or onto its own rook."""
     @property
     def castling_rights(self) -> int:
-        """The rooks with castling rights as a mask (bit 0 = a1)."""
-    def has_castling_rights(self, color: bool) -> bool: ...
-    def has_kingside_castling_rights(self, color: bool) -> bool: ...
-    def has_queenside_castling_rights(self, color: bool) -> bool: ...
-    def board_fen(self) -> str: ...
-    def epd(self) -> str: ...
-    def set_fen(self, fen: str) -> None: ...
-    def variation_san(self, moves: Iterable[MoveLike]) -> str: ...
+        """The rooks with castling rights, as python-chess's `castling_rights` mask (bit 0 = a1)."""
+    def has_castling_rights(self, color: bool) -> bool:
+        """`True` if `color` may still castle on some side."""
+    def has_kingside_castling_rights(self, color: bool) -> bool:
+        """`True` if `color` may still castle king-side."""
+    def has_queenside_castling_rights(self, color: bool) -> bool:
+        """`True` if `color` may still castle queen-side."""
+    def board_fen(self) -> str:
+        """The placement field of the FEN."""
+    def epd(self) -> str:
+        """The EPD: the FEN's first four fields (the en passant square only when a capture is
+        legal), as python-chess's `epd()` without operations.
+        """
+    def set_fen(self, fen: str) -> None:
+        """Sets the position from a FEN and clears the moves, keeping the board's `chess960`.
+        Raises as the constructor; the board is unchanged then.
+        """
+    def variation_san(self, moves: Iterable[MoveLike]) -> str:
+        """The moves as SAN with move numbers from this position (`1. e4 e5 2. Nf3`, or `1...e5`
+        when black moves first). Raises `IllegalMoveError` for a move that is not legal where it
+        stands; the board is unchanged.
+        """
     def unicode(
         self,
         *,
@@ -447,28 +546,70 @@ class Board:
         borders: bool = False,
         empty_square: str = "⭘",
         orientation: bool = True,
-    ) -> str: ...
-    def mirror(self) -> Board: ...
-    def is_valid(self) -> bool: ...
-    def status(self) -> int: ...
-    def _repr_svg_(self) -> str: ...
-    def is_check(self) -> bool: ...
-    def is_checkmate(self) -> bool: ...
-    def is_stalemate(self) -> bool: ...
-    def is_insufficient_material(self) -> bool: ...
-    def is_seventyfive_moves(self) -> bool: ...
-    def is_fivefold_repetition(self) -> bool: ...
-    def is_repetition(self, count: int = 3) -> bool: ...
-    def can_claim_fifty_moves(self) -> bool: ...
-    def can_claim_threefold_repetition(self) -> bool: ...
-    def can_claim_draw(self) -> bool: ...
-    def is_game_over(self, *, claim_draw: bool = False) -> bool: ...
-    def outcome(self, *, claim_draw: bool = False) -> Optional[Outcome]: ...
-    def result(self, *, claim_draw: bool = False) -> str: ...
+    ) -> str:
+        """The diagram in figurines, as python-chess's `unicode()`: ranks 8 to 1 (1 to 8 and files
+        h to a with `orientation=False`), `empty_square` for an empty square.
+        """
+    def mirror(self) -> Board:
+        """The position mirrored vertically with the colors swapped (python-chess's `mirror()`):
+        white's pieces become black's on the mirrored squares, the other side moves, castling
+        rights and the en passant square follow. The moves are not kept.
+        """
+    def is_valid(self) -> bool:
+        """`True`: a board is always a legal position (every FEN and move is checked), where
+        python-chess can hold an invalid one.
+        """
+    def status(self) -> int:
+        """python-chess's `status()` flags: always `STATUS_VALID` (0), as `is_valid()`."""
+    def _repr_svg_(self) -> str:
+        """An SVG drawing of the board (light and dark squares, figurines, coordinates), which
+        Jupyter shows for a board as it does python-chess's.
+        """
+    def is_check(self) -> bool:
+        """`True` if the side to move is in check."""
+    def is_checkmate(self) -> bool:
+        """`True` if the side to move is checkmated."""
+    def is_stalemate(self) -> bool:
+        """`True` if the side to move has no legal move and is not in check."""
+    def is_insufficient_material(self) -> bool:
+        """`True` if neither side can checkmate (python-chess's definition)."""
+    def is_seventyfive_moves(self) -> bool:
+        """`True` after 75 moves each without capture or pawn move (an automatic draw), unless
+        the side to move has no legal move (mate and stalemate come first).
+        """
+    def is_fivefold_repetition(self) -> bool:
+        """`True` if the current position has occurred five times (an automatic draw)."""
+    def is_repetition(self, count: int = 3) -> bool:
+        """`True` if the current position has occurred at least `count` times."""
+    def can_claim_fifty_moves(self) -> bool:
+        """`True` if the side to move may claim a draw by the fifty-move rule, now or by
+        announcing a move.
+        """
+    def can_claim_threefold_repetition(self) -> bool:
+        """`True` if the side to move may claim a draw by threefold repetition, now or by
+        announcing a move.
+        """
+    def can_claim_draw(self) -> bool:
+        """`True` if the side to move may claim a draw (fifty moves or threefold repetition)."""
+    def is_game_over(self, *, claim_draw: bool = False) -> bool:
+        """`True` if the game is over by the rules (automatic endings), or, with
+        `claim_draw=True`, if a draw may be claimed.
+        """
+    def outcome(self, *, claim_draw: bool = False) -> Optional[Outcome]:
+        """How the game ended, or `None`: checkmate, stalemate, insufficient material, the
+        seventy-five-move rule, fivefold repetition; with `claim_draw=True` also the
+        fifty-move rule and threefold repetition when they may be claimed.
+        """
+    def result(self, *, claim_draw: bool = False) -> str:
+        """The result: `1-0`, `0-1`, `1/2-1/2`, or `*` while the game goes on."""
     def zobrist_hash(self) -> int:
-        """The Polyglot key."""
-    def root(self) -> Board: ...
-    def copy(self) -> Board: ...
+        """The Polyglot Zobrist key of the position (python-chess's
+        `chess.polyglot.zobrist_hash`).
+        """
+    def root(self) -> Board:
+        """The start position, as a board with no moves played."""
+    def copy(self) -> Board:
+        """An independent copy, history included."""
     def __copy__(self) -> Board: ...
     def __deepcopy__(self, memo: Any) -> Board: ...
     def __eq__(self, other: object, /) -> bool: ...
@@ -482,10 +623,28 @@ def read_games(
     batch_games: int = 8192,
     on_error: _OnError = "raise",
 ) -> pa.Table:
-    """Every game of a PGN or .cbg source (plain, .zst, .gz or .bz2) as a table in the schema
-    of ``chessbits export``, read on ``threads`` workers (``None``: all cores). A ``str`` is a
-    path. ``on_error="keep"`` keeps the games before a read error and notes the error in the
-    schema metadata (``b"chessbits.read_error"``) instead of raising ``OSError``."""
+    """Reads every game of ``source`` into a ``pyarrow.Table``, one row a game.
+
+    ``source`` is a path to a PGN or ``.cbg`` file (a ``str`` is always a path: pass PGN
+    text as ``bytes`` or ``io.StringIO``), the bytes of one, or a binary (or text)
+    file object, read a block at a time; PGN compressed with zstd, gzip or bzip2 (lichess's
+    ``.pgn.zst``) is recognised by its first bytes and read as it is. The columns are those of
+    ``chessbits export``
+    (``docs/formats.md``) plus ``error``: ``None`` for a game that read, else the message
+    (game, line, column, byte, what is wrong) for a game that did not, whose row holds only
+    its number. ``moves`` is ``"uci"`` or ``"san"`` (a list of strings per game) or
+    ``"codes"`` (the model move codec's bytes, exactly as the export writes them). ``keys``
+    is the number of plies whose Polyglot keys the ``keys`` column holds (40 by default) or
+    ``"all"``. ``threads`` is the number of worker threads that read a PGN path or bytes
+    (``None``: all cores; the table is the same for every number); file objects and ``.cbg``
+    files are read on one thread. ``batch_games`` (at least 1) bounds the rows of each of
+    the table's record batches.
+
+    A file that cannot be read on (a truncated ``.zst``) raises ``OSError`` naming the
+    compressed byte reached (``on_error="raise"``); with ``on_error="keep"`` the table holds
+    every game read before the error, and its schema metadata holds the error's message
+    under ``b"chessbits.read_error"`` (absent when the input was read to its end).
+    """
 
 def iter_games(
     source: Source,
@@ -495,10 +654,29 @@ def iter_games(
     keys: Union[int, str, None] = None,
     batch_games: int = 8192,
 ) -> pa.RecordBatchReader:
-    """``read_games`` a batch at a time, as a ``pyarrow.RecordBatchReader``."""
+    """Reads ``source`` as ``read_games`` does, a ``pyarrow.RecordBatch`` of at most
+    ``batch_games`` games at a time: for inputs larger than memory (a path or a file
+    object). On several threads, a batch holds at most one chunk of the input (about a
+    megabyte of PGN). A read error (a truncated ``.zst``) raises ``OSError`` only after
+    every batch read before it has been yielded, so a loop keeps those games.
+    """
 
 def fens_to_arrays(fens: Sequence[str], *, legal_moves: bool = False) -> Dict[str, np.ndarray]:
-    """Positions of FENs as NumPy arrays."""
+    """The positions of ``fens`` as NumPy arrays, one row a position.
+
+    - ``bitboards``: ``uint64 (N, 12)``, white P N B R Q K then black's; bit ``i`` is square
+      ``i`` (a1 = 0, h8 = 63), as python-chess numbers squares;
+    - ``turn``: ``uint8 (N,)``, 1 for white to move;
+    - ``castling``: ``uint8 (N,)``, bits 1 white king side, 2 white queen side, 4 black king
+      side, 8 black queen side;
+    - ``ep_square``: ``int8 (N,)``, the en passant square when a capture there is legal, else -1;
+    - ``halfmove_clock``: ``uint32 (N,)``;
+    - ``legal_moves`` (with ``legal_moves=True``): ``uint8 (N, 64, 64)``, 1 at
+      ``[n, from, to]`` for each legal move (promotions share their square pair; castling is
+      the king's move, ``e1g1``, in standard chess).
+
+    Raises ``FenError`` or ``PositionError`` naming the index of the first bad FEN.
+    """
 
 def game_positions(
     source: Source,
@@ -509,30 +687,59 @@ def game_positions(
     legal_moves: bool = False,
     strict: bool = False,
 ) -> Dict[str, np.ndarray]:
-    """Positions of games with the moves played, as NumPy arrays."""
+    """The position before every ``every``-th move of every game of ``source`` (a path,
+    bytes or file object of PGN or ``.cbg``), with the move played there, as NumPy arrays.
+    With ``sample`` (a probability in (0, 1]) each of those positions is kept at random, by a
+    hash of ``seed``, the game's number and the ply: the same choice on every run.
+    ``legal_moves=True`` adds 4 KiB a position.
+
+    The arrays of ``fens_to_arrays``, plus ``move_from``, ``move_to`` (``uint8``: squares),
+    ``move_promotion`` (``uint8``: 0, or the piece type 2 knight .. 5 queen), ``game``
+    (``int64``: the game's number in its input, from 1) and ``ply`` (``uint32``: plies played
+    before the position). Null moves are left out. Games that do not read are skipped, or
+    raise ``PgnError`` with ``strict=True``.
+    """
 
 def to_planes(bitboards: np.ndarray) -> np.ndarray:
-    """``(N, 12)`` bitboards as ``(N, 12, 8, 8)`` planes."""
+    """Bitboards ``uint64 (N, 12)`` as ``uint8 (N, 12, 8, 8)`` planes: ``planes[n, p, rank,
+    file]`` is 1 when piece ``p`` stands on that square (rank 0 is the first rank).
+    """
 
 def encode_position(fen: str, format: _PositionFormat = "compact", *, clocks: bool = True) -> bytes:
-    """A position as ``packed`` or ``compact`` bytes."""
+    """The position of `fen` in the `packed` or `compact` layout (`clocks`: with the halfmove
+    clock and move number).
+    """
 
 def decode_position(data: bytes, format: _PositionFormat = "compact") -> str:
-    """The FEN of ``packed`` or ``compact`` bytes; raises ``DecodeError``."""
+    """The FEN of a position in the `packed` or `compact` layout."""
 
 def encode_moves(moves: Sequence[str], *, start_fen: Optional[str] = None, codec: _MoveCodecName = "model") -> bytes:
-    """UCI moves as move codec bytes (``model`` or ``index``); ``0000`` is a null move (not in check)."""
+    """A mainline (UCI moves from `start_fen`, the standard start if `None`) as move codec bytes
+    (`"model"`, about 3 bits a move, or `"index"`); `0000` is a null move (not in check).
+    """
 
 def decode_moves(data: bytes, plies: int, *, start_fen: Optional[str] = None, codec: _MoveCodecName = "model") -> List[str]:
-    """``plies`` (0 or more) UCI moves from move codec bytes (a null move as ``0000``); raises
-    ``DecodeError`` for bytes that are not exactly the coding of ``plies`` moves, ending early
-    ones: no move is read past the bytes."""
+    """`plies` moves decoded from move codec bytes, as UCI, from `start_fen`."""
 
 def write_cbg(source: Source, path: Union[str, os.PathLike[str]], *, codec: _MoveCodecName = "model") -> Tuple[int, int]:
-    """Games to a ``.cbg`` file: ``(written, failed)``."""
+    """Writes the games of ``source`` (PGN or ``.cbg``: a path, bytes or a file object) to the
+    ``.cbg`` file ``path``, their mainlines coded by ``codec`` (``"model"`` or ``"index"``).
+    Returns ``(written, failed)``; games that do not read are left out. Read the file back
+    with ``read_games(path)``.
+    """
 
 class Index:
-    """A position index (``.cbx``): ``find`` and ``explore`` as ``pyarrow`` tables."""
+    """A position index (``.cbx``, written by ``build_index`` or ``chessbits index build``):
+    which games reached a position, by any move order, and what was played from it.
+
+    The position is a FEN (``fen=``) or UCI moves from the start (``moves="e2e4 e7e5"``; the
+    start position if neither is given). A position is the same when its Polyglot key's
+    fields match: placement, side to move, castling rights, and the en passant square where a
+    pawn stands ready to take. The filters: ``result`` (``"1-0,1/2-1/2"``), ``since`` and
+    ``until`` (months, ``"YYYY-MM"``), ``min_rating`` and ``max_rating`` (the players'
+    average rating, by lichess's bands), ``speed`` (``"blitz,rapid"``). Answers are exact:
+    each candidate game is replayed to the position (docs/formats.md).
+    """
 
     def __init__(self, path: Union[str, os.PathLike[str]]) -> None: ...
     @property
@@ -551,7 +758,11 @@ class Index:
         speed: Optional[_Speed] = None,
         limit: Optional[int] = None,
     ) -> pa.Table:
-        """The games that reach the position: game, ply and tags."""
+        """The games that reach the position, in input order, at most ``limit`` of them: a
+        table with ``game`` (its number in the input), ``ply`` (the first ply where it
+        reaches the position), ``white``, ``black``, ``result``, ``date``, ``white_elo``,
+        ``black_elo``, ``speed`` and ``event``.
+        """
     def explore(
         self,
         fen: Optional[str] = None,
@@ -564,7 +775,11 @@ class Index:
         max_rating: Optional[int] = None,
         speed: Optional[_Speed] = None,
     ) -> pa.Table:
-        """The moves played from the position, with their games and results."""
+        """The moves played from the position, one row a move, most played first, and a last
+        row with ``uci`` and ``san`` null for the games that end there: ``uci``, ``san``,
+        ``games``, ``white``, ``draws``, ``black``, ``average_rating``, ``last_date``. A game
+        counts once, with the move played after its first arrival.
+        """
 
 def build_index(
     sources: Union[Source, Sequence[Source]],
@@ -574,10 +789,21 @@ def build_index(
     memory: int = 1024,
     threads: Optional[int] = None,
 ) -> Dict[str, int]:
-    """A position index of the games of ``sources``: ``{"games", "skipped", "bytes"}``."""
+    """Builds a position index of the games of ``sources`` (one or a list of paths, bytes or
+    file objects of PGN, plain or compressed, ``.cbg``, or lichess Parquet) at ``output``,
+    numbering games across the sources; at most ``max_ply`` plies a game (default: all),
+    sorting in at most ``memory`` MiB. PGN from a path or bytes is read on ``threads``
+    workers (default: every core) with the GIL released. The file is written under a
+    temporary name and renamed once whole; the same bytes at every thread count. Returns
+    ``{"games": ..., "skipped": ..., "bytes": ...}``.
+    """
 
 def to_chess(board: Board) -> Any:
-    """A ``chess.Board`` of the same game (python-chess needed)."""
+    """The same game as a ``chess.Board`` (python-chess must be installed): the start
+    position and every move, so repetitions and ``move_stack`` carry over.
+    """
 
 def from_chess(board: Any) -> Board:
-    """A ``chessbits.Board`` of a ``chess.Board``'s game."""
+    """The same game as a ``chessbits.Board``, from a ``chess.Board``: its root position and
+    its move stack, replayed (every move checked).
+    """
