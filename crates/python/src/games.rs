@@ -6,7 +6,7 @@
 //! `open_path` and `GameBatches::next_batch`) without touching the Python layer.
 
 use std::fmt::Write as _;
-use std::io::{BufRead, Cursor, Read};
+use std::io::{self, BufRead, Cursor, Read};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::{Arc, Mutex};
@@ -25,8 +25,11 @@ use chessbits_pgn::{
     par_chunks, ChunkReader, Compression, Input, Parallel, PgnError, PgnErrorKind, PgnReader,
     ReplayError,
 };
-use pyo3::exceptions::{PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyValueError};
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyValueError,
+};
 use pyo3::prelude::*;
+use pyo3::PyErrArguments;
 
 use crate::args;
 use crate::capsule::{ArrowBatch, ArrowSchema};
@@ -65,7 +68,10 @@ impl MovesAs {
 fn open_path(path: &Path) -> PyResult<Input> {
     let error = |e: std::io::Error| path_error(path, &e);
     if std::fs::metadata(path).map_err(error)?.is_dir() {
-        return Err(PyIsADirectoryError::new_err(format!("{}: is a directory", shown(path))));
+        // The system's own error for reading a directory (EISDIR where it has one).
+        let read = std::fs::File::open(path).and_then(|mut f| f.read(&mut [0; 1]));
+        let e = read.err().unwrap_or_else(|| io::Error::from(io::ErrorKind::IsADirectory));
+        return Err(path_error(path, &e));
     }
     Input::open(path).map_err(error)
 }
@@ -77,17 +83,45 @@ fn is_parquet(path: &Path) -> bool {
         && &head == PARQUET_MAGIC
 }
 
-/// An error opening `path` as Python's `OSError` subclass for its kind.
-pub(crate) fn path_error(path: &Path, e: &std::io::Error) -> PyErr {
+/// An error opening `path` as Python's own: the `OSError` subclass for its kind
+/// (`FileNotFoundError`, `PermissionError`, `IsADirectoryError`), with `errno`, `strerror` and
+/// `filename` set as `open()` sets them. A "path" that is PGN text passed as a `str` (too long,
+/// or with line breaks) is shown cut short in the message, and `filename` is left `None`.
+pub(crate) fn path_error(path: &Path, e: &io::Error) -> PyErr {
+    use io::ErrorKind as K;
     // A name too long for the file system is PGN text as often as not.
-    if matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::InvalidFilename) {
-        return PyFileNotFoundError::new_err(format!(
-            "no such file: {} (a str source is a path: pass PGN text as bytes, \
-             io.StringIO or io.BytesIO)",
-            shown(path)
-        ));
+    let missing = matches!(e.kind(), K::NotFound | K::InvalidFilename);
+    let text = path.to_string_lossy();
+    let is_text = text.chars().count() > SHOWN_CHARS || text.contains(['\n', '\r']);
+    let strerror = if missing {
+        "no such file (a str source is a path: pass PGN text as bytes, io.StringIO or io.BytesIO)"
+            .to_owned()
+    } else {
+        // The system's words, without Rust's " (os error N)".
+        let words = e.to_string();
+        words.split(" (os error").next().unwrap_or_default().to_owned()
+    };
+    let kind = e.kind();
+    match e.raw_os_error() {
+        Some(code) if !is_text => os_error(kind, (code, strerror, text.into_owned())),
+        Some(code) => {
+            os_error(kind, (code, format!("{strerror}: {}", shown(path)), None::<String>))
+        }
+        None => os_error(kind, (format!("{}: {strerror}", shown(path)),)),
     }
-    PyOSError::new_err(format!("{}: {e}", shown(path)))
+}
+
+/// Python's `OSError` subclass for `kind`, made of `args` as `OSError(errno, strerror,
+/// filename)` takes them.
+fn os_error<A: PyErrArguments + Send + Sync + 'static>(kind: io::ErrorKind, args: A) -> PyErr {
+    match kind {
+        io::ErrorKind::NotFound | io::ErrorKind::InvalidFilename => {
+            PyFileNotFoundError::new_err(args)
+        }
+        io::ErrorKind::PermissionDenied => PyPermissionError::new_err(args),
+        io::ErrorKind::IsADirectory => PyIsADirectoryError::new_err(args),
+        _ => PyOSError::new_err(args),
+    }
 }
 
 /// The most of a path an error message shows: a `str` of PGN text passed where a path was

@@ -1,6 +1,7 @@
 """Bad arguments are refused with short messages that name the argument as Python spells it
 (issue 40, item 13)."""
 
+import errno
 import io
 
 import pytest
@@ -24,6 +25,10 @@ TEXT = SAMPLE.read_text()[:3900]
 def test_a_str_that_is_no_file_is_refused_briefly(call, text):
     with pytest.raises(FileNotFoundError) as info:
         call(text)
+    # The attributes Python's own OSErrors carry; PGN text taken for a path is no file name.
+    assert info.value.errno in (errno.ENOENT, errno.ENAMETOOLONG), info.value.errno
+    assert info.value.strerror.startswith("no such file")
+    assert info.value.filename == (text if text == "no-such-file.pgn" else None)
     message = str(info.value)
     assert len(message) < 200, message
     assert "bytes" in message and "io.StringIO" in message

@@ -1,6 +1,7 @@
 """read_games and iter_games: the mainlines against python-chess, the three move forms against
 each other, sources of every kind, broken games as rows with their error."""
 
+import errno
 import io
 
 import pyarrow as pa
@@ -157,9 +158,10 @@ def test_bad_arguments():
         chessbits.read_games(b"", keys="some")
     with pytest.raises(OSError):
         chessbits.read_games("/nonexistent/games.pgn")
-    with pytest.raises(OSError, match="is a directory"):
+    with pytest.raises(IsADirectoryError, match="(?i)is a directory") as info:
         chessbits.read_games(WILD)
-    with pytest.raises(OSError, match="is a directory"):
+    assert info.value.filename == str(WILD) and info.value.errno == errno.EISDIR
+    with pytest.raises(IsADirectoryError, match="(?i)is a directory"):
         chessbits.game_positions(WILD)
     with pytest.raises(TypeError):
         chessbits.read_games(12)
