@@ -26,7 +26,7 @@ use chessbits_notation::fen::Fen;
 use chessbits_notation::san::{San, SanPlus};
 use chessbits_notation::uci::UciPosition;
 use chessbits_pgn::{
-    self, Chunks, PgnError, PgnReader, Replay, ReplayError, ReplayedGame, SliceReader,
+    self, Chunks, PgnError, PgnErrorKind, PgnReader, Replay, ReplayError, ReplayedGame, SliceReader,
 };
 use chessbits_state::{Position, Status};
 
@@ -259,6 +259,71 @@ fn chunked(data: &[u8]) {
         }
     }
     assert_eq!(serial, chunked, "chunks of {size} bytes");
+    broken_off(data, threads, size, guess);
+}
+
+/// The input broken off by a read error at a byte the third byte picks: the pipeline gives the
+/// serial reader's games and then the read error, at the same game number, with the error
+/// inside it whole, whatever pieces a wrong guess made it read again.
+fn broken_off(data: &[u8], threads: usize, size: usize, guess: bool) {
+    let at = usize::from(data.get(2).copied().unwrap_or(0)) * data.len() / 256;
+    let describe = |n: u64, game: Result<ReplayedGame, PgnError<ReplayError>>| match game {
+        Ok(g) => format!("{n} {:?}", g.game.moves()),
+        Err(e) => {
+            if let PgnErrorKind::Io(io) = &e.kind {
+                assert!(io.get_ref().is_some_and(|inner| inner.is::<Injected>()), "{io:?}");
+            }
+            format!("{n} {e}")
+        }
+    };
+    let mut serial = Vec::new();
+    let mut reader = PgnReader::new(BrokenOff(data, at));
+    while let Some(game) = reader.read_game(&mut Replay::default()) {
+        serial.push(describe(reader.games(), game));
+    }
+    let options = chessbits_pgn::Parallel::new(threads).with_chunk_size(size).with_guess(guess);
+    let mut parallel = Vec::new();
+    let _ = chessbits_pgn::par_games(
+        BrokenOff(data, at),
+        &options,
+        Replay::default,
+        |n, game| describe(n, game),
+        |line| {
+            parallel.push(line);
+            Ok::<_, ()>(())
+        },
+    );
+    assert_eq!(
+        serial, parallel,
+        "broken off at {at}: {threads} threads, {size} bytes, guess {guess}"
+    );
+}
+
+/// The error a [`BrokenOff`] reader ends with: a type of its own, to be found inside.
+#[derive(Debug)]
+struct Injected;
+
+impl std::fmt::Display for Injected {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("broken off")
+    }
+}
+
+impl std::error::Error for Injected {}
+
+/// The bytes before `.1`, then a read error.
+struct BrokenOff<'a>(&'a [u8], usize);
+
+impl std::io::Read for BrokenOff<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.1 == 0 {
+            return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, Injected));
+        }
+        let n = buf.len().min(self.1).min(self.0.len());
+        buf[..n].copy_from_slice(&self.0[..n]);
+        (self.0, self.1) = (&self.0[n..], self.1 - n);
+        Ok(n)
+    }
 }
 
 /// Any bytes as a game file: recognised as compressed or not and read to the end (at most

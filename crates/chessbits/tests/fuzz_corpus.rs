@@ -18,7 +18,11 @@ fn every_corpus_file_passes_its_target() {
             for entry in entries {
                 let path = entry.expect("a readable directory").path();
                 let data = std::fs::read(&path).expect("a readable file");
-                body(&data);
+                // Named when it fails: the panic is caught only to add the file's name.
+                if let Err(panic) = std::panic::catch_unwind(|| body(&data)) {
+                    eprintln!("{} fails its target {name}", path.display());
+                    std::panic::resume_unwind(panic);
+                }
                 files += 1;
             }
         }

@@ -456,8 +456,14 @@ impl<R: Read> Chunks<R> {
     fn finish(&mut self, error: Option<io::Error>) {
         self.done = true;
         if let Some(next) = self.cut.take() {
-            let chunk = self.cut(next, None, None);
-            self.queue.push_back(chunk);
+            // A read error before the cut's look-ahead was whole: the last game before the cut
+            // may run on to the error (a broken game's recovery does, as the serial reader
+            // reads it, where the skim found an end earlier), so it is not cut there: the
+            // games from the chunk's start to the error go in one chunk, with the error.
+            if error.is_none() {
+                let chunk = self.cut(next, None, None);
+                self.queue.push_back(chunk);
+            }
         }
         let next = self.reader.origin();
         if next.games > self.origin.games || error.is_some() {
