@@ -44,7 +44,7 @@ use arrow_array::types::{
     Time32MillisecondType, Time32SecondType, Time64MicrosecondType, Time64NanosecondType,
     UInt16Type, UInt32Type, UInt64Type, UInt8Type,
 };
-use arrow_array::{Array, RecordBatch};
+use arrow_array::{Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, TimeUnit};
 use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
 use parquet::file::reader::ChunkReader;
@@ -126,36 +126,69 @@ impl ParquetPgn {
     /// Writes the rows of `batch` as PGN into `text`.
     fn write_batch(&mut self, batch: &RecordBatch) {
         let columns = batch.columns();
+        // String columns (most tags, and the movetext) are written from their bytes, with no
+        // per-value dispatch; other types through `write_value`.
+        let strings: Vec<Option<&StringArray>> =
+            self.tags.iter().map(|(_, index)| columns[*index].as_string_opt::<i32>()).collect();
+        let movetext = columns[self.movetext].as_string_opt::<i32>();
         for row in 0..batch.num_rows() {
-            for (name, index) in &self.tags {
-                self.value.clear();
-                let signed = name.ends_with("RatingDiff");
-                if !write_value(columns[*index].as_ref(), row, signed, &mut self.value) {
-                    continue;
-                }
+            for ((name, index), strings) in self.tags.iter().zip(&strings) {
+                let value = match strings {
+                    Some(strings) if strings.is_null(row) => continue,
+                    Some(strings) => strings.value(row).as_bytes(),
+                    None => {
+                        self.value.clear();
+                        let signed = name.ends_with("RatingDiff");
+                        if !write_value(columns[*index].as_ref(), row, signed, &mut self.value) {
+                            continue;
+                        }
+                        self.value.as_bytes()
+                    }
+                };
                 self.text.push(b'[');
                 self.text.extend_from_slice(name.as_bytes());
                 self.text.extend_from_slice(b" \"");
-                for c in self.value.bytes() {
-                    match c {
-                        b'"' | b'\\' => self.text.extend_from_slice(&[b'\\', c]),
-                        b'\n' | b'\r' => self.text.push(b' '),
-                        c => self.text.push(c),
-                    }
-                }
+                push_tag_value(&mut self.text, value);
                 self.text.extend_from_slice(b"\"]\n");
             }
             self.text.push(b'\n');
-            self.value.clear();
-            write_value(columns[self.movetext].as_ref(), row, false, &mut self.value);
-            self.text.extend(self.value.bytes().map(|c| {
-                if c == b'\n' || c == b'\r' {
-                    b' '
-                } else {
-                    c
+            let moves = match movetext {
+                Some(strings) if strings.is_null(row) => &b""[..],
+                Some(strings) => strings.value(row).as_bytes(),
+                None => {
+                    self.value.clear();
+                    write_value(columns[self.movetext].as_ref(), row, false, &mut self.value);
+                    self.value.as_bytes()
                 }
-            }));
+            };
+            push_one_line(&mut self.text, moves);
             self.text.extend_from_slice(b"\n\n");
+        }
+    }
+}
+
+/// Appends a tag value as PGN writes it: a `"` or `\` escaped, a line break as a space.
+fn push_tag_value(out: &mut Vec<u8>, value: &[u8]) {
+    if !value.iter().any(|&c| matches!(c, b'"' | b'\\' | b'\n' | b'\r')) {
+        out.extend_from_slice(value);
+        return;
+    }
+    for &c in value {
+        match c {
+            b'"' | b'\\' => out.extend_from_slice(&[b'\\', c]),
+            b'\n' | b'\r' => out.push(b' '),
+            c => out.push(c),
+        }
+    }
+}
+
+/// Appends movetext on one line: its line breaks as spaces, so a row is always one game.
+fn push_one_line(out: &mut Vec<u8>, moves: &[u8]) {
+    let from = out.len();
+    out.extend_from_slice(moves);
+    for c in &mut out[from..] {
+        if *c == b'\n' || *c == b'\r' {
+            *c = b' ';
         }
     }
 }
