@@ -114,6 +114,9 @@ pub(crate) struct Parser<S> {
     event: bool,
     /// Whether the visitor refused a tag that was read whole (the error stopped after it).
     refused_tag: bool,
+    /// Whether the visitor refused the game once its tags were all read (`end_tags`, a
+    /// variant it does not play): no movetext was read, and recovery skips all of it.
+    refused_tags: bool,
     /// A tag over the length limit: the input offset where it ends when it was read whole,
     /// `u64::MAX` when it runs on past the limit (it ends with its line). Recovery skips it
     /// whole, `]` in its value and all, so the game stays one game.
@@ -131,6 +134,7 @@ impl<S: Source> Parser<S> {
             moves: 0,
             event: false,
             refused_tag: false,
+            refused_tags: false,
             long_tag: None,
             game_end: 0,
             src,
@@ -395,11 +399,17 @@ impl<S: Source> Parser<S> {
     fn game<V: Visitor>(&mut self, v: &mut V) -> Result<End, Stop<V::Error>> {
         self.phase = Phase::Tags;
         (self.tags, self.moves) = (0, 0);
-        (self.event, self.refused_tag, self.long_tag) = (false, false, None);
+        (self.event, self.refused_tag, self.refused_tags, self.long_tag) =
+            (false, false, false, None);
+        self.depth = 0;
         self.tags(v)?;
-        // A game refused for its tags is skipped as one refused for a move: from here.
+        // A game refused for its tags is skipped as a skipping reader skips its movetext:
+        // from here, at depth 0 (not the depth a broken game before it was left at).
         self.phase = Phase::Movetext;
-        v.end_tags().map_err(|err| self.syntax(self.pos, PgnErrorKind::Visitor(err)))?;
+        if let Err(err) = v.end_tags() {
+            self.refused_tags = true;
+            return Err(self.syntax(self.pos, PgnErrorKind::Visitor(err)));
+        }
         if v.begin_movetext().0 {
             return Ok(self.skip_movetext_from_start());
         }

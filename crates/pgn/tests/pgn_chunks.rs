@@ -419,6 +419,24 @@ fn par_games_reads_mangled_pgn_as_one_reader_does() {
     }
 }
 
+/// A game refused for its variant (once its tags are read) ends where a skipping reader ends
+/// it, whatever the game before it left open: before, recovery skipped its movetext at the
+/// depth of a broken game's unclosed variations before it (and from after its tag line), so
+/// it ran past its result, and the cutter, which skips games, counted one game more than the
+/// reader (found by the fuzz target, `fuzz/regressions/pgn/refused-variant-after-open-variations`).
+#[test]
+fn a_refused_variant_ends_where_a_skipping_reader_ends_it() {
+    let games: [&[u8]; 4] = [
+        b"[Event \"open\"]\n\n1. e4 (1. d4 (1. c4 e5\n",
+        b"[Event \"v\"]\n[Variant \"Atomic\"]1/2-1/2\n\n%escape\n{unclosed\n",
+        b"[Event \"w\"]\n[Variant \"Horde\"]\n\n1. e4 e5 1-0\n\n",
+        b"[Event \"x\"]\n\n1. d4 d5 *\n\n",
+    ];
+    let bytes = drawn(&games, 200, 0x7a21_a7ed);
+    check("refused variants", &bytes, &[1, 90, 700]);
+    check_threads("refused variants", &bytes, &[2, 3], &[1, 90, 700]);
+}
+
 /// A file with no blank line between games (nor between tags and moves): the cutter takes
 /// `[Event ` lines for game starts there; games without one, and comments holding one, are
 /// read again.

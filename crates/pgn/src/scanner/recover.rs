@@ -11,6 +11,12 @@ use crate::visitor::SkipGame;
 impl<S: Source> Parser<S> {
     /// Skips the rest of a game after an error.
     pub(super) fn recover(&mut self) {
+        if core::mem::take(&mut self.refused_tags) {
+            // Refused once its tags were read: the movetext is skipped as the skipping reader
+            // skips it, so the game ends where `Chunks` ends it.
+            self.skip_movetext_from_start();
+            return;
+        }
         if self.phase == Phase::Tags && core::mem::take(&mut self.refused_tag) {
             // The visitor refused a well-formed tag: the tags after it are read as a reader
             // that skips the game reads them, so that the game ends where it ends for every
