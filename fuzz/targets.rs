@@ -287,7 +287,7 @@ fn broken_off(data: &[u8], threads: usize, size: usize, guess: bool) {
         BrokenOff(data, at),
         &options,
         Replay::default,
-        |n, game| describe(n, game),
+        describe,
         |line| {
             parallel.push(line);
             Ok::<_, ()>(())
