@@ -18,7 +18,7 @@ use chessbits_state::Position;
 
 use crate::format::{
     write_gamma, write_rice, write_varint, IndexError, BLOCK_ENTRY_LEN, BLOCK_GROUPS, GAME_LEN,
-    HEADER_LEN, MAGIC, VERSION,
+    HEADER_LEN, MAGIC, SECTIONS, VERSION,
 };
 use crate::game::{parse_date, GameFacts, Speed};
 use crate::regions::RegionSums;
@@ -324,13 +324,7 @@ impl IndexBuilder {
         } = self;
         let mut stats = BuildStats { games: count, ..BuildStats::default() };
         stats.spilled_runs = sorter.runs.len() as u64;
-        let mut strings = Vec::with_capacity(4 + 4 * (string_ends.len() + 1) + string_bytes.len());
-        strings.extend_from_slice(&(string_ends.len() as u32).to_le_bytes());
-        strings.extend_from_slice(&0u32.to_le_bytes());
-        for end in &string_ends {
-            strings.extend_from_slice(&end.to_le_bytes());
-        }
-        strings.extend_from_slice(&string_bytes);
+        let strings = strings_section(&string_ends, &string_bytes);
 
         // The popular positions' counts need each game's facts: from the game table, in
         // memory or mapped from its file.
@@ -368,24 +362,7 @@ impl IndexBuilder {
             popular.len() as u64 + popular_data.len(),
         ];
 
-        let mut header = Vec::with_capacity(HEADER_LEN);
-        header.extend_from_slice(&MAGIC);
-        header.extend_from_slice(&VERSION.to_le_bytes());
-        header.extend_from_slice(&options.max_ply.to_le_bytes());
-        header.extend_from_slice(&stats.games.to_le_bytes());
-        header.extend_from_slice(&stats.postings.to_le_bytes());
-        header.extend_from_slice(&stats.positions.to_le_bytes());
-        header.push(key_bits as u8);
-        header.push(rice as u8);
-        header.extend_from_slice(&(options.popular as u16).to_le_bytes());
-        header.extend_from_slice(&[0; 4]);
-        let mut offset = HEADER_LEN as u64;
-        for len in lengths {
-            header.extend_from_slice(&offset.to_le_bytes());
-            header.extend_from_slice(&len.to_le_bytes());
-            offset += len;
-        }
-        debug_assert_eq!(header.len(), HEADER_LEN);
+        let header = header(&options, &stats, (key_bits, rice), lengths);
         let mut sums = RegionSums::new();
         let mut put = |bytes: &[u8]| -> io::Result<()> {
             sums.update(bytes);
@@ -401,9 +378,50 @@ impl IndexBuilder {
         popular_data.read_each(&mut put)?;
         let sums = sums.finish();
         out.write_all(&sums)?;
-        stats.bytes = offset + sums.len() as u64;
+        stats.bytes = HEADER_LEN as u64 + lengths.iter().sum::<u64>() + sums.len() as u64;
         Ok(stats)
     }
+}
+
+/// The strings section: the count, the end offsets (the first 0), the bytes.
+fn strings_section(ends: &[u32], bytes: &[u8]) -> Vec<u8> {
+    let mut strings = Vec::with_capacity(4 + 4 * (ends.len() + 1) + bytes.len());
+    strings.extend_from_slice(&(ends.len() as u32).to_le_bytes());
+    strings.extend_from_slice(&0u32.to_le_bytes());
+    for end in ends {
+        strings.extend_from_slice(&end.to_le_bytes());
+    }
+    strings.extend_from_slice(bytes);
+    strings
+}
+
+/// The header: magic, version, the build's figures, the key coding, and the six sections'
+/// offsets and lengths (back to back from the header's end).
+fn header(
+    options: &BuildOptions,
+    stats: &BuildStats,
+    (key_bits, rice): (u32, u32),
+    lengths: [u64; SECTIONS],
+) -> Vec<u8> {
+    let mut header = Vec::with_capacity(HEADER_LEN);
+    header.extend_from_slice(&MAGIC);
+    header.extend_from_slice(&VERSION.to_le_bytes());
+    header.extend_from_slice(&options.max_ply.to_le_bytes());
+    header.extend_from_slice(&stats.games.to_le_bytes());
+    header.extend_from_slice(&stats.postings.to_le_bytes());
+    header.extend_from_slice(&stats.positions.to_le_bytes());
+    header.push(key_bits as u8);
+    header.push(rice as u8);
+    header.extend_from_slice(&(options.popular as u16).to_le_bytes());
+    header.extend_from_slice(&[0; 4]);
+    let mut offset = HEADER_LEN as u64;
+    for len in lengths {
+        header.extend_from_slice(&offset.to_le_bytes());
+        header.extend_from_slice(&len.to_le_bytes());
+        offset += len;
+    }
+    debug_assert_eq!(header.len(), HEADER_LEN);
+    header
 }
 
 /// The bits a game index takes in the key blocks: enough for `games - 1`.
