@@ -12,7 +12,7 @@ use chessbits_pgn::{read_games, PgnGame, SliceReader};
 use chessbits_state::Position;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
-const SAMPLE: &[u8] = include_bytes!("../../../testdata/games/lichess-2021-10-sample.pgn");
+const SAMPLE: &[u8] = chessbits_testkit::LICHESS_SAMPLE;
 
 fn records(pgn: &[u8]) -> Vec<GameRecord> {
     let mut reader = SliceReader::new(pgn);

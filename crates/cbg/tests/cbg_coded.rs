@@ -8,16 +8,12 @@ use chessbits_state::Position;
 
 #[test]
 fn coded_games_write_the_same_file() {
-    let pgn = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../testdata/games/lichess-2021-10-sample.pgn"
-    ))
-    .unwrap();
+    let pgn = chessbits_testkit::LICHESS_SAMPLE;
     for codec in [MoveCodec::Model, MoveCodec::Index] {
         let mut one_by_one = CbgWriter::new(Vec::new(), codec).unwrap();
         let mut coded = CbgWriter::new(Vec::new(), codec).unwrap();
         let mut encoder = MoveEncoder::new(codec, &Position::new());
-        let mut reader = SliceReader::new(&pgn);
+        let mut reader = SliceReader::new(pgn);
         let mut builder = GameBuilder::default();
         let mut games = 0;
         while let Some(game) = reader.read_game(&mut builder) {

@@ -80,10 +80,8 @@ fn recycled_records_match_fresh_ones() {
 
 #[test]
 fn recycled_records_match_fresh_ones_on_the_sample() {
-    let path =
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/games/lichess-2021-10-sample.pgn");
-    let pgn = std::fs::read(path).expect("the sample file");
-    let expected = fresh(&pgn);
+    let pgn = chessbits_testkit::LICHESS_SAMPLE;
+    let expected = fresh(pgn);
     assert!(expected.len() > 50, "{} games", expected.len());
-    assert_eq!(recycled(&pgn), expected);
+    assert_eq!(recycled(pgn), expected);
 }

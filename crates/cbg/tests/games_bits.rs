@@ -16,13 +16,12 @@ use chessbits_pgn::{Clock, SliceReader};
 use chessbits_state::Position;
 use chessbits_testkit::Rng;
 
-const SAMPLE: &[u8] = include_bytes!("../../../testdata/games/lichess-2021-10-sample.pgn");
+const SAMPLE: &[u8] = chessbits_testkit::LICHESS_SAMPLE;
 
-const SUITES: [&str; 3] = [
-    include_str!("../../../testdata/perft/perftsuite.epd"),
-    include_str!("../../../testdata/perft/chess960.epd"),
-    include_str!("../../../testdata/perft/tricky.epd"),
-];
+const SUITES: [&str; 3] = {
+    let [_, perftsuite, _, tricky, chess960] = chessbits_testkit::SUITE_TEXTS;
+    [perftsuite, chess960, tricky]
+};
 
 const CODECS: [MoveCodec; 2] = [MoveCodec::Model, MoveCodec::Index];
 

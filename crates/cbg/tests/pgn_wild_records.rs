@@ -8,7 +8,12 @@ use chessbits_pgn::{Replay, SliceReader};
 
 #[test]
 fn game_records_read_the_wild_files_as_replay_does() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../pgn/tests/data/wild");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../pgn/tests/data/wild");
+    if !dir.is_dir() {
+        // This crate's package, outside the workspace: the PGN crate's files are not in it.
+        eprintln!("skipped: no {}", dir.display());
+        return;
+    }
     let (mut files, mut with_nulls) = (0, 0);
     for entry in std::fs::read_dir(dir).expect("the pgn crate's test data") {
         let path = entry.expect("a directory entry").path();

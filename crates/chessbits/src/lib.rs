@@ -38,9 +38,10 @@ pub use chessbits_notation as notation;
 pub use chessbits_pgn as pgn;
 pub use chessbits_state as state;
 
-/// The README's Rust examples, compiled and run as doctests so they stay true.
+/// The workspace README's Rust examples, compiled and run as doctests so they stay true.
+/// `README-workspace.md` links to it, so that the package holds it too.
 #[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
+#[doc = include_str!("../README-workspace.md")]
 pub struct ReadmeDoctests;
 
 /// The names most programs need, in one `use`: the vocabulary, positions and games, FEN,

@@ -142,7 +142,8 @@ fn decoders_allocate_a_bounded_multiple_of_their_input() {
             }
         }
     }
-    assert!(inputs.len() > 20);
+    // The committed fuzz corpus is in the workspace, not in this crate's package.
+    assert!(inputs.len() > 20 || !root.is_dir(), "{} inputs", inputs.len());
     let decoders = decoders();
     // Warm up what is built once (attack tables, the compact model).
     for (_, decode) in &decoders {

@@ -3,7 +3,6 @@
 //! depths run in release through `cargo xtask perft --suite` (see `.ci/run`).
 
 use std::fs;
-use std::path::PathBuf;
 
 use chessbits::movegen::{divide, perft, perft_make_unmake};
 use chessbits::notation::{epd::Epd, fen};
@@ -14,7 +13,7 @@ const MAX_NODES: u64 = 250_000;
 
 /// The suite's positions as (FEN, perft counts), read as EPD.
 fn suite(name: &str) -> Vec<(String, Vec<(u32, u64)>)> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/perft").join(name);
+    let path = chessbits_testkit::data("perft").join(name);
     let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
         .enumerate()

@@ -659,13 +659,9 @@ mod tests {
     #[test]
     fn mutated_requests_get_answers_never_panics() {
         use chessbits_index::{IndexBuilder, PreparedGame};
-        let pgn = std::fs::read(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../testdata/games/lichess-2021-10-sample.pgn"
-        ))
-        .unwrap();
+        let pgn = chessbits_testkit::LICHESS_SAMPLE;
         let mut builder = IndexBuilder::new(BuildOptions::default().with_popular(3));
-        let mut reader = chessbits_pgn::SliceReader::new(&pgn);
+        let mut reader = chessbits_pgn::SliceReader::new(pgn);
         let mut games = chessbits_cbg::GameBuilder::default();
         while let Some(game) = reader.read_game(&mut games) {
             let Ok(mut game) = game else { continue };

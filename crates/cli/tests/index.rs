@@ -6,7 +6,7 @@ use std::process::Output;
 mod common;
 
 fn sample() -> String {
-    format!("{}/../../testdata/games/lichess-2021-10-sample.pgn", env!("CARGO_MANIFEST_DIR"))
+    chessbits_testkit::data("games/lichess-2021-10-sample.pgn").display().to_string()
 }
 
 fn run(args: &[&str], stdin: &str) -> Output {

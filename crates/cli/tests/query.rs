@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 const BIN: &str = env!("CARGO_BIN_EXE_chessbits");
 
 fn pgn() -> String {
-    format!("{}/../../testdata/games/lichess-2021-10-sample.pgn", env!("CARGO_MANIFEST_DIR"))
+    chessbits_testkit::data("games/lichess-2021-10-sample.pgn").display().to_string()
 }
 
 fn run(args: &[&str]) -> Output {

@@ -13,7 +13,7 @@ mod common;
 use common::{text, BIN};
 
 fn sample() -> String {
-    format!("{}/../../testdata/games/lichess-2021-10-sample.pgn", env!("CARGO_MANIFEST_DIR"))
+    chessbits_testkit::data("games/lichess-2021-10-sample.pgn").display().to_string()
 }
 
 /// A temporary index of the sample.

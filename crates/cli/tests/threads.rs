@@ -35,8 +35,15 @@ fn temp(name: &str) -> String {
 fn inputs() -> Vec<String> {
     let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     let mut joined = Vec::new();
-    for dir in ["crates/pgn/tests/data/wild", "testdata/games", "crates/cli/tests/data"] {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+    // The PGN crate's odd files are there in the workspace, not in this crate's package.
+    let wild = root.join("crates/pgn/tests/data/wild");
+    let dirs = [
+        Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")),
+        Some(chessbits_testkit::data("games")),
+        wild.is_dir().then_some(wild),
+    ];
+    for dir in dirs.into_iter().flatten() {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().path())
             .filter(|p| p.extension().is_some_and(|e| e == "pgn"))

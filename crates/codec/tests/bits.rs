@@ -18,13 +18,8 @@ use chessbits_notation::fen::{fen_of, parse_position, Fen, FenOptions};
 use chessbits_state::Position;
 use chessbits_testkit::Rng;
 
-const SUITES: [&str; 5] = [
-    include_str!("../../../testdata/perft/standard.epd"),
-    include_str!("../../../testdata/perft/perftsuite.epd"),
-    include_str!("../../../testdata/perft/random.epd"),
-    include_str!("../../../testdata/perft/chess960.epd"),
-    include_str!("../../../testdata/perft/tricky.epd"),
-];
+/// The perft suites' EPD texts.
+const SUITES: [&str; 5] = chessbits_testkit::SUITE_TEXTS;
 
 /// Every position of the perft suites.
 fn suite_positions() -> Vec<Position> {

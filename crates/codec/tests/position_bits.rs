@@ -10,13 +10,7 @@ use chessbits_notation::fen::{fen_of, CastlingNotation, EnPassantMode, FenOption
 use chessbits_state::Position;
 use chessbits_testkit::Rng;
 
-const SUITES: [(&str, &str); 5] = [
-    ("standard.epd", include_str!("../../../testdata/perft/standard.epd")),
-    ("perftsuite.epd", include_str!("../../../testdata/perft/perftsuite.epd")),
-    ("random.epd", include_str!("../../../testdata/perft/random.epd")),
-    ("chess960.epd", include_str!("../../../testdata/perft/chess960.epd")),
-    ("tricky.epd", include_str!("../../../testdata/perft/tricky.epd")),
-];
+use chessbits_testkit::SUITES;
 
 /// Every position of every suite.
 fn suite_positions() -> Vec<(String, Position)> {

@@ -18,7 +18,7 @@ use chessbits_pgn::SliceReader;
 use chessbits_state::Position;
 use chessbits_testkit::Rng;
 
-const SAMPLE: &[u8] = include_bytes!("../../../testdata/games/lichess-2021-10-sample.pgn");
+const SAMPLE: &[u8] = chessbits_testkit::LICHESS_SAMPLE;
 
 /// The sample's games, then random games from the start and from Chess960 starts, numbered
 /// in that order; and how many games failed to read.

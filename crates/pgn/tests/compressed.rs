@@ -5,7 +5,6 @@
 #![cfg(feature = "compression")]
 
 use std::io::{self, Read, Write};
-use std::path::Path;
 
 use chessbits_pgn::{
     par_games, CompressedStreamError, Compression, Input, Output, Parallel, PgnErrorKind,
@@ -13,11 +12,7 @@ use chessbits_pgn::{
 };
 
 fn sample() -> Vec<u8> {
-    std::fs::read(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../testdata/games/lichess-2021-10-sample.pgn"),
-    )
-    .unwrap()
+    chessbits_testkit::LICHESS_SAMPLE.to_vec()
 }
 
 fn compress(bytes: &[u8], compression: Compression) -> Vec<u8> {

@@ -16,7 +16,7 @@ use chessbits_sql::datafusion::arrow::util::display::{ArrayFormatter, FormatOpti
 use chessbits_sql::{run_query, Table};
 use chessbits_state::Position;
 
-const SAMPLE: &[u8] = include_bytes!("../../../testdata/games/lichess-2021-10-sample.pgn");
+const SAMPLE: &[u8] = chessbits_testkit::LICHESS_SAMPLE;
 
 /// Games from other starts: Chess960 games (castling as king takes rook), one from the
 /// standard array, and a set-up position.

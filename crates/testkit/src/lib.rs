@@ -1,10 +1,13 @@
 //! What the chessbits crates' tests, benchmarks and developer tasks share, in one place instead
 //! of a copy in each: the perft suites of `testdata/perft`, compiled in ([`SUITES`],
-//! [`suite`]), and a small seeded random generator ([`Rng`]) whose sequence never changes, so
-//! that a failing random test fails again with the same seed.
+//! [`suite`]); a sample of real lichess games ([`LICHESS_SAMPLE`], [`data`] for its path);
+//! and a small seeded random generator ([`Rng`]) whose sequence never changes, so that a
+//! failing random test fails again with the same seed.
 //!
 //! It depends on no chessbits crate, so any of them can take it as a dev-dependency without a
-//! cycle. It is not published.
+//! cycle. It is published, with the workspace's `testdata/` inside its package, so that every
+//! chessbits crate's tests run from that crate's package alone: a test reads its data through
+//! this crate, never by a path out of its own package.
 //!
 //! ```
 //! use chessbits_testkit::{suite, Rng, SUITES};
@@ -23,12 +26,28 @@
 /// (the chessprogramming.org positions), perftsuite, random, tricky, chess960. Benchmarks take
 /// positions from them in this order, so keep it.
 pub const SUITES: [(&str, &str); 5] = [
-    ("standard", include_str!("../../../testdata/perft/standard.epd")),
-    ("perftsuite", include_str!("../../../testdata/perft/perftsuite.epd")),
-    ("random", include_str!("../../../testdata/perft/random.epd")),
-    ("tricky", include_str!("../../../testdata/perft/tricky.epd")),
-    ("chess960", include_str!("../../../testdata/perft/chess960.epd")),
+    ("standard", include_str!("../testdata/perft/standard.epd")),
+    ("perftsuite", include_str!("../testdata/perft/perftsuite.epd")),
+    ("random", include_str!("../testdata/perft/random.epd")),
+    ("tricky", include_str!("../testdata/perft/tricky.epd")),
+    ("chess960", include_str!("../testdata/perft/chess960.epd")),
 ];
+
+/// `testdata/games/lichess-2021-10-sample.pgn`: 66 games of the lichess database (October
+/// 2021, CC0), with clock comments, as the tests of every game format read them.
+pub const LICHESS_SAMPLE: &[u8] = include_bytes!("../testdata/games/lichess-2021-10-sample.pgn");
+
+/// The path of `relative` (for example `"games/lichess-2021-10-sample.pgn"`) under the test
+/// data, for tests that hand a file's path to a program: inside this crate's source, in the
+/// workspace (`crates/testkit/testdata` links to the workspace's `testdata/`) and in its
+/// package alike.
+pub fn data(relative: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata").join(relative)
+}
+
+/// The suites' EPD texts alone, in the order of [`SUITES`], for a `const` of some of them.
+pub const SUITE_TEXTS: [&str; 5] =
+    [SUITES[0].1, SUITES[1].1, SUITES[2].1, SUITES[3].1, SUITES[4].1];
 
 /// The EPD text of the suite named `name` (one of [`SUITES`]), empty for any other name.
 pub fn suite(name: &str) -> &'static str {
