@@ -85,13 +85,15 @@ pub struct ParquetPgn {
 
 impl std::fmt::Debug for ParquetPgn {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ParquetPgn").field("tags", &self.tags).finish_non_exhaustive()
+        let tags: Vec<&str> = self.tags.iter().map(|tag| tag.name.as_str()).collect();
+        f.debug_struct("ParquetPgn").field("tags", &tags).finish_non_exhaustive()
     }
 }
 
 /// A column read as a tag.
 #[derive(Debug)]
 struct TagColumn {
+    name: String,
     /// `[Name "`: what a tag line of it starts with.
     opening: Vec<u8>,
     index: usize,
@@ -128,6 +130,7 @@ impl ParquetPgn {
             } else if has_tag_text(field.data_type()) {
                 let name = field.name();
                 tags.push(TagColumn {
+                    name: name.clone(),
                     opening: format!("[{name} \"").into_bytes(),
                     index,
                     signed: name.ends_with("RatingDiff"),
@@ -206,11 +209,7 @@ impl ParquetPgn {
 
 /// Appends a tag value as PGN writes it: a `"` or `\` escaped, a line break as a space.
 fn push_tag_value(out: &mut Vec<u8>, value: &[u8]) {
-    // A fold rather than `any`, so that the test runs over whole vectors without a branch a
-    // byte; `c < 0x0e` takes in more than the line breaks, and the loop below rewrites only those.
-    let plain =
-        !value.iter().fold(false, |seen, &c| seen | (c == b'"') | (c == b'\\') | (c < 0x0e));
-    if plain {
+    if !value.iter().any(|&c| matches!(c, b'"' | b'\\' | b'\n' | b'\r')) {
         out.extend_from_slice(value);
         return;
     }
