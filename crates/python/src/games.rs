@@ -358,14 +358,13 @@ impl Rows {
         }
     }
 
-    /// The rows as a batch (`None` if there are none), numbered after `before` games: a
-    /// worker numbers a chunk's games from its start, and the pipeline's sink, which knows
-    /// the games before the chunk, finishes its rows. Leaves an empty builder.
-    fn finish(&mut self, before: u64) -> Result<Option<RecordBatch>, ExportError> {
+    /// The rows as a batch (`None` if there are none), their games numbered as the reader
+    /// numbered them. Leaves an empty builder.
+    fn finish(&mut self) -> Result<Option<RecordBatch>, ExportError> {
         if self.batch.is_empty() {
             return Ok(None);
         }
-        let base = add_to_game_numbers(&self.batch.finish()?, before)?;
+        let base = self.batch.finish()?;
         let mut columns: Vec<ArrayRef> = base.columns().to_vec();
         if self.moves_as != MovesAs::Codes {
             let at = base.schema().index_of("moves")?;
@@ -444,15 +443,20 @@ impl GameBatches {
         std::thread::spawn(move || {
             let work = |reader: &mut ChunkReader<'_>| {
                 let mut rows = Rows::new(moves_as, keys);
+                // The batch is built here, on the worker; the sink, which alone knows the
+                // games before the chunk, only renumbers its first column.
                 match read_games_into(reader, &mut rows) {
                     // The read error is no game's: reading stops there, as serially.
-                    Ok(end) => (Ok(rows), end.read_error.map(|e| (e.game, e.to_string()))),
+                    Ok(end) => (rows.finish(), end.read_error.map(|e| (e.game, e.to_string()))),
                     Err(e) => (Err(e), None),
                 }
             };
             // A send fails when the reader was dropped: the pipeline then stops.
-            let _ = par_chunks(input, &options, work, |before, (rows, io)| {
-                match rows.and_then(|mut rows| rows.finish(before)) {
+            let _ = par_chunks(input, &options, work, |before, (batch, io)| {
+                let numbered = |batch: Option<RecordBatch>| {
+                    batch.map(|b| add_to_game_numbers(&b, before)).transpose().map_err(Into::into)
+                };
+                match batch.and_then(numbered) {
                     Ok(Some(batch)) => tx.send(Fed::Batch(batch)).map_err(drop)?,
                     Ok(None) => {}
                     Err(e) => return tx.send(Fed::Export(e)).map_err(drop).and(Err(())),
@@ -525,7 +529,7 @@ impl GameBatches {
                     }
                 }
                 // The serial reader numbers games from the input's start.
-                match rows.finish(0)? {
+                match rows.finish()? {
                     Some(batch) => Ok(Some(batch)),
                     None => self.failed.take().map_or(Ok(None), |e| Err(ReadError::Py(e))),
                 }

@@ -38,6 +38,12 @@ mod pieces;
 
 use pyo3::prelude::*;
 
+/// The pipeline's workers allocate a chunk's builders and free them in another thread's
+/// batches; glibc's per-thread arenas then gave memory back to the kernel and faulted it in
+/// again at every call, where mimalloc keeps it.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 // Python's allocator, which places a class's fields, aligns to 16 bytes (8 on 32-bit
 // targets): a class aligned more would be read misaligned, so more-aligned fields (`Position`,
 // 64) sit behind a `Box`. Checked here for every class.
