@@ -230,12 +230,16 @@ fn chunked(data: &[u8]) {
         numbered.push(line.replacen(&start, " @0 ", 1));
         serial.push(line);
     }
-    // One to four threads, each cutter, picked by the second byte: the same lines (games,
-    // errors with their numbers, lines, columns and offsets) as one reader.
+    // One to four threads, each cutter, reading ahead or not, picked by the second byte: the
+    // same lines (games, errors with their numbers, lines, columns and offsets) as one reader.
     let pick = data.get(1).copied().unwrap_or(0);
     let threads = 1 + usize::from(pick % 4);
     let guess = pick & 4 == 0;
-    let options = chessbits_pgn::Parallel::new(threads).with_chunk_size(size).with_guess(guess);
+    let read_ahead = pick & 8 == 0;
+    let options = chessbits_pgn::Parallel::new(threads)
+        .with_chunk_size(size)
+        .with_guess(guess)
+        .with_read_ahead(read_ahead);
     let mut parallel = Vec::new();
     let _ = chessbits_pgn::par_games(
         data,
@@ -247,7 +251,7 @@ fn chunked(data: &[u8]) {
             Ok::<_, ()>(())
         },
     );
-    assert_eq!(numbered, parallel, "{threads} threads, chunks of {size} bytes, guess {guess}");
+    assert_eq!(numbered, parallel, "{options:?}");
     let mut chunked = Vec::new();
     for mut chunk in Chunks::new(data, size) {
         let mut reader = chunk.reader();
@@ -259,13 +263,13 @@ fn chunked(data: &[u8]) {
         }
     }
     assert_eq!(serial, chunked, "chunks of {size} bytes");
-    broken_off(data, threads, size, guess);
+    broken_off(data, options);
 }
 
 /// The input broken off by a read error at a byte the third byte picks: the pipeline gives the
 /// serial reader's games and then the read error, at the same game number, with the error
 /// inside it whole, whatever pieces a wrong guess made it read again.
-fn broken_off(data: &[u8], threads: usize, size: usize, guess: bool) {
+fn broken_off(data: &[u8], options: chessbits_pgn::Parallel) {
     let at = usize::from(data.get(2).copied().unwrap_or(0)) * data.len() / 256;
     let describe = |n: u64, game: Result<ReplayedGame, PgnError<ReplayError>>| match game {
         Ok(g) => format!("{n} {:?}", g.game.moves()),
@@ -281,7 +285,6 @@ fn broken_off(data: &[u8], threads: usize, size: usize, guess: bool) {
     while let Some(game) = reader.read_game(&mut Replay::default()) {
         serial.push(describe(reader.games(), game));
     }
-    let options = chessbits_pgn::Parallel::new(threads).with_chunk_size(size).with_guess(guess);
     let mut parallel = Vec::new();
     let _ = chessbits_pgn::par_games(
         BrokenOff(data, at),
@@ -293,10 +296,7 @@ fn broken_off(data: &[u8], threads: usize, size: usize, guess: bool) {
             Ok::<_, ()>(())
         },
     );
-    assert_eq!(
-        serial, parallel,
-        "broken off at {at}: {threads} threads, {size} bytes, guess {guess}"
-    );
+    assert_eq!(serial, parallel, "broken off at {at}: {options:?}");
 }
 
 /// The error a [`BrokenOff`] reader ends with: a type of its own, to be found inside.

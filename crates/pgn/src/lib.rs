@@ -179,6 +179,7 @@ mod limits;
 mod lines;
 mod origin;
 mod parallel;
+mod pool;
 mod reader;
 mod san_cache;
 mod scanner;
@@ -202,7 +203,9 @@ pub use limits::{
     MAX_VARIATION_DEPTH,
 };
 pub use origin::Origin;
-pub use parallel::{par_chunks, par_games, par_map, Parallel, BLOCKS, BLOCK_SIZE};
+pub use parallel::{
+    par_chunks, par_chunks_pooled, par_games, par_map, Parallel, BLOCKS, BLOCK_SIZE,
+};
 pub use reader::{PgnReader, SliceReader};
 pub use split::{Chunk, ChunkReader, Chunks};
 pub use tree::{read_games, Games, Node, PgnGame, Tags, TreeBuilder, Variation, SEVEN_TAG_ROSTER};

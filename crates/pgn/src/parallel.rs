@@ -37,6 +37,7 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, Read};
+use std::ops::Deref;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
@@ -45,6 +46,7 @@ use std::thread;
 use crate::error::PgnError;
 use crate::guess::{GuessedChunk, Guesses, Verifier};
 use crate::limits::Limits;
+use crate::pool::{Pooled, Spawner};
 use crate::reader::PgnReader;
 use crate::san_cache::SanCache;
 use crate::split::{Chunk, ChunkReader, Chunks};
@@ -79,6 +81,14 @@ pub struct Parallel {
     /// `--exact-cuts` turns it off).
     #[doc(hidden)]
     pub guess: bool,
+    /// With more than one thread: read the input on a thread of its own, [`BLOCKS`] blocks
+    /// ahead of the cutter (the default), rather than on the cutter's thread. A decompressor
+    /// needs that thread; a plain file or bytes in memory do not, and without it the first
+    /// chunk is cut after 64 KiB are read rather than a megabyte, one thread fewer is
+    /// started, and no block is copied. The results are the same. A tuning knob, not part
+    /// of the stable API (hidden from the docs).
+    #[doc(hidden)]
+    pub read_ahead: bool,
 }
 
 impl Parallel {
@@ -94,6 +104,7 @@ impl Parallel {
             chunk_size: Parallel::DEFAULT_CHUNK_SIZE,
             limits: Limits::DEFAULT,
             guess: true,
+            read_ahead: true,
         }
     }
 
@@ -115,6 +126,14 @@ impl Parallel {
     #[must_use]
     pub fn with_guess(self, guess: bool) -> Parallel {
         Parallel { guess, ..self }
+    }
+
+    /// These options reading the input on a thread of its own (`true`, the default) or on
+    /// the cutter's: a tuning knob, not part of the stable API.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn with_read_ahead(self, read_ahead: bool) -> Parallel {
+        Parallel { read_ahead, ..self }
     }
 
     /// As many workers as the machine runs threads at once.
@@ -221,16 +240,78 @@ impl Default for Parallel {
 /// assert_eq!(plies, (1..=1000).map(|n| (n, 4)).collect::<Vec<_>>());
 /// # Ok::<_, std::io::Error>(())
 /// ```
-pub fn par_chunks<R, T, E, W, S>(
-    input: R,
-    options: &Parallel,
-    work: W,
-    mut sink: S,
-) -> Result<(), E>
+pub fn par_chunks<R, T, E, W, S>(input: R, options: &Parallel, work: W, sink: S) -> Result<(), E>
 where
     R: Read + Send,
     T: Send,
     W: Fn(&mut ChunkReader<'_>) -> T + Sync,
+    S: FnMut(u64, T) -> Result<(), E>,
+{
+    thread::scope(|scope| chunks_on(&scope, input, options, &work, sink))
+}
+
+/// [`par_chunks`] on threads kept between calls: the process's pool, whose threads start
+/// once and keep their allocator heaps and move-token caches warm. For a caller that reads
+/// many small inputs one after the other (a 1 MB file took 4 thread starts a call); the
+/// results are those of [`par_chunks`]. The pool holds as many threads as were ever busy at
+/// once (`threads + 2` a call), and keeps them for the life of the process.
+///
+/// # Errors
+/// The first error `sink` returns, as [`par_chunks`].
+///
+/// ```
+/// use chessbits_pgn::{par_chunks_pooled, Parallel, Replay};
+///
+/// let pgn = "[Event \"e\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n".repeat(1000);
+/// let options = Parallel::new(2).with_chunk_size(4096);
+/// for _ in 0..3 {
+///     let mut games = 0;
+///     par_chunks_pooled(std::io::Cursor::new(pgn.clone()), &options, |reader| {
+///         let mut n = 0;
+///         while reader.read_game(&mut Replay::default()).is_some() {
+///             n += 1;
+///         }
+///         n
+///     }, |_, n| {
+///         games += n;
+///         Ok::<_, std::io::Error>(())
+///     })?;
+///     assert_eq!(games, 1000);
+/// }
+/// # Ok::<_, std::io::Error>(())
+/// ```
+pub fn par_chunks_pooled<R, T, E, W, S>(
+    input: R,
+    options: &Parallel,
+    work: W,
+    sink: S,
+) -> Result<(), E>
+where
+    R: Read + Send + 'static,
+    T: Send + 'static,
+    W: Fn(&mut ChunkReader<'_>) -> T + Send + Sync + 'static,
+    S: FnMut(u64, T) -> Result<(), E>,
+{
+    let pooled = Pooled::new();
+    let result = chunks_on(&pooled, input, options, Arc::new(work), sink);
+    pooled.finish();
+    result
+}
+
+/// [`par_chunks`] with its threads from `spawner`; `work` is shared by reference (a scope's
+/// threads) or by `Arc` (the pool's).
+fn chunks_on<'a, R, T, E, W, Wk, S>(
+    spawner: &impl Spawner<'a>,
+    input: R,
+    options: &Parallel,
+    work: Wk,
+    mut sink: S,
+) -> Result<(), E>
+where
+    R: Read + Send + 'a,
+    T: Send + 'a,
+    W: Fn(&mut ChunkReader<'_>) -> T + Sync,
+    Wk: Deref<Target = W> + Clone + Send + 'a,
     S: FnMut(u64, T) -> Result<(), E>,
 {
     let (chunk_size, limits) = (options.chunk_size, options.limits);
@@ -238,58 +319,78 @@ where
     // next: a warm cache reads as fast as one reader of the whole input. The exact cutter
     // knows the games before each chunk; its readers too number games from the chunk's
     // start, so that `work` sees the same numbers from either cutter.
-    let work_exact = |sans: &mut SanCache, mut chunk: Chunk| {
+    let exact_work = work.clone();
+    let work_exact = move |sans: &mut SanCache, mut chunk: Chunk| {
         let before = chunk.number_from_start();
         let mut reader = chunk.reader_with(limits, core::mem::take(sans));
-        let result = work(&mut reader);
+        let result = exact_work(&mut reader);
         *sans = reader.finish().1;
         (before, result)
     };
     if options.threads <= 1 {
         // No reading thread either: the chunks are cut from `input` on the calling thread.
         let chunks = move || Chunks::with_limits(input, chunk_size, limits);
-        return par_map_with(1, chunks, SanCache::default, work_exact, |(before, result)| {
+        return par_map_with(spawner, 1, chunks, work_exact, |(before, result)| {
             sink(before, result)
         });
     }
-    thread::scope(|scope| {
-        let (block_tx, block_rx) = sync_channel(BLOCKS);
-        // Blocks read go back to the reading thread once the cutter has copied them.
-        let (spare_tx, spare_rx) = sync_channel(BLOCKS + 2);
-        scope.spawn(move || read_blocks(input, &block_tx, &spare_rx));
-        let blocks = Blocks { rx: block_rx, spare: spare_tx, block: Vec::new(), at: 0 };
-        // The cutter is `par_map`'s producing thread; dropping it stops the reading thread.
-        if !options.guess {
-            let chunks = move || Chunks::with_limits(blocks, chunk_size, limits);
-            return par_map_with(
-                options.threads,
-                chunks,
-                SanCache::default,
-                work_exact,
-                |(before, result)| sink(before, result),
-            );
-        }
-        let guesses = move || Guesses::new(blocks, chunk_size, limits);
-        let mut verifier = Verifier::new(&work, sink, limits);
-        par_map_with(
-            options.threads,
-            guesses,
-            SanCache::default,
-            |sans: &mut SanCache, mut piece: GuessedChunk| {
-                if !piece.for_a_worker() {
-                    return (None, piece);
-                }
-                let mut chunk = piece.chunk();
-                let mut reader = chunk.reader_with(limits, core::mem::take(sans));
-                let result = work(&mut reader);
-                let reading;
-                (reading, *sans) = reader.finish();
-                drop(chunk);
-                (Some((result, reading)), piece)
-            },
-            |(read, piece)| verifier.take(read, piece),
-        )
-    })
+    if !options.read_ahead {
+        return cut_on(spawner, input, options, work, work_exact, sink);
+    }
+    let (block_tx, block_rx) = sync_channel(BLOCKS);
+    // Blocks read go back to the reading thread once the cutter has copied them.
+    let (spare_tx, spare_rx) = sync_channel(BLOCKS + 2);
+    spawner.run(move |_| read_blocks(input, &block_tx, &spare_rx));
+    let blocks = Blocks { rx: block_rx, spare: spare_tx, block: Vec::new(), at: 0 };
+    // The cutter is `par_map`'s producing thread; dropping it stops the reading thread.
+    cut_on(spawner, blocks, options, work, work_exact, sink)
+}
+
+/// The rest of [`chunks_on`] with more than one thread: `input` cut on a thread of its own
+/// (exactly, or at guessed game starts), the chunks read on the workers.
+fn cut_on<'a, R, T, E, W, Wk, S>(
+    spawner: &impl Spawner<'a>,
+    input: R,
+    options: &Parallel,
+    work: Wk,
+    work_exact: impl Fn(&mut SanCache, Chunk) -> (u64, T) + Clone + Send + 'a,
+    mut sink: S,
+) -> Result<(), E>
+where
+    R: Read + Send + 'a,
+    T: Send + 'a,
+    W: Fn(&mut ChunkReader<'_>) -> T + Sync,
+    Wk: Deref<Target = W> + Clone + Send + 'a,
+    S: FnMut(u64, T) -> Result<(), E>,
+{
+    let (chunk_size, limits) = (options.chunk_size, options.limits);
+    if !options.guess {
+        let chunks = move || Chunks::with_limits(input, chunk_size, limits);
+        return par_map_with(spawner, options.threads, chunks, work_exact, |(before, result)| {
+            sink(before, result)
+        });
+    }
+    let guesses = move || Guesses::new(input, chunk_size, limits);
+    let mut verifier = Verifier::new(&*work, sink, limits);
+    let guessed_work = work.clone();
+    par_map_with(
+        spawner,
+        options.threads,
+        guesses,
+        move |sans: &mut SanCache, mut piece: GuessedChunk| {
+            if !piece.for_a_worker() {
+                return (None, piece);
+            }
+            let mut chunk = piece.chunk();
+            let mut reader = chunk.reader_with(limits, core::mem::take(sans));
+            let result = guessed_work(&mut reader);
+            let reading;
+            (reading, *sans) = reader.finish();
+            drop(chunk);
+            (Some((result, reading)), piece)
+        },
+        |(read, piece)| verifier.take(read, piece),
+    )
 }
 
 /// Runs `work` on each item of the sequence `items` makes, on `threads` worker threads, and
@@ -326,76 +427,71 @@ where
     W: Fn(I::Item) -> U + Sync,
     S: FnMut(U) -> Result<(), E>,
 {
-    par_map_with(threads, items, || (), |(), item| work(item), sink)
+    let work = |_: &mut SanCache, item| work(item);
+    thread::scope(|scope| par_map_with(&scope, threads, items, work, sink))
 }
 
-/// [`par_map`], where each worker thread (or the calling thread, with one) has a scratch
-/// state of its own, made by `scratch` when it starts and lent to `work` with each item: the
-/// buffers and caches that one item's work warms for the next, passed as an argument rather
-/// than kept in a thread-local.
-pub(crate) fn par_map_with<I, F, X, U, E, W, S>(
+/// [`par_map`], with its threads from `spawner`, where each worker thread (or the calling
+/// thread, with one) lends `work` its move-token cache with each item: the scratch that one
+/// item's work warms for the next, passed as an argument rather than kept in a thread-local.
+/// `work` is cloned into each worker (a reference, or an `Arc`'s closure).
+fn par_map_with<'a, I, F, U, E, W, S>(
+    spawner: &impl Spawner<'a>,
     threads: usize,
     items: F,
-    scratch: impl Fn() -> X + Sync,
     work: W,
     mut sink: S,
 ) -> Result<(), E>
 where
-    F: FnOnce() -> I + Send,
+    F: FnOnce() -> I + Send + 'a,
     I: Iterator,
-    I::Item: Send,
-    U: Send,
-    W: Fn(&mut X, I::Item) -> U + Sync,
+    I::Item: Send + 'a,
+    U: Send + 'a,
+    W: Fn(&mut SanCache, I::Item) -> U + Clone + Send + 'a,
     S: FnMut(U) -> Result<(), E>,
 {
     if threads <= 1 {
-        let mut own = scratch();
+        let mut own = SanCache::default();
         for item in items() {
             sink(work(&mut own, item))?;
         }
         return Ok(());
     }
     let in_flight = 2 * threads + 2;
-    thread::scope(|scope| {
-        // A token for each item that may be in flight: the producing thread takes one per
-        // item, the calling thread gives it back once the item's result is handed on.
-        let (token_tx, token_rx) = sync_channel(in_flight);
-        for _ in 0..in_flight {
-            let _ = token_tx.send(());
+    // A token for each item that may be in flight: the producing thread takes one per
+    // item, the calling thread gives it back once the item's result is handed on.
+    let (token_tx, token_rx) = sync_channel(in_flight);
+    for _ in 0..in_flight {
+        let _ = token_tx.send(());
+    }
+    let (item_tx, item_rx) = sync_channel::<(u64, I::Item)>(threads);
+    // Shared by the workers, and dropped with the last of them, so that the producing
+    // thread stops when no worker is left.
+    let item_rx = Arc::new(Mutex::new(item_rx));
+    spawner.run(move |_| {
+        for item in (0..).zip(items()) {
+            if token_rx.recv().is_err() || item_tx.send(item).is_err() {
+                return;
+            }
         }
-        let (item_tx, item_rx) = sync_channel::<(u64, I::Item)>(threads);
-        // Shared by the workers, and dropped with the last of them, so that the producing
-        // thread stops when no worker is left.
-        let item_rx = Arc::new(Mutex::new(item_rx));
-        scope.spawn(move || {
-            for item in (0..).zip(items()) {
-                if token_rx.recv().is_err() || item_tx.send(item).is_err() {
-                    return;
-                }
+    });
+    let (done_tx, done_rx) = channel();
+    for _ in 0..threads {
+        let (item_rx, done_tx, work) = (Arc::clone(&item_rx), done_tx.clone(), work.clone());
+        spawner.run(move |own| loop {
+            let next = match item_rx.lock() {
+                Ok(rx) => rx.recv(),
+                Err(_) => return,
+            };
+            let Ok((index, item)) = next else { return };
+            let result = panic::catch_unwind(AssertUnwindSafe(|| work(own, item)));
+            if done_tx.send((index, result)).is_err() {
+                return;
             }
         });
-        let (done_tx, done_rx) = channel();
-        for _ in 0..threads {
-            let (item_rx, done_tx, work) = (Arc::clone(&item_rx), done_tx.clone(), &work);
-            let scratch = &scratch;
-            scope.spawn(move || {
-                let mut own = scratch();
-                loop {
-                    let next = match item_rx.lock() {
-                        Ok(rx) => rx.recv(),
-                        Err(_) => return,
-                    };
-                    let Ok((index, item)) = next else { return };
-                    let result = panic::catch_unwind(AssertUnwindSafe(|| work(&mut own, item)));
-                    if done_tx.send((index, result)).is_err() {
-                        return;
-                    }
-                }
-            });
-        }
-        drop((done_tx, item_rx));
-        hand_on(done_rx, token_tx, &mut sink)
-    })
+    }
+    drop((done_tx, item_rx));
+    hand_on(done_rx, token_tx, &mut sink)
 }
 
 /// Hands the workers' results (item index, result or panic) to `sink` in item order, giving

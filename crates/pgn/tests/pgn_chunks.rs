@@ -249,9 +249,15 @@ fn check_threads(name: &str, bytes: &[u8], threads: &[usize], sizes: &[usize]) {
     while let Some(result) = reader.read_game(&mut Replay::default()) {
         serial.push(describe(reader.games(), 0, result));
     }
-    for (&threads, guess) in threads.iter().flat_map(|t| [(t, true), (t, false)]) {
+    let cutters = [(true, true), (false, true), (true, false), (false, false)];
+    for (&threads, (guess, read_ahead)) in
+        threads.iter().flat_map(|t| cutters.into_iter().map(move |c| (t, c)))
+    {
         for &chunk_size in sizes {
-            let options = Parallel::new(threads).with_chunk_size(chunk_size).with_guess(guess);
+            let options = Parallel::new(threads)
+                .with_chunk_size(chunk_size)
+                .with_guess(guess)
+                .with_read_ahead(read_ahead);
             let mut parallel = Vec::new();
             par_games(
                 bytes,
@@ -266,7 +272,8 @@ fn check_threads(name: &str, bytes: &[u8], threads: &[usize], sizes: &[usize]) {
             .unwrap();
             assert_eq!(
                 serial, parallel,
-                "{name}: {threads} threads, chunks of {chunk_size}, guessing {guess}"
+                "{name}: {threads} threads, chunks of {chunk_size}, guessing {guess}, \
+                 reading ahead {read_ahead}"
             );
         }
     }
@@ -493,7 +500,7 @@ fn the_read_error_keeps_the_error_inside_it() {
     // the error, without the error inside).
     let fake_starts = "\n\n[%clk 0:01:00]\n".repeat(400);
     let spoiled = format!("{clean}[Event \"last\"]\n\n1. e4 {{{fake_starts}}} e5 1-0\n\n");
-    for (bytes, threads, guess, chunk_size) in [
+    for case in [
         (&clean, 1, true, 1000),
         (&clean, 2, true, 1000),
         (&clean, 2, false, 1000),
@@ -501,8 +508,15 @@ fn the_read_error_keeps_the_error_inside_it() {
         (&spoiled, 2, true, 1000),
         (&spoiled, 3, true, 4000),
         (&spoiled, 2, false, 1000),
-    ] {
-        let options = Parallel::new(threads).with_chunk_size(chunk_size).with_guess(guess);
+    ]
+    .into_iter()
+    .flat_map(|case| [(case, true), (case, false)])
+    {
+        let ((bytes, threads, guess, chunk_size), read_ahead) = case;
+        let options = Parallel::new(threads)
+            .with_chunk_size(chunk_size)
+            .with_guess(guess)
+            .with_read_ahead(read_ahead);
         let mut last = None;
         par_games(
             Broken(bytes.as_bytes()),

@@ -1,11 +1,15 @@
 //! Record batches handed to pyarrow without a copy, through the Arrow PyCapsule interface
-//! (`__arrow_c_array__`, `__arrow_c_schema__`): pyarrow, polars and DuckDB import the buffers
-//! the extension allocated, where an IPC stream would serialize every column and copy it back.
+//! (`__arrow_c_array__`, `__arrow_c_stream__`, `__arrow_c_schema__`): pyarrow, polars and
+//! DuckDB import the buffers the extension allocated, where an IPC stream would serialize
+//! every column and copy it back.
 
 use std::ffi::CString;
 
+use std::sync::Mutex;
+
 use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
-use arrow_array::{Array, RecordBatch, StructArray};
+use arrow_array::ffi_stream::FFI_ArrowArrayStream;
+use arrow_array::{Array, RecordBatch, RecordBatchIterator, StructArray};
 use arrow_schema::SchemaRef;
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
@@ -95,6 +99,50 @@ impl ArrowSchema {
 
 #[pymethods]
 impl ArrowSchema {
+    /// The schema as an `arrow_schema` capsule.
+    fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+        schema_capsule(py, &self.schema)
+    }
+}
+
+/// Record batches of one schema, for `pyarrow.RecordBatchReader.from_stream(stream)`: a
+/// table's batches cross in one call, imported by pyarrow's C++, where a Python object a
+/// batch (`pyarrow.record_batch`) cost about 70 microseconds each (0.60 ms for the 8
+/// batches two threads make of a 1 MB file, against 0.14 ms for one). The batches can be
+/// taken once.
+#[pyclass(module = "chessbits", frozen)]
+pub(crate) struct ArrowStream {
+    schema: SchemaRef,
+    batches: Mutex<Option<Vec<RecordBatch>>>,
+}
+
+impl ArrowStream {
+    pub(crate) fn new(schema: SchemaRef, batches: Vec<RecordBatch>) -> ArrowStream {
+        ArrowStream { schema, batches: Mutex::new(Some(batches)) }
+    }
+}
+
+#[pymethods]
+impl ArrowStream {
+    /// The batches as an `arrow_array_stream` capsule; a second call is an error.
+    #[pyo3(signature = (requested_schema=None))]
+    fn __arrow_c_stream__<'py>(
+        &self,
+        py: Python<'py>,
+        requested_schema: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyCapsule>> {
+        // The schema is the stream's own; a consumer that asks for another casts itself.
+        let _ = requested_schema;
+        let batches = self
+            .batches
+            .lock()
+            .map_err(|_| ChessbitsError::new_err("the stream's lock was poisoned"))?
+            .take()
+            .ok_or_else(|| ChessbitsError::new_err("the stream was already taken"))?;
+        let reader = RecordBatchIterator::new(batches.into_iter().map(Ok), self.schema.clone());
+        capsule(py, FFI_ArrowArrayStream::new(Box::new(reader)), "arrow_array_stream")
+    }
+
     /// The schema as an `arrow_schema` capsule.
     fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
         schema_capsule(py, &self.schema)

@@ -22,8 +22,8 @@ use chessbits_arrow::{add_to_game_numbers, BatchBuilder, ExportError, ExportOpti
 use chessbits_cbg::{CbgErrorKind, CbgReader, GameBuilder, GameRecord};
 use chessbits_notation::san::SanPlus;
 use chessbits_pgn::{
-    par_chunks, ChunkReader, Compression, Input, Parallel, PgnError, PgnErrorKind, PgnReader,
-    ReplayError,
+    par_chunks_pooled, ChunkReader, Compression, Input, Parallel, PgnError, PgnErrorKind,
+    PgnReader, ReplayError,
 };
 use pyo3::exceptions::{
     PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyValueError,
@@ -32,7 +32,7 @@ use pyo3::prelude::*;
 use pyo3::PyErrArguments;
 
 use crate::args;
-use crate::capsule::{ArrowBatch, ArrowSchema};
+use crate::capsule::{ArrowBatch, ArrowSchema, ArrowStream};
 use crate::errors::{cbg_error, raise, ChessbitsError};
 
 /// How the `moves` column is written.
@@ -431,7 +431,7 @@ impl GameBatches {
         }
     }
 
-    /// The games of a PGN input read on `threads` workers (`chessbits_pgn::par_chunks`),
+    /// The games of a PGN input read on `threads` workers (`chessbits_pgn::par_chunks_pooled`),
     /// each chunk into a batch on its worker.
     fn parallel(
         input: impl Read + Send + 'static,
@@ -441,7 +441,7 @@ impl GameBatches {
     ) -> GameBatches {
         let (tx, rx) = sync_channel(2);
         std::thread::spawn(move || {
-            let work = |reader: &mut ChunkReader<'_>| {
+            let work = move |reader: &mut ChunkReader<'_>| {
                 let mut rows = Rows::new(moves_as, keys);
                 // The batch is built here, on the worker; the sink, which alone knows the
                 // games before the chunk, only renumbers its first column.
@@ -452,7 +452,9 @@ impl GameBatches {
                 }
             };
             // A send fails when the reader was dropped: the pipeline then stops.
-            let _ = par_chunks(input, &options, work, |before, (batch, io)| {
+            // On the pool's threads, kept between calls: a call on a 1 MB file started four
+            // threads, cold, where the pool's are warm.
+            let _ = par_chunks_pooled(input, &options, work, |before, (batch, io)| {
                 let numbered = |batch: Option<RecordBatch>| {
                     batch.map(|b| add_to_game_numbers(&b, before)).transpose().map_err(Into::into)
                 };
@@ -696,7 +698,7 @@ impl OnError {
 /// `.bz2`) into record batches handed to pyarrow without a copy (the Arrow PyCapsule
 /// interface): the Rust side of `chessbits.read_games`. PGN paths and bytes are read on
 /// `threads` workers (default: all cores) through the library's parallel pipeline; file
-/// objects and `.cbg` files on one. Returns the schema, the batches and, with
+/// objects and `.cbg` files on one. Returns the batches as one Arrow stream and, with
 /// `on_error="keep"`, the message of the read error that ended the input early (`None` when
 /// it was read to its end); with `"raise"` that error is raised.
 #[pyfunction]
@@ -709,7 +711,7 @@ pub(crate) fn read_games_batches<'py>(
     batch_games: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
     on_error: &str,
-) -> PyResult<(ArrowSchema, Vec<ArrowBatch>, Option<String>)> {
+) -> PyResult<(ArrowStream, Option<String>)> {
     let on_error = OnError::parse(on_error)?;
     let mut batches = reader(source, moves, keys, batch_games, threads)?;
     let mut out = Vec::new();
@@ -719,7 +721,7 @@ pub(crate) fn read_games_batches<'py>(
         // long read can be interrupted.
         let done = py.detach(|| match batches.read_batch() {
             Ok(Some(batch)) => {
-                out.push(ArrowBatch::new(batch));
+                out.push(batch);
                 Ok(false)
             }
             Ok(None) => Ok(true),
@@ -736,7 +738,7 @@ pub(crate) fn read_games_batches<'py>(
         py.check_signals()?;
     }
     let read_error = read_error.map(|e| e.value(py).to_string());
-    Ok((ArrowSchema::new(batches.schema.clone()), out, read_error))
+    Ok((ArrowStream::new(batches.schema.clone(), out), read_error))
 }
 
 /// The batches of `source` as `read_games` and `iter_games` read them, their arguments
@@ -763,9 +765,14 @@ fn reader(
     let size = source.size();
     let file_object = source.is_file_object();
     let input = source.open_with(threads > 1)?;
-    let small = input.compression() == Compression::None
-        && size.is_some_and(|n| n < 2 * Parallel::MIN_CHUNK_SIZE as u64);
-    let options = size.map_or(Parallel::new(threads), |n| Parallel::new(threads).fit_to(n));
+    let plain = input.compression() == Compression::None;
+    let small = plain && size.is_some_and(|n| n < 2 * Parallel::MIN_CHUNK_SIZE as u64);
+    // Plain PGN (a file, bytes, or a lichess Parquet file's PGN, which `ReadAhead` already
+    // makes on a thread of its own) is read on the cutter's thread: no thread is started to
+    // read it, and the first chunk is cut after 64 KiB rather than a megabyte.
+    let options = size
+        .map_or(Parallel::new(threads), |n| Parallel::new(threads).fit_to(n))
+        .with_read_ahead(!plain);
     let serial = threads <= 1 || file_object || small;
     let (cbg, input) = sniff_cbg(input);
     if cbg || serial {

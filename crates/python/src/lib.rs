@@ -70,6 +70,7 @@ fn _chessbits(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<pieces::Piece>()?;
     m.add_class::<capsule::ArrowBatch>()?;
     m.add_class::<capsule::ArrowSchema>()?;
+    m.add_class::<capsule::ArrowStream>()?;
     m.add_class::<pieces::SquareSet>()?;
     m.add_class::<games::BatchReader>()?;
     m.add_class::<index::PyIndex>()?;

@@ -232,7 +232,7 @@ def read_games(
     every game read before the error, and its schema metadata holds the error's message
     under ``b"chessbits.read_error"`` (absent when the input was read to its end).
     """
-    schema, batches, read_error = _chessbits.read_games_batches(
+    stream, read_error = _chessbits.read_games_batches(
         _source(source),
         moves=moves,
         keys=keys,
@@ -240,8 +240,9 @@ def read_games(
         threads=threads,
         on_error=on_error,
     )
-    # The Arrow PyCapsule interface: pyarrow takes the buffers Rust allocated, no copy.
-    table = pa.Table.from_batches([pa.record_batch(b) for b in batches], schema=pa.schema(schema))
+    # The Arrow PyCapsule interface: pyarrow takes the buffers Rust allocated, no copy, every
+    # batch in one call.
+    table = pa.RecordBatchReader.from_stream(stream).read_all()
     if read_error is not None:
         metadata = dict(table.schema.metadata or {})
         metadata[_READ_ERROR_KEY] = read_error.encode()
