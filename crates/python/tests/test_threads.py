@@ -6,7 +6,9 @@ import bz2
 import gzip
 import os
 import shutil
+import signal
 import subprocess
+import time
 
 import pyarrow as pa
 import pytest
@@ -96,6 +98,33 @@ def test_calls_from_several_python_threads_at_once_give_the_same_tables(tmp_path
         tables = list(pool.map(lambda j: chessbits.read_games(data, moves=j[0], threads=j[1]), jobs))
     for (moves, _), table in zip(jobs, tables):
         assert table.equals(expected[moves])
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+def test_a_forked_child_reads_on_threads_of_its_own(tmp_path):
+    """The worker threads are kept between calls; a child made by fork (multiprocessing's
+    default on Linux) has none of them, and must start its own rather than wait for its
+    parent's."""
+    _, data = joined(tmp_path)
+    expected = chessbits.read_games(data, threads=2)
+    pid = os.fork()
+    if pid == 0:
+        ok = False
+        try:
+            ok = chessbits.read_games(data, threads=2).equals(expected)
+        finally:
+            os._exit(0 if ok else 1)
+    # A child waiting for its parent's threads would wait forever: it is given 60 seconds.
+    for _ in range(600):
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.1)
+    else:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        pytest.fail("the forked child hung")
+    assert os.waitstatus_to_exitcode(status) == 0
 
 
 def test_boards_in_several_python_threads_at_once():
