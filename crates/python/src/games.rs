@@ -253,6 +253,8 @@ impl Games {
 enum ReadError {
     /// The input could not be read.
     Py(PyErr),
+    /// A signal's handler raised (Ctrl-C): raised whatever `on_error` says.
+    Interrupted(PyErr),
     /// Arrow refused the batch (a bug).
     Export(ExportError),
 }
@@ -400,9 +402,57 @@ enum Fed {
 enum Feed {
     /// One reader on the calling thread.
     Serial(Games, Rows),
-    /// The library's parallel pipeline, on threads of its own: one batch per chunk of the
+    /// The library's parallel pipeline, not yet started (in a mutex only to make the class
+    /// `Sync`).
+    Pending(Mutex<Option<Pipeline>>),
+    /// The library's parallel pipeline, on a thread of its own: one batch per chunk of the
     /// input, in input order. The receiver is in a mutex only to make the class `Sync`.
     Parallel(Mutex<Receiver<Fed>>),
+}
+
+/// A parallel reading not yet started: its input and how to read it.
+struct Pipeline {
+    input: Box<dyn Read + Send>,
+    moves_as: MovesAs,
+    keys: Keys,
+    options: Parallel,
+}
+
+impl Pipeline {
+    /// Reads the input on the pool's workers, each chunk into a batch, and hands `feed`
+    /// what comes, in input order, on the calling thread, until the input ends or `feed`
+    /// says stop (`Err`).
+    fn run(self, mut feed: impl FnMut(Fed) -> Result<(), ()>) {
+        let Pipeline { input, moves_as, keys, options } = self;
+        let work = move |reader: &mut ChunkReader<'_>| {
+            let mut rows = Rows::new(moves_as, keys);
+            // The batch is built here, on the worker; the sink, which alone knows the games
+            // before the chunk, only renumbers its first column.
+            match read_games_into(reader, &mut rows) {
+                // The read error is no game's: reading stops there, as serially.
+                Ok(end) => (rows.finish(), end.read_error.map(|e| (e.game, e.to_string()))),
+                Err(e) => (Err(e), None),
+            }
+        };
+        // On the pool's threads, kept between calls: a call on a 1 MB file started four
+        // threads, cold, where the pool's are warm.
+        let _ = par_chunks_pooled(input, &options, work, |before, (batch, io)| {
+            let numbered = |batch: Option<RecordBatch>| {
+                batch.map(|b| add_to_game_numbers(&b, before)).transpose().map_err(Into::into)
+            };
+            match batch.and_then(numbered) {
+                Ok(Some(batch)) => feed(Fed::Batch(batch))?,
+                Ok(None) => {}
+                Err(e) => return feed(Fed::Export(e)).and(Err(())),
+            }
+            match io {
+                Some((game, message)) => {
+                    feed(Fed::Io(renumber(&message, game, before))).and(Err(()))
+                }
+                None => Ok(()),
+            }
+        });
+    }
 }
 
 /// Games read into record batches of at most `batch_games` rows each: filled to that from one
@@ -432,48 +482,18 @@ impl GameBatches {
     }
 
     /// The games of a PGN input read on `threads` workers (`chessbits_pgn::par_chunks_pooled`),
-    /// each chunk into a batch on its worker.
+    /// each chunk into a batch on its worker. Nothing starts until the first batch is asked
+    /// for ([`read_batch`](Self::read_batch): on a thread of its own, feeding the batches one
+    /// by one) or every batch is ([`read_all`](Self::read_all): on the calling thread).
     fn parallel(
         input: impl Read + Send + 'static,
         moves_as: MovesAs,
         keys: Keys,
         (options, batch_games): (Parallel, usize),
     ) -> GameBatches {
-        let (tx, rx) = sync_channel(2);
-        std::thread::spawn(move || {
-            let work = move |reader: &mut ChunkReader<'_>| {
-                let mut rows = Rows::new(moves_as, keys);
-                // The batch is built here, on the worker; the sink, which alone knows the
-                // games before the chunk, only renumbers its first column.
-                match read_games_into(reader, &mut rows) {
-                    // The read error is no game's: reading stops there, as serially.
-                    Ok(end) => (rows.finish(), end.read_error.map(|e| (e.game, e.to_string()))),
-                    Err(e) => (Err(e), None),
-                }
-            };
-            // A send fails when the reader was dropped: the pipeline then stops.
-            // On the pool's threads, kept between calls: a call on a 1 MB file started four
-            // threads, cold, where the pool's are warm.
-            let _ = par_chunks_pooled(input, &options, work, |before, (batch, io)| {
-                let numbered = |batch: Option<RecordBatch>| {
-                    batch.map(|b| add_to_game_numbers(&b, before)).transpose().map_err(Into::into)
-                };
-                match batch.and_then(numbered) {
-                    Ok(Some(batch)) => tx.send(Fed::Batch(batch)).map_err(drop)?,
-                    Ok(None) => {}
-                    Err(e) => return tx.send(Fed::Export(e)).map_err(drop).and(Err(())),
-                }
-                match io {
-                    Some((game, message)) => {
-                        let message = renumber(&message, game, before);
-                        tx.send(Fed::Io(message)).map_err(drop).and(Err(()))
-                    }
-                    None => Ok(()),
-                }
-            });
-        });
+        let pipeline = Pipeline { input: Box::new(input), moves_as, keys, options };
         GameBatches {
-            feed: Feed::Parallel(Mutex::new(rx)),
+            feed: Feed::Pending(Mutex::new(Some(pipeline))),
             batch_games,
             schema: schema_for(moves_as),
             done: false,
@@ -482,10 +502,50 @@ impl GameBatches {
         }
     }
 
+    /// Every batch, in order, read on the calling thread (which hands them on; the pool's
+    /// workers read), with a look at Ctrl-C between batches: `read_games`. The batches
+    /// before a read error are kept in `out` when it is returned.
+    fn read_all(&mut self, out: &mut Vec<RecordBatch>) -> Result<(), ReadError> {
+        let pending = match &mut self.feed {
+            Feed::Pending(pending) => pending.get_mut().ok().and_then(Option::take),
+            _ => None,
+        };
+        let Some(pipeline) = pending else {
+            while let Some(batch) = self.read_batch()? {
+                out.push(batch);
+            }
+            return Ok(());
+        };
+        self.done = true;
+        let batch_games = self.batch_games;
+        let mut stopped = None;
+        pipeline.run(|fed| {
+            let error = match fed {
+                Fed::Batch(batch) => {
+                    let mut at = 0;
+                    while at < batch.num_rows() {
+                        let rows = (batch.num_rows() - at).min(batch_games);
+                        out.push(batch.slice(at, rows));
+                        at += rows;
+                    }
+                    match Python::attach(|py| py.check_signals()) {
+                        Ok(()) => return Ok(()),
+                        Err(e) => ReadError::Interrupted(e),
+                    }
+                }
+                Fed::Io(message) => ReadError::Py(PyOSError::new_err(message)),
+                Fed::Export(e) => ReadError::Export(e),
+            };
+            stopped = Some(error);
+            Err(())
+        });
+        stopped.map_or(Ok(()), Err)
+    }
+
     /// The next batch, or `None` at the end of the input.
     pub(crate) fn next_batch(&mut self) -> PyResult<Option<RecordBatch>> {
         self.read_batch().map_err(|e| match e {
-            ReadError::Py(e) => e,
+            ReadError::Py(e) | ReadError::Interrupted(e) => e,
             ReadError::Export(e) => export_error(e),
         })
     }
@@ -535,6 +595,17 @@ impl GameBatches {
                     Some(batch) => Ok(Some(batch)),
                     None => self.failed.take().map_or(Ok(None), |e| Err(ReadError::Py(e))),
                 }
+            }
+            Feed::Pending(pending) => {
+                let Some(pipeline) = pending.get_mut().ok().and_then(Option::take) else {
+                    self.done = true;
+                    return Ok(None);
+                };
+                // A send fails when the reader was dropped: the pipeline then stops.
+                let (tx, rx) = sync_channel(2);
+                std::thread::spawn(move || pipeline.run(|fed| tx.send(fed).map_err(drop)));
+                self.feed = Feed::Parallel(Mutex::new(rx));
+                self.read_batch()
             }
             Feed::Parallel(rx) => {
                 let next = rx
@@ -716,6 +787,18 @@ pub(crate) fn read_games_batches<'py>(
     let mut batches = reader(source, moves, keys, batch_games, threads)?;
     let mut out = Vec::new();
     let mut read_error = None;
+    if matches!(batches.feed, Feed::Pending(_)) {
+        // The pipeline runs on this thread without the GIL, and hands batches on as they
+        // come, with no thread started to feed them.
+        match py.detach(|| batches.read_all(&mut out)) {
+            Ok(()) => {}
+            Err(ReadError::Py(e)) if on_error == OnError::Keep => read_error = Some(e),
+            Err(ReadError::Py(e) | ReadError::Interrupted(e)) => return Err(e),
+            Err(ReadError::Export(e)) => return Err(export_error(e)),
+        }
+        let read_error = read_error.map(|e| e.value(py).to_string());
+        return Ok((ArrowStream::new(batches.schema.clone(), out), read_error));
+    }
     loop {
         // A batch at a time without the GIL, then a look at Ctrl-C between batches, so a
         // long read can be interrupted.
@@ -729,7 +812,7 @@ pub(crate) fn read_games_batches<'py>(
                 read_error = Some(e);
                 Ok(true)
             }
-            Err(ReadError::Py(e)) => Err(e),
+            Err(ReadError::Py(e) | ReadError::Interrupted(e)) => Err(e),
             Err(ReadError::Export(e)) => Err(export_error(e)),
         })?;
         if done {

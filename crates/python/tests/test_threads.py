@@ -127,6 +127,36 @@ def test_a_forked_child_reads_on_threads_of_its_own(tmp_path):
     assert os.waitstatus_to_exitcode(status) == 0
 
 
+def test_a_signal_stops_a_read_on_several_threads(tmp_path):
+    """read_games runs the pipeline without the GIL and looks at signals between batches: a
+    handler's exception (Ctrl-C's KeyboardInterrupt, here an alarm's) stops the read early,
+    rather than once every game is read."""
+    _, data = joined(tmp_path)
+    big = tmp_path / "big.pgn"
+    big.write_bytes(data * 16)
+    start = time.perf_counter()
+    chessbits.read_games(big, threads=2)
+    whole = time.perf_counter() - start
+
+    class Stop(Exception):
+        pass
+
+    def stop(signum, frame):
+        raise Stop()
+
+    before = signal.signal(signal.SIGALRM, stop)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, whole / 10)
+        start = time.perf_counter()
+        with pytest.raises(Stop):
+            chessbits.read_games(big, threads=2)
+        stopped = time.perf_counter() - start
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+    assert stopped < whole / 2, (stopped, whole)
+
+
 def test_boards_in_several_python_threads_at_once():
     """The same game played on boards in four threads at once ends in the same FEN."""
     import concurrent.futures
