@@ -282,12 +282,14 @@ impl ReadAhead {
     /// Blocks read ahead at most.
     pub const BLOCKS: usize = 4;
 
-    /// Starts reading `inner` on a new thread. The thread ends at the end of `inner`, at its
-    /// first error, or when the `ReadAhead` is dropped.
+    /// Starts reading `inner` on a thread of the PGN pipeline's pool
+    /// ([`chessbits_pgn::spawn_pooled`]): kept between calls, its allocator heap stays warm
+    /// for the decoder's buffers. The reading ends at the end of `inner`, at its first error,
+    /// or when the `ReadAhead` is dropped.
     pub fn new<R: Read + Send + 'static>(mut inner: R) -> ReadAhead {
         let (tx, rx) = std::sync::mpsc::sync_channel(Self::BLOCKS);
         let (spare, spares) = std::sync::mpsc::channel::<Vec<u8>>();
-        std::thread::spawn(move || loop {
+        chessbits_pgn::spawn_pooled(move || loop {
             let mut block = spares.try_recv().unwrap_or_default();
             block.resize(Self::BLOCK, 0);
             let mut filled = 0;

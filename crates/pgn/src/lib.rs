@@ -206,6 +206,7 @@ pub use origin::Origin;
 pub use parallel::{
     par_chunks, par_chunks_pooled, par_games, par_map, Parallel, BLOCKS, BLOCK_SIZE,
 };
+pub use pool::spawn_pooled;
 pub use reader::{PgnReader, SliceReader};
 pub use split::{Chunk, ChunkReader, Chunks};
 pub use tree::{read_games, Games, Node, PgnGame, Tags, TreeBuilder, Variation, SEVEN_TAG_ROSTER};

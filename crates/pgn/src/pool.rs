@@ -104,6 +104,29 @@ fn serve(queue: &Arc<Mutex<Receiver<Job>>>) {
     }
 }
 
+/// Runs `job` on a thread of the pipeline's pool (kept between calls, as
+/// [`par_chunks_pooled`](crate::par_chunks_pooled)'s are), rather than on a thread started
+/// for it: for work a caller starts beside the pipeline, call after call, such as decoding
+/// its input a block ahead (`chessbits_arrow::lichess::ReadAhead`). Nothing waits for the
+/// job: it must end by itself, as a detached [`thread::spawn`]ed one would; a panic in it ends
+/// the job, not the thread.
+///
+/// ```
+/// use std::sync::mpsc::channel;
+///
+/// let (tx, rx) = channel();
+/// chessbits_pgn::spawn_pooled(move || tx.send(6 * 7).unwrap());
+/// assert_eq!(rx.recv(), Ok(42));
+/// ```
+///
+/// # Panics
+/// If the operating system refuses to start a thread, as [`thread::spawn`] does.
+pub fn spawn_pooled(job: impl FnOnce() + Send + 'static) {
+    run_pooled(Box::new(move |_: &mut SanCache| {
+        let _ = panic::catch_unwind(AssertUnwindSafe(job));
+    }));
+}
+
 /// The jobs of one call run on the pool: like a scope, it waits for every job it ran before
 /// it is gone, and hands a job's panic on to the caller.
 pub(crate) struct Pooled {
