@@ -607,28 +607,33 @@ impl GameBatches {
                 self.feed = Feed::Parallel(Mutex::new(rx));
                 self.read_batch()
             }
-            Feed::Parallel(rx) => {
-                let next = rx
-                    .get_mut()
-                    .map_err(|_| ReadError::Py(PyOSError::new_err("a reading thread panicked")))?;
-                match next.recv() {
-                    Ok(Fed::Batch(batch)) => {
-                        self.sliced = Some((batch, 0));
-                        self.read_batch()
-                    }
-                    Ok(Fed::Io(message)) => {
-                        self.done = true;
-                        Err(ReadError::Py(PyOSError::new_err(message)))
-                    }
-                    Ok(Fed::Export(e)) => {
-                        self.done = true;
-                        Err(ReadError::Export(e))
-                    }
-                    Err(_) => {
-                        self.done = true;
-                        Ok(None)
-                    }
-                }
+            Feed::Parallel(_) => self.receive(),
+        }
+    }
+
+    /// The next batch the pipeline's thread sends, or how reading stopped.
+    fn receive(&mut self) -> Result<Option<RecordBatch>, ReadError> {
+        let Feed::Parallel(rx) = &mut self.feed else { return Ok(None) };
+        let fed = rx
+            .get_mut()
+            .map_err(|_| ReadError::Py(PyOSError::new_err("a reading thread panicked")))?
+            .recv();
+        match fed {
+            Ok(Fed::Batch(batch)) => {
+                self.sliced = Some((batch, 0));
+                self.read_batch()
+            }
+            Ok(Fed::Io(message)) => {
+                self.done = true;
+                Err(ReadError::Py(PyOSError::new_err(message)))
+            }
+            Ok(Fed::Export(e)) => {
+                self.done = true;
+                Err(ReadError::Export(e))
+            }
+            Err(_) => {
+                self.done = true;
+                Ok(None)
             }
         }
     }
