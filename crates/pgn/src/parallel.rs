@@ -2,7 +2,8 @@
 //! [`par_games`], both built on [`par_map`] (an ordered parallel map over any sequence).
 //!
 //! The pipeline: one thread reads the input (and so decompresses it, if it is a decompressor)
-//! in blocks; one cuts the blocks into [`Chunk`]s; `threads` workers read the chunks (parse,
+//! in blocks, unless `Parallel::read_ahead` is off (then the cutter reads it); one cuts the
+//! blocks into [`Chunk`]s; `threads` workers read the chunks (parse,
 //! validate, convert); the calling thread takes the workers' results in input order and hands
 //! them on (writes them). Results are exactly those of one reader of the whole input, in the
 //! same order, with the same game numbers, lines, columns and byte offsets, for every thread
