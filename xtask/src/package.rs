@@ -21,6 +21,7 @@
 //! corpus replay) are left out of their package by its manifest's `exclude`; those that read
 //! the shared corpus beside the repository skip, as they do wherever it is absent.
 
+use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 
 /// The crates packed but not built from their package unless `--all` is given: DataFusion's
@@ -55,6 +56,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
     if !all {
         excluded.extend_from_slice(PACK_ONLY);
     }
+    forget_unpacked_packs()?;
     // Packed and built, lowest layer first.
     let mut command = Command::new(&cargo);
     command.current_dir(&root).args(["package", "--workspace", "--allow-dirty", "--quiet"]);
@@ -162,4 +164,34 @@ fn test_packages(
         println!("failed from their packages: {}", failed.join(", "));
         Ok(ExitCode::FAILURE)
     }
+}
+
+/// cargo unpacks the packs of its temporary registry (`target/package/tmp-registry`) into
+/// `$CARGO_HOME/registry/src/-<hash of the registry's path>/`, and never unpacks the same name
+/// and version there again. So a later run from the same checkout path built an earlier run's
+/// sources: a function added since was "not found" (`chessbits_pgn::spawn_pooled`, in
+/// chessbits-arrow's build, 2026-11-28). Every chessbits pack unpacked from a local registry
+/// (whose directory name starts with `-`; crates.io's is `index.crates.io-...`) is removed
+/// first, so that each run builds what it packed.
+fn forget_unpacked_packs() -> Result<(), String> {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")));
+    let Some(home) = home else { return Ok(()) };
+    let Ok(registries) = std::fs::read_dir(home.join("registry").join("src")) else {
+        return Ok(());
+    };
+    for registry in registries.flatten() {
+        if !registry.file_name().to_string_lossy().starts_with('-') {
+            continue;
+        }
+        let Ok(packs) = std::fs::read_dir(registry.path()) else { continue };
+        for pack in packs.flatten() {
+            if pack.file_name().to_string_lossy().starts_with("chessbits") {
+                std::fs::remove_dir_all(pack.path())
+                    .map_err(|e| format!("removing {}: {e}", pack.path().display()))?;
+            }
+        }
+    }
+    Ok(())
 }
