@@ -59,6 +59,18 @@ pub trait GameRows {
     /// own number) and the tags read before it failed (all of them for a variant game
     /// refused once its tags were read).
     fn failed(&mut self, number: u64, error: &PgnError<ReplayError>, tags: &[(Vec<u8>, Vec<u8>)]);
+
+    /// A row of a games table whose movetext did not read
+    /// ([`ParquetRows`](crate::lichess::ParquetRows)): as [`failed`](Self::failed), the
+    /// error's line, column and byte the movetext's own ([`movetext_failed_message`]).
+    fn failed_movetext(
+        &mut self,
+        number: u64,
+        error: &PgnError<ReplayError>,
+        tags: &[(Vec<u8>, Vec<u8>)],
+    ) {
+        self.failed(number, error, tags);
+    }
 }
 
 /// How reading ended.
@@ -145,6 +157,13 @@ pub fn read_games_into<S: GameSource, R: GameRows>(
 /// and a worker reading a chunk does not know it yet.
 pub fn pgn_failed_message(e: &PgnError<ReplayError>) -> String {
     format!("line {}, column {} (byte {}): {}", e.line, e.column, e.offset, e.kind)
+}
+
+/// The `error` column's message for a row of a games table whose movetext did not read
+/// ([`GameRows::failed_movetext`]): the byte of the movetext where it went wrong and why
+/// (`movetext byte 12: illegal move Ke3`).
+pub fn movetext_failed_message(e: &PgnError<ReplayError>) -> String {
+    format!("movetext byte {}: {}", e.offset, e.kind)
 }
 
 /// The `error` column's message for a `.cbg` record that did not read: the byte where it

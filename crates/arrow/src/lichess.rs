@@ -2,8 +2,10 @@
 //! the file's column order) and the moves as PGN movetext in a `movetext` column, as lichess
 //! publishes its database on Hugging Face. [`ParquetPgn`] turns the rows back into the PGN
 //! text they came from, a batch of rows at a time, so every reader of PGN (the serial reader,
-//! the parallel pipeline, `export`, `index build`, Python's `read_games`) takes such a file
-//! unchanged and validates every move as it would the PGN: the same games, the same table.
+//! the parallel pipeline, `export`, `index build`) takes such a file unchanged and validates
+//! every move as it would the PGN: the same games, the same table. [`ParquetRows`] reads the
+//! rows as they are, the tags from their columns and only the movetext as PGN, each batch of
+//! rows on any thread (Python's `read_games`; [module docs](rows)).
 //!
 //! ```
 //! use std::io::Read;
@@ -48,6 +50,10 @@ use arrow_array::{Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, TimeUnit};
 use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
 use parquet::file::reader::ChunkReader;
+
+pub mod rows;
+
+pub use rows::{ParquetRows, RowBatch};
 
 /// The first four bytes of a Parquet file.
 pub const PARQUET_MAGIC: &[u8; 4] = b"PAR1";
@@ -106,6 +112,54 @@ fn invalid(message: String) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, message)
 }
 
+/// Which columns of a lichess Parquet file are tags, and which is the movetext.
+#[derive(Debug)]
+struct Layout {
+    /// The tag columns, in column order.
+    tags: Vec<TagColumn>,
+    movetext: usize,
+}
+
+/// Opens a Parquet file of games and finds its [`Layout`].
+fn open<R: ChunkReader + 'static>(
+    file: R,
+) -> io::Result<(ParquetRecordBatchReaderBuilder<R>, Layout)> {
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file)
+        .map_err(|e| invalid(format!("not a Parquet file of games: {e}")))?;
+    let schema = builder.schema().clone();
+    let mut tags = Vec::new();
+    let mut movetext = None;
+    for (index, field) in schema.fields().iter().enumerate() {
+        if field.name() == MOVETEXT {
+            if !is_text(field.data_type()) {
+                return Err(invalid(format!(
+                    "column {MOVETEXT}: {} is not a string type",
+                    field.data_type()
+                )));
+            }
+            movetext = Some(index);
+        } else if has_tag_text(field.data_type()) {
+            let name = field.name();
+            tags.push(TagColumn {
+                name: name.clone(),
+                opening: format!("[{name} \"").into_bytes(),
+                index,
+                signed: name.ends_with("RatingDiff"),
+            });
+        } else {
+            return Err(invalid(format!(
+                "column {}: a {} has no tag text",
+                field.name(),
+                field.data_type()
+            )));
+        }
+    }
+    let movetext = movetext.ok_or_else(|| {
+        invalid(format!("no {MOVETEXT} column: not a Parquet file of lichess games"))
+    })?;
+    Ok((builder, Layout { tags, movetext }))
+}
+
 impl ParquetPgn {
     /// Opens a Parquet file (a `File` or `Bytes`).
     ///
@@ -113,39 +167,7 @@ impl ParquetPgn {
     /// `InvalidData` if it is not Parquet, has no `movetext` string column, or has a column
     /// whose type has no tag text (a list, a struct, a timestamp ...), naming the column.
     pub fn new<R: ChunkReader + 'static>(file: R) -> io::Result<ParquetPgn> {
-        let builder = ParquetRecordBatchReaderBuilder::try_new(file)
-            .map_err(|e| invalid(format!("not a Parquet file of games: {e}")))?;
-        let schema = builder.schema().clone();
-        let mut tags = Vec::new();
-        let mut movetext = None;
-        for (index, field) in schema.fields().iter().enumerate() {
-            if field.name() == MOVETEXT {
-                if !is_text(field.data_type()) {
-                    return Err(invalid(format!(
-                        "column {MOVETEXT}: {} is not a string type",
-                        field.data_type()
-                    )));
-                }
-                movetext = Some(index);
-            } else if has_tag_text(field.data_type()) {
-                let name = field.name();
-                tags.push(TagColumn {
-                    name: name.clone(),
-                    opening: format!("[{name} \"").into_bytes(),
-                    index,
-                    signed: name.ends_with("RatingDiff"),
-                });
-            } else {
-                return Err(invalid(format!(
-                    "column {}: a {} has no tag text",
-                    field.name(),
-                    field.data_type()
-                )));
-            }
-        }
-        let movetext = movetext.ok_or_else(|| {
-            invalid(format!("no {MOVETEXT} column: not a Parquet file of lichess games"))
-        })?;
+        let (builder, Layout { tags, movetext }) = open(file)?;
         let reader = builder
             .with_batch_size(BATCH_ROWS)
             .build()

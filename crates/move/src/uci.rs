@@ -118,8 +118,17 @@ impl FromStr for UciMove {
 }
 
 impl UciMove {
-    /// The move's text as ASCII bytes and their number (4, or 5 with a promotion).
-    const fn ascii(self) -> ([u8; 5], usize) {
+    /// The move's text as ASCII bytes and how many of them it is (4, or 5 with a promotion),
+    /// for a writer of many moves that copies them into a buffer of its own.
+    ///
+    /// ```
+    /// use chessbits_move::UciMove;
+    ///
+    /// let (bytes, len) = "e7e8q".parse::<UciMove>()?.to_ascii();
+    /// assert_eq!(&bytes[..len], b"e7e8q");
+    /// # Ok::<_, chessbits_move::ParseUciMoveError>(())
+    /// ```
+    pub const fn to_ascii(self) -> ([u8; 5], usize) {
         match self {
             UciMove::Null => (*b"0000 ", 4),
             UciMove::Normal { from, to, promotion } => {
@@ -148,7 +157,7 @@ impl UciMove {
     #[cfg(feature = "alloc")]
     #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
     pub fn push_to(self, out: &mut alloc::string::String) {
-        let (bytes, len) = self.ascii();
+        let (bytes, len) = self.to_ascii();
         // Squares, role letters and `0000` are ASCII.
         out.push_str(core::str::from_utf8(&bytes[..len]).unwrap_or("0000"));
     }
@@ -156,7 +165,7 @@ impl UciMove {
 
 impl fmt::Display for UciMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (bytes, len) = self.ascii();
+        let (bytes, len) = self.to_ascii();
         // Squares, role letters and `0000` are ASCII.
         f.write_str(core::str::from_utf8(&bytes[..len]).map_err(|_| fmt::Error)?)
     }

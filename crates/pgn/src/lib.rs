@@ -177,6 +177,7 @@ mod error;
 mod guess;
 mod limits;
 mod lines;
+mod movetext;
 mod origin;
 mod parallel;
 mod pool;
@@ -202,9 +203,10 @@ pub use limits::{
     Limits, MAX_COMMENT_LEN, MAX_GAME_LEN, MAX_GAME_MOVES, MAX_TAGS, MAX_TAG_LEN, MAX_TOKEN_LEN,
     MAX_VARIATION_DEPTH,
 };
+pub use movetext::MovetextReader;
 pub use origin::Origin;
 pub use parallel::{
-    par_chunks, par_chunks_pooled, par_games, par_map, Parallel, BLOCKS, BLOCK_SIZE,
+    par_chunks, par_chunks_pooled, par_games, par_map, par_map_pooled, Parallel, BLOCKS, BLOCK_SIZE,
 };
 pub use pool::spawn_pooled;
 pub use reader::{PgnReader, SliceReader};

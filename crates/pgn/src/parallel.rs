@@ -47,6 +47,7 @@ use std::thread;
 use crate::error::PgnError;
 use crate::guess::{GuessedChunk, Guesses, Verifier};
 use crate::limits::Limits;
+use crate::movetext::MovetextReader;
 use crate::pool::{Pooled, Spawner};
 use crate::reader::PgnReader;
 use crate::san_cache::SanCache;
@@ -412,6 +413,51 @@ where
 {
     let work = |_: &mut SanCache, item| work(item);
     thread::scope(|scope| par_map_with(&scope, threads, items, work, sink))
+}
+
+/// [`par_map`] on the process's pool of threads (as [`par_chunks_pooled`]), where each
+/// worker lends `work` a [`MovetextReader`] with its warm move-token cache: for items that
+/// are rows of games (lichess's Parquet, a batch of rows an item) read one after the other
+/// by many calls.
+///
+/// # Errors
+/// The first error `sink` returns, as [`par_map`].
+///
+/// ```
+/// use chessbits_pgn::{par_map_pooled, Replay};
+///
+/// let rows = vec!["1. e4 e5 1-0", "1. d4 Ke7 *", "1. c4 *"];
+/// let mut plies = Vec::new();
+/// par_map_pooled(2, move || rows.into_iter(), |reader, movetext| {
+///     let game = reader.read_game(movetext.as_bytes(), &mut Replay::default(), |_| Ok(()));
+///     game.map(|g| g.game.moves().len()).ok()
+/// }, |n| {
+///     plies.push(n);
+///     Ok::<_, ()>(())
+/// })?;
+/// assert_eq!(plies, [Some(2), None, Some(1)]);
+/// # Ok::<_, ()>(())
+/// ```
+pub fn par_map_pooled<I, F, U, E, W, S>(threads: usize, items: F, work: W, sink: S) -> Result<(), E>
+where
+    F: FnOnce() -> I + Send + 'static,
+    I: Iterator,
+    I::Item: Send + 'static,
+    U: Send + 'static,
+    W: Fn(&mut MovetextReader, I::Item) -> U + Send + Sync + 'static,
+    S: FnMut(U) -> Result<(), E>,
+{
+    let work = Arc::new(work);
+    let lent = move |sans: &mut SanCache, item| {
+        let mut reader = MovetextReader::lend(sans);
+        let result = work(&mut reader, item);
+        *sans = reader.into_sans();
+        result
+    };
+    let pooled = Pooled::new();
+    let result = par_map_with(&pooled, threads, items, lent, sink);
+    pooled.finish();
+    result
 }
 
 /// [`par_map`], with its threads from `spawner`, where each worker thread (or the calling

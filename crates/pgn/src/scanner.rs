@@ -374,6 +374,59 @@ impl<S: Source> Parser<S> {
         }
     }
 
+    /// Reads the whole input as the movetext of one game whose tags `tags` hands the visitor
+    /// (after `begin_game`, before `end_tags`): a row of a games table, whose tags are its
+    /// columns ([`crate::MovetextReader`]). The game ends at the end of the input; anything
+    /// but white space after its result is an error, since one row is one game.
+    pub(crate) fn read_movetext<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        tags: impl FnOnce(&mut V) -> Result<(), V::Error>,
+    ) -> Result<V::Output, PgnError<V::Error>> {
+        self.games += 1;
+        self.game_start = self.abs(self.pos);
+        visitor.begin_game();
+        match self.movetext_game(visitor, tags) {
+            Ok(()) => {
+                self.game_end = self.abs(self.pos);
+                Ok(visitor.end_game())
+            }
+            Err(Stop { at, kind }) => Err(self.error_at(at, kind)),
+        }
+    }
+
+    /// [`game`](Self::game) with the tags given rather than read, to the end of the input.
+    fn movetext_game<V: Visitor>(
+        &mut self,
+        v: &mut V,
+        tags: impl FnOnce(&mut V) -> Result<(), V::Error>,
+    ) -> Result<(), Stop<V::Error>> {
+        (self.tags, self.moves) = (0, 0);
+        (self.event, self.refused_tag, self.refused_tags, self.long_tag) =
+            (false, false, false, None);
+        self.depth = 0;
+        self.phase = Phase::Movetext;
+        if let Err(err) = tags(v).and_then(|()| v.end_tags()) {
+            self.refused_tags = true;
+            return Err(self.syntax(self.pos, PgnErrorKind::Visitor(err)));
+        }
+        if v.begin_movetext().0 {
+            self.pos = self.src.buf().len();
+            return Ok(());
+        }
+        let mut depth = 0;
+        if let Err(err) = self.movetext(v, &mut depth) {
+            self.depth = depth;
+            return Err(err);
+        }
+        // The game ended at its result, at a `[`, or after a blank line at `1.`: whatever
+        // follows would be a game of its own, which a row cannot hold.
+        match self.skip_space() {
+            None => Ok(()),
+            Some(b) => Err(self.syntax(self.pos, PgnErrorKind::UnexpectedByte(b))),
+        }
+    }
+
     fn io_error<E>(&mut self, err: io::Error) -> PgnError<E> {
         let at = self.abs(self.pos);
         self.error_at(at, PgnErrorKind::Io(err))

@@ -11,19 +11,20 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::{Arc, Mutex};
 
-use arrow_array::builder::{ListBuilder, StringBuilder};
-use arrow_array::{ArrayRef, RecordBatch};
-use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use arrow_array::{ArrayRef, ListArray, RecordBatch, StringArray};
+use arrow_buffer::{Buffer, OffsetBuffer, ScalarBuffer};
+use arrow_schema::{ArrowError, DataType, Field, FieldRef, Schema, SchemaRef};
 use chessbits_arrow::games::{
-    cbg_failed_message, pgn_failed_message, read_games_into, sniff_cbg, GameRows,
+    cbg_failed_message, movetext_failed_message, pgn_failed_message, read_games_into, sniff_cbg,
+    GameRows,
 };
-use chessbits_arrow::lichess::{ParquetPgn, ReadAhead, PARQUET_MAGIC};
+use chessbits_arrow::lichess::{ParquetPgn, ParquetRows, ReadAhead, RowBatch, PARQUET_MAGIC};
 use chessbits_arrow::{add_to_game_numbers, BatchBuilder, ExportError, ExportOptions, Keys};
 use chessbits_cbg::{CbgErrorKind, CbgReader, GameBuilder, GameRecord};
 use chessbits_notation::san::SanPlus;
 use chessbits_pgn::{
-    par_chunks_pooled, ChunkReader, Compression, Input, Parallel, PgnError, PgnErrorKind,
-    PgnReader, ReplayError,
+    par_chunks_pooled, par_map_pooled, ChunkReader, Compression, Input, MovetextReader, Parallel,
+    PgnError, PgnErrorKind, PgnReader, ReplayError,
 };
 use pyo3::exceptions::{
     PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyValueError,
@@ -285,20 +286,83 @@ fn renumber(message: &str, number: u64, before: u64) -> String {
 struct Rows {
     batch: BatchBuilder,
     moves_as: MovesAs,
-    moves: ListBuilder<StringBuilder>,
+    moves: MoveLists,
     /// One move's text, kept between moves to reuse its memory.
     text: String,
     schema: SchemaRef,
 }
 
+/// The `moves` column as lists of move texts (UCI or SAN), built in buffers of its own: a
+/// move's UCI is copied straight from the stack, where a string builder took a copy into a
+/// `String`, a copy out of it and a call for each (a fifth of a read of lichess games went
+/// there).
+struct MoveLists {
+    /// The texts, one after the other.
+    values: Vec<u8>,
+    /// Where each text ends in `values`, after a first 0.
+    ends: Vec<i32>,
+    /// Where each game's list ends in `ends`, after a first 0.
+    lists: Vec<i32>,
+}
+
+impl MoveLists {
+    fn new() -> MoveLists {
+        MoveLists { values: Vec::new(), ends: vec![0], lists: vec![0] }
+    }
+
+    /// Adds one move's text to the current list. Offsets past `i32::MAX` are refused by
+    /// [`finish`](Self::finish).
+    #[inline]
+    fn push(&mut self, text: &[u8]) {
+        self.values.extend_from_slice(text);
+        self.ends.push(self.values.len() as i32);
+    }
+
+    /// Adds one move's UCI to the current list.
+    #[inline]
+    fn push_uci(&mut self, (bytes, len): ([u8; 5], usize)) {
+        // Four bytes, then the promotion's: two fixed-size copies, no call.
+        if let Some(head) = bytes.first_chunk::<4>() {
+            self.values.extend_from_slice(head);
+        }
+        if len == 5 {
+            self.values.push(bytes[4]);
+        }
+        self.ends.push(self.values.len() as i32);
+    }
+
+    /// Ends the current game's list.
+    fn end_list(&mut self) {
+        self.lists.push((self.ends.len() - 1) as i32);
+    }
+
+    /// The lists as an array of the `moves` field's type; the builder starts again.
+    fn finish(&mut self, item: &FieldRef) -> Result<ListArray, ArrowError> {
+        if self.values.len() > i32::MAX as usize || self.ends.len() > i32::MAX as usize {
+            return Err(ArrowError::ComputeError("a batch's moves pass 2 GiB".into()));
+        }
+        let MoveLists { values, ends, lists } = std::mem::replace(self, MoveLists::new());
+        let texts = StringArray::try_new(
+            OffsetBuffer::new(ScalarBuffer::from(ends)),
+            Buffer::from_vec(values),
+            None,
+        )?;
+        ListArray::try_new(
+            item.clone(),
+            OffsetBuffer::new(ScalarBuffer::from(lists)),
+            Arc::new(texts),
+            None,
+        )
+    }
+}
+
 impl Rows {
     fn new(moves_as: MovesAs, keys: Keys) -> Rows {
         let options = ExportOptions { keys, ..ExportOptions::default() };
-        let item = Arc::new(Field::new("item", DataType::Utf8, false));
         Rows {
             batch: BatchBuilder::new(&options),
             moves_as,
-            moves: ListBuilder::new(StringBuilder::new()).with_field(item),
+            moves: MoveLists::new(),
             text: String::new(),
             schema: schema_for(moves_as),
         }
@@ -334,20 +398,24 @@ impl Rows {
     fn push_moves(&mut self, game: &GameRecord) {
         let mut pos = game.start;
         let mode = pos.castling_mode();
-        let values = self.moves.values();
-        let text = &mut self.text;
-        for &m in &game.moves {
-            text.clear();
-            if self.moves_as == MovesAs::San {
+        let lists = &mut self.moves;
+        if self.moves_as == MovesAs::San {
+            let text = &mut self.text;
+            for &m in &game.moves {
+                text.clear();
                 // Writing to a String cannot fail.
                 let _ = write!(text, "{}", SanPlus::from_move_and_play(&mut pos, m));
-            } else {
-                // UCI needs only the castling mode, which no move changes: no replay.
-                m.to_uci(mode).push_to(text);
+                lists.push(text.as_bytes());
             }
-            values.append_value(&*text);
+        } else {
+            lists.values.reserve(5 * game.moves.len());
+            lists.ends.reserve(game.moves.len());
+            for &m in &game.moves {
+                // UCI needs only the castling mode, which no move changes: no replay.
+                lists.push_uci(m.to_uci(mode).to_ascii());
+            }
         }
-        self.moves.append(true);
+        lists.end_list();
     }
 
     /// A row for a game that did not read: its number, the message, and the tags read (all
@@ -356,7 +424,7 @@ impl Rows {
         // The tag map refuses no row.
         let _ = self.batch.push_failed(number, message, tags);
         if self.moves_as != MovesAs::Codes {
-            self.moves.append(true);
+            self.moves.end_list();
         }
     }
 
@@ -370,7 +438,11 @@ impl Rows {
         let mut columns: Vec<ArrayRef> = base.columns().to_vec();
         if self.moves_as != MovesAs::Codes {
             let at = base.schema().index_of("moves")?;
-            columns[at] = Arc::new(self.moves.finish());
+            let item = match self.schema.field(at).data_type() {
+                DataType::List(item) => item.clone(),
+                _ => return Err(ArrowError::SchemaError("moves is not a list".into()).into()),
+            };
+            columns[at] = Arc::new(self.moves.finish(&item)?);
         }
         Ok(Some(RecordBatch::try_new(self.schema.clone(), columns)?))
     }
@@ -384,6 +456,15 @@ impl GameRows for Rows {
 
     fn failed(&mut self, number: u64, error: &PgnError<ReplayError>, tags: &[(Vec<u8>, Vec<u8>)]) {
         self.push_error(number, &pgn_failed_message(error), tags);
+    }
+
+    fn failed_movetext(
+        &mut self,
+        number: u64,
+        error: &PgnError<ReplayError>,
+        tags: &[(Vec<u8>, Vec<u8>)],
+    ) {
+        self.push_error(number, &movetext_failed_message(error), tags);
     }
 }
 
@@ -412,18 +493,38 @@ enum Feed {
 
 /// A parallel reading not yet started: its input and how to read it.
 struct Pipeline {
-    input: Box<dyn Read + Send>,
+    job: Job,
     moves_as: MovesAs,
     keys: Keys,
-    options: Parallel,
+}
+
+/// What a [`Pipeline`] reads.
+enum Job {
+    /// PGN, cut into chunks.
+    Pgn(Box<dyn Read + Send>, Parallel),
+    /// A lichess Parquet file, a batch of rows at a time, on this many threads.
+    Parquet(ParquetRows, usize),
 }
 
 impl Pipeline {
-    /// Reads the input on the pool's workers, each chunk into a batch, and hands `feed`
-    /// what comes, in input order, on the calling thread, until the input ends or `feed`
-    /// says stop (`Err`).
-    fn run(self, mut feed: impl FnMut(Fed) -> Result<(), ()>) {
-        let Pipeline { input, moves_as, keys, options } = self;
+    /// Reads the input on the pool's workers, each chunk (or batch of rows) into a batch, and
+    /// hands `feed` what comes, in input order, on the calling thread, until the input ends
+    /// or `feed` says stop (`Err`).
+    fn run(self, feed: impl FnMut(Fed) -> Result<(), ()>) {
+        let Pipeline { job, moves_as, keys } = self;
+        match job {
+            Job::Pgn(input, options) => Self::run_pgn(input, &options, moves_as, keys, feed),
+            Job::Parquet(rows, threads) => Self::run_rows(rows, threads, moves_as, keys, feed),
+        }
+    }
+
+    fn run_pgn(
+        input: Box<dyn Read + Send>,
+        options: &Parallel,
+        moves_as: MovesAs,
+        keys: Keys,
+        mut feed: impl FnMut(Fed) -> Result<(), ()>,
+    ) {
         let work = move |reader: &mut ChunkReader<'_>| {
             let mut rows = Rows::new(moves_as, keys);
             // The batch is built here, on the worker; the sink, which alone knows the games
@@ -436,7 +537,7 @@ impl Pipeline {
         };
         // On the pool's threads, kept between calls: a call on a 1 MB file started four
         // threads, cold, where the pool's are warm.
-        let _ = par_chunks_pooled(input, &options, work, |before, (batch, io)| {
+        let _ = par_chunks_pooled(input, options, work, |before, (batch, io)| {
             let numbered = |batch: Option<RecordBatch>| {
                 batch.map(|b| add_to_game_numbers(&b, before)).transpose().map_err(Into::into)
             };
@@ -452,6 +553,45 @@ impl Pipeline {
                 None => Ok(()),
             }
         });
+    }
+
+    /// A lichess Parquet file's rows: decoded on one thread, each batch of rows read into a
+    /// record batch on a worker, its games numbered by their rows already.
+    fn run_rows(
+        rows: ParquetRows,
+        threads: usize,
+        moves_as: MovesAs,
+        keys: Keys,
+        mut feed: impl FnMut(Fed) -> Result<(), ()>,
+    ) {
+        let work = move |reader: &mut MovetextReader, batch: std::io::Result<RowBatch>| {
+            let batch = match batch {
+                Ok(batch) => batch,
+                Err(e) => return (Ok(None), Some(e.to_string())),
+            };
+            let mut out = Rows::new(moves_as, keys);
+            let mut builder = GameBuilder::default();
+            match batch.read_into(reader, &mut builder, &mut out) {
+                Ok(()) => (out.finish(), None),
+                Err(e) => (Err(e), None),
+            }
+        };
+        let _ = par_map_pooled(
+            threads,
+            move || rows,
+            work,
+            |(batch, io)| {
+                match batch {
+                    Ok(Some(batch)) => feed(Fed::Batch(batch))?,
+                    Ok(None) => {}
+                    Err(e) => return feed(Fed::Export(e)).and(Err(())),
+                }
+                match io {
+                    Some(message) => feed(Fed::Io(message)).and(Err(())),
+                    None => Ok(()),
+                }
+            },
+        );
     }
 }
 
@@ -491,7 +631,25 @@ impl GameBatches {
         keys: Keys,
         (options, batch_games): (Parallel, usize),
     ) -> GameBatches {
-        let pipeline = Pipeline { input: Box::new(input), moves_as, keys, options };
+        let job = Job::Pgn(Box::new(input), options);
+        GameBatches::pending(Pipeline { job, moves_as, keys }, batch_games)
+    }
+
+    /// The games of a lichess Parquet file, its rows read on `threads` workers.
+    fn rows(
+        rows: ParquetRows,
+        threads: usize,
+        moves_as: MovesAs,
+        keys: Keys,
+        batch_games: usize,
+    ) -> GameBatches {
+        let job = Job::Parquet(rows, threads);
+        GameBatches::pending(Pipeline { job, moves_as, keys }, batch_games)
+    }
+
+    /// A pipeline's batches, not yet started.
+    fn pending(pipeline: Pipeline, batch_games: usize) -> GameBatches {
+        let moves_as = pipeline.moves_as;
         GameBatches {
             feed: Feed::Pending(Mutex::new(Some(pipeline))),
             batch_games,
@@ -687,6 +845,23 @@ impl Source {
         }
     }
 
+    /// A lichess Parquet file (a path, or bytes starting with `PAR1`) as its rows, batched
+    /// for `threads` workers ([`ParquetRows`]); any other source back as it was.
+    fn into_parquet(self, threads: usize) -> PyResult<Result<ParquetRows, Source>> {
+        match self {
+            Source::Bytes(bytes) if bytes.starts_with(PARQUET_MAGIC) => {
+                ParquetRows::for_threads(bytes::Bytes::from(bytes), threads)
+                    .map(Ok)
+                    .map_err(|e| PyOSError::new_err(e.to_string()))
+            }
+            Source::Path(path) if is_parquet(&path) => {
+                let file = std::fs::File::open(&path).map_err(|e| path_error(&path, &e))?;
+                ParquetRows::for_threads(file, threads).map(Ok).map_err(|e| path_error(&path, &e))
+            }
+            other => Ok(Err(other)),
+        }
+    }
+
     /// Whether reading it needs the GIL (a Python file object): then it is read on one thread.
     pub(crate) fn is_file_object(&self) -> bool {
         matches!(self, Source::File(_))
@@ -850,13 +1025,17 @@ fn reader(
     // less than two of the smallest chunks, which the pipeline's threads would not share. A
     // larger input of known size is cut into chunks small enough for every thread to have
     // several (a one-megabyte file would otherwise be one chunk, on one thread).
+    // A lichess Parquet file's rows are read as they are, their tags from the columns.
+    let source = match source.into_parquet(threads)? {
+        Ok(rows) => return Ok(GameBatches::rows(rows, threads, moves, keys, batch_games)),
+        Err(source) => source,
+    };
     let size = source.size();
     let file_object = source.is_file_object();
     let input = source.open_with(threads > 1)?;
     let plain = input.compression() == Compression::None;
     let small = plain && size.is_some_and(|n| n < 2 * Parallel::MIN_CHUNK_SIZE as u64);
-    // Plain PGN (a file, bytes, or a lichess Parquet file's PGN, which `ReadAhead` already
-    // makes on a thread of its own) is read on the cutter's thread: no thread is started to
+    // Plain PGN (a file or bytes) is read on the cutter's thread: no thread is started to
     // read it, and the first chunk is cut after 64 KiB rather than a megabyte.
     let options = size
         .map_or(Parallel::new(threads), |n| Parallel::new(threads).fit_to(n))

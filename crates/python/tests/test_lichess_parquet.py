@@ -88,8 +88,47 @@ def test_an_illegal_move_in_movetext_is_a_failed_row(tmp_path):
     pq.write_table(table, path)
     rows = chessbits.read_games(path).to_pylist()
     assert [r["game"] for r in rows] == [1, 2]
-    assert "Ke3" in rows[0]["error"] and rows[0]["White"] == "a" and rows[0]["WhiteElo"] == 1500
+    assert rows[0]["error"].startswith("movetext byte 12: ") and "Ke3" in rows[0]["error"]
+    assert rows[0]["White"] == "a" and rows[0]["WhiteElo"] == 1500
     assert rows[1]["error"] is None and rows[1]["plies"] == 2 and rows[1]["WhiteElo"] is None
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_many_rows_on_threads_read_as_their_pgn(tmp_path, threads):
+    # Enough rows for batches on every thread: each numbered by its rows, in order.
+    text = SAMPLE.read_text().strip() + "\n\n"
+    pgn = tmp_path / "many.pgn"
+    pgn.write_text(text * 12)
+    path = tmp_path / "many.parquet"
+    count = lichess_parquet(pgn.read_text(), path)
+    expected = chessbits.read_games(pgn, threads=1)
+    assert count == expected.num_rows > 4 * 64
+    got = chessbits.read_games(path, threads=threads)
+    assert got.equals(expected)
+    batches = list(chessbits.iter_games(path, threads=threads, batch_games=50))
+    assert pa.Table.from_batches(batches).equals(expected)
+
+
+def test_each_row_is_one_game(tmp_path):
+    # A second game in a movetext, or a comment never closed, is that row's error; the rows
+    # after it read as they are (the PGN of the file would have read them differently).
+    table = pa.table(
+        {
+            "White": ["a", "b", "c", "d"],
+            "movetext": ["1. e4 1-0 1. d4 *", "1. e4 { open", "1. c4 } *", "1. e4\ne5 ; x\n2. Nf3 *"],
+        }
+    )
+    path = tmp_path / "rows.parquet"
+    pq.write_table(table, path)
+    for threads in (1, 2):
+        rows = chessbits.read_games(path, threads=threads).to_pylist()
+        assert [r["game"] for r in rows] == [1, 2, 3, 4]
+        assert rows[0]["error"].startswith("movetext byte 10: unexpected character")
+        assert rows[1]["error"].startswith("movetext byte 6: comment not closed")
+        assert rows[2]["error"] is not None and rows[2]["White"] == "c"
+        # The movetext's line breaks are spaces (as the PGN writes a row on one line): the `;`
+        # comment runs to the row's end.
+        assert rows[3]["error"] is None and rows[3]["moves"] == ["e2e4", "e7e5"]
 
 
 def test_a_parquet_file_without_movetext_is_refused(tmp_path):
