@@ -179,6 +179,37 @@ pub(crate) mod tests {
         }
     }
 
+    /// Positions of random games (pins, checks, sliders on the king's lines, promotions),
+    /// each asked every (from, to, promotion): the generator's answer every time.
+    #[test]
+    fn agrees_with_the_generator_along_random_games() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut positions = 0;
+        for start in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ] {
+            for _ in 0..6 {
+                let mut pos = parse(start);
+                for _ in 0..60 {
+                    check(&pos);
+                    positions += 1;
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let m = legal[(seed % legal.len() as u64) as usize];
+                    pos.play_unchecked(m);
+                }
+            }
+        }
+        assert!(positions > 500, "{positions}");
+    }
+
     #[test]
     fn is_legal_agrees_with_the_list_on_every_move16() {
         // Every 16-bit value, so moves with a wrong kind (a capture flag on a quiet move, a
