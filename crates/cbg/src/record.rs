@@ -5,8 +5,8 @@ use chessbits_move::Move16;
 use chessbits_movegen::MoveGen;
 use chessbits_notation::san::SanPlus;
 use chessbits_pgn::{
-    decode_lossy, Clock, Eval, GameResult, Nag, Node, PgnGame, RawComment, RawTag, Replay,
-    ReplayError, Skip, Tags, Variation, Visitor,
+    decode_lossy, play_san, Clock, Eval, GameResult, Nag, Node, PgnGame, RawComment, RawTag,
+    ReplayError, Skip, StartTags, Tags, Variation, Visitor,
 };
 use chessbits_state::Position;
 
@@ -110,13 +110,17 @@ impl GameRecord {
     }
 }
 
-/// A [`Visitor`] that reads a PGN game into a [`GameRecord`]: the mainline as [`Replay`]
+/// A [`Visitor`] that reads a PGN game into a [`GameRecord`]: the mainline as [`Replay`](chessbits_pgn::Replay)
 /// plays it (the same games fail, with the same errors), the tags, and the last clock and
 /// evaluation of the comments after each move. It counts what it drops: comment text, glyphs,
 /// clocks and evaluations before the first move, and variations (each with all it holds).
 #[derive(Clone, Debug, Default)]
 pub struct GameBuilder {
-    replay: Replay,
+    /// What the tags say about the start.
+    start: StartTags,
+    /// The position after the moves played so far: `None` before the first (the start
+    /// position is made then, once the tags are known).
+    position: Option<Position>,
     record: GameRecord,
     /// A record handed back by [`GameBuilder::recycle`], its lists empty: the next game's.
     spare: GameRecord,
@@ -185,7 +189,8 @@ impl Visitor for GameBuilder {
     type Error = ReplayError;
 
     fn begin_game(&mut self) {
-        self.replay.begin_game();
+        self.start = StartTags::default();
+        self.position = None;
         // The record of the game before, if it failed (no `end_game` took it), else an empty
         // one; and the record last recycled, if any: the one with memory is reused.
         let left = core::mem::take(&mut self.record);
@@ -215,19 +220,25 @@ impl Visitor for GameBuilder {
         v.clear();
         v.extend_from_slice(&value.unescape());
         self.record.tags.push((n, v));
-        self.replay.tag(name, value)
+        self.start.tag(name, value)
     }
 
     fn end_tags(&mut self) -> Result<(), ReplayError> {
-        self.replay.end_tags()
+        self.start.end_tags()
     }
 
     fn san(&mut self, san: SanPlus) -> Result<(), ReplayError> {
-        self.replay.san(san)?;
+        // The mainline as `Replay` plays it, without a `Game`'s undo records and history,
+        // which a record has no use for: the moves go straight into it.
+        let start = &self.start;
+        let pos = self.position.get_or_insert_with(|| start.start());
+        let ply = self.record.moves.len() as u32 + 1;
+        let m = play_san(pos, san, ply)?;
+        self.record.moves.push(m);
         self.record.clocks.push(None);
         self.record.evals.push(None);
         // The key the position keeps up to date as it plays: a copy, no replay.
-        self.record.keys.extend(self.replay.position().map(Position::key));
+        self.record.keys.push(pos.key());
         Ok(())
     }
 
@@ -256,18 +267,13 @@ impl Visitor for GameBuilder {
 
     fn outcome(&mut self, result: GameResult) {
         self.record.result = Some(result);
-        self.replay.outcome(result);
     }
 
     fn end_game(&mut self) -> GameRecord {
-        let replayed = self.replay.end_game();
         let mut record = core::mem::take(&mut self.record);
-        record.start = *replayed.game.start();
-        record.moves.clear();
-        record.moves.extend_from_slice(replayed.game.moves());
+        record.start = self.start.start();
         record.clocks.resize(record.moves.len(), None);
         record.evals.resize(record.moves.len(), None);
-        self.replay.recycle(replayed.game);
         record
     }
 }

@@ -213,8 +213,8 @@ pub use reader::{PgnReader, SliceReader};
 pub use split::{Chunk, ChunkReader, Chunks};
 pub use tree::{read_games, Games, Node, PgnGame, Tags, TreeBuilder, Variation, SEVEN_TAG_ROSTER};
 pub use visitor::{
-    is_chess960_variant, resolve_san, start_position, GameResult, InvalidResult, RawComment,
-    RawTag, Replay, ReplayError, ReplayedGame, Skip, SyntaxCheck, UnsupportedVariant, Variant,
-    Visitor,
+    is_chess960_variant, play_san, resolve_san, start_position, GameResult, InvalidResult,
+    RawComment, RawTag, Replay, ReplayError, ReplayedGame, Skip, StartTags, SyntaxCheck,
+    UnsupportedVariant, Variant, Visitor,
 };
 pub use writer::MAX_LINE_LEN;

@@ -382,11 +382,7 @@ fn resolve_uci_fallback(pos: &Position, error: SanError) -> Result<Move16, SanEr
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Replay {
-    start: Option<Position>,
-    chess960: bool,
-    /// A `Variant` tag naming a variant not played here: the game is refused once its tags
-    /// are read ([`Visitor::end_tags`]), so that a visitor built on this one has them all.
-    refused_variant: Option<ReplayError>,
+    tags: StartTags,
     game: Option<Game>,
     result: Option<GameResult>,
     /// A game handed back by [`Replay::recycle`], whose memory the next game reuses.
@@ -450,12 +446,114 @@ impl std::error::Error for ReplayError {
     }
 }
 
+/// What a game's tags say about where it starts, read as [`Replay`] reads them: the `FEN`
+/// tag's position and whether the `Variant` tag names Chess960, or the variant it names that
+/// is not played here. For a visitor that plays the mainline its own way, with [`play_san`]
+/// (chessbits-cbg's `GameBuilder`, which keeps no undo records).
+///
+/// ```
+/// use chessbits_pgn::{RawTag, StartTags};
+///
+/// let mut tags = StartTags::default();
+/// tags.tag(b"Variant", RawTag(b"Chess960"))?;
+/// tags.tag(b"FEN", RawTag(b"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"))?;
+/// tags.end_tags()?;
+/// assert!(tags.chess960());
+/// assert_eq!(tags.start().fullmoves(), 9);
+/// # Ok::<_, chessbits_pgn::ReplayError>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct StartTags {
+    start: Option<Position>,
+    chess960: bool,
+    /// A `Variant` tag naming a variant not played here: the game is refused once its tags
+    /// are read ([`StartTags::end_tags`]), so that a visitor built on this one has them all.
+    refused_variant: Option<ReplayError>,
+}
+
+impl StartTags {
+    /// Reads one tag (only `FEN` and `Variant` matter).
+    ///
+    /// # Errors
+    /// [`ReplayError::Fen`] for a `FEN` tag that is no legal position.
+    pub fn tag(&mut self, name: &[u8], value: RawTag<'_>) -> Result<(), ReplayError> {
+        match name {
+            // The FEN of a variant game refused already is not read.
+            b"FEN" if self.refused_variant.is_none() => {
+                self.start =
+                    Some(start_position(Some(&value.unescape())).map_err(ReplayError::Fen)?);
+            }
+            b"Variant" => match Variant::from_tag(&value.unescape()) {
+                Ok(variant) => self.chess960 = variant == Variant::Chess960,
+                Err(e) => self.refused_variant = Some(ReplayError::Variant(e)),
+            },
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The tags are all read.
+    ///
+    /// # Errors
+    /// [`ReplayError::Variant`] if a `Variant` tag names a variant not played here.
+    pub fn end_tags(&mut self) -> Result<(), ReplayError> {
+        self.refused_variant.take().map_or(Ok(()), Err)
+    }
+
+    /// The start position: the `FEN` tag's (else the standard one), in Chess960's castling
+    /// mode when the `Variant` tag names it.
+    pub fn start(&self) -> Position {
+        with_variant(self.start.unwrap_or_default(), self.chess960)
+    }
+
+    /// Whether the `Variant` tag names Chess960 ([`is_chess960_variant`]).
+    pub fn chess960(&self) -> bool {
+        self.chess960
+    }
+}
+
+/// Plays `san`, the game's move number `ply` (from 1), on `pos`, as [`Replay`] plays it:
+/// resolved by [`resolve_san`], or a null move (`--`) where the side to move is not in check.
+/// Returns the move played ([`Move16::NULL`] for a null move).
+///
+/// ```
+/// use chessbits_pgn::play_san;
+/// use chessbits_state::Position;
+///
+/// let mut pos = Position::new();
+/// let m = play_san(&mut pos, "Nf3".parse()?, 1)?;
+/// assert_eq!(m.to_string(), "g1f3");
+/// assert!(play_san(&mut pos, "Ke3".parse()?, 2).is_err());
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`ReplayError::Move`] for a move that is illegal or ambiguous, [`ReplayError::NullMoveInCheck`]
+/// for a null move in check; `pos` is then unchanged.
+#[inline]
+pub fn play_san(pos: &mut Position, san: SanPlus, ply: u32) -> Result<Move16, ReplayError> {
+    if san.san == San::Null {
+        return match pos.play_null() {
+            Ok(_) => Ok(Move16::NULL),
+            Err(_) => Err(ReplayError::NullMoveInCheck { ply }),
+        };
+    }
+    let m = resolve_san(pos, &san.san).map_err(|error| ReplayError::Move {
+        ply,
+        san,
+        error: Box::new(error),
+    })?;
+    // Resolution found it among the legal moves: no second test.
+    pos.play_unchecked(m);
+    Ok(m)
+}
+
 impl Replay {
     fn game(&mut self) -> &mut Game {
         // Built once per game, inside the closure: the start position is not free.
-        let (start, chess960, spare) = (&self.start, self.chess960, &mut self.spare);
+        let (tags, spare) = (&self.tags, &mut self.spare);
         self.game.get_or_insert_with(|| {
-            let start = with_variant(start.unwrap_or_default(), chess960);
+            let start = tags.start();
             match spare.take() {
                 Some(mut game) => {
                     game.reset(start);
@@ -500,23 +598,11 @@ impl Visitor for Replay {
     }
 
     fn tag(&mut self, name: &[u8], value: RawTag<'_>) -> Result<(), ReplayError> {
-        match name {
-            // The FEN of a variant game refused already is not read.
-            b"FEN" if self.refused_variant.is_none() => {
-                self.start =
-                    Some(start_position(Some(&value.unescape())).map_err(ReplayError::Fen)?);
-            }
-            b"Variant" => match Variant::from_tag(&value.unescape()) {
-                Ok(variant) => self.chess960 = variant == Variant::Chess960,
-                Err(e) => self.refused_variant = Some(ReplayError::Variant(e)),
-            },
-            _ => {}
-        }
-        Ok(())
+        self.tags.tag(name, value)
     }
 
     fn end_tags(&mut self) -> Result<(), ReplayError> {
-        self.refused_variant.take().map_or(Ok(()), Err)
+        self.tags.end_tags()
     }
 
     fn begin_variation(&mut self) -> Skip {
@@ -547,7 +633,7 @@ impl Visitor for Replay {
         self.game();
         ReplayedGame {
             game: self.game.take().unwrap_or_default(),
-            chess960: self.chess960,
+            chess960: self.tags.chess960(),
             result: self.result,
         }
     }
