@@ -23,8 +23,8 @@ use chessbits_arrow::{add_to_game_numbers, BatchBuilder, ExportError, ExportOpti
 use chessbits_cbg::{CbgErrorKind, CbgReader, GameBuilder, GameRecord};
 use chessbits_notation::san::SanPlus;
 use chessbits_pgn::{
-    par_chunks_pooled, par_map_pooled, ChunkReader, Compression, Input, MovetextReader, Parallel,
-    PgnError, PgnErrorKind, PgnReader, ReplayError,
+    par_chunks_pooled, par_map_pooled, ChunkReader, Compression, GameResult, Input, MovetextReader,
+    Parallel, PgnError, PgnErrorKind, PgnReader, ReplayError,
 };
 use pyo3::exceptions::{
     PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyValueError,
@@ -290,6 +290,9 @@ struct Rows {
     /// One move's text, kept between moves to reuse its memory.
     text: String,
     schema: SchemaRef,
+    /// Each row's result marker, for tag columns made apart from the rows
+    /// ([`RowBatch::tag_columns`]).
+    results: Vec<Option<GameResult>>,
 }
 
 /// The `moves` column as lists of move texts (UCI or SAN), built in buffers of its own: a
@@ -365,6 +368,7 @@ impl Rows {
             moves: MoveLists::new(),
             text: String::new(),
             schema: schema_for(moves_as),
+            results: Vec::new(),
         }
     }
 
@@ -381,6 +385,7 @@ impl Rows {
         };
         match pushed {
             Ok(()) => {
+                self.results.push(game.result);
                 if self.moves_as != MovesAs::Codes {
                     self.push_moves(game);
                 }
@@ -421,6 +426,7 @@ impl Rows {
     /// A row for a game that did not read: its number, the message, and the tags read (all
     /// of them for a variant game refused, so that analyses of tags alone still count it).
     fn push_error(&mut self, number: u64, message: &str, tags: &[(Vec<u8>, Vec<u8>)]) {
+        self.results.push(None);
         // The tag map refuses no row.
         let _ = self.batch.push_failed(number, message, tags);
         if self.moves_as != MovesAs::Codes {
@@ -431,11 +437,27 @@ impl Rows {
     /// The rows as a batch (`None` if there are none), their games numbered as the reader
     /// numbered them. Leaves an empty builder.
     fn finish(&mut self) -> Result<Option<RecordBatch>, ExportError> {
+        self.finish_with(None)
+    }
+
+    /// [`finish`](Self::finish), with the typed tag columns and the `tags` map replaced by
+    /// `tags` (in schema order, as [`RowBatch::tag_columns`] makes them) when given.
+    fn finish_with(
+        &mut self,
+        tags: Option<Vec<ArrayRef>>,
+    ) -> Result<Option<RecordBatch>, ExportError> {
+        self.results.clear();
         if self.batch.is_empty() {
             return Ok(None);
         }
         let base = self.batch.finish()?;
         let mut columns: Vec<ArrayRef> = base.columns().to_vec();
+        if let Some(tags) = tags {
+            let names = chessbits_arrow::TYPED_TAGS.iter().copied().chain(["tags"]);
+            for (name, column) in names.zip(tags) {
+                columns[base.schema().index_of(name)?] = column;
+            }
+        }
         if self.moves_as != MovesAs::Codes {
             let at = base.schema().index_of("moves")?;
             let item = match self.schema.field(at).data_type() {
@@ -571,10 +593,12 @@ impl Pipeline {
             };
             let mut out = Rows::new(moves_as, keys);
             let mut builder = GameBuilder::default();
-            match batch.read_into(reader, &mut builder, &mut out) {
-                Ok(()) => (out.finish(), None),
-                Err(e) => (Err(e), None),
-            }
+            // The moves from the movetext; the tags straight from their columns.
+            let read = batch.read_moves_into(reader, &mut builder, &mut out).and_then(|()| {
+                let tags = batch.tag_columns(&out.results)?;
+                out.finish_with(Some(tags))
+            });
+            (read, None)
         };
         let _ = par_map_pooled(
             threads,

@@ -55,16 +55,41 @@
 use std::io;
 use std::sync::Arc;
 
+use arrow_array::builder::{Date32Builder, Int32Builder, MapBuilder, MapFieldNames, StringBuilder};
 use arrow_array::cast::AsArray;
-use arrow_array::{Array, RecordBatch, StringArray};
+use arrow_array::types::Date32Type;
+use arrow_array::{Array, ArrayRef, RecordBatch, StringArray};
+use arrow_schema::DataType;
 use chessbits_cbg::GameBuilder;
-use chessbits_pgn::{MovetextReader, RawTag, Visitor};
+use chessbits_pgn::{GameResult, MovetextReader, RawTag, Visitor};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReader;
 use parquet::file::reader::ChunkReader;
 
-use super::{invalid, open, push_one_line, push_tag_value, write_value, Layout};
+use super::{invalid, open, push_one_line, push_tag_value, write_value, Layout, TagColumn};
 use crate::games::GameRows;
-use crate::ExportError;
+use crate::{parse_date, ExportError, BLACK_ELO, RESULT, TYPED, TYPED_TAGS, UTC_DATE, WHITE_ELO};
+
+/// 0001-01-01 and 9999-12-31 in days since 1970-01-01: the dates that `YYYY.MM.DD` writes and
+/// [`parse_date`] reads back.
+const FIRST_DAY: i32 = -719_162;
+const LAST_DAY: i32 = 2_932_896;
+
+/// The tags a game's reading needs (its start position and variant): all that
+/// [`RowBatch::read_moves_into`] hands the builder.
+const START_TAGS: [&str; 2] = ["FEN", "Variant"];
+
+/// Whether `array` is a `Utf8` array none of whose values holds a line break: its values are
+/// the tag texts as they are.
+fn plain_strings(array: &dyn Array) -> bool {
+    let Some(strings) = array.as_string_opt::<i32>() else { return false };
+    if *array.data_type() != DataType::Utf8 {
+        return false;
+    }
+    let offsets = strings.value_offsets();
+    let (Some(&first), Some(&last)) = (offsets.first(), offsets.last()) else { return true };
+    let bytes = strings.value_data().get(first as usize..last as usize).unwrap_or_default();
+    !bytes.iter().any(|&c| c == b'\n' || c == b'\r')
+}
 
 /// The rows of a lichess Parquet file, a [`RowBatch`] at a time ([module docs](self)).
 pub struct ParquetRows {
@@ -187,9 +212,152 @@ impl RowBatch {
         self.before
     }
 
+    /// The typed tag columns of the [`schema`](crate::schema) (`Event` to `Termination`, in
+    /// order) and its `tags` map, for these rows, made from the file's columns as
+    /// [`BatchBuilder`](crate::BatchBuilder) makes them from a game's tags: for a caller that
+    /// reads only the moves ([`read_moves_into`](Self::read_moves_into)). `results` holds each
+    /// row's result marker (the movetext's, `None` for a row that did not read), which
+    /// `Result` falls back on. A string column with no line break is handed on as it is, not
+    /// copied.
+    ///
+    /// # Errors
+    /// [`ArrowError`](arrow_schema::ArrowError) if `results` is not one a row (a bug).
+    pub fn tag_columns(
+        &self,
+        results: &[Option<GameResult>],
+    ) -> Result<Vec<ArrayRef>, arrow_schema::ArrowError> {
+        let rows = self.batch.num_rows();
+        if results.len() != rows {
+            return Err(arrow_schema::ArrowError::InvalidArgumentError(format!(
+                "{} results for {rows} rows",
+                results.len()
+            )));
+        }
+        let columns = self.batch.columns();
+        // Each tag column's typed slot: the first column of each typed name; the rest go to
+        // the map.
+        let mut slot_of: Vec<Option<usize>> = vec![None; self.layout.tags.len()];
+        let mut column_of: [Option<usize>; TYPED] = [None; TYPED];
+        for (at, tag) in self.layout.tags.iter().enumerate() {
+            if let Some(slot) = TYPED_TAGS.iter().position(|name| *name == tag.name) {
+                if column_of[slot].is_none() {
+                    column_of[slot] = Some(at);
+                    slot_of[at] = Some(slot);
+                }
+            }
+        }
+        let text_of = |at: usize, row: usize, scratch: &mut String| -> bool {
+            let tag = &self.layout.tags[at];
+            scratch.clear();
+            if !write_value(columns[tag.index].as_ref(), row, tag.signed, scratch) {
+                return false;
+            }
+            if scratch.contains(['\n', '\r']) {
+                *scratch = scratch.replace(['\n', '\r'], " ");
+            }
+            true
+        };
+        // The map's entries, and the typed values that did not parse, which join them.
+        let mut out: Vec<ArrayRef> = Vec::with_capacity(TYPED + 1);
+        let mut unparsed = vec![false; self.layout.tags.len() * rows];
+        let mut scratch = String::new();
+        for (slot, column) in column_of.iter().enumerate() {
+            let array: ArrayRef = match (slot, *column) {
+                (UTC_DATE, column) => {
+                    let mut dates = Date32Builder::with_capacity(rows);
+                    for row in 0..rows {
+                        let date = column.and_then(|at| {
+                            let array = columns[self.layout.tags[at].index].as_ref();
+                            match array.as_primitive_opt::<Date32Type>() {
+                                // Rendered as `YYYY.MM.DD` and parsed back: years 1 to 9999.
+                                Some(days) if days.is_valid(row) => {
+                                    let day = days.value(row);
+                                    (FIRST_DAY..=LAST_DAY).contains(&day).then_some(day).or_else(
+                                        || {
+                                            unparsed[at * rows + row] = true;
+                                            None
+                                        },
+                                    )
+                                }
+                                Some(_) => None,
+                                None => text_of(at, row, &mut scratch)
+                                    .then(|| parse_date(scratch.as_bytes()))
+                                    .and_then(|date| {
+                                        if date.is_none() {
+                                            unparsed[at * rows + row] = true;
+                                        }
+                                        date
+                                    }),
+                            }
+                        });
+                        dates.append_option(date);
+                    }
+                    Arc::new(dates.finish())
+                }
+                (WHITE_ELO | BLACK_ELO, column) => {
+                    let mut elos = Int32Builder::with_capacity(rows);
+                    for row in 0..rows {
+                        let elo = column.and_then(|at| {
+                            if !text_of(at, row, &mut scratch) {
+                                return None;
+                            }
+                            let elo = scratch.parse::<i32>().ok();
+                            if elo.is_none() {
+                                unparsed[at * rows + row] = true;
+                            }
+                            elo
+                        });
+                        elos.append_option(elo);
+                    }
+                    Arc::new(elos.finish())
+                }
+                (_, Some(at))
+                    if slot != RESULT
+                        && plain_strings(columns[self.layout.tags[at].index].as_ref()) =>
+                {
+                    Arc::clone(&columns[self.layout.tags[at].index])
+                }
+                (_, column) => {
+                    let mut texts = StringBuilder::with_capacity(rows, 16 * rows);
+                    for (row, result) in results.iter().enumerate() {
+                        match column {
+                            Some(at) if text_of(at, row, &mut scratch) => {
+                                texts.append_value(&scratch);
+                            }
+                            _ if slot == RESULT => {
+                                texts.append_option(result.map(|r| r.as_str()));
+                            }
+                            _ => texts.append_null(),
+                        }
+                    }
+                    Arc::new(texts.finish())
+                }
+            };
+            out.push(array);
+        }
+        let names =
+            MapFieldNames { entry: "entries".into(), key: "keys".into(), value: "values".into() };
+        let mut map = MapBuilder::new(Some(names), StringBuilder::new(), StringBuilder::new());
+        for row in 0..rows {
+            for (at, tag) in self.layout.tags.iter().enumerate() {
+                if slot_of[at].is_some() && !unparsed[at * rows + row] {
+                    continue;
+                }
+                if text_of(at, row, &mut scratch) {
+                    map.keys().append_value(&tag.name);
+                    map.values().append_value(&scratch);
+                }
+            }
+            map.append(true)?;
+        }
+        out.push(Arc::new(map.finish()));
+        Ok(out)
+    }
+
     /// Reads every row into `rows` as a game, numbered by its row in the file (from 1):
     /// [`GameRows::game`] for a game that read, [`GameRows::failed_movetext`] for one that
-    /// did not. `reader` and `builder` are reused from call to call.
+    /// did not (with all its tags, even after a `FEN` tag that was refused). `reader` and
+    /// `builder` are reused from call to call.
     ///
     /// # Errors
     /// The first error [`GameRows::game`] returns; reading stops there.
@@ -199,8 +367,38 @@ impl RowBatch {
         builder: &mut GameBuilder,
         rows: &mut R,
     ) -> Result<(), ExportError> {
+        self.read(reader, builder, rows, false)
+    }
+
+    /// [`read_into`](Self::read_into), handing the builder only the tags that the reading
+    /// of the moves needs (`FEN`, `Variant`): for a caller that takes the others from the
+    /// columns ([`tag_columns`](Self::tag_columns)).
+    ///
+    /// # Errors
+    /// As [`read_into`](Self::read_into).
+    pub fn read_moves_into<R: GameRows>(
+        &self,
+        reader: &mut MovetextReader,
+        builder: &mut GameBuilder,
+        rows: &mut R,
+    ) -> Result<(), ExportError> {
+        self.read(reader, builder, rows, true)
+    }
+
+    fn read<R: GameRows>(
+        &self,
+        reader: &mut MovetextReader,
+        builder: &mut GameBuilder,
+        rows: &mut R,
+        start_only: bool,
+    ) -> Result<(), ExportError> {
         let columns = self.batch.columns();
-        let tags = &self.layout.tags;
+        let tags: Vec<&TagColumn> = self
+            .layout
+            .tags
+            .iter()
+            .filter(|tag| !start_only || START_TAGS.contains(&tag.name.as_str()))
+            .collect();
         // String columns (most tags, and the movetext) are read from their bytes, with no
         // per-value dispatch; other types are written as text first.
         let strings: Vec<Option<&StringArray>> =
@@ -229,6 +427,9 @@ impl RowBatch {
                 moves
             };
             let read = reader.read_game(moves, builder, |v| {
+                // Every tag is handed on, even after one is refused (a bad FEN), so that a row
+                // that did not read keeps all its columns.
+                let mut refused = Ok(());
                 for (tag, strings) in tags.iter().zip(&strings) {
                     let text = match strings {
                         Some(strings) if strings.is_null(row) => continue,
@@ -254,9 +455,12 @@ impl RowBatch {
                     } else {
                         RawTag(text)
                     };
-                    v.tag(tag.name.as_bytes(), raw)?;
+                    let taken = v.tag(tag.name.as_bytes(), raw);
+                    if refused.is_ok() {
+                        refused = taken;
+                    }
                 }
-                Ok(())
+                refused
             });
             match read {
                 Ok(mut game) => {
@@ -380,6 +584,166 @@ mod tests {
                 assert_eq!(got, want, "{batch_rows} rows a batch");
             }
             assert_eq!(seen.0.len(), n);
+        }
+    }
+
+    /// Rows of a batch pushed as games into a [`BatchBuilder`](crate::BatchBuilder), with
+    /// their result markers.
+    struct Batch {
+        builder: crate::BatchBuilder,
+        results: Vec<Option<GameResult>>,
+    }
+
+    impl GameRows for Batch {
+        fn game(&mut self, game: &GameRecord) -> Result<(), ExportError> {
+            self.builder.push_uncoded(game)?;
+            self.results.push(game.result);
+            Ok(())
+        }
+
+        fn failed(&mut self, number: u64, e: &PgnError<ReplayError>, tags: &[(Vec<u8>, Vec<u8>)]) {
+            self.builder.push_failed(number, &e.to_string(), tags).unwrap();
+            self.results.push(None);
+        }
+    }
+
+    /// The tag columns made from the file's columns are those the batch builder makes from
+    /// each game's tags, byte for byte: typed text (escapes, line breaks, dictionaries,
+    /// numbers), dates and ratings that parse or go to the map (out of range), `Result` from
+    /// the column or the movetext, rows that did not read. A plain string column is handed
+    /// on without a copy.
+    #[test]
+    fn tag_columns_are_the_batch_builders() {
+        let n = 9;
+        let pick = |values: [Option<&'static str>; 9]| {
+            Arc::new(StringArray::from(values.to_vec())) as ArrayRef
+        };
+        let site: DictionaryArray<Int32Type> =
+            (0..n).map(|i| if i % 2 == 0 { "lichess" } else { "otb" }).collect();
+        let elo = vec![
+            Some(1500),
+            None,
+            Some(i64::from(i32::MAX) + 1),
+            Some(-3),
+            Some(0),
+            Some(2800),
+            Some(1),
+            Some(2),
+            Some(3),
+        ];
+        let days = vec![
+            Some(20_000),
+            None,
+            Some(-800_000),
+            Some(3_000_000),
+            Some(0),
+            Some(-719_162),
+            Some(2_932_896),
+            Some(1),
+            Some(2),
+        ];
+        let file = parquet(vec![
+            (
+                "Event",
+                pick([
+                    Some("Rated"),
+                    Some("a \"b\" \\ c"),
+                    None,
+                    Some("x"),
+                    Some("y"),
+                    Some("z"),
+                    Some("w"),
+                    Some("v"),
+                    Some("u"),
+                ]),
+            ),
+            ("Site", Arc::new(site) as ArrayRef),
+            (
+                "White",
+                pick([
+                    Some("two\nlines"),
+                    Some("b"),
+                    Some("c"),
+                    None,
+                    Some("e"),
+                    Some("f"),
+                    Some("g"),
+                    Some("h"),
+                    Some("i"),
+                ]),
+            ),
+            (
+                "Result",
+                pick([Some("1-0"), None, None, Some("0-1"), None, Some("*"), None, None, None]),
+            ),
+            ("WhiteElo", Arc::new(Int64Array::from(elo)) as ArrayRef),
+            (
+                "BlackElo",
+                pick([
+                    Some("1600"),
+                    Some("n/a"),
+                    None,
+                    Some("+7"),
+                    Some(" 5"),
+                    None,
+                    None,
+                    None,
+                    None,
+                ]),
+            ),
+            ("UTCDate", Arc::new(Date32Array::from(days)) as ArrayRef),
+            ("WhiteRatingDiff", Arc::new(Int64Array::from(vec![Some(5); 9])) as ArrayRef),
+            ("FEN", pick([None, None, None, Some("8/8/8"), None, None, None, None, None])),
+            ("Opening", pick([Some("Sicilian"); 9])),
+            (
+                "movetext",
+                pick([
+                    Some("1. e4 e5 1-0"),
+                    Some("1. e4 e5 2. Ke3 *"),
+                    Some("1. d4 d5"),
+                    Some("1. e4 *"),
+                    Some("1. e4 { open"),
+                    Some("1. c4 0-1"),
+                    Some(""),
+                    None,
+                    Some("1. Nf3 1/2-1/2"),
+                ]),
+            ),
+        ]);
+        for batch_rows in [2, 1024] {
+            for rows in ParquetRows::new(file.clone(), batch_rows).unwrap() {
+                let rows = rows.unwrap();
+                let (mut reader, mut builder) = (MovetextReader::new(), GameBuilder::default());
+                let options = crate::ExportOptions::default();
+                let mut whole =
+                    Batch { builder: crate::BatchBuilder::new(&options), results: Vec::new() };
+                rows.read_into(&mut reader, &mut builder, &mut whole).unwrap();
+                let expected = whole.builder.finish().unwrap();
+                let mut bare =
+                    Batch { builder: crate::BatchBuilder::new(&options), results: Vec::new() };
+                rows.read_moves_into(&mut reader, &mut builder, &mut bare).unwrap();
+                let base = bare.builder.finish().unwrap();
+                let mut columns = base.columns().to_vec();
+                let tags = rows.tag_columns(&bare.results).unwrap();
+                for (name, column) in TYPED_TAGS.iter().copied().chain(["tags"]).zip(tags) {
+                    columns[base.schema().index_of(name).unwrap()] = column;
+                }
+                let got = RecordBatch::try_new(base.schema(), columns).unwrap();
+                for (i, field) in expected.schema().fields().iter().enumerate() {
+                    assert_eq!(
+                        got.column(i),
+                        expected.column(i),
+                        "{} ({batch_rows} rows)",
+                        field.name()
+                    );
+                }
+                // `Opening` has no line break: the file's own column.
+                let opening = got.column(base.schema().index_of("Opening").unwrap());
+                assert_eq!(
+                    opening.to_data().buffers()[1].as_ptr(),
+                    rows.batch.column(9).to_data().buffers()[1].as_ptr()
+                );
+            }
         }
     }
 
