@@ -48,7 +48,10 @@ use arrow_array::types::{
 };
 use arrow_array::{Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, TimeUnit};
-use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use parquet::arrow::arrow_reader::{
+    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader,
+    ParquetRecordBatchReaderBuilder,
+};
 use parquet::file::reader::ChunkReader;
 
 pub mod rows;
@@ -124,9 +127,15 @@ struct Layout {
 fn open<R: ChunkReader + 'static>(
     file: R,
 ) -> io::Result<(ParquetRecordBatchReaderBuilder<R>, Layout)> {
-    let builder = ParquetRecordBatchReaderBuilder::try_new(file)
+    let (metadata, layout) = read_footer(&file)?;
+    Ok((ParquetRecordBatchReaderBuilder::new_with_metadata(file, metadata), layout))
+}
+
+/// Reads a Parquet file's footer and finds its [`Layout`].
+fn read_footer<R: ChunkReader + 'static>(file: &R) -> io::Result<(ArrowReaderMetadata, Layout)> {
+    let metadata = ArrowReaderMetadata::load(file, ArrowReaderOptions::default())
         .map_err(|e| invalid(format!("not a Parquet file of games: {e}")))?;
-    let schema = builder.schema().clone();
+    let schema = metadata.schema().clone();
     let mut tags = Vec::new();
     let mut movetext = None;
     for (index, field) in schema.fields().iter().enumerate() {
@@ -157,7 +166,7 @@ fn open<R: ChunkReader + 'static>(
     let movetext = movetext.ok_or_else(|| {
         invalid(format!("no {MOVETEXT} column: not a Parquet file of lichess games"))
     })?;
-    Ok((builder, Layout { tags, movetext }))
+    Ok((metadata, Layout { tags, movetext }))
 }
 
 impl ParquetPgn {

@@ -12,13 +12,17 @@ use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
 
-use chessbits_arrow::games::{cbg_failed_message, pgn_failed_message, read_games_into, GameRows};
+use chessbits_arrow::games::{
+    cbg_failed_message, movetext_failed_message, pgn_failed_message, read_games_into, GameRows,
+};
+use chessbits_arrow::lichess::{ParquetRows, RowBatch, PARQUET_MAGIC};
 use chessbits_arrow::{
     BatchBuilder, CodedBatch, ExportError, ExportOptions, Keys, ParquetExporter,
 };
-use chessbits_cbg::{CbgError, CbgReader, GameRecord};
+use chessbits_cbg::{CbgError, CbgReader, GameBuilder, GameRecord};
 use chessbits_pgn::{
-    par_chunks, par_map, ChunkReader, Parallel, PgnError, PgnErrorKind, ReplayError,
+    par_chunks, par_map, par_map_pooled, ChunkReader, MovetextReader, Parallel, PgnError,
+    PgnErrorKind, ReplayError,
 };
 
 use crate::files::{check_inputs, not_pgn, peek, read_error, Kind, Peeked, Pending};
@@ -112,6 +116,15 @@ pub fn run(
             .map_err(to_io)?;
     let (mut read_before, mut before) = (0, 0);
     for path in &args.files {
+        if is_parquet(path) {
+            let parallel = args.threads.options();
+            let mut file = FileRun { path, before, read_before, stats: &mut stats };
+            let size =
+                export_parquet(&mut file, (&options, &parallel), &mut exporter, progress, err)?;
+            before = file.before;
+            read_before += size;
+            continue;
+        }
         let Some(mut peeked) = open_pgn_or_cbg(path, err)? else {
             stats.failed_inputs += 1;
             continue;
@@ -152,6 +165,88 @@ pub fn run(
     }
     out.flush()?;
     Ok(stats)
+}
+
+/// Whether `path` is a lichess Parquet file (it starts with `PAR1`).
+fn is_parquet(path: &Path) -> bool {
+    let mut head = [0; 4];
+    path.as_os_str() != "-"
+        && File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok()
+        && &head == PARQUET_MAGIC
+}
+
+/// Exports a lichess Parquet file row by row, as Python's `read_games` reads it
+/// ([`ParquetRows`]): the rows decoded here (the tag columns on a thread of their own), read
+/// and coded on the pool's workers, written here in file order. Returns the file's size.
+fn export_parquet<W: Write + Send>(
+    file: &mut FileRun<'_>,
+    (export, options): (&ExportOptions, &Parallel),
+    exporter: &mut ParquetExporter<W>,
+    progress: &mut Progress,
+    err: &mut impl Write,
+) -> io::Result<u64> {
+    let path = file.path;
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    let rows = match ParquetRows::open_split(|| File::open(path), options.threads) {
+        Ok(rows) => rows,
+        Err(e) => {
+            writeln!(err, "chessbits: {}: {e}", path.display())?;
+            file.stats.failed_inputs += 1;
+            return Ok(size);
+        }
+    };
+    let total = rows.rows();
+    let export = *export;
+    let work = move |reader: &mut MovetextReader, item: io::Result<RowBatch>| {
+        let rows = item?;
+        let mut chunk = ChunkRows { batch: BatchBuilder::new(&export), errors: Vec::new() };
+        let mut builder = GameBuilder::default();
+        if let Err(e) = rows.read_into(reader, &mut builder, &mut chunk) {
+            chunk.errors.push((None, e.to_string()));
+        }
+        Ok::<_, io::Error>((
+            chunk.batch.finish_coded(),
+            chunk.errors,
+            rows.before() + rows.len() as u64,
+        ))
+    };
+    let before = file.before;
+    par_map_pooled(
+        options.threads,
+        move || rows,
+        work,
+        |batch| {
+            let (coded, errors, done) = match batch {
+                Ok(batch) => batch,
+                Err(e) => {
+                    // The file's decoding stopped: the rows before it are kept.
+                    writeln!(err, "chessbits: {}: {e}", path.display())?;
+                    file.stats.failed_inputs += 1;
+                    return Ok(());
+                }
+            };
+            for (number, message) in &errors {
+                match number {
+                    Some(n) => {
+                        writeln!(
+                            err,
+                            "chessbits: {}: game {}{message}",
+                            path.display(),
+                            before + n
+                        )?;
+                    }
+                    None => writeln!(err, "chessbits: {}: {message}", path.display())?,
+                }
+            }
+            file.stats.failed += errors.len() as u64;
+            file.before = before + done;
+            let coded = coded.and_then(|c| c.number_after(before)).map_err(to_io)?;
+            let done = Done { stored: size, read: total, done };
+            progress.set(file.read_before, done, exporter.stats().games + coded.counts().games);
+            exporter.write_coded(coded).map_err(to_io)
+        },
+    )?;
+    Ok(size)
 }
 
 /// An input opened for `export`: PGN or `.cbg`; `None`, once reported, for one that cannot
@@ -263,7 +358,22 @@ impl GameRows for ChunkRows {
     /// The game's row keeps the tags read (all of a refused variant game's) and says where
     /// and why in `error`; stderr says it with the game's number in the input.
     fn failed(&mut self, number: u64, e: &PgnError<ReplayError>, tags: &[(Vec<u8>, Vec<u8>)]) {
-        let message = pgn_failed_message(e);
+        self.push_failed(number, pgn_failed_message(e), tags);
+    }
+
+    /// A Parquet row whose movetext did not read: the same, where in its movetext.
+    fn failed_movetext(
+        &mut self,
+        number: u64,
+        e: &PgnError<ReplayError>,
+        tags: &[(Vec<u8>, Vec<u8>)],
+    ) {
+        self.push_failed(number, movetext_failed_message(e), tags);
+    }
+}
+
+impl ChunkRows {
+    fn push_failed(&mut self, number: u64, message: String, tags: &[(Vec<u8>, Vec<u8>)]) {
         if let Err(e) = self.batch.push_failed(number, &message, tags) {
             self.errors.push((None, e.to_string()));
         }

@@ -476,6 +476,41 @@ fn a_lichess_parquet_file_reads_as_its_pgn() {
         "{}",
         text(&from_parquet.stderr)
     );
+    // `export` reads it row by row, as Python's `read_games` does, on any thread count: the
+    // same rows, and a row's error names the byte of its movetext.
+    for threads in ["1", "2"] {
+        let out_path = temp(&format!("lichess-export-{threads}.parquet"));
+        let export = run(&["export", &parquet, "-o", &out_path, "--threads", threads], "");
+        assert_eq!(export.status.code(), Some(1), "game 1's Ke3 is illegal");
+        assert!(
+            text(&export.stderr).contains("game 1, movetext byte 36: "),
+            "{}",
+            text(&export.stderr)
+        );
+        let bytes = bytes::Bytes::from(std::fs::read(&out_path).expect("written"));
+        let batches: Vec<RecordBatch> =
+            parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(bytes)
+                .unwrap()
+                .build()
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+        use arrow_array::cast::AsArray;
+        let strings = |name: &str| -> Vec<Option<String>> {
+            batches
+                .iter()
+                .flat_map(|b| {
+                    let column = b.column_by_name(name).unwrap().as_string::<i32>().clone();
+                    column.iter().map(|v| v.map(str::to_owned)).collect::<Vec<_>>()
+                })
+                .collect()
+        };
+        let error = strings("error");
+        assert_eq!(error.len(), 2);
+        assert!(error[0].as_deref().unwrap_or_default().starts_with("movetext byte 36: "));
+        assert_eq!(error[1], None);
+        assert_eq!(strings("White"), [Some("a".to_owned()), Some("b".to_owned())]);
+    }
 }
 
 #[test]

@@ -873,14 +873,17 @@ impl Source {
     /// for `threads` workers ([`ParquetRows`]); any other source back as it was.
     fn into_parquet(self, threads: usize) -> PyResult<Result<ParquetRows, Source>> {
         match self {
+            // With threads, the tag columns are decoded beside the movetext.
             Source::Bytes(bytes) if bytes.starts_with(PARQUET_MAGIC) => {
-                ParquetRows::for_threads(bytes::Bytes::from(bytes), threads)
+                let bytes = bytes::Bytes::from(bytes);
+                ParquetRows::open_split(|| Ok(bytes.clone()), threads)
                     .map(Ok)
                     .map_err(|e| PyOSError::new_err(e.to_string()))
             }
             Source::Path(path) if is_parquet(&path) => {
-                let file = std::fs::File::open(&path).map_err(|e| path_error(&path, &e))?;
-                ParquetRows::for_threads(file, threads).map(Ok).map_err(|e| path_error(&path, &e))
+                ParquetRows::open_split(|| std::fs::File::open(&path), threads)
+                    .map(Ok)
+                    .map_err(|e| path_error(&path, &e))
             }
             other => Ok(Err(other)),
         }

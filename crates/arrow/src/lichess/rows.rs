@@ -53,19 +53,23 @@
 //! ```
 
 use std::io;
+use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::Arc;
 
 use arrow_array::builder::{Date32Builder, Int32Builder, MapBuilder, MapFieldNames, StringBuilder};
 use arrow_array::cast::AsArray;
 use arrow_array::types::Date32Type;
 use arrow_array::{Array, ArrayRef, RecordBatch, StringArray};
-use arrow_schema::DataType;
+use arrow_schema::{ArrowError, DataType, SchemaRef};
 use chessbits_cbg::GameBuilder;
 use chessbits_pgn::{GameResult, MovetextReader, RawTag, Visitor};
-use parquet::arrow::arrow_reader::ParquetRecordBatchReader;
+use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use parquet::arrow::ProjectionMask;
 use parquet::file::reader::ChunkReader;
 
-use super::{invalid, open, push_one_line, push_tag_value, write_value, Layout, TagColumn};
+use super::{
+    invalid, open, push_one_line, push_tag_value, read_footer, write_value, Layout, TagColumn,
+};
 use crate::games::GameRows;
 use crate::{parse_date, ExportError, BLACK_ELO, RESULT, TYPED, TYPED_TAGS, UTC_DATE, WHITE_ELO};
 
@@ -77,6 +81,13 @@ const LAST_DAY: i32 = 2_932_896;
 /// The tags a game's reading needs (its start position and variant): all that
 /// [`RowBatch::read_moves_into`] hands the builder.
 const START_TAGS: [&str; 2] = ["FEN", "Variant"];
+
+/// Rows a batch for a file of `rows` rows read on `threads` workers: 64 to 1,024, about four
+/// batches a worker.
+fn batch_rows_for(rows: u64, threads: usize) -> usize {
+    let each = rows / (4 * threads.max(1) as u64);
+    usize::try_from(each).unwrap_or(usize::MAX).clamp(64, 1024)
+}
 
 /// Whether `array` is a `Utf8` array none of whose values holds a line break: its values are
 /// the tag texts as they are.
@@ -93,7 +104,12 @@ fn plain_strings(array: &dyn Array) -> bool {
 
 /// The rows of a lichess Parquet file, a [`RowBatch`] at a time ([module docs](self)).
 pub struct ParquetRows {
+    /// Every column; or, when the tag columns are decoded on a thread of their own, the
+    /// movetext alone.
     reader: ParquetRecordBatchReader,
+    /// The tag columns' batches, decoded on a pool thread ([`ParquetRows::open_split`]).
+    tags: Option<Receiver<Result<RecordBatch, ArrowError>>>,
+    schema: SchemaRef,
     layout: Arc<Layout>,
     /// Rows handed out so far.
     before: u64,
@@ -130,10 +146,7 @@ impl ParquetRows {
         file: R,
         threads: usize,
     ) -> io::Result<ParquetRows> {
-        ParquetRows::build(file, |rows| {
-            let each = rows / (4 * threads.max(1) as u64);
-            usize::try_from(each).unwrap_or(usize::MAX).clamp(64, 1024)
-        })
+        ParquetRows::build(file, |rows| batch_rows_for(rows, threads))
     }
 
     /// Opens `file`, reading batches of `batch_rows(rows in the file)` rows.
@@ -143,11 +156,92 @@ impl ParquetRows {
     ) -> io::Result<ParquetRows> {
         let (builder, layout) = open(file)?;
         let rows = u64::try_from(builder.metadata().file_metadata().num_rows()).unwrap_or(0);
+        let schema = builder.schema().clone();
         let reader = builder
             .with_batch_size(batch_rows(rows).max(1))
             .build()
             .map_err(|e| invalid(format!("Parquet: {e}")))?;
-        Ok(ParquetRows { reader, layout: Arc::new(layout), before: 0, rows, failed: false })
+        let layout = Arc::new(layout);
+        Ok(ParquetRows { reader, tags: None, schema, layout, before: 0, rows, failed: false })
+    }
+
+    /// [`for_threads`](Self::for_threads), with the file's tag columns decoded on a thread of
+    /// the pool ([`chessbits_pgn::spawn_pooled`]) while the movetext is decoded on the
+    /// caller's: a file's first batch waits for its first pages of every column, which on a
+    /// small file is most of the decoding, so the workers start sooner. `open` opens the file
+    /// (twice: a handle each, since a `File`'s clones share one offset). With one thread,
+    /// or no tag column, as [`for_threads`](Self::for_threads).
+    ///
+    /// # Errors
+    /// As [`ParquetPgn::new`](super::ParquetPgn::new), or `open`'s.
+    pub fn open_split<R, F>(mut open: F, threads: usize) -> io::Result<ParquetRows>
+    where
+        R: ChunkReader + 'static,
+        F: FnMut() -> io::Result<R>,
+    {
+        let file = open()?;
+        let (metadata, layout) = read_footer(&file)?;
+        if threads <= 1 || layout.tags.is_empty() {
+            return ParquetRows::for_threads(file, threads);
+        }
+        let rows = u64::try_from(metadata.metadata().file_metadata().num_rows()).unwrap_or(0);
+        let batch_rows = batch_rows_for(rows, threads);
+        let schema = metadata.schema().clone();
+        let parquet_schema = metadata.parquet_schema().clone();
+        let decoder = |file: R, columns: Vec<usize>| {
+            ParquetRecordBatchReaderBuilder::new_with_metadata(file, metadata.clone())
+                .with_projection(ProjectionMask::roots(&parquet_schema, columns))
+                .with_batch_size(batch_rows)
+                .build()
+                .map_err(|e| invalid(format!("Parquet: {e}")))
+        };
+        let tag_columns = layout.tags.iter().map(|tag| tag.index).collect();
+        let tag_reader = decoder(open()?, tag_columns)?;
+        let reader = decoder(file, vec![layout.movetext])?;
+        let (tx, rx) = sync_channel(4);
+        chessbits_pgn::spawn_pooled(move || {
+            for batch in tag_reader {
+                // The rows were dropped: stop.
+                if tx.send(batch).is_err() {
+                    return;
+                }
+            }
+        });
+        let layout = Arc::new(layout);
+        Ok(ParquetRows { reader, tags: Some(rx), schema, layout, before: 0, rows, failed: false })
+    }
+
+    /// The next batch of every column: the movetext's, and the tag columns' from their
+    /// thread, put back in the file's column order.
+    fn next_batch(&mut self) -> Option<Result<RecordBatch, ArrowError>> {
+        let movetext = self.reader.next()?;
+        let Some(tags) = &self.tags else { return Some(movetext) };
+        let merge = |movetext: RecordBatch| {
+            let tags = tags.recv().map_err(|_| {
+                ArrowError::ComputeError("the tag columns ended before the movetext".into())
+            })??;
+            if tags.num_rows() != movetext.num_rows() {
+                return Err(ArrowError::ComputeError(format!(
+                    "{} rows of tags beside {} of movetext",
+                    tags.num_rows(),
+                    movetext.num_rows()
+                )));
+            }
+            let mut columns = Vec::with_capacity(self.schema.fields().len());
+            let mut from_tags = tags.columns().iter();
+            for index in 0..self.schema.fields().len() {
+                let column = if index == self.layout.movetext {
+                    movetext.column(0)
+                } else {
+                    from_tags
+                        .next()
+                        .ok_or_else(|| ArrowError::ComputeError("a tag column is missing".into()))?
+                };
+                columns.push(Arc::clone(column));
+            }
+            RecordBatch::try_new(self.schema.clone(), columns)
+        };
+        Some(movetext.and_then(merge))
     }
 
     /// The rows (games) the file holds, by its footer.
@@ -164,7 +258,7 @@ impl Iterator for ParquetRows {
         if self.failed {
             return None;
         }
-        match self.reader.next()? {
+        match self.next_batch()? {
             Ok(batch) => {
                 let before = self.before;
                 self.before += batch.num_rows() as u64;
@@ -745,6 +839,56 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Decoding the tag columns on a thread of their own gives the same batches, columns in
+    /// the file's order (the movetext between tags here), across many batches.
+    #[test]
+    fn split_decoding_gives_the_same_batches() {
+        let n = 5000;
+        let file = parquet(vec![
+            (
+                "White",
+                Arc::new(StringArray::from((0..n).map(|i| format!("p{i}")).collect::<Vec<_>>()))
+                    as ArrayRef,
+            ),
+            (
+                "movetext",
+                Arc::new(StringArray::from(
+                    (0..n).map(|i| format!("1. e4 {{ {i} }} *")).collect::<Vec<_>>(),
+                )) as ArrayRef,
+            ),
+            ("WhiteElo", Arc::new(Int64Array::from((0..n as i64).collect::<Vec<_>>())) as ArrayRef),
+        ]);
+        for threads in [1, 2, 8] {
+            let whole: Vec<RowBatch> = ParquetRows::for_threads(file.clone(), threads)
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            let split: Vec<RowBatch> = ParquetRows::open_split(|| Ok(file.clone()), threads)
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            assert!(whole.len() > 4, "{threads}: {} batches", whole.len());
+            assert_eq!(whole.len(), split.len());
+            for (a, b) in whole.iter().zip(&split) {
+                assert_eq!((a.before, &a.batch), (b.before, &b.batch), "{threads} threads");
+            }
+        }
+        // A file that cannot be opened the second time: the error, not a hang.
+        let mut opened = 0;
+        let second = ParquetRows::open_split(
+            || {
+                opened += 1;
+                if opened > 1 {
+                    Err(io::Error::other("gone"))
+                } else {
+                    Ok(file.clone())
+                }
+            },
+            2,
+        );
+        assert_eq!(second.unwrap_err().to_string(), "gone");
     }
 
     /// Where the PGN would not hold one game a row, each row is still one game: a second game
