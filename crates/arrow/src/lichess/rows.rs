@@ -99,7 +99,7 @@ fn plain_strings(array: &dyn Array) -> bool {
     let offsets = strings.value_offsets();
     let (Some(&first), Some(&last)) = (offsets.first(), offsets.last()) else { return true };
     let bytes = strings.value_data().get(first as usize..last as usize).unwrap_or_default();
-    !bytes.iter().any(|&c| c == b'\n' || c == b'\r')
+    memchr::memchr2(b'\n', b'\r', bytes).is_none()
 }
 
 /// The rows of a lichess Parquet file, a [`RowBatch`] at a time ([module docs](self)).
@@ -513,7 +513,8 @@ impl RowBatch {
                 }
             };
             // On one line, as the PGN writes it: a `;` comment ends with the row.
-            let moves = if moves.iter().any(|&c| c == b'\n' || c == b'\r') {
+            // The whole movetext is looked at: with memchr's wide compares, not byte by byte.
+            let moves = if memchr::memchr2(b'\n', b'\r', moves).is_some() {
                 line.clear();
                 push_one_line(&mut line, moves);
                 &line[..]
