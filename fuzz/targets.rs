@@ -204,6 +204,27 @@ pub fn pgn(data: &[u8]) {
         let _ = game.end_position();
     }
     chunked(data);
+    movetext_row(data);
+}
+
+/// `data` as the movetext of one row of a games table (`MovetextReader`), on one line as a row
+/// is: never a panic, and a row that reads is the one game that its PGN (a tag, then the
+/// movetext) holds, move for move.
+fn movetext_row(data: &[u8]) {
+    let line: Vec<u8> =
+        data.iter().map(|&c| if c == b'\n' || c == b'\r' { b' ' } else { c }).collect();
+    let row = chessbits_pgn::MovetextReader::new().read_game(&line, &mut Replay::default(), |v| {
+        chessbits_pgn::Visitor::tag(v, b"White", chessbits_pgn::RawTag(b"row"))
+    });
+    if let Ok(row) = row {
+        let pgn = [&b"[White \"row\"]\n\n"[..], &line, b"\n"].concat();
+        let mut reader = SliceReader::new(&pgn);
+        match reader.read_game(&mut Replay::default()) {
+            Some(Ok(game)) => assert_eq!(game.game.moves(), row.game.moves()),
+            other => panic!("a row that reads is no PGN game: {other:?}"),
+        }
+        assert!(reader.read_game(&mut Replay::default()).is_none(), "a row is one game");
+    }
 }
 
 /// Reading `data` in chunks (of a size the first byte picks, down to one byte) gives what one
