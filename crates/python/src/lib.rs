@@ -35,6 +35,7 @@ mod features;
 mod games;
 mod index;
 mod pieces;
+mod rows;
 
 use pyo3::prelude::*;
 

@@ -62,7 +62,7 @@ use arrow_array::types::Date32Type;
 use arrow_array::{Array, ArrayRef, RecordBatch, StringArray};
 use arrow_schema::{ArrowError, DataType, SchemaRef};
 use chessbits_cbg::GameBuilder;
-use chessbits_pgn::{GameResult, MovetextReader, RawTag, Visitor};
+use chessbits_pgn::{GameResult, MovetextReader, RawTag, ReplayError, Visitor};
 use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
 use parquet::arrow::ProjectionMask;
 use parquet::file::reader::ChunkReader;
@@ -273,6 +273,114 @@ impl Iterator for ParquetRows {
     }
 }
 
+/// A batch's tag columns read as tag text, column by column ([`RowBatch::tag_columns`]).
+struct TagTable<'a> {
+    batch: &'a RowBatch,
+    rows: usize,
+    /// One value's text.
+    scratch: String,
+    /// Per tag column and row: a typed value (a date, a rating) that did not parse, and so
+    /// joins the map as its text.
+    unparsed: Vec<bool>,
+}
+
+impl TagTable<'_> {
+    /// Puts the text of tag column `at` in `row` into `scratch`, as the PGN holds it (line
+    /// breaks as spaces); `false` for a null.
+    fn text(&mut self, at: usize, row: usize) -> bool {
+        let tag = &self.batch.layout.tags[at];
+        self.scratch.clear();
+        let column = self.batch.batch.column(tag.index).as_ref();
+        if !write_value(column, row, tag.signed, &mut self.scratch) {
+            return false;
+        }
+        if self.scratch.contains(['\n', '\r']) {
+            self.scratch = self.scratch.replace(['\n', '\r'], " ");
+        }
+        true
+    }
+
+    /// `UTCDate` from tag column `column`: a `date32` taken as it is in years 1 to 9999 (the
+    /// dates `YYYY.MM.DD` writes and [`parse_date`] reads back), other types parsed from
+    /// their text.
+    fn dates(&mut self, column: Option<usize>) -> ArrayRef {
+        let mut dates = Date32Builder::with_capacity(self.rows);
+        for row in 0..self.rows {
+            let date = column.and_then(|at| {
+                let array = self.batch.batch.column(self.batch.layout.tags[at].index);
+                let date = match array.as_primitive_opt::<Date32Type>() {
+                    Some(days) if days.is_valid(row) => {
+                        Some(days.value(row)).filter(|day| (FIRST_DAY..=LAST_DAY).contains(day))
+                    }
+                    Some(_) => return None,
+                    None if self.text(at, row) => parse_date(self.scratch.as_bytes()),
+                    None => return None,
+                };
+                self.unparsed[at * self.rows + row] = date.is_none();
+                date
+            });
+            dates.append_option(date);
+        }
+        Arc::new(dates.finish())
+    }
+
+    /// `WhiteElo` or `BlackElo` from tag column `column`, parsed from its text as an `i32`.
+    fn ratings(&mut self, column: Option<usize>) -> ArrayRef {
+        let mut ratings = Int32Builder::with_capacity(self.rows);
+        for row in 0..self.rows {
+            let rating = column.filter(|&at| self.text(at, row)).and_then(|at| {
+                let rating = self.scratch.parse::<i32>().ok();
+                self.unparsed[at * self.rows + row] = rating.is_none();
+                rating
+            });
+            ratings.append_option(rating);
+        }
+        Arc::new(ratings.finish())
+    }
+
+    /// A typed text column from tag column `column` (the file's own array when it is plain
+    /// `Utf8`), falling back on `results` where given (`Result`).
+    fn texts(&mut self, column: Option<usize>, results: Option<&[Option<GameResult>]>) -> ArrayRef {
+        if let Some(at) = column {
+            let array = self.batch.batch.column(self.batch.layout.tags[at].index);
+            if plain_strings(array.as_ref()) && (results.is_none() || array.null_count() == 0) {
+                return Arc::clone(array);
+            }
+        }
+        let mut texts = StringBuilder::with_capacity(self.rows, 16 * self.rows);
+        for row in 0..self.rows {
+            if column.is_some_and(|at| self.text(at, row)) {
+                texts.append_value(&self.scratch);
+            } else {
+                let result = results.and_then(|results| results.get(row).copied().flatten());
+                texts.append_option(result.map(|r| r.as_str()));
+            }
+        }
+        Arc::new(texts.finish())
+    }
+
+    /// The `tags` map: in column order, every tag column without a typed slot, and the typed
+    /// values that did not parse.
+    fn map(&mut self, slot_of: &[Option<usize>]) -> Result<ArrayRef, ArrowError> {
+        let names =
+            MapFieldNames { entry: "entries".into(), key: "keys".into(), value: "values".into() };
+        let mut map = MapBuilder::new(Some(names), StringBuilder::new(), StringBuilder::new());
+        for row in 0..self.rows {
+            for (at, tag) in self.batch.layout.tags.iter().enumerate() {
+                if slot_of[at].is_some() && !self.unparsed[at * self.rows + row] {
+                    continue;
+                }
+                if self.text(at, row) {
+                    map.keys().append_value(&tag.name);
+                    map.values().append_value(&self.scratch);
+                }
+            }
+            map.append(true)?;
+        }
+        Ok(Arc::new(map.finish()))
+    }
+}
+
 /// Rows of a lichess Parquet file, decoded, to read on any thread ([`ParquetRows`]).
 pub struct RowBatch {
     batch: RecordBatch,
@@ -315,19 +423,15 @@ impl RowBatch {
     /// copied.
     ///
     /// # Errors
-    /// [`ArrowError`](arrow_schema::ArrowError) if `results` is not one a row (a bug).
-    pub fn tag_columns(
-        &self,
-        results: &[Option<GameResult>],
-    ) -> Result<Vec<ArrayRef>, arrow_schema::ArrowError> {
+    /// [`ArrowError`] if `results` is not one a row (a bug).
+    pub fn tag_columns(&self, results: &[Option<GameResult>]) -> Result<Vec<ArrayRef>, ArrowError> {
         let rows = self.batch.num_rows();
         if results.len() != rows {
-            return Err(arrow_schema::ArrowError::InvalidArgumentError(format!(
+            return Err(ArrowError::InvalidArgumentError(format!(
                 "{} results for {rows} rows",
                 results.len()
             )));
         }
-        let columns = self.batch.columns();
         // Each tag column's typed slot: the first column of each typed name; the rest go to
         // the map.
         let mut slot_of: Vec<Option<usize>> = vec![None; self.layout.tags.len()];
@@ -340,111 +444,21 @@ impl RowBatch {
                 }
             }
         }
-        let text_of = |at: usize, row: usize, scratch: &mut String| -> bool {
-            let tag = &self.layout.tags[at];
-            scratch.clear();
-            if !write_value(columns[tag.index].as_ref(), row, tag.signed, scratch) {
-                return false;
-            }
-            if scratch.contains(['\n', '\r']) {
-                *scratch = scratch.replace(['\n', '\r'], " ");
-            }
-            true
+        let mut table = TagTable {
+            batch: self,
+            rows,
+            scratch: String::new(),
+            unparsed: vec![false; self.layout.tags.len() * rows],
         };
-        // The map's entries, and the typed values that did not parse, which join them.
         let mut out: Vec<ArrayRef> = Vec::with_capacity(TYPED + 1);
-        let mut unparsed = vec![false; self.layout.tags.len() * rows];
-        let mut scratch = String::new();
         for (slot, column) in column_of.iter().enumerate() {
-            let array: ArrayRef = match (slot, *column) {
-                (UTC_DATE, column) => {
-                    let mut dates = Date32Builder::with_capacity(rows);
-                    for row in 0..rows {
-                        let date = column.and_then(|at| {
-                            let array = columns[self.layout.tags[at].index].as_ref();
-                            match array.as_primitive_opt::<Date32Type>() {
-                                // Rendered as `YYYY.MM.DD` and parsed back: years 1 to 9999.
-                                Some(days) if days.is_valid(row) => {
-                                    let day = days.value(row);
-                                    (FIRST_DAY..=LAST_DAY).contains(&day).then_some(day).or_else(
-                                        || {
-                                            unparsed[at * rows + row] = true;
-                                            None
-                                        },
-                                    )
-                                }
-                                Some(_) => None,
-                                None => text_of(at, row, &mut scratch)
-                                    .then(|| parse_date(scratch.as_bytes()))
-                                    .and_then(|date| {
-                                        if date.is_none() {
-                                            unparsed[at * rows + row] = true;
-                                        }
-                                        date
-                                    }),
-                            }
-                        });
-                        dates.append_option(date);
-                    }
-                    Arc::new(dates.finish())
-                }
-                (WHITE_ELO | BLACK_ELO, column) => {
-                    let mut elos = Int32Builder::with_capacity(rows);
-                    for row in 0..rows {
-                        let elo = column.and_then(|at| {
-                            if !text_of(at, row, &mut scratch) {
-                                return None;
-                            }
-                            let elo = scratch.parse::<i32>().ok();
-                            if elo.is_none() {
-                                unparsed[at * rows + row] = true;
-                            }
-                            elo
-                        });
-                        elos.append_option(elo);
-                    }
-                    Arc::new(elos.finish())
-                }
-                (_, Some(at))
-                    if slot != RESULT
-                        && plain_strings(columns[self.layout.tags[at].index].as_ref()) =>
-                {
-                    Arc::clone(&columns[self.layout.tags[at].index])
-                }
-                (_, column) => {
-                    let mut texts = StringBuilder::with_capacity(rows, 16 * rows);
-                    for (row, result) in results.iter().enumerate() {
-                        match column {
-                            Some(at) if text_of(at, row, &mut scratch) => {
-                                texts.append_value(&scratch);
-                            }
-                            _ if slot == RESULT => {
-                                texts.append_option(result.map(|r| r.as_str()));
-                            }
-                            _ => texts.append_null(),
-                        }
-                    }
-                    Arc::new(texts.finish())
-                }
-            };
-            out.push(array);
+            out.push(match slot {
+                UTC_DATE => table.dates(*column),
+                WHITE_ELO | BLACK_ELO => table.ratings(*column),
+                _ => table.texts(*column, (slot == RESULT).then_some(results)),
+            });
         }
-        let names =
-            MapFieldNames { entry: "entries".into(), key: "keys".into(), value: "values".into() };
-        let mut map = MapBuilder::new(Some(names), StringBuilder::new(), StringBuilder::new());
-        for row in 0..rows {
-            for (at, tag) in self.layout.tags.iter().enumerate() {
-                if slot_of[at].is_some() && !unparsed[at * rows + row] {
-                    continue;
-                }
-                if text_of(at, row, &mut scratch) {
-                    map.keys().append_value(&tag.name);
-                    map.values().append_value(&scratch);
-                }
-            }
-            map.append(true)?;
-        }
-        out.push(Arc::new(map.finish()));
+        out.push(table.map(&slot_of)?);
         Ok(out)
     }
 
@@ -487,76 +501,24 @@ impl RowBatch {
         start_only: bool,
     ) -> Result<(), ExportError> {
         let columns = self.batch.columns();
-        let tags: Vec<&TagColumn> = self
+        // String columns (most tags, and the movetext) are read from their bytes, with no
+        // per-value dispatch; other types are written as text first.
+        let tags: Vec<RowTag<'_>> = self
             .layout
             .tags
             .iter()
             .filter(|tag| !start_only || START_TAGS.contains(&tag.name.as_str()))
+            .map(|tag| {
+                let column = columns[tag.index].as_ref();
+                RowTag { tag, column, strings: column.as_string_opt::<i32>() }
+            })
             .collect();
-        // String columns (most tags, and the movetext) are read from their bytes, with no
-        // per-value dispatch; other types are written as text first.
-        let strings: Vec<Option<&StringArray>> =
-            tags.iter().map(|tag| columns[tag.index].as_string_opt::<i32>()).collect();
-        let movetext = columns[self.layout.movetext].as_ref();
-        let movetext_strings = movetext.as_string_opt::<i32>();
-        let (mut value, mut scratch) = (String::new(), String::new());
-        let (mut escaped, mut line) = (Vec::new(), Vec::new());
+        let (mut value, mut line) = (String::new(), Vec::new());
+        let mut buffers = (String::new(), Vec::new());
         for row in 0..self.batch.num_rows() {
             let number = self.before + row as u64 + 1;
-            let moves = match movetext_strings {
-                Some(strings) if strings.is_null(row) => &b""[..],
-                Some(strings) => strings.value(row).as_bytes(),
-                None => {
-                    value.clear();
-                    write_value(movetext, row, false, &mut value);
-                    value.as_bytes()
-                }
-            };
-            // On one line, as the PGN writes it: a `;` comment ends with the row.
-            // The whole movetext is looked at: with memchr's wide compares, not byte by byte.
-            let moves = if memchr::memchr2(b'\n', b'\r', moves).is_some() {
-                line.clear();
-                push_one_line(&mut line, moves);
-                &line[..]
-            } else {
-                moves
-            };
-            let read = reader.read_game(moves, builder, |v| {
-                // Every tag is handed on, even after one is refused (a bad FEN), so that a row
-                // that did not read keeps all its columns.
-                let mut refused = Ok(());
-                for (tag, strings) in tags.iter().zip(&strings) {
-                    let text = match strings {
-                        Some(strings) if strings.is_null(row) => continue,
-                        Some(strings) => strings.value(row).as_bytes(),
-                        None => {
-                            scratch.clear();
-                            if !write_value(
-                                columns[tag.index].as_ref(),
-                                row,
-                                tag.signed,
-                                &mut scratch,
-                            ) {
-                                continue;
-                            }
-                            scratch.as_bytes()
-                        }
-                    };
-                    // The tag as the PGN holds it, escaped: the builder unescapes it.
-                    let raw = if text.iter().any(|&c| matches!(c, b'"' | b'\\' | b'\n' | b'\r')) {
-                        escaped.clear();
-                        push_tag_value(&mut escaped, text);
-                        RawTag(&escaped[..])
-                    } else {
-                        RawTag(text)
-                    };
-                    let taken = v.tag(tag.name.as_bytes(), raw);
-                    if refused.is_ok() {
-                        refused = taken;
-                    }
-                }
-                refused
-            });
+            let moves = self.movetext(row, &mut value, &mut line);
+            let read = reader.read_game(moves, builder, |v| hand_tags(v, row, &tags, &mut buffers));
             match read {
                 Ok(mut game) => {
                     game.number = number;
@@ -569,6 +531,80 @@ impl RowBatch {
         }
         Ok(())
     }
+
+    /// The movetext of `row` on one line, as the PGN writes it (a `;` comment ends with the
+    /// row): from the column's bytes, or written into `value` (a type other than `Utf8`), or
+    /// copied into `line` with its line breaks as spaces.
+    fn movetext<'b>(
+        &'b self,
+        row: usize,
+        value: &'b mut String,
+        line: &'b mut Vec<u8>,
+    ) -> &'b [u8] {
+        let movetext = self.batch.column(self.layout.movetext).as_ref();
+        let moves = match movetext.as_string_opt::<i32>() {
+            Some(strings) if strings.is_null(row) => &b""[..],
+            Some(strings) => strings.value(row).as_bytes(),
+            None => {
+                value.clear();
+                write_value(movetext, row, false, value);
+                value.as_bytes()
+            }
+        };
+        // The whole movetext is looked at: with memchr's wide compares, not byte by byte.
+        if memchr::memchr2(b'\n', b'\r', moves).is_some() {
+            line.clear();
+            push_one_line(line, moves);
+            &line[..]
+        } else {
+            moves
+        }
+    }
+}
+
+/// A tag column as [`RowBatch::read_into`] hands it on: its array, and the array as strings
+/// when it is `Utf8`.
+struct RowTag<'a> {
+    tag: &'a TagColumn,
+    column: &'a dyn Array,
+    strings: Option<&'a StringArray>,
+}
+
+/// Hands `builder` the tags of `row`, each as the PGN holds it (escaped: the builder unescapes
+/// it), every one even after one is refused (a bad FEN), so that a row that did not read keeps
+/// all its columns. Returns the first refusal. `buffers` are a value's text and escaped form.
+fn hand_tags(
+    builder: &mut GameBuilder,
+    row: usize,
+    tags: &[RowTag<'_>],
+    (text, escaped): &mut (String, Vec<u8>),
+) -> Result<(), ReplayError> {
+    let mut refused = Ok(());
+    for RowTag { tag, column, strings } in tags {
+        let value = match strings {
+            Some(strings) if strings.is_null(row) => continue,
+            Some(strings) => strings.value(row).as_bytes(),
+            None => {
+                text.clear();
+                if !write_value(*column, row, tag.signed, text) {
+                    continue;
+                }
+                text.as_bytes()
+            }
+        };
+        let raw = if value.iter().any(|&c| matches!(c, b'"' | b'\\' | b'\n' | b'\r')) {
+            escaped.clear();
+            push_tag_value(escaped, value);
+            RawTag(&escaped[..])
+        } else {
+            RawTag(value)
+        };
+        let taken = builder.tag(tag.name.as_bytes(), raw);
+        if refused.is_ok() {
+            refused = taken;
+        }
+    }
+    refused
 }
 
 #[cfg(test)]
