@@ -3,10 +3,10 @@
 //! one row at a time: the tags handed to the visitor as they are, only the movetext scanned.
 //!
 //! A row is one game. Its movetext is read exactly as the movetext of a PGN game (the same
-//! tokens, comments, variations, results and errors), with two differences that follow from
-//! a row holding one game: the game ends where the movetext ends, not at a `[` or a `1.`
-//! after a blank line, and anything but white space after the game's result is an error,
-//! where a PGN reader would start another game.
+//! tokens, comments, variations, results and errors), with one difference that follows from
+//! a row holding one game: where a PGN reader would end the game and start another (after
+//! the result, at a `[`, at a `1.` after a blank line), anything but white space left is an
+//! error. A comment never closed runs to the end of the movetext, as at the end of a file.
 
 use crate::error::PgnError;
 use crate::limits::Limits;
@@ -21,10 +21,10 @@ use crate::visitor::Visitor;
 /// reading one PGN file of the same games costs, less the tags.
 ///
 /// A movetext is read exactly as the movetext of a PGN game (the same tokens, comments,
-/// variations, results and errors), with two differences that follow from a row holding one
-/// game: the game ends where the movetext ends, not at a `[` or a `1.` after a blank line,
-/// and anything but white space after the game's result is an error, where a PGN reader
-/// would start another game.
+/// variations, results and errors), with one difference that follows from a row holding one
+/// game: where a PGN reader would end the game and start another (after the result, at a
+/// `[`, at a `1.` after a blank line), anything but white space left is an error. A visitor
+/// that skips the movetext ([`Visitor::begin_movetext`]) skips all of it.
 ///
 /// ```
 /// use chessbits_pgn::{MovetextReader, RawTag, Replay, Visitor};
@@ -158,12 +158,16 @@ mod tests {
     #[test]
     fn one_row_holds_one_game() {
         let mut reader = MovetextReader::new();
-        for (movetext, at) in [("1. e4 1-0 1. d4 *", 10), ("1. e4 e5 [Event \"x\"]", 9)] {
+        for (movetext, line, at) in [
+            ("1. e4 1-0 1. d4 *", 1, 10),
+            ("1. e4 e5 [Event \"x\"]", 1, 9),
+            ("1. e4 e5\n\n1. d4 *", 3, 10),
+        ] {
             let e = reader
                 .read_game(movetext.as_bytes(), &mut Replay::default(), |_| Ok(()))
                 .unwrap_err();
             assert!(matches!(e.kind, PgnErrorKind::UnexpectedByte(_)), "{movetext}: {}", e.kind);
-            assert_eq!((e.line, e.offset), (1, at), "{movetext}");
+            assert_eq!((e.line, e.offset), (line, at), "{movetext}");
         }
         // White space after the result is no game.
         assert!(reader.read_game(b"1. e4 1-0  \r\n ", &mut Replay::default(), |_| Ok(())).is_ok());
