@@ -6,7 +6,6 @@
 //! (mainline only), and the same through `Replay` into a `Game`.
 
 use std::convert::Infallible;
-use std::path::PathBuf;
 use std::time::Instant;
 
 use chessbits_notation::san::SanPlus;
@@ -84,19 +83,7 @@ impl Visitor for Play {
 }
 
 fn main() {
-    let args: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
-    let files = if args.is_empty() {
-        let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus"));
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .expect("no corpus")
-            .map(|e| e.expect("corpus entry").path())
-            .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
-            .collect();
-        files.sort();
-        files
-    } else {
-        args
-    };
+    let files = chessbits_benches::pgn_files_from_args();
     let data: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).expect("read")).collect();
     let bytes: usize = data.iter().map(Vec::len).sum();
     let mb = bytes as f64 / 1e6;

@@ -116,6 +116,27 @@ fn parse_line(line: &str, name: String) -> EpdPosition {
     EpdPosition { name, fen, position, perft }
 }
 
+/// The PGN files the speed examples read: those given on the command line, else every `.pgn`
+/// of the shared corpus (`../shared/corpus`), sorted.
+///
+/// # Panics
+/// If no file is given and the corpus directory cannot be listed: the examples are tools to
+/// be run by hand, where that is the message wanted.
+pub fn pgn_files_from_args() -> Vec<std::path::PathBuf> {
+    let args: Vec<std::path::PathBuf> = std::env::args().skip(1).map(Into::into).collect();
+    if !args.is_empty() {
+        return args;
+    }
+    let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus"));
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .expect("no corpus")
+        .map(|e| e.expect("corpus entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
+        .collect();
+    files.sort();
+    files
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

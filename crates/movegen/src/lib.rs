@@ -65,6 +65,7 @@ pub use gen::{PieceMoves, PieceMovesIter};
 pub use outcome::{GameResult, InvalidResult, Outcome, ParseOutcomeError, Termination};
 pub use perft::{divide, perft, perft_hashed, perft_make_unmake, perft_parallel, PerftTable};
 pub use search::{generate_split, MoveStack, SplitMoves};
+pub use single::MovesTo;
 pub use tables::{tables, Tables};
 
 use gen::Gen;
@@ -123,6 +124,29 @@ pub trait MoveGen {
     /// move targets our own rook). One test, no list and no per-position setup: for reading
     /// moves one at a time (SAN, UCI), where it is several times cheaper than the generator.
     fn legal_move(&self, from: Square, to: Square, promotion: Option<Role>) -> Option<Move16>;
+    /// The legal moves to `to` of our pieces of `role` that stand on `origins`, promoting to
+    /// `promotion` (given exactly when a pawn reaches its last rank): the moves a SAN such as
+    /// `Nbd2` can mean, with `origins` the squares its file and rank allow. Castling is not
+    /// found here. At most eight pieces of one role can reach one square, so the list holds them
+    /// all; one test per candidate, like [`MoveGen::legal_move`], with no per-position setup.
+    ///
+    /// ```
+    /// use chessbits_bitboard::{Bitboard, Role, Square};
+    /// use chessbits_movegen::{MoveGen, Position};
+    ///
+    /// let pos = Position::new();
+    /// let knights = pos.legal_moves_to(Role::Knight, Bitboard::FULL, Square::F3, None);
+    /// assert_eq!(knights.len(), 1);
+    /// assert_eq!(knights[0].from(), Square::G1);
+    /// assert!(pos.legal_moves_to(Role::Bishop, Bitboard::FULL, Square::F3, None).is_empty());
+    /// ```
+    fn legal_moves_to(
+        &self,
+        role: Role,
+        origins: Bitboard,
+        to: Square,
+        promotion: Option<Role>,
+    ) -> MovesTo;
     /// The en passant square if an en passant capture is legal (FIDE's notion of the position).
     fn legal_ep_square(&self) -> Option<Square>;
     /// Turns a UCI move into the legal move it names: `e1g1` and `e1h1` both name castling when
@@ -368,6 +392,17 @@ impl MoveGen for Position {
 
     fn legal_move(&self, from: Square, to: Square, promotion: Option<Role>) -> Option<Move16> {
         single::legal_move(tables(), self, from, to, promotion)
+    }
+
+    #[inline]
+    fn legal_moves_to(
+        &self,
+        role: Role,
+        origins: Bitboard,
+        to: Square,
+        promotion: Option<Role>,
+    ) -> MovesTo {
+        single::legal_moves_to(self, role, origins, to, promotion)
     }
 
     fn legal_ep_square(&self) -> Option<Square> {

@@ -1,6 +1,7 @@
-//! One move tested on its own: [`legal_move`], the legal move of one piece to one square, with
-//! no list and no per-position setup (checkers, pins) — what SAN resolution and move-by-move
-//! readers need, where the generator's setup would cost more than the whole answer.
+//! One move tested on its own: [`legal_move`], the legal move of one piece to one square, and
+//! [`legal_moves_to`], the moves of one role to one square (what a SAN names), with no list and
+//! no per-position setup (checkers, pins) — what SAN resolution and move-by-move readers need,
+//! where the generator's setup would cost more than the whole answer.
 //!
 //! A move of a non-king piece is legal when the piece can make it on the board (its attack or
 //! push reaches the target, which holds no piece of ours) and afterwards no enemy piece attacks
@@ -8,12 +9,19 @@
 //! discovered checks at once. A king move is legal when its target is not attacked with the
 //! king lifted off the board. En passant, whose capture vacates a third square, goes to the
 //! generator; castling is not a move of this kind (its `Move16` targets our own rook).
+//!
+//! Sliders are tested through their empty-board rays and the squares between two squares, not
+//! through the generator's magic tables: one move at a time, between other work (a PGN reader's
+//! scanning and output), the 800 KiB of magic attack sets miss the cache where these small
+//! tables do not. `cargo run --release -p chessbits-benches --example san_speed` measures it.
 
+use arrayvec::ArrayVec;
+use chessbits_bitboard::tables as fixed;
 use chessbits_bitboard::{Bitboard, Color, Rank, Role, Square};
 use chessbits_move::{Move16, MoveKind};
 use chessbits_state::Position;
 
-use crate::gen::attackers;
+use crate::gen::Side;
 use crate::{MoveGen, Tables};
 
 /// The legal move of the piece of the side to move on `from` to `to`, promoting to `promotion`
@@ -35,6 +43,7 @@ pub(crate) fn legal_move(
     let occupied = board.occupied();
     let capture = pos.them().contains(to);
     let role = board.role_at(from)?;
+    let enemy = Side::of(pos, !us);
     let kind = match role {
         Role::Pawn => {
             if Some(to) == pos.ep_square() && t.pawn(us, from).contains(to) {
@@ -46,21 +55,188 @@ pub(crate) fn legal_move(
         Role::King => {
             let reach = t.king(from).contains(to);
             let lifted = occupied - Bitboard::from_square(from);
-            if !reach || promotion.is_some() || attackers(t, pos, to, !us, lifted).any() {
+            if !reach || promotion.is_some() || attacked(enemy, to, lifted, Bitboard::EMPTY) {
                 return None;
             }
             return Some(Move16::new(from, to, plain(capture)));
         }
         Role::Knight => plain_if(t.knight(from).contains(to), capture, promotion)?,
-        Role::Bishop => plain_if(t.bishop(from, occupied).contains(to), capture, promotion)?,
-        Role::Rook => plain_if(t.rook(from, occupied).contains(to), capture, promotion)?,
-        Role::Queen => plain_if(t.queen(from, occupied).contains(to), capture, promotion)?,
+        Role::Bishop => {
+            plain_if(slides(fixed::bishop_rays(from), from, to, occupied), capture, promotion)?
+        }
+        Role::Rook => {
+            plain_if(slides(fixed::rook_rays(from), from, to, occupied), capture, promotion)?
+        }
+        Role::Queen => {
+            plain_if(slides(fixed::line(from, to), from, to, occupied), capture, promotion)?
+        }
     };
     // Our king after the move: attacked by anything but the piece taken on `to`?
     let after = (occupied - Bitboard::from_square(from)) | Bitboard::from_square(to);
+    let safe = !attacked(enemy, pos.our_king(), after, Bitboard::from_square(to));
+    safe.then(|| Move16::new(from, to, kind))
+}
+
+/// The legal moves to `to` of our pieces of `role` standing on `origins` (castling excluded),
+/// promoting to `promotion`: what a SAN names, found with one dispatch on the role. See
+/// [`MoveGen::legal_moves_to`].
+///
+/// Each origin is tested as in [`legal_move`], with the reach known from the role: a knight or
+/// king on the target's jump squares always reaches it, a slider on its rays when nothing stands
+/// between. At most eight origins can reach one square (one per ray or jump), so the list holds
+/// them all.
+pub(crate) fn legal_moves_to(
+    pos: &Position,
+    role: Role,
+    origins: Bitboard,
+    to: Square,
+    promotion: Option<Role>,
+) -> MovesTo {
+    let mut found = MovesTo::new();
+    let us = pos.turn();
+    if pos.us().contains(to) {
+        return found;
+    }
+    let origins = origins & pos.our(role);
+    let (reach, lines) = match role {
+        Role::Pawn => return pawn_moves_to(pos, origins, to, promotion),
+        _ if promotion.is_some() => return found,
+        Role::King => {
+            let enemy = Side::of(pos, !us);
+            let occupied = pos.board().occupied();
+            let kind = plain(pos.them().contains(to));
+            for from in origins & fixed::king(to) {
+                if !attacked(enemy, to, occupied - Bitboard::from_square(from), Bitboard::EMPTY) {
+                    push(&mut found, Move16::new(from, to, kind));
+                }
+            }
+            return found;
+        }
+        Role::Knight => (fixed::knight(to), false),
+        Role::Bishop => (fixed::bishop_rays(to), true),
+        Role::Rook => (fixed::rook_rays(to), true),
+        Role::Queen => (fixed::rook_rays(to) | fixed::bishop_rays(to), true),
+    };
+    let origins = origins & reach;
+    if origins.is_empty() {
+        return found;
+    }
+    let enemy = Side::of(pos, !us);
+    let occupied = pos.board().occupied();
+    let kind = plain(pos.them().contains(to));
     let king = pos.our_king();
-    let attacked = attackers(t, pos, king, !us, after) - Bitboard::from_square(to);
-    attacked.is_empty().then(|| Move16::new(from, to, kind))
+    let taken = Bitboard::from_square(to);
+    for from in origins {
+        if lines && (fixed::between(from, to) & occupied).any() {
+            continue;
+        }
+        let after = (occupied - Bitboard::from_square(from)) | taken;
+        if !attacked(enemy, king, after, taken) {
+            push(&mut found, Move16::new(from, to, kind));
+        }
+    }
+    found
+}
+
+/// [`legal_moves_to`] for pawns (`origins`: our pawns allowed): a capture from the two squares
+/// diagonally behind `to`, a push from the square behind it, a double push from two behind. The
+/// promotion is checked once; en passant goes to the generator, as in [`legal_move`].
+#[inline(always)]
+fn pawn_moves_to(
+    pos: &Position,
+    origins: Bitboard,
+    to: Square,
+    promotion: Option<Role>,
+) -> MovesTo {
+    let mut found = MovesTo::new();
+    let us = pos.turn();
+    let last = to.rank() == Rank::Eighth.relative_to(us);
+    match promotion {
+        None if last => return found,
+        Some(role) if !last || !Role::PROMOTIONS.contains(&role) => return found,
+        _ => {}
+    }
+    let occupied = pos.board().occupied();
+    let enemy = Side::of(pos, !us);
+    let king = pos.our_king();
+    let taken = Bitboard::from_square(to);
+    let safe = |from: Square| {
+        let after = (occupied - Bitboard::from_square(from)) | taken;
+        !attacked(enemy, king, after, taken)
+    };
+    let diagonal = origins & fixed::pawn(!us, to);
+    if pos.them().contains(to) {
+        let kind = promotion.map_or(MoveKind::Capture, MoveKind::CapturePromotion);
+        for from in diagonal {
+            if safe(from) {
+                push(&mut found, Move16::new(from, to, kind));
+            }
+        }
+        return found;
+    }
+    if occupied.contains(to) {
+        return found;
+    }
+    if Some(to) == pos.ep_square() {
+        for from in diagonal {
+            if let Some(m) = en_passant(pos, from, to, promotion) {
+                push(&mut found, m);
+            }
+        }
+    }
+    let back = if us == Color::White { -1 } else { 1 };
+    let Some(one) = to.offset(0, back) else {
+        return found;
+    };
+    if origins.contains(one) {
+        if safe(one) {
+            let kind = promotion.map_or(MoveKind::Quiet, MoveKind::Promotion);
+            push(&mut found, Move16::new(one, to, kind));
+        }
+    } else if to.rank() == Rank::Fourth.relative_to(us) && !occupied.contains(one) {
+        let two = Square::from_coords(to.file(), Rank::Second.relative_to(us));
+        if origins.contains(two) && safe(two) {
+            push(&mut found, Move16::new(two, to, MoveKind::DoublePush));
+        }
+    }
+    found
+}
+
+/// The list [`MoveGen::legal_moves_to`] fills: at most eight moves, since at most eight
+/// pieces of one role reach one square (one per ray or jump).
+pub type MovesTo = ArrayVec<Move16, 8>;
+
+/// Adds `m` to `found`, which never holds more than eight moves to one square (see
+/// [`legal_moves_to`]); a ninth would be dropped rather than panic.
+#[inline(always)]
+fn push(found: &mut MovesTo, m: Move16) {
+    let _ = found.try_push(m);
+}
+
+/// `true` if a slider on `from` whose empty-board rays are `rays` reaches `to` on `occupied`:
+/// `to` is on a ray and nothing stands between.
+#[inline(always)]
+fn slides(rays: Bitboard, from: Square, to: Square, occupied: Bitboard) -> bool {
+    rays.contains(to) && (fixed::between(from, to) & occupied).is_empty()
+}
+
+/// `true` if a piece of `enemy`, other than one on `spared`, attacks `sq` given `occupied`.
+///
+/// The sliders are found on the empty-board rays of `sq` and tested square by square for a
+/// clear line: a few small tables that stay in the first-level cache, where the magic lookups
+/// of the generator reach into 800 KiB of attack sets. One move is tested at a time here, so
+/// the cache misses, not the arithmetic, are the cost (issue 44: SAN resolution in blitz games).
+#[inline(always)]
+fn attacked(enemy: Side, sq: Square, occupied: Bitboard, spared: Bitboard) -> bool {
+    let leapers = fixed::knight(sq) & enemy.knights
+        | fixed::king(sq) & enemy.kings
+        | fixed::pawn(!enemy.color, sq) & enemy.pawns;
+    if (leapers - spared).any() {
+        return true;
+    }
+    let sliders =
+        (fixed::rook_rays(sq) & enemy.straight | fixed::bishop_rays(sq) & enemy.diagonal) - spared;
+    sliders.into_iter().any(|slider| (fixed::between(sq, slider) & occupied).is_empty())
 }
 
 /// A quiet move or a capture, with no promotion.
@@ -124,7 +300,10 @@ fn pawn_kind(
 }
 
 /// The en passant capture from `from` to `to`, if legal: asked of the generator, which
-/// verifies en passant on its own.
+/// verifies en passant on its own. Rare, and the generator is large: kept out of line, so that
+/// the common moves' code stays small.
+#[cold]
+#[inline(never)]
 fn en_passant(pos: &Position, from: Square, to: Square, promotion: Option<Role>) -> Option<Move16> {
     if promotion.is_some() {
         return None;
@@ -164,6 +343,38 @@ pub(crate) mod tests {
         found
     }
 
+    /// Every (role, origins, to, promotion) a SAN could name, against the generator's list:
+    /// all origins, and a mask from `seed` that keeps about half of them (a SAN's file and rank).
+    fn check_moves_to(pos: &Position, seed: u64) -> usize {
+        let legal = pos.legal_moves();
+        let mut found = 0;
+        for role in Role::ALL {
+            for to in Square::ALL {
+                for promotion in [None, Some(Role::Knight), Some(Role::Queen), Some(Role::King)] {
+                    for origins in [Bitboard::FULL, Bitboard(seed.rotate_left(to as u32))] {
+                        let mut got = legal_moves_to(pos, role, origins, to, promotion);
+                        got.sort_by_key(|m| m.bits());
+                        let mut want: Vec<Move16> = legal
+                            .iter()
+                            .copied()
+                            .filter(|m| {
+                                pos.board().role_at(m.from()) == Some(role)
+                                    && origins.contains(m.from())
+                                    && m.to() == to
+                                    && m.promotion() == promotion
+                                    && !m.is_castling()
+                            })
+                            .collect();
+                        want.sort_by_key(|m| m.bits());
+                        assert_eq!(got.as_slice(), want, "{pos:?} {role:?} {to} {promotion:?}");
+                        found += got.len();
+                    }
+                }
+            }
+        }
+        found
+    }
+
     #[test]
     fn agrees_with_the_generator_on_hand_picked_positions() {
         // A pinned knight, a pinned bishop that may slide along the pin, en passant that would
@@ -176,6 +387,7 @@ pub(crate) mod tests {
             "r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1",
         ] {
             assert!(check(&parse(fen)) > 0, "{fen}");
+            assert!(check_moves_to(&parse(fen), 0x9e37_79b9_7f4a_7c15) > 0, "{fen}");
         }
     }
 
@@ -194,6 +406,7 @@ pub(crate) mod tests {
                 let mut pos = parse(start);
                 for _ in 0..60 {
                     check(&pos);
+                    check_moves_to(&pos, seed);
                     positions += 1;
                     let legal = pos.legal_moves();
                     if legal.is_empty() {

@@ -97,10 +97,9 @@
 use core::fmt;
 use core::str::FromStr;
 
-use chessbits_bitboard::tables as fixed;
 use chessbits_bitboard::{Bitboard, File, Rank, Role, Square};
 use chessbits_move::Move16;
-use chessbits_movegen::{tables, MoveGen};
+use chessbits_movegen::MoveGen;
 use chessbits_state::{CastlingSide, Position};
 
 /// A move in Standard Algebraic Notation, without a position.
@@ -229,30 +228,14 @@ impl San {
         match *self {
             San::Normal { role, file, rank, capture: _, to, promotion } => {
                 // Each candidate origin is asked on its own: no move list, no generator setup.
-                let mut candidates = Candidates::new();
-                for from in origins(pos, role, file, rank, to) {
-                    if let Some(m) = pos.legal_move(from, to, promotion) {
-                        // At most eight can match (see `Candidates`); a ninth is never pushed.
-                        let _ = candidates.try_push(m);
-                    }
-                }
+                let candidates = pos.legal_moves_to(role, within(file, rank), to, promotion);
                 match candidates.as_slice() {
                     [m] => Ok(*m),
                     [] => Err(SanError::Illegal { san: *self }),
                     _ => Err(SanError::Ambiguous { san: *self, candidates }),
                 }
             }
-            San::Castle(side) => {
-                let mut found = None;
-                if let Some(rook) = pos.castles().rook(pos.turn(), side) {
-                    let king = pos.our(Role::King);
-                    pos.visit_moves(king, Bitboard::from_square(rook), |moves| {
-                        found = moves.into_iter().find(|m| m.is_castling());
-                        found.is_some()
-                    });
-                }
-                found.ok_or(SanError::Illegal { san: *self })
-            }
+            San::Castle(side) => castle(pos, side).ok_or(SanError::Illegal { san: *self }),
             San::Null => Ok(Move16::NULL),
         }
     }
@@ -285,6 +268,21 @@ impl San {
     }
 }
 
+/// The castling move of the side to move on `side`, if legal: asked of the generator, which
+/// checks the squares the king crosses. Out of line, so that [`San::to_move`]'s common path
+/// stays small.
+#[inline(never)]
+fn castle(pos: &Position, side: CastlingSide) -> Option<Move16> {
+    let rook = pos.castles().rook(pos.turn(), side)?;
+    let king = pos.our(Role::King);
+    let mut found = None;
+    pos.visit_moves(king, Bitboard::from_square(rook), |moves| {
+        found = moves.into_iter().find(|m| m.is_castling());
+        found.is_some()
+    });
+    found
+}
+
 /// The origin's file and rank that tell a move of the `role` piece on `from` to `to` apart from
 /// the legal moves of the other pieces of that role to `to`.
 fn disambiguation(
@@ -293,13 +291,9 @@ fn disambiguation(
     from: Square,
     to: Square,
 ) -> (Option<File>, Option<Rank>) {
-    let rivals = (pos.our(role) - from) & attackers(pos, role, to);
-    if rivals.is_empty() {
-        return (None, None);
-    }
     // Only rivals whose move to `to` is legal count (a pinned piece does not).
-    let legal: Bitboard =
-        rivals.into_iter().filter(|&rival| pos.legal_move(rival, to, None).is_some()).collect();
+    let rivals = pos.legal_moves_to(role, Bitboard::FULL - from, to, None);
+    let legal: Bitboard = rivals.iter().map(|m| m.from()).collect();
     if legal.is_empty() {
         (None, None)
     } else if (legal & Bitboard::from_file(from.file())).is_empty() {
@@ -311,39 +305,16 @@ fn disambiguation(
     }
 }
 
-/// The squares from which a piece of the side to move with `role` could move to `to` on the
-/// current board, ignoring pins and checks (castling excluded).
-fn attackers(pos: &Position, role: Role, to: Square) -> Bitboard {
-    let t = tables();
-    let occupied = pos.board().occupied();
-    match role {
-        // Captures come from the squares a pawn of the other side would attack; pushes from the
-        // same file.
-        Role::Pawn => fixed::pawn(!pos.turn(), to) | Bitboard::from_file(to.file()),
-        Role::Knight => fixed::knight(to),
-        Role::Bishop => t.bishop(to, occupied),
-        Role::Rook => t.rook(to, occupied),
-        Role::Queen => t.queen(to, occupied),
-        Role::King => fixed::king(to),
-    }
-}
-
-/// The pieces that may make the move `San::Normal { role, file, rank, to, .. }` names.
-fn origins(
-    pos: &Position,
-    role: Role,
-    file: Option<File>,
-    rank: Option<Rank>,
-    to: Square,
-) -> Bitboard {
-    let mut origins = pos.our(role) & attackers(pos, role, to);
+/// The squares a SAN's origin file and rank allow (all squares when it gives neither).
+fn within(file: Option<File>, rank: Option<Rank>) -> Bitboard {
+    let mut squares = Bitboard::FULL;
     if let Some(file) = file {
-        origins &= Bitboard::from_file(file);
+        squares &= Bitboard::from_file(file);
     }
     if let Some(rank) = rank {
-        origins &= Bitboard::from_rank(rank);
+        squares &= Bitboard::from_rank(rank);
     }
-    origins
+    squares
 }
 
 impl FromStr for San {

@@ -47,7 +47,7 @@ mod source;
 
 pub(crate) use per_piece::castle;
 pub use per_piece::{PieceMoves, PieceMovesIter};
-pub(crate) use rules::{attackers, attackers_in, diagonals};
+pub(crate) use rules::{attackers, attackers_in, diagonals, Side};
 pub(crate) use sinks::{Counter, ListSink, OneList, Sink, SplitLists};
 pub(crate) use source::Source;
 
