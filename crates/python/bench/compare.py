@@ -27,6 +27,22 @@ def best_of(fn, repeat=3, budget=1.0, most=30):
     return min(times)
 
 
+def best_interleaved(fns, repeat=5, budget=6.0, most=60):
+    """The best time of each function in `fns`, run in turns (one run of each per round) for at
+    least `repeat` rounds, more (up to `most`) while the rounds take less than `budget` seconds
+    in all. On a shared machine a slow spell lasts seconds: in turns, every function meets it,
+    where back-to-back blocks leave it to whichever ran then."""
+    times = [[] for _ in fns]
+    spent = 0.0
+    while len(times[0]) < repeat or (spent < budget and len(times[0]) < most):
+        for fn, ts in zip(fns, times):
+            start = time.perf_counter()
+            fn()
+            ts.append(time.perf_counter() - start)
+            spent += ts[-1]
+    return [min(ts) for ts in times]
+
+
 def split_games(data):
     """The games of a PGN file as strings, cut before each tag section (for the binding,
     which takes one string a game)."""
