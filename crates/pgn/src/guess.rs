@@ -402,7 +402,7 @@ pub(crate) struct Verifier<'w, W, S> {
 
 impl<'w, W, S> Verifier<'w, W, S> {
     pub(crate) fn new(work: &'w W, sink: S, limits: Limits) -> Verifier<'w, W, S> {
-        Verifier { work, sink, limits, games: 0, sans: SanCache::default(), pending: None }
+        Verifier { work, sink, limits, games: 0, sans: SanCache::warm(), pending: None }
     }
 
     /// Takes the result a worker made of `piece` and how its reader read it, or `piece`

@@ -43,10 +43,16 @@ use crate::visitor::Visitor;
 /// assert!(reader.read_game(b"1. e4 1-0 1. d4 *", &mut Replay::default(), |_| Ok(())).is_err());
 /// # Ok::<_, chessbits_pgn::PgnError<chessbits_pgn::ReplayError>>(())
 /// ```
-#[derive(Default)]
 pub struct MovetextReader {
     sans: SanCache,
     limits: Limits,
+}
+
+impl Default for MovetextReader {
+    /// [`MovetextReader::new`].
+    fn default() -> MovetextReader {
+        MovetextReader::new()
+    }
 }
 
 impl core::fmt::Debug for MovetextReader {
@@ -58,13 +64,13 @@ impl core::fmt::Debug for MovetextReader {
 impl MovetextReader {
     /// A reader with the default [`Limits`].
     pub fn new() -> MovetextReader {
-        MovetextReader::default()
+        MovetextReader::with_limits(Limits::default())
     }
 
     /// A reader whose games are bounded by `limits` (the movetext's; the tags given are not
     /// counted).
     pub fn with_limits(limits: Limits) -> MovetextReader {
-        MovetextReader { sans: SanCache::default(), limits }
+        MovetextReader { sans: SanCache::warm(), limits }
     }
 
     /// A reader with the move-token cache `sans`, which [`into_sans`](Self::into_sans) gives

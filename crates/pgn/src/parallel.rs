@@ -480,7 +480,7 @@ where
     S: FnMut(U) -> Result<(), E>,
 {
     if threads <= 1 {
-        let mut own = SanCache::default();
+        let mut own = SanCache::warm();
         for item in items() {
             sink(work(&mut own, item))?;
         }

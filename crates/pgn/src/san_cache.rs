@@ -9,7 +9,11 @@ use chessbits_state::CastlingSide;
 /// and looking one up costs less than reading it again.
 ///
 /// It starts small, so that reading one short game costs little, and grows (to 8,192 slots,
-/// 128 KiB) as misses show that more distinct tokens come by.
+/// 128 KiB) as misses show that more distinct tokens come by. A reader's cache outlives the
+/// reader: dropped, it is kept for the next reader made on the same thread
+/// ([`SanCache::warm`]), since a token's move never changes. Read after read (a Python loop over
+/// files), the second reader starts with the tokens the first one learnt instead of
+/// allocating and filling a new table.
 #[derive(Default)]
 pub(crate) struct SanCache {
     /// Direct-mapped on a hash of the key; the key is the token's bytes with its length in the
@@ -21,8 +25,37 @@ pub(crate) struct SanCache {
     misses: usize,
 }
 
+/// A cache's table and shift, as [`SPARE`] keeps them: plain parts, with no [`Drop`] of
+/// their own, so that freeing the spare at thread exit cannot reach back into it.
+type Parts = (Vec<(u64, SanPlus)>, u32);
+
+thread_local! {
+    /// The table of the last reader's cache dropped on this thread, for the next one.
+    static SPARE: core::cell::Cell<Option<Parts>> = const { core::cell::Cell::new(None) };
+}
+
+impl Drop for SanCache {
+    fn drop(&mut self) {
+        if self.slots.is_empty() {
+            return;
+        }
+        let parts = (core::mem::take(&mut self.slots), self.shift);
+        // At thread exit the spare may be gone already: the table is then freed. The table
+        // kept before, if any, is freed here.
+        let _ = SPARE.try_with(|spare| spare.set(Some(parts)));
+    }
+}
+
 impl SanCache {
     const FIRST_BITS: u32 = 8;
+
+    /// The cache the last reader dropped on this thread left, or an empty one.
+    pub(crate) fn warm() -> SanCache {
+        match SPARE.try_with(core::cell::Cell::take) {
+            Ok(Some((slots, shift))) => SanCache { slots, shift, misses: 0 },
+            _ => SanCache::default(),
+        }
+    }
     const MAX_BITS: u32 = 13;
 
     /// The slot of `key` for the current size.
@@ -256,6 +289,29 @@ mod san_tests {
             }
         }
         assert_eq!(cache.slots.len(), 1 << SanCache::MAX_BITS);
+    }
+
+    /// A reader's cache, dropped, is the next reader's on the same thread (one spare at a
+    /// time), and not another thread's.
+    #[test]
+    fn a_dropped_cache_warms_the_next_reader_of_its_thread() {
+        std::thread::spawn(|| {
+            let (word, len) = quick_token(b"Nf3     ", 0).unwrap();
+            let key = (word & 0xff_ffff) | (3 << 56);
+            let mut first = SanCache::warm();
+            assert!(first.slots.is_empty());
+            assert!(first.get(word, len).is_some());
+            drop(first);
+            let second = SanCache::warm();
+            assert_eq!(second.slots.get(second.slot(key)).map(|e| e.0), Some(key));
+            // Taken: a third reader made meanwhile starts empty.
+            assert!(SanCache::warm().slots.is_empty());
+            drop(second);
+            std::thread::spawn(|| assert!(SanCache::warm().slots.is_empty())).join().unwrap();
+            assert!(!SanCache::warm().slots.is_empty());
+        })
+        .join()
+        .unwrap();
     }
 
     #[test]

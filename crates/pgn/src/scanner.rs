@@ -144,7 +144,7 @@ impl<S: Source> Parser<S> {
             lines: Lines::new(),
             phase: Phase::Tags,
             depth: 0,
-            sans: SanCache::default(),
+            sans: SanCache::warm(),
             finished: false,
         }
     }

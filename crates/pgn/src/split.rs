@@ -168,7 +168,7 @@ impl Chunk {
 
     /// [`reader`](Self::reader), each game bounded by `limits`.
     pub fn reader_with_limits(&mut self, limits: Limits) -> ChunkReader<'_> {
-        self.reader_with(limits, SanCache::default())
+        self.reader_with(limits, SanCache::warm())
     }
 
     /// [`reader_with_limits`](Self::reader_with_limits), starting with the move-token cache
