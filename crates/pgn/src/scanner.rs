@@ -626,6 +626,18 @@ impl<S: Source> Parser<S> {
         depth: usize,
     ) -> Result<bool, Stop<V::Error>> {
         let rest = self.src.buf().get(start..).unwrap_or_default();
+        // The common case first, a move number (`12.`, `3...`): its second byte is a digit or
+        // a dot, where a result's (`1-0`, `0-1`, `1/2`) and castling's with zeros (`0-0`) is
+        // `-` or `/`. Its dots are taken with it, one token less for the loop.
+        if matches!(rest.get(1), Some(b'0'..=b'9' | b'.')) {
+            let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+            if digits > MAX_TOKEN_LEN {
+                return Err(self.syntax(start, PgnErrorKind::TokenTooLong));
+            }
+            let dots = rest.get(digits..).unwrap_or_default().iter();
+            self.pos = start + digits + dots.take_while(|&&b| b == b'.').count();
+            return Ok(false);
+        }
         if let Some((result, len)) = match_result(rest) {
             self.pos = start + len;
             if depth == 0 {
