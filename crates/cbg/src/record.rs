@@ -234,9 +234,10 @@ impl Visitor for GameBuilder {
         let pos = self.position.get_or_insert_with(|| start.start());
         let ply = self.record.moves.len() as u32 + 1;
         let m = play_san(pos, san, ply)?;
+        // The clocks and evaluations grow only when a comment brings one (`comment`), and
+        // `end_game` makes them as long as the moves: a game without comments writes no
+        // placeholder per move.
         self.record.moves.push(m);
-        self.record.clocks.push(None);
-        self.record.evals.push(None);
         // The key the position keeps up to date as it plays: a copy, no replay.
         self.record.keys.push(pos.key());
         Ok(())
@@ -248,15 +249,26 @@ impl Visitor for GameBuilder {
 
     fn comment(&mut self, comment: RawComment<'_>) {
         let parts = comment.annotations();
-        match (self.record.clocks.last_mut(), self.record.evals.last_mut()) {
-            (Some(clock), Some(eval)) => {
-                *clock = parts.clock.or(*clock);
-                *eval = parts.eval.or(*eval);
-                if parts.has_text {
-                    self.dropped_comments += 1;
-                }
+        let record = &mut self.record;
+        let plies = record.moves.len();
+        if plies == 0 {
+            self.dropped_comments += 1;
+            return;
+        }
+        if parts.clock.is_some() {
+            record.clocks.resize(plies, None);
+            if let Some(last) = record.clocks.last_mut() {
+                *last = parts.clock;
             }
-            _ => self.dropped_comments += 1,
+        }
+        if parts.eval.is_some() {
+            record.evals.resize(plies, None);
+            if let Some(last) = record.evals.last_mut() {
+                *last = parts.eval;
+            }
+        }
+        if parts.has_text {
+            self.dropped_comments += 1;
         }
     }
 
