@@ -108,8 +108,9 @@
 //! [`Output`] writes one compressed by its extension.
 //!
 //! [`par_games`] reads one input on several threads ([`Parallel`]): one thread reads (and
-//! decompresses) it, one cuts it into [`Chunk`]s of whole games ([`Chunks`]), the workers read
-//! the chunks, and the calling thread takes each game's result in input order. The results are
+//! decompresses) it, the calling thread cuts it into [`Chunk`]s of whole games ([`Chunks`]),
+//! the workers and the calling thread read the chunks, and the calling thread takes each
+//! game's result in input order. The results are
 //! exactly those of one reader over the whole input (games, errors, numbers, lines, columns,
 //! offsets), for every thread count and chunk size; memory is bounded by the thread count and
 //! chunk size ([`Parallel::input_bound`]), not by the input. [`par_chunks`] hands whole

@@ -2,10 +2,10 @@
 //! [`par_games`], both built on [`par_map`] (an ordered parallel map over any sequence).
 //!
 //! The pipeline: one thread reads the input (and so decompresses it, if it is a decompressor)
-//! in blocks, unless `Parallel::read_ahead` is off (then the cutter reads it); one cuts the
-//! blocks into [`Chunk`]s; `threads` workers read the chunks (parse,
-//! validate, convert); the calling thread takes the workers' results in input order and hands
-//! them on (writes them). Results are exactly those of one reader of the whole input, in the
+//! in blocks, unless `Parallel::read_ahead` is off (then the cutter reads it); the calling
+//! thread cuts the blocks into [`Chunk`]s, takes the results in input order and hands them on
+//! (writes them), and reads chunks itself (parse, validate, convert) whenever it has nothing
+//! else to do, beside `threads - 1` workers: `threads` threads read in all. Results are exactly those of one reader of the whole input, in the
 //! same order, with the same game numbers, lines, columns and byte offsets, for every thread
 //! count and chunk size.
 //!
@@ -36,12 +36,12 @@
 //! cutter's read-ahead. [`Parallel::input_bound`] gives the input bytes held at most; what the
 //! results hold is the caller's (a line of UCI per game is about half the PGN).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::io::{self, Read};
 use std::ops::Deref;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread;
 
 use crate::error::PgnError;
@@ -98,7 +98,7 @@ impl Parallel {
     /// milliseconds of a worker's time, so that handing chunks over costs next to nothing.
     pub const DEFAULT_CHUNK_SIZE: usize = 1 << 20;
 
-    /// `threads` workers (at least 1), chunks of [`DEFAULT_CHUNK_SIZE`](Self::DEFAULT_CHUNK_SIZE),
+    /// `threads` threads reading (at least 1; the calling thread is one), chunks of [`DEFAULT_CHUNK_SIZE`](Self::DEFAULT_CHUNK_SIZE),
     /// the default [`Limits`].
     pub fn new(threads: usize) -> Parallel {
         Parallel {
@@ -343,7 +343,7 @@ where
         // Blocks read go back to the reading thread once the cutter has copied them.
         let (spare_tx, spare_rx) = sync_channel(BLOCKS + 2);
         spawner.run(move |_| read_blocks(input, &block_tx, &spare_rx));
-        // The cutter is `par_map`'s producing thread; dropping it stops the reading thread.
+        // The cutter runs on `par_map`'s calling thread; dropping it stops the reading thread.
         Box::new(Blocks { rx: block_rx, spare: spare_tx, block: Vec::new(), at: 0 })
     } else {
         Box::new(input)
@@ -377,15 +377,17 @@ where
     )
 }
 
-/// Runs `work` on each item of the sequence `items` makes, on `threads` worker threads, and
-/// hands each result to `sink`, on the calling thread, in the sequence's order: the pipeline
-/// of [`par_chunks`], for any sequence of work (`chessbits-codec` maps the records of a
-/// `.cbg` file with it).
+/// Runs `work` on each item of the sequence `items` makes, on `threads` threads, and hands
+/// each result to `sink`, on the calling thread, in the sequence's order: the pipeline of
+/// [`par_chunks`], for any sequence of work (`chessbits-codec` maps the records of a `.cbg`
+/// file with it).
 ///
-/// `items` runs on a thread of its own and makes the sequence there (so it may own a reader
-/// that is not `Sync`); at most `2 * threads + 2` items are made and not yet handed on, so
-/// memory is bounded by the thread count and the size of an item and its result. With one
-/// thread (or none) everything runs on the calling thread, one item after the other.
+/// The calling thread is one of the `threads`: it makes the items (so `items` may own a
+/// reader that is not `Sync`), hands the results on, and runs `work` on an item itself
+/// whenever no result is waiting, beside `threads - 1` worker threads. At most
+/// `2 * threads + 2` items are made and not yet handed on, so memory is bounded by the thread
+/// count and the size of an item and its result. With one thread (or none) everything runs
+/// on the calling thread, one item after the other.
 ///
 /// # Errors
 /// The first error `sink` returns: no more results are handed on, and the threads stop. A
@@ -486,69 +488,148 @@ where
         }
         return Ok(());
     }
-    let in_flight = 2 * threads + 2;
-    // A token for each item that may be in flight: the producing thread takes one per
-    // item, the calling thread gives it back once the item's result is handed on.
-    let (token_tx, token_rx) = sync_channel(in_flight);
-    for _ in 0..in_flight {
-        let _ = token_tx.send(());
-    }
-    let (item_tx, item_rx) = sync_channel::<(u64, I::Item)>(threads);
-    // Shared by the workers, and dropped with the last of them, so that the producing
-    // thread stops when no worker is left.
-    let item_rx = Arc::new(Mutex::new(item_rx));
-    spawner.run(move |_| {
-        for item in (0..).zip(items()) {
-            if token_rx.recv().is_err() || item_tx.send(item).is_err() {
-                return;
-            }
-        }
-    });
-    let (done_tx, done_rx) = channel();
-    for _ in 0..threads {
-        let (item_rx, done_tx, work) = (Arc::clone(&item_rx), done_tx.clone(), work.clone());
-        spawner.run(move |own| loop {
-            let next = match item_rx.lock() {
-                Ok(rx) => rx.recv(),
-                Err(_) => return,
-            };
-            let Ok((index, item)) = next else { return };
-            let result = panic::catch_unwind(AssertUnwindSafe(|| work(own, item)));
-            if done_tx.send((index, result)).is_err() {
-                return;
+    let queue = Arc::new(Queue::default());
+    let (done_tx, done) = channel();
+    // The calling thread is one of the `threads`: it makes the items, hands the results on,
+    // and reads items itself when it has nothing else to do. With a thread of its own for
+    // the items and `threads` workers beside it, a call on two threads ran four on two
+    // cores, and a worker woken by another one's wake-up often waited a millisecond or two
+    // behind it on the same core (a 1 MB file read in 5 ms).
+    for _ in 1..threads {
+        let (queue, done_tx, work) = (Arc::clone(&queue), done_tx.clone(), work.clone());
+        spawner.run(move |own| {
+            while let Some((index, item)) = queue.next() {
+                let result = panic::catch_unwind(AssertUnwindSafe(|| work(own, item)));
+                if done_tx.send((index, result)).is_err() {
+                    return;
+                }
             }
         });
     }
-    drop((done_tx, item_rx));
-    hand_on(done_rx, token_tx, &mut sink)
-}
-
-/// Hands the workers' results (item index, result or panic) to `sink` in item order, giving
-/// back a token for each; returns when every worker is done, or at the sink's first error.
-/// Dropping `done` and `tokens` on the way out stops the other threads.
-fn hand_on<T, E>(
-    done: Receiver<(u64, thread::Result<T>)>,
-    tokens: SyncSender<()>,
-    sink: &mut impl FnMut(T) -> Result<(), E>,
-) -> Result<(), E> {
+    drop(done_tx);
+    let in_flight = 2 * threads + 2;
+    let mut feeder = Feeder { items: (0..).zip(items()), queue, made: 0, ended: false };
+    let mut own = SanCache::warm();
     let mut waiting = BTreeMap::new();
     let mut next = 0;
-    while let Ok((index, result)) = done.recv() {
-        waiting.insert(index, result);
+    loop {
+        // Hand on the results that are next in order, topping up the items after each.
         while let Some(result) = waiting.remove(&next) {
             next += 1;
             match result {
                 Ok(result) => sink(result)?,
                 Err(payload) => {
                     // Stop the other threads before passing the worker's panic on.
-                    drop((tokens, done));
+                    drop((feeder, done));
                     panic::resume_unwind(payload)
                 }
             }
-            let _ = tokens.send(());
+        }
+        feeder.top_up(next, in_flight);
+        if feeder.ended && next == feeder.made {
+            return Ok(());
+        }
+        // A worker's result, else an item to read here, else wait for a result.
+        let (index, result) = match done.try_recv() {
+            Ok(done) => done,
+            Err(_) => match feeder.queue.try_next() {
+                Some((index, item)) => (index, Ok(work(&mut own, item))),
+                None => match done.recv() {
+                    Ok(done) => done,
+                    // Every worker is gone, which only a closed queue does.
+                    Err(_) => return Ok(()),
+                },
+            },
+        };
+        waiting.insert(index, result);
+    }
+}
+
+/// The items of [`par_map_with`] on their way to whichever thread reads them first: a
+/// worker waits for one, the calling thread takes one only if one is there.
+struct Queue<T> {
+    /// The items not yet taken, and whether more may come.
+    items: Mutex<(VecDeque<T>, bool)>,
+    ready: Condvar,
+}
+
+impl<T> Default for Queue<T> {
+    fn default() -> Self {
+        Queue { items: Mutex::new((VecDeque::new(), true)), ready: Condvar::new() }
+    }
+}
+
+impl<T> Queue<T> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, (VecDeque<T>, bool)> {
+        self.items.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn push(&self, item: T) {
+        self.lock().0.push_back(item);
+        self.ready.notify_one();
+    }
+
+    /// No more items come: the workers stop once the queue is empty.
+    fn close(&self) {
+        self.lock().1 = false;
+        self.ready.notify_all();
+    }
+
+    /// The next item, waiting for one; `None` once the queue is closed and empty.
+    fn next(&self) -> Option<T> {
+        let mut items = self.lock();
+        loop {
+            if let Some(item) = items.0.pop_front() {
+                return Some(item);
+            }
+            if !items.1 {
+                return None;
+            }
+            items = self.ready.wait(items).unwrap_or_else(PoisonError::into_inner);
         }
     }
-    Ok(())
+
+    /// The next item, if one is there.
+    fn try_next(&self) -> Option<T> {
+        self.lock().0.pop_front()
+    }
+}
+
+/// The items of [`par_map_with`], queued for the threads as results are handed on.
+struct Feeder<I: Iterator> {
+    items: core::iter::Zip<core::ops::RangeFrom<u64>, I>,
+    queue: Arc<Queue<(u64, I::Item)>>,
+    made: u64,
+    ended: bool,
+}
+
+impl<I: Iterator> Feeder<I> {
+    /// Queues items until `in_flight` of them are made and not yet handed on (`handed` are),
+    /// or the items end.
+    fn top_up(&mut self, handed: u64, in_flight: usize) {
+        while !self.ended && self.made - handed < in_flight as u64 {
+            match self.items.next() {
+                Some(item) => {
+                    self.queue.push(item);
+                    self.made += 1;
+                }
+                None => {
+                    self.ended = true;
+                    self.queue.close();
+                }
+            }
+        }
+    }
+}
+
+/// However the call ends (done, the sink's error, a panic), the items not yet taken are
+/// dropped and the workers stop after the one they read.
+impl<I: Iterator> Drop for Feeder<I> {
+    fn drop(&mut self) {
+        let items = core::mem::take(&mut self.queue.lock().0);
+        self.queue.close();
+        drop(items);
+    }
 }
 
 /// Reads `input` in blocks of [`BLOCK_SIZE`] bytes and sends them; then an empty block at the

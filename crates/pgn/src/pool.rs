@@ -4,7 +4,7 @@
 //!
 //! A thread made for one call costs about 50 microseconds to start on a quiet machine, and
 //! starts cold: its allocator heap takes fresh pages (the kernel zeroes each), its move-token
-//! cache is empty. Reading a 1 MB file on two workers starts four threads; kept in the pool,
+//! cache is empty. Reading a 1 MB file on two workers started four threads; kept in the pool,
 //! they start warm.
 //!
 //! The pool hands each job a thread of its own, never a queue behind another job: the

@@ -1,7 +1,9 @@
 //! `par_map`, the ordered parallel map under `par_chunks`: order, bounded items in flight,
-//! the sink's error and a worker's panic.
+//! which threads read, the sink's error and a worker's panic.
 
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use chessbits_pgn::par_map;
@@ -57,6 +59,35 @@ fn items_in_flight_are_bounded() {
         assert_eq!(handed, 200);
         let bound = if threads <= 1 { 0 } else { 2 * threads + 2 };
         assert!(most <= bound, "{threads} threads: {most} ahead, bound {bound}");
+    }
+}
+
+/// `threads` threads read the items, the calling thread one of them: a thread of its own for
+/// the items and `threads` workers beside the caller ran two threads too many.
+#[test]
+fn the_calling_thread_is_one_of_the_threads() {
+    let caller = std::thread::current().id();
+    for threads in [2, 3] {
+        let readers = Mutex::new(HashSet::new());
+        let mut out = Vec::new();
+        par_map(
+            threads,
+            || 0..64u32,
+            |n| {
+                readers.lock().unwrap().insert(std::thread::current().id());
+                std::thread::sleep(Duration::from_millis(1));
+                n
+            },
+            |n| {
+                out.push(n);
+                Ok::<_, ()>(())
+            },
+        )
+        .unwrap();
+        assert_eq!(out, (0..64).collect::<Vec<_>>());
+        let readers = readers.into_inner().unwrap();
+        assert!(readers.contains(&caller), "{threads} threads: the caller read no item");
+        assert!(readers.len() <= threads, "{threads} threads: {} read", readers.len());
     }
 }
 
