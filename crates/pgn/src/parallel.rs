@@ -512,8 +512,11 @@ where
     let mut own = SanCache::warm();
     let mut waiting = BTreeMap::new();
     let mut next = 0;
+    // At first one item a thread and one spare, so the calling thread starts reading as soon
+    // as the workers do; the rest once a result is in.
+    let mut ahead = threads + 1;
     loop {
-        // Hand on the results that are next in order, topping up the items after each.
+        // Hand on the results that are next in order.
         while let Some(result) = waiting.remove(&next) {
             next += 1;
             match result {
@@ -525,7 +528,7 @@ where
                 }
             }
         }
-        feeder.top_up(next, in_flight);
+        feeder.top_up(next, ahead);
         if feeder.ended && next == feeder.made {
             return Ok(());
         }
@@ -542,6 +545,7 @@ where
             },
         };
         waiting.insert(index, result);
+        ahead = in_flight;
     }
 }
 
