@@ -256,7 +256,8 @@ where
 /// once and keep their allocator heaps and move-token caches warm. For a caller that reads
 /// many small inputs one after the other (a 1 MB file took 4 thread starts a call); the
 /// results are those of [`par_chunks`]. The pool holds as many threads as were ever busy at
-/// once (`threads + 2` a call), and keeps them for the life of the process.
+/// once (at most `threads` a call: `threads - 1` workers, and a reading thread for input
+/// read ahead), and keeps them for the life of the process.
 ///
 /// # Errors
 /// The first error `sink` returns, as [`par_chunks`].
