@@ -5,9 +5,9 @@
 //! in blocks, unless `Parallel::read_ahead` is off (then the cutter reads it); the calling
 //! thread cuts the blocks into [`Chunk`]s, takes the results in input order and hands them on
 //! (writes them), and reads chunks itself (parse, validate, convert) whenever it has nothing
-//! else to do, beside `threads - 1` workers: `threads` threads read in all. Results are exactly those of one reader of the whole input, in the
-//! same order, with the same game numbers, lines, columns and byte offsets, for every thread
-//! count and chunk size.
+//! else to do, beside `threads - 1` workers: `threads` threads read in all. Results are
+//! exactly those of one reader of the whole input, in the same order, with the same game
+//! numbers, lines, columns and byte offsets, for every thread count and chunk size.
 //!
 //! The cutter guesses where games start (a `[` that starts a line after a blank line, past
 //! each chunk's size; an `[Event ` line in a file without blank lines before its tags) and
@@ -98,8 +98,8 @@ impl Parallel {
     /// milliseconds of a worker's time, so that handing chunks over costs next to nothing.
     pub const DEFAULT_CHUNK_SIZE: usize = 1 << 20;
 
-    /// `threads` threads reading (at least 1; the calling thread is one), chunks of [`DEFAULT_CHUNK_SIZE`](Self::DEFAULT_CHUNK_SIZE),
-    /// the default [`Limits`].
+    /// `threads` threads reading (at least 1; the calling thread is one), chunks of
+    /// [`DEFAULT_CHUNK_SIZE`](Self::DEFAULT_CHUNK_SIZE), the default [`Limits`].
     pub fn new(threads: usize) -> Parallel {
         Parallel {
             threads: threads.max(1),
