@@ -231,8 +231,8 @@ enum Command {
 /// The `--threads` and `--quiet` options of the commands that read game files.
 #[derive(clap::Args, Clone, Copy)]
 pub struct Threads {
-    /// Worker threads (default: all cores). The output is the same for every N; `1` reads on
-    /// one thread, with no other.
+    /// Threads that read (default: all cores), this one among them. The output is the same for
+    /// every N; `1` reads on one thread, with no other.
     #[arg(long = "threads", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     n: Option<u16>,
     /// The bytes of PGN a worker takes at a time (tests use small ones).

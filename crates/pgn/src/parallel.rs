@@ -68,7 +68,8 @@ pub const BLOCKS: usize = 4;
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Parallel {
-    /// Worker threads: 1 reads on the calling thread, with no other thread.
+    /// Threads that read, the calling thread among them: 1 reads on the calling thread, with
+    /// no other thread.
     pub threads: usize,
     /// The size a chunk reaches before it is cut (at the end of the game that reaches it).
     pub chunk_size: usize,

@@ -222,10 +222,10 @@ def read_games(
     its number. ``moves`` is ``"uci"`` or ``"san"`` (a list of strings per game) or
     ``"codes"`` (the model move codec's bytes, exactly as the export writes them). ``keys``
     is the number of plies whose Polyglot keys the ``keys`` column holds (40 by default) or
-    ``"all"``. ``threads`` is the number of worker threads that read a PGN path or bytes
-    (``None``: all cores; the table is the same for every number); file objects and ``.cbg``
-    files are read on one thread. ``batch_games`` (at least 1) bounds the rows of each of
-    the table's record batches.
+    ``"all"``. ``threads`` is the number of threads that read a PGN path or bytes, the calling
+    one among them (``None``: all cores; the table is the same for every number); file
+    objects and ``.cbg`` files are read on one thread. ``batch_games`` (at least 1) bounds the
+    rows of each of the table's record batches.
 
     A file that cannot be read on (a truncated ``.zst``) raises ``OSError`` naming the
     compressed byte reached (``on_error="raise"``); with ``on_error="keep"`` the table holds
