@@ -179,6 +179,7 @@ mod guess;
 mod limits;
 mod lines;
 mod movetext;
+mod ordered;
 mod origin;
 mod parallel;
 mod pool;
@@ -205,10 +206,9 @@ pub use limits::{
     MAX_VARIATION_DEPTH,
 };
 pub use movetext::MovetextReader;
+pub use ordered::{par_map, par_map_pooled};
 pub use origin::Origin;
-pub use parallel::{
-    par_chunks, par_chunks_pooled, par_games, par_map, par_map_pooled, Parallel, BLOCKS, BLOCK_SIZE,
-};
+pub use parallel::{par_chunks, par_chunks_pooled, par_games, Parallel, BLOCKS, BLOCK_SIZE};
 pub use pool::spawn_pooled;
 pub use reader::{PgnReader, SliceReader};
 pub use split::{Chunk, ChunkReader, Chunks};
