@@ -140,13 +140,19 @@ pub trait MoveGen {
     /// assert_eq!(knights[0].from(), Square::G1);
     /// assert!(pos.legal_moves_to(Role::Bishop, Bitboard::FULL, Square::F3, None).is_empty());
     /// ```
+    ///
+    /// Provided: the generator's moves of those pieces to `to`
+    /// ([`visit_moves`](MoveGen::visit_moves)), filtered. [`Position`] overrides it with the
+    /// one-test-per-candidate search above.
     fn legal_moves_to(
         &self,
         role: Role,
         origins: Bitboard,
         to: Square,
         promotion: Option<Role>,
-    ) -> MovesTo;
+    ) -> MovesTo {
+        moves_to_by_visit(self, role, origins, to, promotion)
+    }
     /// The en passant square if an en passant capture is legal (FIDE's notion of the position).
     fn legal_ep_square(&self) -> Option<Square>;
     /// Turns a UCI move into the legal move it names: `e1g1` and `e1h1` both name castling when
@@ -313,6 +319,30 @@ isa::fast_bits_copy!(
         out: &mut MaybeUninit<MoveList>,
     )
 );
+
+/// [`MoveGen::legal_moves_to`] from the generator: what the provided method does, and what
+/// `Position`'s own is checked against.
+fn moves_to_by_visit<G: MoveGen + ?Sized>(
+    pos: &G,
+    role: Role,
+    origins: Bitboard,
+    to: Square,
+    promotion: Option<Role>,
+) -> MovesTo {
+    let mut found = MovesTo::new();
+    pos.visit_moves(origins, Bitboard::from_square(to), |moves| {
+        if moves.role == role {
+            let wanted =
+                |m: &Move16| m.to() == to && m.promotion() == promotion && !m.is_castling();
+            for m in moves.into_iter().filter(wanted) {
+                // At most eight pieces of one role reach one square.
+                let _ = found.try_push(m);
+            }
+        }
+        false
+    });
+    found
+}
 
 impl MoveGen for Position {
     fn legal_moves(&self) -> MoveList {

@@ -370,6 +370,11 @@ pub(crate) mod tests {
                             .collect();
                         want.sort_by_key(|m| m.bits());
                         assert_eq!(got.as_slice(), want, "{pos:?} {role:?} {to} {promotion:?}");
+                        // The trait's provided method, from the generator, agrees.
+                        let mut provided =
+                            crate::moves_to_by_visit(pos, role, origins, to, promotion);
+                        provided.sort_by_key(|m| m.bits());
+                        assert_eq!(provided.as_slice(), want, "provided: {pos:?} {role:?} {to}");
                         found += got.len();
                     }
                 }
