@@ -27,8 +27,8 @@ use crate::san_cache::SanCache;
 
 /// Runs `work` on each item of the sequence `items` makes, on `threads` threads, and hands
 /// each result to `sink`, on the calling thread, in the sequence's order: the pipeline of
-/// [`par_chunks`](crate::par_chunks), for any sequence of work (`chessbits-codec` maps the records of a `.cbg`
-/// file with it).
+/// [`par_chunks`](crate::par_chunks), for any sequence of work (`chessbits-codec` maps the
+/// records of a `.cbg` file with it).
 ///
 /// The calling thread is one of the `threads`: it makes the items (so `items` may own a
 /// reader that is not `Sync`), hands the results on, and runs `work` on an item itself
@@ -65,10 +65,10 @@ where
     thread::scope(|scope| par_map_with(&scope, threads, items, work, sink))
 }
 
-/// [`par_map`] on the process's pool of threads (as [`par_chunks_pooled`](crate::par_chunks_pooled)), where each
-/// worker lends `work` a [`MovetextReader`] with its warm move-token cache: for items that
-/// are rows of games (lichess's Parquet, a batch of rows an item) read one after the other
-/// by many calls.
+/// [`par_map`] on the process's pool of threads (as
+/// [`par_chunks_pooled`](crate::par_chunks_pooled)), where each worker lends `work` a
+/// [`MovetextReader`] with its warm move-token cache: for items that are rows of games
+/// (lichess's Parquet, a batch of rows an item) read one after the other by many calls.
 ///
 /// # Errors
 /// The first error `sink` returns, as [`par_map`].
