@@ -42,9 +42,7 @@ use std::io::{self, BufRead, BufReader, Cursor, Read};
 use std::sync::Mutex;
 
 use chessbits_cbg::{CbgError, GameBuilder, GameRecord, MAGIC};
-use chessbits_pgn::{
-    ChunkReader, PgnError, PgnErrorKind, PgnReader, ReplayError, SliceReader, Visitor,
-};
+use chessbits_pgn::{PgnError, PgnErrorKind, ReplayError};
 
 use crate::ExportError;
 
@@ -84,41 +82,10 @@ pub struct ReadEnd {
     pub read_error: Option<PgnError<ReplayError>>,
 }
 
-/// A reader of games into a [`GameBuilder`]: the three readers of chessbits-pgn.
-pub trait GameSource {
-    /// The next game, as [`SliceReader::read_game`].
-    fn next_game<V: Visitor>(
-        &mut self,
-        visitor: &mut V,
-    ) -> Option<Result<V::Output, PgnError<V::Error>>>;
-
-    /// The games read so far, broken ones included.
-    fn games_read(&self) -> u64;
-}
-
-/// The three readers' `read_game` and `games`, under the trait's names.
-macro_rules! game_sources {
-    ($(impl[$($generics:tt)*] $reader:ty;)*) => {$(
-        impl<$($generics)*> GameSource for $reader {
-            fn next_game<V: Visitor>(
-                &mut self,
-                visitor: &mut V,
-            ) -> Option<Result<V::Output, PgnError<V::Error>>> {
-                self.read_game(visitor)
-            }
-
-            fn games_read(&self) -> u64 {
-                self.games()
-            }
-        }
-    )*};
-}
-
-game_sources! {
-    impl['a] ChunkReader<'a>;
-    impl['a] SliceReader<'a>;
-    impl[R: Read] PgnReader<R>;
-}
+/// A reader of games into a [`GameBuilder`]: the three readers of chessbits-pgn, and a
+/// lichess Parquet file's rows ([`RowGames`](crate::lichess::RowGames)). It lives in
+/// chessbits-pgn, so that crates without Arrow read games through it too.
+pub use chessbits_pgn::GameSource;
 
 /// Reads every game of `source` into `rows`, numbering each, until the input ends or a read
 /// error ends it.
@@ -211,6 +178,8 @@ impl Read for Failed {
 
 #[cfg(test)]
 mod tests {
+    use chessbits_pgn::{PgnReader, SliceReader};
+
     use super::*;
 
     #[derive(Default)]

@@ -56,7 +56,7 @@ use parquet::file::reader::ChunkReader;
 
 pub mod rows;
 
-pub use rows::{ParquetRows, RowBatch};
+pub use rows::{ParquetRows, RowBatch, RowGames};
 
 /// The first four bytes of a Parquet file.
 pub const PARQUET_MAGIC: &[u8; 4] = b"PAR1";

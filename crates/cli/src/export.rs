@@ -15,7 +15,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use chessbits_arrow::games::{
     cbg_failed_message, movetext_failed_message, pgn_failed_message, read_games_into, GameRows,
 };
-use chessbits_arrow::lichess::{ParquetRows, RowBatch, PARQUET_MAGIC};
+use chessbits_arrow::lichess::{ParquetRows, RowBatch};
 use chessbits_arrow::{
     BatchBuilder, CodedBatch, ExportError, ExportOptions, Keys, ParquetExporter,
 };
@@ -116,7 +116,7 @@ pub fn run(
             .map_err(to_io)?;
     let (mut read_before, mut before) = (0, 0);
     for path in &args.files {
-        if is_parquet(path) {
+        if crate::rows::is_parquet(path) {
             let parallel = args.threads.options();
             let mut file = FileRun { path, before, read_before, stats: &mut stats };
             let size =
@@ -165,14 +165,6 @@ pub fn run(
     }
     out.flush()?;
     Ok(stats)
-}
-
-/// Whether `path` is a lichess Parquet file (it starts with `PAR1`).
-fn is_parquet(path: &Path) -> bool {
-    let mut head = [0; 4];
-    path.as_os_str() != "-"
-        && File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok()
-        && &head == PARQUET_MAGIC
 }
 
 /// Exports a lichess Parquet file row by row, as Python's `read_games` reads it

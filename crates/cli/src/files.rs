@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use chessbits_cbg::MAGIC;
-use chessbits_pgn::{Input, ReadCount};
+use chessbits_pgn::{ErrorPlace, Input, ReadCount};
 
 /// An output file being written: under a hidden temporary name in the same folder (the
 /// extension kept, so compression follows it) until [`Pending::commit`] renames it. Dropped
@@ -115,9 +115,11 @@ impl Read for Counted {
     }
 }
 
-/// Opens `path` (`-`: standard input), decompresses it, and looks at its first kilobytes.
+/// Opens `path` (`-`: standard input), decompresses it, and looks at its first kilobytes. A
+/// lichess Parquet file is binary bytes here: the commands that read it look for it first and
+/// read it by rows (`rows.rs`).
 pub fn peek(path: &Path) -> io::Result<Peeked> {
-    let input = if path.as_os_str() == "-" { Input::new(io::stdin()) } else { open(path) }?;
+    let input = if path.as_os_str() == "-" { Input::new(io::stdin()) } else { Input::open(path) }?;
     let read = input.read_count();
     let decompressed = Arc::new(AtomicU64::new(0));
     let mut counted = Counted { inner: input, count: Arc::clone(&decompressed), error: None };
@@ -128,23 +130,6 @@ pub fn peek(path: &Path) -> io::Result<Peeked> {
     }
     let kind = kind_of(&head);
     Ok(Peeked { kind, read, decompressed, input: io::Cursor::new(head).chain(counted) })
-}
-
-/// A file opened for reading games: decompressed if it is compressed, and a lichess Parquet
-/// file (one that starts with `PAR1`) read as the PGN of its rows (`chessbits_arrow::lichess`,
-/// with the `arrow` feature; without it such a file is binary bytes).
-fn open(path: &Path) -> io::Result<Input> {
-    #[cfg(feature = "arrow")]
-    {
-        use chessbits_arrow::lichess::{ParquetPgn, PARQUET_MAGIC};
-        let mut head = [0; 4];
-        let parquet = std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok()
-            && &head == PARQUET_MAGIC;
-        if parquet {
-            return Input::new(ParquetPgn::new(std::fs::File::open(path)?)?);
-        }
-    }
-    Input::open(path)
 }
 
 /// What `head`, an input's first bytes, says it is. Binary: a NUL byte, or more than one byte
@@ -175,19 +160,16 @@ pub fn not_pgn(kind: Kind) -> Option<&'static str> {
 }
 
 /// The one wording of a broken game, on stderr, for every command: `chessbits: FILE: game N,
-/// line L, column C: message`, `N` the number the output gives the game.
+/// PLACE: message`, `N` the number the output gives the game and `PLACE` where it broke
+/// (`line L, column C` in PGN, `movetext byte B` in a Parquet row).
 pub fn game_error(
     err: &mut impl Write,
     path: &Path,
     number: u64,
-    (line, column): (u64, u64),
+    place: ErrorPlace,
     message: &dyn std::fmt::Display,
 ) -> io::Result<()> {
-    writeln!(
-        err,
-        "chessbits: {}: game {number}, line {line}, column {column}: {message}",
-        path.display()
-    )
+    writeln!(err, "chessbits: {}: game {number}, {place}: {message}", path.display())
 }
 
 /// A read error (a broken compressed stream, a failing disk): not a game's. Reported once,

@@ -150,6 +150,25 @@ impl Build {
         }
     }
 
+    /// Numbers a chunk's games after the games so far and adds them.
+    fn push_chunk(
+        &mut self,
+        path: &Path,
+        games: Vec<Prepared>,
+        err: &mut impl Write,
+    ) -> io::Result<()> {
+        for game in games {
+            self.number += 1;
+            let number = self.number;
+            let game = game.map(|mut g| {
+                g.renumber(number);
+                g
+            });
+            self.push(path, game, err)?;
+        }
+        Ok(())
+    }
+
     /// A `.cbg` input: its games keep their numbers in the input that was packed, offset by
     /// the games of the inputs before.
     fn cbg(&mut self, path: &Path, input: impl Read, err: &mut impl Write) -> io::Result<()> {
@@ -180,6 +199,33 @@ impl Build {
         Ok(())
     }
 
+    /// A lichess Parquet input, read and prepared on the workers a batch of rows at a time,
+    /// pushed here in file order.
+    #[cfg(feature = "arrow")]
+    fn parquet(
+        &mut self,
+        path: &Path,
+        threads: usize,
+        (progress, err): (&mut Progress, &mut impl Write),
+    ) -> io::Result<()> {
+        let max_ply = self.max_ply;
+        let stopped = crate::rows::par_rows(
+            path,
+            threads,
+            move |batch, reader| {
+                chessbits_index::prepare_games(&mut batch.games(reader), max_ply, 0)
+            },
+            |_, chunk: PreparedChunk, done| {
+                self.push_chunk(path, chunk.games, err)?;
+                progress.set(self.read_before, done, self.number);
+                Ok(())
+            },
+        )?;
+        self.failed_inputs += u64::from(crate::rows::stopped(path, stopped, err)?);
+        self.read_before += std::fs::metadata(path).map_or(0, |m| m.len());
+        Ok(())
+    }
+
     /// A PGN input, read and prepared on the workers, pushed here in input order.
     fn pgn(
         &mut self,
@@ -196,18 +242,7 @@ impl Build {
             &fitted(parallel, path),
             |reader| prepare_chunk(reader, max_ply),
             |_, chunk: PreparedChunk| {
-                for game in chunk.games {
-                    self.number += 1;
-                    let number = self.number;
-                    self.push(
-                        path,
-                        game.map(|mut g| {
-                            g.renumber(number);
-                            g
-                        }),
-                        err,
-                    )?;
-                }
+                self.push_chunk(path, chunk.games, err)?;
                 if let Some((offset, e)) = &chunk.read_error {
                     read_error(err, path, *offset, e)?;
                     self.failed_inputs += 1;
@@ -245,6 +280,11 @@ pub(crate) fn index_games(
     let mut progress = Progress::new(crate::pgn::total_size(files), threads.quiet());
     let parallel = threads.options();
     for path in files {
+        #[cfg(feature = "arrow")]
+        if crate::rows::is_parquet(path) {
+            run.parquet(path, parallel.threads, (&mut progress, err))?;
+            continue;
+        }
         match peek(path) {
             Ok(peeked) if matches!(peeked.kind, Kind::Binary) => {
                 writeln!(err, "chessbits: {}: neither PGN nor .cbg", path.display())?;

@@ -15,6 +15,8 @@ mod pgn;
 mod progress;
 #[cfg(feature = "query")]
 mod query;
+#[cfg(feature = "arrow")]
+mod rows;
 mod san;
 #[cfg(feature = "serve")]
 mod serve;
@@ -77,9 +79,10 @@ enum Command {
     /// written in the PGN export format, variations, comments and NAGs kept. Exit status 0
     /// when every game read, 1 when any failed. Files (and standard input) compressed with
     /// zstd, gzip or bzip2 are read as they are, recognised by their first bytes, and so are
-    /// lichess's Parquet files (tags as columns, the moves in a `movetext` column), read as the
-    /// PGN of their rows by every command that reads games (`export` reads them row by row, as
-    /// the Python package does: a row is one game, and its error names its movetext byte); the games are read on every core (`--threads`), with the same output for any thread count. A
+    /// lichess's Parquet files (tags as columns, the moves in a `movetext` column), read row by
+    /// row by every command that reads games, as the Python package reads them: a row is one
+    /// game, and its error names its movetext byte (`game 7, movetext byte 36: ...`). The
+    /// games are read on every core (`--threads`), with the same output for any thread count. A
     /// progress bar shows on a terminal for runs longer than a second: games/s, MB/s and an
     /// ETA over the files' stored size.
     #[command(

@@ -33,7 +33,9 @@ use chessbits_cbg::{
 use chessbits_codec::move_codec::{MoveCodec, MoveEncoder};
 use chessbits_move::CastlingMode;
 use chessbits_movegen::Game;
-use chessbits_pgn::{par_chunks, par_map, ChunkReader, Parallel, PgnErrorKind, ReplayedGame};
+use chessbits_pgn::{
+    par_chunks, par_map, ChunkReader, ErrorPlace, GameSource, Parallel, PgnErrorKind, ReplayedGame,
+};
 use chessbits_state::Position;
 
 use crate::files::{check_inputs, read_error, Pending};
@@ -113,32 +115,37 @@ struct CodedChunk {
     read_error: Option<(u64, io::Error)>,
 }
 
-/// Reads and codes every game of a chunk (on a worker).
+/// Reads and codes every game of a chunk of PGN (on a worker).
 fn code_chunk(reader: &mut ChunkReader<'_>, codec: MoveCodec) -> CodedChunk {
     let end = reader.end();
+    code_games(reader, codec, end)
+}
+
+/// Reads and codes every game of `source` (a chunk of PGN, a batch of Parquet rows) on a
+/// worker; `end` is where the source ends in its input.
+fn code_games(source: &mut impl GameSource, codec: MoveCodec, end: u64) -> CodedChunk {
     let mut builder = GameBuilder::default();
     let mut encoder = MoveEncoder::new(codec, &Position::new());
     let mut coded = CodedChunk { games: Vec::new(), end, read_error: None };
     loop {
         let dropped = (builder.dropped_comments, builder.dropped_variations);
-        let Some(result) = reader.read_game(&mut builder) else { break };
+        let Some(result) = source.next_game(&mut builder) else { break };
         // What a broken game dropped is not counted.
         let dropped =
             (builder.dropped_comments - dropped.0, builder.dropped_variations - dropped.1);
         let game = match result {
             Ok(game) => CodedGame::with_encoder(game, codec, &mut encoder)
                 .map_err(|e| Broken::Coding(e.to_string())),
-            Err(e) => match e.kind {
-                PgnErrorKind::Io(io) => {
-                    (coded.end, coded.read_error) = (e.offset, Some((e.offset, io)));
-                    break;
+            Err(e) => {
+                let place = source.place(&e);
+                match e.kind {
+                    PgnErrorKind::Io(io) => {
+                        (coded.end, coded.read_error) = (e.offset, Some((e.offset, io)));
+                        break;
+                    }
+                    kind => Err(Broken::Reading { place, message: kind.to_string() }),
                 }
-                kind => Err(Broken::Reading {
-                    line: e.line,
-                    column: e.column,
-                    message: kind.to_string(),
-                }),
-            },
+            }
         };
         coded.games.push((game, dropped));
     }
@@ -164,8 +171,8 @@ fn write_coded<W: Write>(
                 .map_err(|e| format!("game {number}: {e}"))
         }
         Err(Broken::Coding(message)) => Err(format!("game {number}: {message}")),
-        Err(Broken::Reading { line, column, message }) => {
-            Err(format!("game {number}, line {line}, column {column}: {message}"))
+        Err(Broken::Reading { place, message }) => {
+            Err(format!("game {number}, {place}: {message}"))
         }
     };
     match written {
@@ -187,7 +194,7 @@ fn write_coded<W: Write>(
 /// Why a game is not packed: it did not read (where, and why), or its mainline does not
 /// code.
 enum Broken {
-    Reading { line: u64, column: u64, message: String },
+    Reading { place: ErrorPlace, message: String },
     Coding(String),
 }
 
@@ -217,6 +224,26 @@ pub fn pack(
     let mut number = 0u64;
     let mut read_before = 0;
     for path in inputs {
+        #[cfg(feature = "arrow")]
+        if crate::rows::is_parquet(path) {
+            // Each batch of rows read and coded on a worker, written here in file order.
+            let stopped = crate::rows::par_rows(
+                path,
+                options.threads,
+                move |batch, reader| code_games(&mut batch.games(reader), codec, 0),
+                |_, chunk: CodedChunk, done| {
+                    for game in chunk.games {
+                        number += 1;
+                        write_coded(&mut writer, game, number, &mut s, path, err)?;
+                    }
+                    progress.set(read_before, done, number);
+                    Ok(())
+                },
+            )?;
+            s.failed_inputs += u64::from(crate::rows::stopped(path, stopped, err)?);
+            read_before += std::fs::metadata(path).map_or(0, |m| m.len());
+            continue;
+        }
         let Some(mut peeked) = open_pgn(path, err)? else {
             s.failed_inputs += 1;
             continue;

@@ -32,8 +32,8 @@ use chessbits_codec::classic::game::encode_moves;
 use chessbits_codec::classic::moves::MoveFormat;
 use chessbits_notation::fen::{fen_of, CastlingNotation, EnPassantMode, FenOptions};
 use chessbits_pgn::{
-    par_chunks, ChunkReader, Parallel, PgnError, PgnErrorKind, PgnReader, Replay, ReplayedGame,
-    TreeBuilder, Visitor,
+    par_chunks, ChunkReader, ErrorPlace, GameSource, Parallel, PgnErrorKind, PgnReader, Replay,
+    ReplayedGame, TreeBuilder, Visitor,
 };
 
 use crate::files::{game_error, not_pgn, peek, read_error, Peeked};
@@ -124,37 +124,29 @@ pub(crate) fn total_size(paths: &[PathBuf]) -> Option<u64> {
 const FEN_OPTIONS: FenOptions =
     FenOptions { castling: CastlingNotation::XFen, en_passant: EnPassantMode::Legal };
 
-/// A game's number in its input (from 1) and what the reader made of it.
-type NumberedGame<V> = (u64, Result<<V as Visitor>::Output, PgnError<<V as Visitor>::Error>>);
-
-/// A reader of games: the streaming reader of a whole input, or the reader of one chunk.
-pub(crate) trait ReadGames {
-    /// The next game and its number in the input (from 1).
-    fn next_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<NumberedGame<V>>;
-
-    /// The input offset where the last game read starts.
+/// A reader of games ([`GameSource`]) whose place in its input is known: the streaming reader
+/// of a whole input, the reader of one chunk, or a batch of a Parquet file's rows.
+pub(crate) trait ReadGames: GameSource {
+    /// Where the last game read starts in the input (a byte offset; a row for a table).
     fn position(&self) -> u64;
 }
 
 impl<R: Read> ReadGames for PgnReader<R> {
-    fn next_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<NumberedGame<V>> {
-        let game = self.read_game(visitor)?;
-        Some((self.games(), game))
-    }
-
     fn position(&self) -> u64 {
         self.game_start()
     }
 }
 
 impl ReadGames for ChunkReader<'_> {
-    fn next_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<NumberedGame<V>> {
-        let game = self.read_game(visitor)?;
-        Some((self.games(), game))
-    }
-
     fn position(&self) -> u64 {
         self.game_start()
+    }
+}
+
+#[cfg(feature = "arrow")]
+impl ReadGames for chessbits_arrow::lichess::RowGames<'_> {
+    fn position(&self) -> u64 {
+        self.games_read()
     }
 }
 
@@ -165,8 +157,8 @@ impl ReadGames for ChunkReader<'_> {
 #[derive(Default)]
 struct Stretch {
     out: NumberedText,
-    /// Broken games, for stderr: number, line, column, message.
-    broken: Vec<(u64, u64, u64, String)>,
+    /// Broken games, for stderr: number, where, message.
+    broken: Vec<(u64, ErrorPlace, String)>,
     games: u64,
     /// The input offset after the stretch's last game.
     end: u64,
@@ -185,8 +177,8 @@ impl Stretch {
         err: &mut impl Write,
     ) -> io::Result<()> {
         self.out.write_to(out, before)?;
-        for (n, line, column, message) in self.broken.drain(..) {
-            game_error(err, path, before + n, (line, column), &message)?;
+        for (n, place, message) in self.broken.drain(..) {
+            game_error(err, path, before + n, place, &message)?;
         }
         if let Some((offset, e)) = self.read_error.take() {
             read_error(err, path, offset, &e)?;
@@ -269,6 +261,19 @@ pub fn run(
     let mut summary = Summary::default();
     let mut read_before = 0;
     for path in paths {
+        #[cfg(feature = "arrow")]
+        if crate::rows::is_parquet(path) {
+            run_parquet(
+                path,
+                to,
+                options.threads,
+                &mut summary,
+                (out, progress, read_before),
+                err,
+            )?;
+            read_before += std::fs::metadata(path).map_or(0, |m| m.len());
+            continue;
+        }
         // A missing file, or one that is not PGN, is bad input, not a reason to stop
         // reading the others.
         let Some(peeked) = open_pgn(path, err)? else {
@@ -330,6 +335,39 @@ pub fn run(
     Ok(summary)
 }
 
+/// Converts a lichess Parquet file row by row ([`crate::rows`]): each batch of rows on a
+/// worker, written here in file order, its games numbered after the `summary`'s.
+#[cfg(feature = "arrow")]
+fn run_parquet(
+    path: &Path,
+    to: To,
+    threads: usize,
+    summary: &mut Summary,
+    (out, progress, read_before): (&mut impl Write, &mut Progress, u64),
+    err: &mut impl Write,
+) -> io::Result<()> {
+    let before = summary.games;
+    let stopped = crate::rows::par_rows(
+        path,
+        threads,
+        move |batch, reader| {
+            let mut piece = Stretch::default();
+            // Writing into memory cannot fail.
+            let _ = convert(&mut batch.games(reader), to, &mut piece, |_| Ok(()));
+            piece
+        },
+        |rows_before, mut piece: Stretch, done| {
+            summary.games += piece.games;
+            summary.failed += piece.broken.len() as u64;
+            piece.write(before + rows_before, path, out, err)?;
+            progress.set(read_before, done, summary.games);
+            Ok(())
+        },
+    )?;
+    summary.failed_inputs += u64::from(crate::rows::stopped(path, stopped, err)?);
+    Ok(())
+}
+
 /// How many bytes of output the serial path gathers before writing them.
 const FLUSH_AT: usize = 1 << 16;
 
@@ -383,7 +421,8 @@ fn each<V: Visitor>(
 where
     V::Error: std::fmt::Display,
 {
-    while let Some((n, result)) = reader.next_game(visitor) {
+    while let Some(result) = reader.next_game(visitor) {
+        let n = reader.games_read();
         match result {
             Ok(game) => write(n, game, &mut piece.out)?,
             Err(e) => {
@@ -399,7 +438,7 @@ where
                     piece.out.number(n);
                     writeln!(piece.out, "\terror\t{}", e.kind)?;
                 }
-                piece.broken.push((n, e.line, e.column, e.kind.to_string()));
+                piece.broken.push((n, reader.place(&e), e.kind.to_string()));
             }
         }
         piece.games += 1;

@@ -436,43 +436,46 @@ fn export_keeps_the_tags_of_a_game_that_did_not_read() {
     assert_eq!(tags.column(1).as_string::<i32>().value(0), "Atomic");
 }
 
-/// Issue 44: a lichess Parquet file (tags as columns, a `movetext` column) is read as the PGN
-/// it came from by every command that reads games.
-#[test]
-fn a_lichess_parquet_file_reads_as_its_pgn() {
+/// Writes a lichess Parquet file (tags as columns, a `movetext` column) of the rows given.
+fn lichess_parquet(name: &str, white: &[&str], elo: &[Option<i64>], movetext: &[&str]) -> String {
     use std::sync::Arc;
 
     use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
-    let pgn = "[White \"a\"]\n[WhiteElo \"1500\"]\n[WhiteRatingDiff \"+0\"]\n\n1. e4 { [%clk 0:01:00] } 1... e5 2. Ke3 1-0\n\n[White \"b\"]\n\n1. d4 d5 1/2-1/2\n\n";
+    let diff: Vec<Option<i64>> = elo.iter().map(|e| e.map(|_| 0)).collect();
     let batch = RecordBatch::try_from_iter([
-        ("White", Arc::new(StringArray::from(vec!["a", "b"])) as ArrayRef),
-        ("WhiteElo", Arc::new(Int64Array::from(vec![Some(1500), None])) as ArrayRef),
-        ("WhiteRatingDiff", Arc::new(Int64Array::from(vec![Some(0), None])) as ArrayRef),
-        (
-            "movetext",
-            Arc::new(StringArray::from(vec![
-                "1. e4 { [%clk 0:01:00] } 1... e5 2. Ke3 1-0",
-                "1. d4 d5 1/2-1/2",
-            ])) as ArrayRef,
-        ),
+        ("White", Arc::new(StringArray::from(white.to_vec())) as ArrayRef),
+        ("WhiteElo", Arc::new(Int64Array::from(elo.to_vec())) as ArrayRef),
+        ("WhiteRatingDiff", Arc::new(Int64Array::from(diff)) as ArrayRef),
+        ("movetext", Arc::new(StringArray::from(movetext.to_vec())) as ArrayRef),
     ])
     .unwrap();
-    let parquet = temp("lichess.parquet");
-    let mut writer = parquet::arrow::ArrowWriter::try_new(
-        std::fs::File::create(&parquet).unwrap(),
-        batch.schema(),
-        None,
-    )
-    .unwrap();
+    let parquet = temp(name);
+    let file = std::fs::File::create(&parquet).unwrap();
+    let mut writer = parquet::arrow::ArrowWriter::try_new(file, batch.schema(), None).unwrap();
     writer.write(&batch).unwrap();
     writer.close().unwrap();
+    parquet
+}
+
+/// Issue 44: a lichess Parquet file is read as the PGN it came from by every command that
+/// reads games, row by row: a row's broken movetext names the byte of its movetext.
+#[test]
+fn a_lichess_parquet_file_reads_as_its_pgn() {
+    use arrow_array::RecordBatch;
+    let pgn = "[White \"a\"]\n[WhiteElo \"1500\"]\n[WhiteRatingDiff \"+0\"]\n\n1. e4 { [%clk 0:01:00] } 1... e5 2. Ke3 1-0\n\n[White \"b\"]\n\n1. d4 d5 1/2-1/2\n\n";
+    let parquet = lichess_parquet(
+        "lichess.parquet",
+        &["a", "b"],
+        &[Some(1500), None],
+        &["1. e4 { [%clk 0:01:00] } 1... e5 2. Ke3 1-0", "1. d4 d5 1/2-1/2"],
+    );
     let from_pgn = run(&["pgn", "-", "--to", "pgn"], pgn);
     let from_parquet = run(&["pgn", &parquet, "--to", "pgn"], "");
     assert_eq!(text(&from_parquet.stdout), text(&from_pgn.stdout));
     assert!(text(&from_parquet.stdout).contains("1. d4 d5 1/2-1/2"));
     assert_eq!(from_parquet.status.code(), Some(1), "game 1's Ke3 is illegal");
     assert!(
-        text(&from_parquet.stderr).contains("game 1, line 5"),
+        text(&from_parquet.stderr).contains("game 1, movetext byte 36: "),
         "{}",
         text(&from_parquet.stderr)
     );
@@ -510,6 +513,93 @@ fn a_lichess_parquet_file_reads_as_its_pgn() {
         assert!(error[0].as_deref().unwrap_or_default().starts_with("movetext byte 36: "));
         assert_eq!(error[1], None);
         assert_eq!(strings("White"), [Some("a".to_owned()), Some("b".to_owned())]);
+    }
+}
+
+/// Issue 44: one reader, one truth. A row is one game for every command (`pgn`, `pack`,
+/// `index build`, `export`): text after a row's result, or a comment it never closes, is that
+/// row's error alone, where the PGN of the rows would read a second game or run into the next
+/// row. Every command numbers the rows alike, at any thread count.
+#[test]
+fn every_command_reads_a_parquet_row_as_one_game() {
+    let rows = [
+        "1. e4 e5 2. Nf3 1-0",
+        "1. d4 1-0 1. c4 *",
+        "1. e4 { never closed",
+        "1. c4 e5 1/2-1/2",
+        "1. e4 Ke7 *",
+        "",
+        "1. Nf3 d5 0-1",
+    ];
+    let white: Vec<String> = (1..=rows.len()).map(|i| format!("w{i}")).collect();
+    let white: Vec<&str> = white.iter().map(String::as_str).collect();
+    let elo: Vec<Option<i64>> = (0..rows.len()).map(|i| Some(1500 + i as i64)).collect();
+    let parquet = lichess_parquet("one-row-one-game.parquet", &white, &elo, &rows);
+    let broken =
+        ["game 2, movetext byte 10: ", "game 3, movetext byte 6: ", "game 5, movetext byte 6: "];
+    let broken_lines = |stderr: &str| -> Vec<String> {
+        stderr.lines().filter(|l| l.contains(": game ")).map(str::to_owned).collect()
+    };
+    let mut uci_lines = None;
+    for threads in ["1", "2"] {
+        let uci = run(&["pgn", &parquet, "--to", "uci", "--threads", threads], "");
+        assert_eq!(uci.status.code(), Some(1));
+        let lines = stdout_of_uci(&uci).into_iter().map(str::to_owned).collect::<Vec<_>>();
+        let numbers: Vec<&str> = lines.iter().map(|l| l.split('\t').next().unwrap()).collect();
+        assert_eq!(numbers, ["1", "2", "3", "4", "5", "6", "7"], "{threads} threads");
+        let errors: Vec<&str> =
+            lines.iter().filter(|l| l.contains("\terror\t")).map(String::as_str).collect();
+        assert_eq!(errors.len(), 3, "{lines:?}");
+        let stderr = broken_lines(&text(&uci.stderr));
+        assert_eq!(stderr.len(), 3, "{stderr:?}");
+        for (line, want) in stderr.iter().zip(broken) {
+            assert!(line.contains(want), "{line} should say {want}");
+        }
+        assert!(lines[5].ends_with("\t"), "an empty movetext is a game of no moves: {}", lines[5]);
+        if let Some(first) = &uci_lines {
+            assert_eq!(&lines, first, "the same lines at 1 and 2 threads");
+        }
+        uci_lines = Some(lines);
+        // `pack` keeps the good rows under their numbers, and names the broken ones alike.
+        let cbg = temp(&format!("one-row-one-game-{threads}.cbg"));
+        let packed = run(&["pack", &parquet, "-o", &cbg, "--stats", "--threads", threads], "");
+        assert_eq!(packed.status.code(), Some(1));
+        assert!(text(&packed.stdout).contains("\"games\":4,"), "{}", text(&packed.stdout));
+        let stderr = broken_lines(&text(&packed.stderr));
+        for (line, want) in stderr.iter().zip(broken) {
+            assert!(line.contains(want), "{line} should say {want}");
+        }
+        assert_eq!(stderr.len(), 3, "{stderr:?}");
+        let unpacked = run(&["unpack", &cbg, "--to", "uci"], "");
+        let good: Vec<&str> = uci_lines
+            .iter()
+            .flatten()
+            .filter(|l| !l.contains("\terror\t"))
+            .map(String::as_str)
+            .collect();
+        assert_eq!(text(&unpacked.stdout).lines().collect::<Vec<_>>(), good);
+        // `index build`: the same four games, the same three left out.
+        let index = temp(&format!("one-row-one-game-{threads}.cbx"));
+        let built =
+            run(&["index", "build", &parquet, "-o", &index, "--stats", "--threads", threads], "");
+        assert_eq!(built.status.code(), Some(1), "{}", text(&built.stderr));
+        let stats = text(&built.stdout);
+        assert!(stats.contains("\"games\":4,") && stats.contains("\"failed_games\":3,"), "{stats}");
+        let stderr = broken_lines(&text(&built.stderr));
+        assert_eq!(stderr.len(), 3, "{stderr:?}");
+        for (line, want) in stderr.iter().zip(broken) {
+            assert!(line.contains(want), "{line} should say {want}");
+        }
+        let found = run(&["index", "find", &index, "--moves", "c2c4 e7e5"], "");
+        assert!(text(&found.stdout).contains("w4"), "{}", text(&found.stdout));
+        // `export`, which read rows before: the same games fail.
+        let out_path = temp(&format!("one-row-one-game-{threads}.parquet"));
+        let export = run(&["export", &parquet, "-o", &out_path, "--threads", threads], "");
+        let stderr = broken_lines(&text(&export.stderr));
+        for (line, want) in stderr.iter().zip(broken) {
+            assert!(line.contains(want), "{line} should say {want}");
+        }
+        assert_eq!(stderr.len(), 3, "{stderr:?}");
     }
 }
 

@@ -1,12 +1,13 @@
 //! A chunk of PGN read and prepared for the index on a worker of the parallel pipeline
-//! ([`chessbits_pgn::par_chunks`]): what `chessbits index build` and Python's `build_index`
-//! run on each chunk, before the ordered sink numbers the games and pushes them to the
+//! ([`chessbits_pgn::par_chunks`]), or a batch of a lichess Parquet file's rows (any
+//! [`GameSource`]): what `chessbits index build` and Python's `build_index` run on each
+//! chunk, before the ordered sink numbers the games and pushes them to the
 //! [`IndexBuilder`](crate::IndexBuilder).
 
 use std::io;
 
 use chessbits_cbg::GameBuilder;
-use chessbits_pgn::{ChunkReader, PgnErrorKind};
+use chessbits_pgn::{ChunkReader, GameSource, PgnErrorKind};
 
 use crate::build::PreparedGame;
 
@@ -14,9 +15,10 @@ use crate::build::PreparedGame;
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct PreparedChunk {
-    /// Each game: prepared, or why not (a reading error with its line and column, or a
+    /// Each game: prepared, or why not (a reading error with its place, or a
     /// [`SkipReason`](crate::SkipReason)), as text that follows the game's number:
-    /// `", line 12, column 1: ..."` or `": more than 65,535 plies: not indexed"`.
+    /// `", line 12, column 1: ..."`, `", movetext byte 36: ..."` or
+    /// `": more than 65,535 plies: not indexed"`.
     pub games: Vec<Result<PreparedGame, String>>,
     /// The input offset where the chunk's reading ended.
     pub end: u64,
@@ -28,22 +30,35 @@ pub struct PreparedChunk {
 /// Reads and prepares every game of `reader`'s chunk, indexing at most `max_ply` plies a game;
 /// games are numbered in the sink, which knows the games before the chunk.
 pub fn prepare_chunk(reader: &mut ChunkReader<'_>, max_ply: u32) -> PreparedChunk {
+    let end = reader.end();
+    prepare_games(reader, max_ply, end)
+}
+
+/// Reads and prepares every game of `source` (a chunk of PGN, the rows of a lichess Parquet
+/// file's batch), indexing at most `max_ply` plies a game. `end` is where the source ends in
+/// its input (a byte offset, a row), for [`PreparedChunk::end`]. A game that does not read
+/// says where, in the source's terms ([`GameSource::place`]): `", line 12, column 1: ..."`,
+/// or `", movetext byte 36: ..."` for a row.
+pub fn prepare_games(source: &mut impl GameSource, max_ply: u32, end: u64) -> PreparedChunk {
     let mut builder = GameBuilder::default();
-    let mut chunk = PreparedChunk { games: Vec::new(), end: reader.end(), read_error: None };
-    while let Some(result) = reader.read_game(&mut builder) {
+    let mut chunk = PreparedChunk { games: Vec::new(), end, read_error: None };
+    while let Some(result) = source.next_game(&mut builder) {
         let game = match result {
             Ok(game) => {
                 let prepared = PreparedGame::new(&game, max_ply).map_err(|e| format!(": {e}"));
                 builder.recycle(game);
                 prepared
             }
-            Err(e) => match e.kind {
-                PgnErrorKind::Io(io) => {
-                    (chunk.end, chunk.read_error) = (e.offset, Some((e.offset, io)));
-                    break;
+            Err(e) => {
+                let place = source.place(&e);
+                match e.kind {
+                    PgnErrorKind::Io(io) => {
+                        (chunk.end, chunk.read_error) = (e.offset, Some((e.offset, io)));
+                        break;
+                    }
+                    kind => Err(format!(", {place}: {kind}")),
                 }
-                kind => Err(format!(", line {}, column {}: {kind}", e.line, e.column)),
-            },
+            }
         };
         chunk.games.push(game);
     }

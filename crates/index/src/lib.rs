@@ -55,7 +55,7 @@ mod regions;
 mod spill;
 
 pub use build::{BuildOptions, BuildStats, IndexBuilder, PreparedGame, SkipReason};
-pub use chunk::{prepare_chunk, PreparedChunk};
+pub use chunk::{prepare_chunk, prepare_games, PreparedChunk};
 pub use format::{IndexError, MAGIC, VERSION};
 pub use game::{
     format_date, parse_date, parse_month, parse_result, rating_band, Filter, GameFacts, Speed,

@@ -175,6 +175,7 @@ mod bytes;
 #[cfg_attr(docsrs, doc(cfg(feature = "compression")))]
 mod compression;
 mod error;
+mod game_source;
 mod guess;
 mod limits;
 mod lines;
@@ -201,6 +202,7 @@ pub use annotations::{
 #[cfg_attr(docsrs, doc(cfg(feature = "compression")))]
 pub use compression::{CompressedStreamError, Compression, Input, Output, ReadCount};
 pub use error::{PgnError, PgnErrorKind, TagError};
+pub use game_source::{ErrorPlace, GameSource};
 pub use limits::{
     Limits, MAX_COMMENT_LEN, MAX_GAME_LEN, MAX_GAME_MOVES, MAX_TAGS, MAX_TAG_LEN, MAX_TOKEN_LEN,
     MAX_VARIATION_DEPTH,

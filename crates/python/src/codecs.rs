@@ -171,7 +171,7 @@ pub(crate) fn write_cbg(
     codec: &str,
 ) -> PyResult<(u64, u64)> {
     let codec = self::codec(codec)?;
-    let mut games = Games::new(source.open()?)?;
+    let mut games = Games::open(source)?;
     let io = |e: std::io::Error| PyOSError::new_err(format!("{}: {e}", shown(&path)));
     let file = File::create(&path).map_err(io)?;
     py.detach(|| {

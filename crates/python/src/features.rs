@@ -204,7 +204,7 @@ pub(crate) fn game_columns<'py>(
         Some(p) => return Err(PyValueError::new_err(format!("sample must be in (0, 1], not {p}"))),
     };
     let sampling = Sampling { every, threshold, seed };
-    let mut games = Games::new(source.open()?)?;
+    let mut games = Games::open(source)?;
     let mut columns = Columns { with_legal: legal_moves, ..Columns::default() };
     loop {
         // A block of games without the GIL, then a look at Ctrl-C.

@@ -13,7 +13,7 @@ use std::sync::Mutex;
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use chessbits_arrow::games::{cbg_failed_message, pgn_failed_message, read_games_into, sniff_cbg};
-use chessbits_arrow::lichess::{ParquetPgn, ParquetRows, ReadAhead, RowBatch, PARQUET_MAGIC};
+use chessbits_arrow::lichess::{ParquetRows, RowBatch, PARQUET_MAGIC};
 use chessbits_arrow::{add_to_game_numbers, ExportError, Keys};
 use chessbits_cbg::{CbgErrorKind, CbgReader, GameBuilder, GameRecord};
 use chessbits_pgn::{
@@ -158,18 +158,80 @@ impl Place {
         };
         Place { line: Some(e.line), column: Some(e.column), byte: Some(e.offset), ply }
     }
+
+    /// The place of an error in a Parquet row's movetext: the byte of the movetext, no line
+    /// or column (the row has no text around it); the ply where a move failed.
+    pub(crate) fn of_movetext(e: &PgnError<ReplayError>) -> Place {
+        Place { line: None, column: None, ..Place::of_pgn(e) }
+    }
 }
 
-/// Where games are read from: PGN, or a `.cbg` file (told by its first bytes).
+/// Where games are read from, one at a time: PGN, a `.cbg` file (told by their first bytes),
+/// or a lichess Parquet file's rows.
 #[allow(clippy::large_enum_variant, reason = "one per reader, made once and never moved in a loop")]
 pub(crate) enum Games {
     /// PGN text, read by the library's reader into records.
     Pgn(PgnReader<Box<dyn BufRead + Send + Sync>>, GameBuilder),
     /// A `.cbg` file.
     Cbg(CbgReader<Box<dyn BufRead + Send + Sync>>),
+    /// A lichess Parquet file, read a batch of rows at a time as `read_games` reads it.
+    Rows(Box<RowQueue>),
+}
+
+/// A lichess Parquet file's rows read a batch at a time ([`RowBatch::games`]), its games
+/// handed out one at a time.
+pub(crate) struct RowQueue {
+    /// In a mutex only to be `Sync`, as a Python class's fields must be: only `get_mut` is
+    /// called, which takes no lock.
+    rows: Mutex<ParquetRows>,
+    reader: MovetextReader,
+    builder: GameBuilder,
+    /// The current batch's games, numbered in the file.
+    games: std::collections::VecDeque<(u64, Result<GameRecord, FailedGame>)>,
+}
+
+impl RowQueue {
+    /// The next game, reading the next batch of rows when the last one is spent.
+    fn next_game(&mut self) -> PyResult<Option<(u64, Result<GameRecord, FailedGame>)>> {
+        use chessbits_arrow::games::movetext_failed_message;
+        use chessbits_pgn::GameSource;
+        while self.games.is_empty() {
+            let rows = self.rows.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let batch = match rows.next() {
+                None => return Ok(None),
+                Some(batch) => batch.map_err(|e| PyOSError::new_err(e.to_string()))?,
+            };
+            let RowQueue { reader, builder, games, .. } = self;
+            let mut rows = batch.games(reader);
+            while let Some(game) = rows.next_game(builder) {
+                let number = batch.before() + rows.games_read();
+                games.push_back((
+                    number,
+                    game.map_err(|e| {
+                        let tags = builder.failed_tags().to_vec();
+                        (movetext_failed_message(&e), tags, Place::of_movetext(&e))
+                    }),
+                ));
+            }
+        }
+        Ok(self.games.pop_front())
+    }
 }
 
 impl Games {
+    /// Reads `source`: a lichess Parquet file by its rows, anything else as [`Games::new`].
+    pub(crate) fn open(source: Source) -> PyResult<Games> {
+        match source.into_parquet(1)? {
+            Ok(rows) => Ok(Games::Rows(Box::new(RowQueue {
+                rows: Mutex::new(rows),
+                reader: MovetextReader::new(),
+                builder: GameBuilder::default(),
+                games: std::collections::VecDeque::new(),
+            }))),
+            Err(source) => Games::new(source.open()?),
+        }
+    }
+
     /// Reads `input` as `.cbg` if it starts with the magic bytes, else as PGN.
     pub(crate) fn new(input: Input) -> PyResult<Games> {
         let (cbg, input) = sniff_cbg(input);
@@ -189,8 +251,10 @@ impl Games {
 
     /// Hands back a game [`Games::next_game`] returned, for the next games to reuse its memory.
     pub(crate) fn recycle(&mut self, game: GameRecord) {
-        if let Games::Pgn(_, builder) = self {
-            builder.recycle(game);
+        match self {
+            Games::Pgn(_, builder) => builder.recycle(game),
+            Games::Rows(rows) => rows.builder.recycle(game),
+            Games::Cbg(_) => {}
         }
     }
 
@@ -216,6 +280,7 @@ impl Games {
                     )),
                 }
             }
+            Games::Rows(rows) => return rows.next_game(),
             Games::Cbg(reader) => match reader.next() {
                 None => None,
                 Some(Err(e)) if matches!(e.kind, CbgErrorKind::Io(_)) => {
@@ -606,34 +671,12 @@ pub(crate) enum Source {
 }
 
 impl Source {
-    /// The source's bytes, decompressed if they are compressed; a lichess Parquet file (a
-    /// path or bytes starting with `PAR1`) as the PGN of its rows
-    /// ([`chessbits_arrow::lichess`]).
+    /// The source's bytes, decompressed if they are compressed. A lichess Parquet file is
+    /// read by its rows ([`into_parquet`](Self::into_parquet), [`Games::open`]), never here.
     pub(crate) fn open(self) -> PyResult<Input> {
-        self.open_with(false)
-    }
-
-    /// [`open`](Self::open), with a lichess Parquet file decoded on a thread of its own
-    /// ([`ReadAhead`]) when `read_ahead`: for the parallel pipeline, whose feeding thread would
-    /// otherwise decode it alone.
-    pub(crate) fn open_with(self, read_ahead: bool) -> PyResult<Input> {
         let io = |e: std::io::Error| PyOSError::new_err(e.to_string());
-        let games = |pgn: ParquetPgn| {
-            if read_ahead {
-                Input::new(ReadAhead::new(pgn))
-            } else {
-                Input::new(pgn)
-            }
-        };
         match self {
-            Source::Bytes(bytes) if bytes.starts_with(PARQUET_MAGIC) => {
-                games(ParquetPgn::new(bytes::Bytes::from(bytes)).map_err(io)?).map_err(io)
-            }
             Source::Bytes(bytes) => Input::new(Cursor::new(bytes)).map_err(io),
-            Source::Path(path) if is_parquet(&path) => {
-                let file = std::fs::File::open(&path).map_err(|e| path_error(&path, &e))?;
-                games(ParquetPgn::new(file).map_err(|e| path_error(&path, &e))?).map_err(io)
-            }
             Source::Path(path) => open_path(&path),
             Source::File(file) => {
                 let reader = PyFileReader { file, pending: Vec::new(), at: 0 };
@@ -644,7 +687,7 @@ impl Source {
 
     /// A lichess Parquet file (a path, or bytes starting with `PAR1`) as its rows, batched
     /// for `threads` workers ([`ParquetRows`]); any other source back as it was.
-    fn into_parquet(self, threads: usize) -> PyResult<Result<ParquetRows, Source>> {
+    pub(crate) fn into_parquet(self, threads: usize) -> PyResult<Result<ParquetRows, Source>> {
         match self {
             // With threads, the tag columns are decoded beside the movetext.
             Source::Bytes(bytes) if bytes.starts_with(PARQUET_MAGIC) => {
@@ -832,7 +875,7 @@ fn reader(
     };
     let size = source.size();
     let file_object = source.is_file_object();
-    let input = source.open_with(threads > 1)?;
+    let input = source.open()?;
     let plain = input.compression() == Compression::None;
     let small = plain && size.is_some_and(|n| n < 2 * Parallel::MIN_CHUNK_SIZE as u64);
     // Plain PGN (a file or bytes) is read on the cutter's thread: no thread is started to

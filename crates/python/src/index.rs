@@ -7,12 +7,13 @@ use arrow_array::RecordBatch;
 use arrow_ipc::writer::StreamWriter;
 use chessbits_arrow::games::sniff_cbg;
 use chessbits_arrow::index::{explore_batch, find_batch};
+use chessbits_arrow::lichess::{ParquetRows, RowBatch};
 use chessbits_index::{
-    position_after, prepare_chunk, BuildOptions, Filter, Index, IndexBuilder, PreparedChunk,
-    PreparedGame,
+    position_after, prepare_chunk, prepare_games, BuildOptions, Filter, Index, IndexBuilder,
+    PreparedChunk, PreparedGame,
 };
 use chessbits_notation::fen::parse_position;
-use chessbits_pgn::{par_chunks, Parallel};
+use chessbits_pgn::{par_chunks, par_map_pooled, Parallel};
 use chessbits_state::Position;
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -163,11 +164,22 @@ pub(crate) fn build_index(
     let mut builder = IndexBuilder::new(options);
     let (mut before, mut skipped) = (0u64, 0u64);
     for source in sources {
+        // A lichess Parquet file's rows are read as they are, their tags from the columns.
+        let source = match source.into_parquet(threads)? {
+            Ok(rows) => {
+                let last = py.detach(|| prepare_rows(rows, threads, &mut builder, before))?;
+                before += last.0;
+                skipped += last.1;
+                py.check_signals()?;
+                continue;
+            }
+            Err(source) => source,
+        };
         let parallel = (threads > 1 && !source.is_file_object()).then(|| match source.size() {
             Some(size) => Parallel::new(threads).fit_to(size),
             None => Parallel::new(threads),
         });
-        let (cbg, input) = sniff_cbg(source.open_with(parallel.is_some())?);
+        let (cbg, input) = sniff_cbg(source.open()?);
         let last = match parallel {
             Some(parallel) if !cbg => {
                 py.detach(|| prepare_in_parallel(input, &parallel, &mut builder, before))?
@@ -220,6 +232,54 @@ fn prepare_serially(
     Ok((last, skipped))
 }
 
+/// Adds a chunk's prepared games to `builder`, numbered after `before` and the `last` game
+/// so far; a game that was not prepared is counted in `skipped`.
+fn push_prepared(
+    builder: &mut IndexBuilder,
+    games: Vec<Result<PreparedGame, String>>,
+    before: u64,
+    (last, skipped): (&mut u64, &mut u64),
+) -> PyResult<()> {
+    for game in games {
+        *last += 1;
+        match game {
+            Ok(mut prepared) => {
+                prepared.renumber(before + *last);
+                builder.push(prepared).map_err(index_error)?;
+            }
+            Err(_) => *skipped += 1,
+        }
+    }
+    Ok(())
+}
+
+/// The rows of a lichess Parquet file read and prepared a batch at a time on `threads`
+/// workers ([`prepare_games`], as `chessbits index build`), pushed here in file order and
+/// numbered after `before`: (the games read, those skipped). A page that does not decode ends
+/// the file, as an `OSError`.
+fn prepare_rows(
+    rows: ParquetRows,
+    threads: usize,
+    builder: &mut IndexBuilder,
+    before: u64,
+) -> PyResult<(u64, u64)> {
+    let (mut last, mut skipped) = (0u64, 0u64);
+    let max_ply = builder.max_ply();
+    par_map_pooled(
+        threads,
+        move || rows,
+        move |reader, batch: std::io::Result<RowBatch>| {
+            batch.map(|batch| prepare_games(&mut batch.games(reader), max_ply, 0))
+        },
+        |chunk| {
+            let chunk = chunk.map_err(|e| PyOSError::new_err(e.to_string()))?;
+            push_prepared(builder, chunk.games, before, (&mut last, &mut skipped))?;
+            Ok::<_, PyErr>(())
+        },
+    )?;
+    Ok((last, skipped))
+}
+
 /// The games of one PGN source read and prepared on the pipeline's workers
 /// ([`prepare_chunk`], as `chessbits index build`), pushed here in input order and numbered
 /// after `before`: (the games read, those skipped). A read error ends the source, as an
@@ -237,16 +297,7 @@ fn prepare_in_parallel(
         parallel,
         |reader| prepare_chunk(reader, max_ply),
         |_, chunk: PreparedChunk| {
-            for game in chunk.games {
-                last += 1;
-                match game {
-                    Ok(mut prepared) => {
-                        prepared.renumber(before + last);
-                        builder.push(prepared).map_err(index_error)?;
-                    }
-                    Err(_) => skipped += 1,
-                }
-            }
+            push_prepared(builder, chunk.games, before, (&mut last, &mut skipped))?;
             match chunk.read_error {
                 Some((offset, e)) => {
                     Err(PyOSError::new_err(format!("read error at byte {offset}: {e}")))

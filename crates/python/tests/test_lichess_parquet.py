@@ -129,6 +129,21 @@ def test_each_row_is_one_game(tmp_path):
         # The movetext's line breaks are spaces (as the PGN writes a row on one line): the `;`
         # comment runs to the row's end.
         assert rows[3]["error"] is None and rows[3]["moves"] == ["e2e4", "e7e5"]
+    # Every other reader of games reads a row as one game too, and numbers the rows alike.
+    for threads in (1, 2):
+        index_path = tmp_path / f"rows{threads}.cbx"
+        stats = chessbits.build_index(path, index_path, threads=threads)
+        assert (stats["games"], stats["skipped"]) == (1, 3)
+        found = chessbits.Index(index_path).find(moves="e2e4 e7e5")
+        assert found.column("game").to_pylist() == [4]
+    cbg = tmp_path / "rows.cbg"
+    assert chessbits.write_cbg(path, cbg) == (1, 3)
+    assert [r["game"] for r in chessbits.read_games(cbg).to_pylist()] == [4]
+    assert set(chessbits.game_positions(path)["game"].tolist()) == {4}
+    with pytest.raises(chessbits.PgnError, match="game 1, movetext byte 10: ") as raised:
+        chessbits.game_positions(path, strict=True)
+    error = raised.value
+    assert (error.game, error.byte, error.line, error.column) == (1, 10, None, None)
 
 
 def test_a_parquet_file_without_movetext_is_refused(tmp_path):

@@ -62,7 +62,9 @@ use arrow_array::types::Date32Type;
 use arrow_array::{Array, ArrayRef, RecordBatch, StringArray};
 use arrow_schema::{ArrowError, DataType, SchemaRef};
 use chessbits_cbg::GameBuilder;
-use chessbits_pgn::{GameResult, MovetextReader, RawTag, ReplayError, Visitor};
+use chessbits_pgn::{
+    ErrorPlace, GameResult, GameSource, MovetextReader, PgnError, RawTag, Visitor,
+};
 use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
 use parquet::arrow::ProjectionMask;
 use parquet::file::reader::ChunkReader;
@@ -493,6 +495,42 @@ impl RowBatch {
         self.read(reader, builder, rows, true)
     }
 
+    /// The rows as games, one a call, into any visitor ([`RowGames`]): what
+    /// [`read_into`](Self::read_into) reads into a [`GameBuilder`], for a caller with a
+    /// visitor of its own (a replay, a tree of variations, an index's preparation).
+    /// `reader` is reused from batch to batch.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    ///
+    /// use arrow_array::{ArrayRef, RecordBatch, StringArray};
+    /// use chessbits_arrow::lichess::ParquetRows;
+    /// use chessbits_pgn::{GameSource, MovetextReader, Replay};
+    /// use parquet::arrow::ArrowWriter;
+    ///
+    /// let movetext = StringArray::from(vec!["1. e4 e5 *", "1. d4 Kd7 *"]);
+    /// let batch = RecordBatch::try_from_iter([("movetext", Arc::new(movetext) as ArrayRef)])?;
+    /// let mut file = Vec::new();
+    /// let mut writer = ArrowWriter::try_new(&mut file, batch.schema(), None)?;
+    /// writer.write(&batch)?;
+    /// writer.close()?;
+    ///
+    /// let mut reader = MovetextReader::new();
+    /// for rows in ParquetRows::new(bytes::Bytes::from(file), 1024)? {
+    ///     let rows = rows?;
+    ///     let mut games = rows.games(&mut reader);
+    ///     let first = games.next_game(&mut Replay::default()).unwrap()?;
+    ///     assert_eq!(first.game.moves().len(), 2);
+    ///     let second = games.next_game(&mut Replay::default()).unwrap().unwrap_err();
+    ///     assert_eq!(games.place(&second).to_string(), "movetext byte 6");
+    ///     assert!(games.next_game(&mut Replay::default()).is_none());
+    /// }
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn games<'a>(&'a self, reader: &'a mut MovetextReader) -> RowGames<'a> {
+        RowGames::new(self, reader, false)
+    }
+
     fn read<R: GameRows>(
         &self,
         reader: &mut MovetextReader,
@@ -500,25 +538,9 @@ impl RowBatch {
         rows: &mut R,
         start_only: bool,
     ) -> Result<(), ExportError> {
-        let columns = self.batch.columns();
-        // String columns (most tags, and the movetext) are read from their bytes, with no
-        // per-value dispatch; other types are written as text first.
-        let tags: Vec<RowTag<'_>> = self
-            .layout
-            .tags
-            .iter()
-            .filter(|tag| !start_only || START_TAGS.contains(&tag.name.as_str()))
-            .map(|tag| {
-                let column = columns[tag.index].as_ref();
-                RowTag { tag, column, strings: column.as_string_opt::<i32>() }
-            })
-            .collect();
-        let (mut value, mut line) = (String::new(), Vec::new());
-        let mut buffers = (String::new(), Vec::new());
-        for row in 0..self.batch.num_rows() {
-            let number = self.before + row as u64 + 1;
-            let moves = self.movetext(row, &mut value, &mut line);
-            let read = reader.read_game(moves, builder, |v| hand_tags(v, row, &tags, &mut buffers));
+        let mut games = RowGames::new(self, reader, start_only);
+        while let Some(read) = games.next_game(builder) {
+            let number = self.before + games.games_read();
             match read {
                 Ok(mut game) => {
                     game.number = number;
@@ -562,6 +584,87 @@ impl RowBatch {
     }
 }
 
+/// The rows of a [`RowBatch`] as games, one a call, into any visitor
+/// ([`RowBatch::games`]): a row's tags are handed to the visitor from their columns (with
+/// [`Visitor::tag`], escaped as the PGN holds them), then its movetext is read as PGN
+/// ([`MovetextReader`]). As a [`GameSource`], its games are counted from the batch's first
+/// row ([`RowBatch::before`] gives the rows ahead of it in the file), and a broken row's
+/// [`place`](GameSource::place) is the byte of its movetext.
+pub struct RowGames<'a> {
+    batch: &'a RowBatch,
+    reader: &'a mut MovetextReader,
+    tags: Vec<RowTag<'a>>,
+    /// The next row to read.
+    row: usize,
+    /// A movetext written as text, or copied onto one line ([`RowBatch::movetext`]).
+    value: String,
+    line: Vec<u8>,
+    /// A tag value's text and escaped form ([`hand_tags`]).
+    buffers: (String, Vec<u8>),
+}
+
+impl std::fmt::Debug for RowGames<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RowGames")
+            .field("batch", self.batch)
+            .field("row", &self.row)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> RowGames<'a> {
+    /// Every tag column handed on, or (`start_only`) only those the reading of the moves
+    /// needs ([`START_TAGS`]).
+    fn new(batch: &'a RowBatch, reader: &'a mut MovetextReader, start_only: bool) -> Self {
+        let columns = batch.batch.columns();
+        // String columns (most tags, and the movetext) are read from their bytes, with no
+        // per-value dispatch; other types are written as text first.
+        let tags = batch
+            .layout
+            .tags
+            .iter()
+            .filter(|tag| !start_only || START_TAGS.contains(&tag.name.as_str()))
+            .map(|tag| {
+                let column = columns[tag.index].as_ref();
+                RowTag { tag, column, strings: column.as_string_opt::<i32>() }
+            })
+            .collect();
+        RowGames {
+            batch,
+            reader,
+            tags,
+            row: 0,
+            value: String::new(),
+            line: Vec::new(),
+            buffers: (String::new(), Vec::new()),
+        }
+    }
+}
+
+impl GameSource for RowGames<'_> {
+    fn next_game<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+    ) -> Option<Result<V::Output, PgnError<V::Error>>> {
+        let row = self.row;
+        if row >= self.batch.len() {
+            return None;
+        }
+        self.row += 1;
+        let RowGames { batch, reader, tags, value, line, buffers, .. } = self;
+        let moves = batch.movetext(row, value, line);
+        Some(reader.read_game(moves, visitor, |v| hand_tags(v, row, tags, buffers)))
+    }
+
+    fn games_read(&self) -> u64 {
+        self.row as u64
+    }
+
+    fn place<E>(&self, error: &PgnError<E>) -> ErrorPlace {
+        ErrorPlace::Movetext { byte: error.offset }
+    }
+}
+
 /// A tag column as [`RowBatch::read_into`] hands it on: its array, and the array as strings
 /// when it is `Utf8`.
 struct RowTag<'a> {
@@ -570,15 +673,15 @@ struct RowTag<'a> {
     strings: Option<&'a StringArray>,
 }
 
-/// Hands `builder` the tags of `row`, each as the PGN holds it (escaped: the builder unescapes
+/// Hands `visitor` the tags of `row`, each as the PGN holds it (escaped: a builder unescapes
 /// it), every one even after one is refused (a bad FEN), so that a row that did not read keeps
 /// all its columns. Returns the first refusal. `buffers` are a value's text and escaped form.
-fn hand_tags(
-    builder: &mut GameBuilder,
+fn hand_tags<V: Visitor>(
+    visitor: &mut V,
     row: usize,
     tags: &[RowTag<'_>],
     (text, escaped): &mut (String, Vec<u8>),
-) -> Result<(), ReplayError> {
+) -> Result<(), V::Error> {
     let mut refused = Ok(());
     for RowTag { tag, column, strings } in tags {
         let value = match strings {
@@ -599,7 +702,7 @@ fn hand_tags(
         } else {
             RawTag(value)
         };
-        let taken = builder.tag(tag.name.as_bytes(), raw);
+        let taken = visitor.tag(tag.name.as_bytes(), raw);
         if refused.is_ok() {
             refused = taken;
         }
@@ -614,7 +717,7 @@ mod tests {
     use arrow_array::types::Int32Type;
     use arrow_array::{ArrayRef, Date32Array, DictionaryArray, Int64Array, Time64MicrosecondArray};
     use chessbits_cbg::GameRecord;
-    use chessbits_pgn::{PgnError, PgnReader, ReplayError};
+    use chessbits_pgn::{PgnError, PgnGame, PgnReader, ReplayError, TreeBuilder};
 
     use super::*;
     use crate::games::read_games_into;
@@ -716,6 +819,31 @@ mod tests {
             }
             assert_eq!(seen.0.len(), n);
         }
+        // Any visitor (`RowBatch::games`): the game trees, every tag, comment and variation
+        // kept, are the PGN's, and the rows are numbered from each batch's start.
+        fn show<E: std::fmt::Display>(game: Result<PgnGame, PgnError<E>>) -> String {
+            game.map_or_else(|e| e.kind.to_string(), |game| game.to_string())
+        }
+        let mut pgn = PgnReader::new(BufReader::new(ParquetPgn::new(file.clone()).unwrap()));
+        let mut want = Vec::new();
+        while let Some(game) = pgn.next_game(&mut TreeBuilder::default()) {
+            want.push(show(game));
+        }
+        let (mut reader, mut got, mut numbers) = (MovetextReader::new(), Vec::new(), Vec::new());
+        for rows in ParquetRows::new(file.clone(), 4).unwrap() {
+            let rows = rows.unwrap();
+            let mut games = rows.games(&mut reader);
+            while let Some(game) = games.next_game(&mut TreeBuilder::default()) {
+                numbers.push(rows.before() + games.games_read());
+                if let Err(e) = &game {
+                    assert_eq!(games.place(e), ErrorPlace::Movetext { byte: e.offset });
+                }
+                got.push(show(game));
+            }
+        }
+        assert_eq!(got, want);
+        assert_eq!(numbers, (1..=n as u64).collect::<Vec<_>>());
+        assert!(want.iter().any(|game| game.contains("(1... Nf6)")), "{want:?}");
     }
 
     /// Rows of a batch pushed as games into a [`BatchBuilder`](crate::BatchBuilder), with

@@ -306,7 +306,8 @@ def game_positions(
     strict: bool = False,
 ) -> Dict[str, np.ndarray]:
     """The position before every ``every``-th move of every game of ``source`` (a path,
-    bytes or file object of PGN or ``.cbg``), with the move played there, as NumPy arrays.
+    bytes or file object of PGN or ``.cbg``, or a lichess Parquet file, a row a game), with the
+    move played there, as NumPy arrays.
     With ``sample`` (a probability in (0, 1]) each of those positions is kept at random, by a
     hash of ``seed``, the game's number and the ply: the same choice on every run.
     ``legal_moves=True`` adds 4 KiB a position.
@@ -340,8 +341,9 @@ def to_planes(bitboards: np.ndarray) -> np.ndarray:
 def write_cbg(
     source: Source, path: Union[str, "os.PathLike[str]"], *, codec: str = "model"
 ) -> Tuple[int, int]:
-    """Writes the games of ``source`` (PGN or ``.cbg``: a path, bytes or a file object) to the
-    ``.cbg`` file ``path``, their mainlines coded by ``codec`` (``"model"`` or ``"index"``).
+    """Writes the games of ``source`` (PGN or ``.cbg``: a path, bytes or a file object; or a
+    lichess Parquet file, a row a game) to the ``.cbg`` file ``path``, their mainlines coded
+    by ``codec`` (``"model"`` or ``"index"``).
     Returns ``(written, failed)``; games that do not read are left out. Read the file back
     with ``read_games(path)``."""
     return _chessbits.write_cbg(_source(source), os.fspath(path), codec=codec)
