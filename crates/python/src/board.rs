@@ -12,7 +12,7 @@ use pyo3::types::PyType;
 use crate::errors::{
     fen_error, raise, san_error, IllegalMoveError, InvalidMoveError, PositionError,
 };
-use crate::pieces::{color_of, piece_type, role_of, square_index, Piece, SquareSet};
+use crate::pieces::{piece_type, role_of, square_index, ColorArg, Piece, SquareSet};
 
 /// The FEN of the standard starting position.
 pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -20,7 +20,9 @@ pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ
 /// A move from one square to another, as python-chess's `Move`: squares are 0 (a1) to 63
 /// (h8), the promotion a piece type from 2 (knight) to 5 (queen), or `None`. It knows no
 /// position: a board resolves it (castling as the king's move, `e1g1`, in standard chess).
-#[pyclass(module = "chessbits", frozen, eq, hash)]
+/// It equals a python-chess `chess.Move` of the same squares and promotion, and hashes as one
+/// does.
+#[pyclass(module = "chessbits", frozen)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
     /// The UCI move it is.
@@ -114,6 +116,19 @@ impl Move {
 
     fn __repr__(&self) -> String {
         format!("Move.from_uci('{}')", self.uci)
+    }
+
+    /// Equal to a `chessbits.Move` or a python-chess `chess.Move` with the same squares and
+    /// promotion (the null moves equal each other).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        move_arg(other).is_ok_and(|m| m == *self)
+    }
+
+    /// python-chess's hash of the move (of `(from_square, to_square, promotion, None)`), so
+    /// that either library's move finds the other's in a set or a dict.
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        let fields = (self.from_square(), self.to_square(), self.promotion(), py.None());
+        fields.into_pyobject(py)?.hash()
     }
 }
 
@@ -381,9 +396,7 @@ impl Board {
     /// not SAN, `IllegalMoveError` or `AmbiguousMoveError` when it names no legal move or
     /// several.
     fn push_san(&mut self, san: &str) -> PyResult<Move> {
-        let parsed = San::from_ascii(san.trim().as_bytes())
-            .map_err(|e| raise::<InvalidMoveError>(format!("invalid san {san:?}: {e}")))?;
-        let m = parsed.to_move(self.position()).map_err(san_error)?;
+        let m = self.san_move(san)?;
         let py = self.to_py(m);
         self.play(m)?;
         Ok(py)
@@ -405,12 +418,19 @@ impl Board {
         Ok(SanPlus::from_move(self.position(), m).to_string())
     }
 
-    /// Parses SAN against this position into a move, without playing it.
+    /// Parses SAN against this position into a move, without playing it. A fully
+    /// specified move (`g1f3`, `e1g1`) is taken too, as python-chess takes it.
     fn parse_san(&self, san: &str) -> PyResult<Move> {
-        let parsed = San::from_ascii(san.trim().as_bytes())
-            .map_err(|e| raise::<InvalidMoveError>(format!("invalid san {san:?}: {e}")))?;
-        let m = parsed.to_move(self.position()).map_err(san_error)?;
-        Ok(self.to_py(m))
+        Ok(self.to_py(self.san_move(san)?))
+    }
+
+    /// Parses UCI against this position into a legal move (castling written as this board
+    /// writes it), without playing it. Raises `InvalidMoveError` for text that is not UCI,
+    /// `IllegalMoveError` for a move that is not legal here.
+    fn parse_uci(&self, uci: &str) -> PyResult<Move> {
+        let parsed = UciMove::from_ascii(uci.as_bytes())
+            .map_err(|e| raise::<InvalidMoveError>(format!("invalid uci {uci:?}: {e}")))?;
+        Ok(self.to_py(self.resolve(&Move { uci: parsed })?))
     }
 
     /// The moves played, oldest first.
@@ -487,27 +507,26 @@ impl Board {
     }
 
     /// The squares of the pieces of `piece_type` (1 pawn .. 6 king) and `color`.
-    fn pieces(&self, piece_type: i64, color: bool) -> PyResult<SquareSet> {
-        let piece =
-            chessbits_bitboard::Piece { role: role_of(piece_type)?, color: color_of(color) };
+    fn pieces(&self, piece_type: i64, color: ColorArg) -> PyResult<SquareSet> {
+        let piece = chessbits_bitboard::Piece { role: role_of(piece_type)?, color: color.0 };
         Ok(self.position().board().by_piece(piece).into())
     }
 
     /// The square of `color`'s king.
-    fn king(&self, color: bool) -> Option<u8> {
-        self.position().board().king_of(color_of(color)).map(|sq| sq as u8)
+    fn king(&self, color: ColorArg) -> Option<u8> {
+        self.position().board().king_of(color.0).map(|sq| sq as u8)
     }
 
     /// The pieces of `color` that attack `square` (pinned ones included, as python-chess).
-    fn attackers(&self, color: bool, square: i64) -> PyResult<SquareSet> {
+    fn attackers(&self, color: ColorArg, square: i64) -> PyResult<SquareSet> {
         let sq = square_index(square)?;
-        Ok(self.position().attackers_of(sq, color_of(color)).into())
+        Ok(self.position().attackers_of(sq, color.0).into())
     }
 
     /// `True` if a piece of `color` attacks `square`.
-    fn is_attacked_by(&self, color: bool, square: i64) -> PyResult<bool> {
+    fn is_attacked_by(&self, color: ColorArg, square: i64) -> PyResult<bool> {
         let sq = square_index(square)?;
-        Ok(self.position().attackers_of(sq, color_of(color)).any())
+        Ok(self.position().attackers_of(sq, color.0).any())
     }
 
     /// `True` if the legal `move` gives check. Raises `IllegalMoveError` for a move that is
@@ -537,16 +556,104 @@ impl Board {
 
     /// `True` if `move` is a castling move: the king moving two files, or onto its own rook.
     fn is_castling(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.castling(&move_arg(r#move)?).is_some())
+    }
+
+    /// `True` if `move` castles king-side (towards the h-file).
+    fn is_kingside_castling(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.castling(&move_arg(r#move)?) == Some(CastlingSide::KingSide))
+    }
+
+    /// `True` if `move` castles queen-side (towards the a-file).
+    fn is_queenside_castling(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.castling(&move_arg(r#move)?) == Some(CastlingSide::QueenSide))
+    }
+
+    /// `True` if `move` resets the halfmove clock: a pawn move or a capture.
+    fn is_zeroing(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
         let m = move_arg(r#move)?;
-        let UciMove::Normal { from, to, .. } = m.uci else { return Ok(false) };
+        let UciMove::Normal { from, .. } = m.uci else { return Ok(false) };
+        let pawn = self.position().board().role_at(from) == Some(Role::Pawn);
+        Ok(pawn || self.is_capture(r#move)?)
+    }
+
+    /// The pieces of the other side that give check.
+    fn checkers(&self) -> SquareSet {
+        self.position().checkers().into()
+    }
+
+    /// `True` if the piece of `color` on `square` may not leave the line from its king to
+    /// an enemy rook, bishop or queen (python-chess's `is_pinned`: only `square` stands
+    /// between them).
+    fn is_pinned(&self, color: ColorArg, square: i64) -> PyResult<bool> {
+        use chessbits_bitboard::tables::{between, bishop_rays, rook_rays};
+        let sq = chessbits_bitboard::Bitboard::from_square(square_index(square)?);
         let board = self.position().board();
-        let us = self.position().turn();
-        if board.piece_at(from) != Some(chessbits_bitboard::Piece { role: Role::King, color: us }) {
-            return Ok(false);
+        let Some(king) = board.king_of(color.0) else { return Ok(false) };
+        let them = board.by_color(!color.0);
+        let queens = board.by_role(Role::Queen);
+        let snipers = (rook_rays(king) & (board.by_role(Role::Rook) | queens) & them)
+            | (bishop_rays(king) & (board.by_role(Role::Bishop) | queens) & them);
+        Ok(snipers.into_iter().any(|sniper| between(sniper, king) & (board.occupied() | sq) == sq))
+    }
+
+    /// The plies played since the start of the game the FEN counts from: `2 *
+    /// (fullmove_number - 1)`, plus one with black to move.
+    fn ply(&self) -> u32 {
+        let pos = self.position();
+        2 * pos.fullmoves().saturating_sub(1) + u32::from(pos.turn() == Color::Black)
+    }
+
+    /// Every piece by its square, as a dict of `Piece`.
+    fn piece_map(&self) -> std::collections::BTreeMap<u8, Piece> {
+        let board = self.position().board();
+        board
+            .occupied()
+            .into_iter()
+            .filter_map(|sq| board.piece_at(sq).map(|inner| (sq as u8, Piece { inner })))
+            .collect()
+    }
+
+    /// The UCI text of `move` as this board writes it (castling king-to-rook on a Chess960
+    /// board, the king's two squares otherwise).
+    fn uci(&self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+        let m = move_arg(r#move)?;
+        Ok(self.resolve(&m).map_or(m.uci, |legal| self.to_py(legal).uci).to_string())
+    }
+
+    /// The long algebraic notation of the legal `move`, as python-chess's `lan`: `Ng1-f3`,
+    /// `e4xd5`, `O-O`, `e7-e8=Q+`, `--` for the null move. Raises `IllegalMoveError` if it
+    /// is not legal.
+    fn lan(&self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+        let m = self.resolve(&move_arg(r#move)?)?;
+        if m.is_null() {
+            return Ok("--".to_owned());
         }
-        let files = (from.file() as i32 - to.file() as i32).abs();
-        Ok(board.color_at(to) == Some(us) && board.role_at(to) == Some(Role::Rook)
-            || (files > 1 && from.rank() == to.rank()))
+        let pos = self.position();
+        let mut text = if m.is_castling() {
+            let king_side = m.to().file() > m.from().file();
+            (if king_side { "O-O" } else { "O-O-O" }).to_owned()
+        } else {
+            let role = pos.board().role_at(m.from()).unwrap_or(Role::Pawn);
+            let letter =
+                if role == Role::Pawn { String::new() } else { role.upper_char().to_string() };
+            let sep = if m.is_capture() { 'x' } else { '-' };
+            let promotion =
+                m.promotion().map_or_else(String::new, |r| format!("={}", r.upper_char()));
+            format!("{letter}{}{sep}{}{promotion}", m.from(), m.to())
+        };
+        let after = pos.played_unchecked(m);
+        if after.is_checkmate() {
+            text.push('#');
+        } else if after.is_check() {
+            text.push('+');
+        }
+        Ok(text)
+    }
+
+    /// Back to the standard starting position, the moves forgotten.
+    fn reset(&mut self) {
+        *self.game = Game::default();
     }
 
     /// The rooks with castling rights, as python-chess's `castling_rights` mask (bit 0 = a1).
@@ -556,21 +663,21 @@ impl Board {
     }
 
     /// `True` if `color` may still castle on some side.
-    fn has_castling_rights(&self, color: bool) -> bool {
-        let c = color_of(color);
+    fn has_castling_rights(&self, color: ColorArg) -> bool {
+        let c = color.0;
         [CastlingSide::KingSide, CastlingSide::QueenSide]
             .iter()
             .any(|&s| self.position().castles().has(c, s))
     }
 
     /// `True` if `color` may still castle king-side.
-    fn has_kingside_castling_rights(&self, color: bool) -> bool {
-        self.position().castles().has(color_of(color), CastlingSide::KingSide)
+    fn has_kingside_castling_rights(&self, color: ColorArg) -> bool {
+        self.position().castles().has(color.0, CastlingSide::KingSide)
     }
 
     /// `True` if `color` may still castle queen-side.
-    fn has_queenside_castling_rights(&self, color: bool) -> bool {
-        self.position().castles().has(color_of(color), CastlingSide::QueenSide)
+    fn has_queenside_castling_rights(&self, color: ColorArg) -> bool {
+        self.position().castles().has(color.0, CastlingSide::QueenSide)
     }
 
     /// The placement field of the FEN.
@@ -815,8 +922,12 @@ impl Board {
         self.clone()
     }
 
+    /// Equal to a board of the same position, as python-chess compares boards: the pieces,
+    /// the side to move, the castling rights, the en passant square where a capture is
+    /// legal, and the clocks; not the moves that led there.
     fn __eq__(&self, other: &Board) -> bool {
-        self.position() == other.position()
+        let options = FenOptions { en_passant: EnPassantMode::Legal, ..FenOptions::default() };
+        fen_of(self.position(), options) == fen_of(other.position(), options)
     }
 
     /// The diagram, as python-chess's `str(board)`.
@@ -835,6 +946,41 @@ impl Board {
 }
 
 impl Board {
+    /// The side `m` castles to, if it is a castling move of the side to move: its king
+    /// moving two files along its rank, or onto its own rook.
+    fn castling(&self, m: &Move) -> Option<CastlingSide> {
+        let UciMove::Normal { from, to, .. } = m.uci else { return None };
+        let board = self.position().board();
+        let us = self.position().turn();
+        if board.piece_at(from) != Some(chessbits_bitboard::Piece { role: Role::King, color: us }) {
+            return None;
+        }
+        let files = (from.file() as i32 - to.file() as i32).abs();
+        let onto_rook = board.color_at(to) == Some(us) && board.role_at(to) == Some(Role::Rook);
+        (onto_rook || (files > 1 && from.rank() == to.rank())).then(|| {
+            if to.file() > from.file() {
+                CastlingSide::KingSide
+            } else {
+                CastlingSide::QueenSide
+            }
+        })
+    }
+
+    /// The legal move `san` names: SAN, or, as python-chess takes it, a fully specified move
+    /// in UCI (`g1f3`, `e1g1`) that SAN does not read as one.
+    fn san_move(&self, san: &str) -> PyResult<chessbits_move::Move16> {
+        let text = san.trim();
+        let parsed = San::from_ascii(text.as_bytes())
+            .map_err(|e| raise::<InvalidMoveError>(format!("invalid san {san:?}: {e}")));
+        let error = match parsed.map(|p| p.to_move(self.position())) {
+            Ok(Ok(m)) => return Ok(m),
+            Ok(Err(e)) => san_error(e),
+            Err(e) => e,
+        };
+        let uci = UciMove::from_ascii(text.as_bytes()).ok().filter(|u| *u != UciMove::Null);
+        uci.and_then(|uci| self.position().resolve_uci(uci).ok()).ok_or(error)
+    }
+
     /// Whether `m` is an en passant capture here: a pawn of the side to move going diagonally
     /// onto the en passant square.
     fn en_passant(&self, m: &Move) -> bool {
@@ -849,6 +995,11 @@ impl Board {
 
     /// Whether the side to move may claim `termination` now or by announcing a legal move.
     fn can_claim(&self, termination: Termination) -> bool {
+        // As python-chess: the fifty-move rule needs a move to play (not after checkmate or
+        // in stalemate).
+        if termination == Termination::FiftyMoves && self.position().count_legal_moves() == 0 {
+            return false;
+        }
         if self.game.claimable_draws().contains(&termination) {
             return true;
         }

@@ -3,13 +3,15 @@
 //! they do there.
 
 use chessbits_bitboard::{Bitboard, Color, Piece as RustPiece, Role, Square};
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyType;
+use pyo3::Borrowed;
 
 /// A piece as python-chess's `Piece`: `piece_type` 1 (pawn) to 6 (king), `color` `True` for
-/// white.
-#[pyclass(module = "chessbits", frozen, eq, hash)]
+/// white. It equals a python-chess `chess.Piece` of the same type and color, and hashes as
+/// one does.
+#[pyclass(module = "chessbits", frozen)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Piece {
     pub(crate) inner: RustPiece,
@@ -42,6 +44,29 @@ pub(crate) fn color_of(white: bool) -> Color {
     }
 }
 
+/// A `color` argument as python-chess takes one: `WHITE`/`BLACK` (`True`/`False`, NumPy's
+/// booleans too) or `1`/`0`.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct ColorArg(pub(crate) Color);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for ColorArg {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<ColorArg> {
+        if let Ok(white) = obj.extract::<bool>() {
+            return Ok(ColorArg(color_of(white)));
+        }
+        match obj.extract::<i64>() {
+            Ok(1) => Ok(ColorArg(Color::White)),
+            Ok(0) => Ok(ColorArg(Color::Black)),
+            _ => Err(PyTypeError::new_err(format!(
+                "color must be WHITE or BLACK (True or False, or 1 or 0), not {}",
+                obj.repr().map_or_else(|_| "?".to_owned(), |r| r.to_string())
+            ))),
+        }
+    }
+}
+
 /// A square index from Python, checked: `IndexError` outside 0..=63, as python-chess's lists
 /// of squares raise.
 pub(crate) fn square_index(index: i64) -> PyResult<Square> {
@@ -63,8 +88,8 @@ fn figurine(piece: RustPiece) -> char {
 impl Piece {
     /// A piece of `piece_type` (1 pawn .. 6 king) and `color` (`True` white).
     #[new]
-    fn new(piece_type: i64, color: bool) -> PyResult<Piece> {
-        Ok(Piece { inner: RustPiece { role: role_of(piece_type)?, color: color_of(color) } })
+    fn new(piece_type: i64, color: ColorArg) -> PyResult<Piece> {
+        Ok(Piece { inner: RustPiece { role: role_of(piece_type)?, color: color.0 } })
     }
 
     /// The piece of a FEN letter: `P` white pawn .. `k` black king. Raises `ValueError` for
@@ -114,6 +139,28 @@ impl Piece {
     fn __repr__(&self) -> String {
         format!("Piece.from_symbol('{}')", self.inner.char())
     }
+
+    /// Equal to a `chessbits.Piece` or a python-chess `chess.Piece` (any object with its
+    /// `piece_type` and `color`) of the same type and color.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        if let Ok(other) = other.cast::<Piece>() {
+            return other.get().inner == self.inner;
+        }
+        let attr = |name| other.getattr(name).ok();
+        match (attr("piece_type"), attr("color")) {
+            (Some(t), Some(c)) => {
+                t.extract::<i64>().is_ok_and(|t| t == i64::from(self.piece_type()))
+                    && c.extract::<ColorArg>().is_ok_and(|c| c.0 == self.inner.color)
+            }
+            _ => false,
+        }
+    }
+
+    /// python-chess's hash of the piece (`piece_type - 1` for white, `+ 5` for black), so
+    /// that either library's piece finds the other's in a set or a dict.
+    fn __hash__(&self) -> i64 {
+        i64::from(self.piece_type()) + if self.color() { -1 } else { 5 }
+    }
 }
 
 /// A set of squares as python-chess's `SquareSet`: iterable in ascending order, with `len`,
@@ -131,19 +178,39 @@ impl From<Bitboard> for SquareSet {
     }
 }
 
-/// A `SquareSet` or an int mask.
-#[derive(FromPyObject)]
-pub(crate) enum Mask {
-    Set(SquareSet),
-    Int(u64),
+/// Squares as python-chess's `SquareSet(...)` takes them: a `SquareSet` (either library's),
+/// an int mask (cut to 64 bits, so `-1` is every square), or an iterable of squares.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Mask(u64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Mask {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Mask> {
+        if let Ok(set) = obj.cast::<SquareSet>() {
+            return Ok(Mask(set.get().mask));
+        }
+        if obj.is_instance_of::<pyo3::types::PyInt>() || obj.hasattr("__int__")? {
+            let int = obj.call_method0("__int__")?;
+            return Ok(Mask(int.call_method1("__and__", (u64::MAX,))?.extract()?));
+        }
+        let mut mask = 0u64;
+        let squares = obj.try_iter().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "squares must be a SquareSet, an int mask or an iterable of squares, not {}",
+                obj.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string())
+            ))
+        })?;
+        for square in squares {
+            mask |= 1 << square_index(square?.extract::<i64>()?)? as u32;
+        }
+        Ok(Mask(mask))
+    }
 }
 
 impl Mask {
     fn bits(&self) -> u64 {
-        match self {
-            Mask::Set(s) => s.mask,
-            Mask::Int(m) => *m,
-        }
+        self.0
     }
 }
 
@@ -209,8 +276,53 @@ impl SquareSet {
         SquareSet { mask: !self.mask }
     }
 
+    fn __sub__(&self, other: Mask) -> SquareSet {
+        SquareSet { mask: self.mask & !other.bits() }
+    }
+
+    /// The squares moved `shift` ranks and files up the board (bit `i` to bit `i + shift`),
+    /// those pushed off dropped.
+    fn __lshift__(&self, shift: u32) -> SquareSet {
+        SquareSet { mask: self.mask.checked_shl(shift).unwrap_or(0) }
+    }
+
+    /// The squares moved down (bit `i` to bit `i - shift`), those pushed off dropped.
+    fn __rshift__(&self, shift: u32) -> SquareSet {
+        SquareSet { mask: self.mask.checked_shr(shift).unwrap_or(0) }
+    }
+
+    /// The squares, descending.
+    fn __reversed__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
+        let mut squares = self.tolist();
+        squares.reverse();
+        pyo3::types::PyList::new(py, squares)?.try_iter()
+    }
+
+    /// The set mirrored vertically (a1 to a8), as python-chess's `mirror()`.
+    fn mirror(&self) -> SquareSet {
+        SquareSet { mask: self.mask.swap_bytes() }
+    }
+
+    /// `True` if every square of the set is in `other`.
+    fn issubset(&self, other: Mask) -> bool {
+        self.mask & !other.bits() == 0
+    }
+
+    /// `True` if every square of `other` is in the set.
+    fn issuperset(&self, other: Mask) -> bool {
+        other.bits() & !self.mask == 0
+    }
+
+    /// `True` if the set and `other` share no square.
+    fn isdisjoint(&self, other: Mask) -> bool {
+        self.mask & other.bits() == 0
+    }
+
+    /// `SquareSet(0x0000_0000_0000_ff00)`, as python-chess writes it.
     fn __repr__(&self) -> String {
-        format!("SquareSet({:#018x})", self.mask)
+        let hex = format!("{:016x}", self.mask);
+        let groups: Vec<&str> = (0..4).map(|i| &hex[4 * i..4 * i + 4]).collect();
+        format!("SquareSet(0x{})", groups.join("_"))
     }
 
     /// The python-chess diagram: ranks 8 to 1, `1` for a square in the set, `.` for one out.

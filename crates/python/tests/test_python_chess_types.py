@@ -7,6 +7,7 @@ import pickle
 import random
 import xml.etree.ElementTree as ET
 
+import numpy as np
 import pytest
 
 import chessbits
@@ -108,6 +109,27 @@ def check_position(ours, theirs, rng):
         borders=True, orientation=False
     )
     assert ours.is_valid() and ours.status() == chessbits.STATUS_VALID == theirs.status()
+    # The second round's members (a python-chess user's everyday ones, found missing by an
+    # audit against python-chess).
+    assert int(ours.checkers()) == int(theirs.checkers())
+    assert ours.ply() == theirs.ply()
+    assert ours.piece_map() == theirs.piece_map()
+    for color in (chess.WHITE, chess.BLACK, 1, 0):
+        for sq in rng.sample(range(64), 16):
+            assert ours.is_pinned(color, sq) == theirs.is_pinned(bool(color), sq)
+    for move in theirs.legal_moves:
+        assert ours.uci(move) == theirs.uci(move)
+        assert ours.lan(move) == theirs.lan(move)
+        assert ours.is_zeroing(move) == theirs.is_zeroing(move)
+        assert ours.is_kingside_castling(move) == theirs.is_kingside_castling(move)
+        assert ours.is_queenside_castling(move) == theirs.is_queenside_castling(move)
+        assert ours.parse_uci(theirs.uci(move)) == move
+        # A fully specified move read as SAN, as python-chess reads it.
+        assert ours.parse_san(move.uci()) == theirs.parse_san(move.uci())
+    # Boards compare as python-chess's do: the position and clocks, not the moves played.
+    again = chessbits.Board(ours.fen(en_passant="fen"), chess960=ours.chess960)
+    assert ours == again
+    assert theirs == chess.Board(theirs.fen(en_passant="fen"), chess960=theirs.chess960)
 
 
 def test_board_members_match_python_chess_over_corpus_games():
@@ -243,3 +265,112 @@ def test_decode_and_cbg_errors_carry_their_place_as_attributes(tmp_path):
     with pytest.raises(chessbits.CbgError, match="version 99") as caught:
         chessbits.read_games(path)
     assert caught.value.byte == 8 and caught.value.game is not None
+
+
+def test_boards_compare_as_python_chess_boards_do():
+    # Castling rights lost by a move, and an en passant square no capture can use, are the
+    # same position as the FEN that says so.
+    for moves in (["g1h3", "g8h6", "h1g1"], ["e2e4"], ["e2e4", "d7d5", "e4e5", "f7f5"]):
+        ours, theirs = chessbits.Board(), chess.Board()
+        for uci in moves:
+            ours.push_uci(uci)
+            theirs.push_uci(uci)
+        assert (ours == chessbits.Board(ours.fen())) == (theirs == chess.Board(theirs.fen()))
+        assert ours == chessbits.Board(ours.fen(en_passant="fen"))
+    ep_unused = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+    assert chessbits.Board(ep_unused) == chessbits.Board(ep_unused.replace(" e3 ", " - "))
+    assert chess.Board(ep_unused) == chess.Board(ep_unused.replace(" e3 ", " - "))
+    # The clocks count, as in python-chess.
+    later = chessbits.STARTING_FEN.replace(" 0 1", " 2 3")
+    assert chessbits.Board() != chessbits.Board(later)
+    assert chess.Board() != chess.Board(later)
+
+
+def test_moves_pieces_and_terminations_equal_python_chess_ones():
+    for uci in ["e2e4", "e7e8q", "a2a1n", "0000", "e1g1"]:
+        ours, theirs = chessbits.Move.from_uci(uci), chess.Move.from_uci(uci)
+        assert ours == theirs and theirs == ours and not ours != theirs
+        assert hash(ours) == hash(theirs)
+        assert {theirs: uci}[ours] == uci and {ours: uci}[theirs] == uci
+    assert chessbits.Move.from_uci("e2e4") != chess.Move.from_uci("e2e3")
+    assert chessbits.Move.from_uci("e7e8q") != chess.Move.from_uci("e7e8n")
+    assert chessbits.Move.from_uci("e2e4") != "e2e4"
+    assert list(chessbits.Board().legal_moves).index(chess.Move.from_uci("g1f3")) >= 0
+    for symbol in "PNBRQKpnbrqk":
+        ours, theirs = chessbits.Piece.from_symbol(symbol), chess.Piece.from_symbol(symbol)
+        assert ours == theirs and theirs == ours and hash(ours) == hash(theirs)
+        assert ours != chess.Piece.from_symbol(symbol.swapcase())
+    for termination in chess.Termination:
+        ours = chessbits.Termination[termination.name]
+        assert ours == termination and termination == ours and hash(ours) == hash(termination)
+        assert ours != chess.Termination(termination.value % 10 + 1)
+    mate = chessbits.Board()
+    for uci in ["f2f3", "e7e5", "g2g4", "d8h4"]:
+        mate.push_uci(uci)
+    assert mate.outcome().termination == chess.Termination.CHECKMATE
+
+
+def test_colors_are_taken_as_python_chess_takes_them():
+    ours, theirs = chessbits.Board(), chess.Board()
+    for color in (chess.WHITE, chess.BLACK, 1, 0, np.bool_(True)):
+        assert ours.king(color) == theirs.king(bool(color))
+        assert int(ours.pieces(chess.PAWN, color)) == int(theirs.pieces(chess.PAWN, bool(color)))
+        assert ours.has_castling_rights(color) and ours.is_attacked_by(color, chess.E4) is False
+    assert chessbits.Piece(chess.KNIGHT, 0) == chess.Piece(chess.KNIGHT, chess.BLACK)
+    for bad in ("white", 2, None, 1.5):
+        with pytest.raises(TypeError, match="color must be WHITE or BLACK") as raised:
+            ours.king(bad)
+        assert "Rust" not in str(raised.value) and "r#" not in str(raised.value)
+
+
+def test_square_sets_are_made_and_combined_as_python_chess_sets():
+    sources = ([1, 2, 63], range(8), (), -1, 1 << 64, (1 << 64) + 5, 0xFF00, chess.SquareSet(0x81))
+    for source in sources:
+        ours, theirs = chessbits.SquareSet(source), chess.SquareSet(source)
+        assert int(ours) == int(theirs) and repr(ours) == repr(theirs)
+        assert chessbits.SquareSet(ours) == ours == theirs and ours == list(theirs)
+    ours, theirs = chessbits.SquareSet(0xFF00), chess.SquareSet(0xFF00)
+    for other in (0x0F0F, [8, 9, 40], chess.SquareSet(0x0300)):
+        assert int(ours - other) == int(theirs - other)
+        assert int(ours & other) == int(theirs & other)
+        assert int(ours | other) == int(theirs | other)
+        assert ours.issubset(other) == theirs.issubset(other)
+        assert ours.issuperset(other) == theirs.issuperset(other)
+        assert ours.isdisjoint(other) == theirs.isdisjoint(other)
+    for shift in (0, 1, 8, 60, 64, 70):
+        assert int(ours << shift) == int(theirs << shift)
+        assert int(ours >> shift) == int(theirs >> shift)
+    assert int(ours.mirror()) == int(theirs.mirror())
+    assert list(reversed(ours)) == list(reversed(theirs))
+    with pytest.raises(IndexError):
+        chessbits.SquareSet([64])
+    for bad in (object(), "x", [1, "a"]):
+        with pytest.raises(TypeError) as raised:
+            chessbits.SquareSet(bad)
+        assert "Mask" not in str(raised.value) and "variant" not in str(raised.value)
+
+
+def test_san_takes_fully_specified_moves_and_draw_claims_need_a_move():
+    ours, theirs = chessbits.Board(), chess.Board()
+    for text in ("g1f3", "e2e4", "Ng1f3"):
+        assert ours.parse_san(text) == theirs.parse_san(text)
+    castle = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+    for text in ("e1g1", "e1c1", "O-O"):
+        assert chessbits.Board(castle).parse_san(text) == chess.Board(castle).parse_san(text)
+    for bad in ("g1g3", "e2e5"):
+        with pytest.raises(chessbits.IllegalMoveError):
+            ours.parse_san(bad)
+        with pytest.raises(chess.IllegalMoveError):
+            theirs.parse_san(bad)
+    assert ours.push_san("g1f3") == chess.Move.from_uci("g1f3") and ours.ply() == 1
+    ours.reset()
+    assert ours == chessbits.Board() and ours.move_stack == []
+    # A stalemate at the fifty-move clock: no claim, as python-chess says; with a move
+    # to play, a claim.
+    for fen, claim in (
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 100 80", False),
+        ("7k/8/6K1/8/8/8/5Q2/8 b - - 100 80", True),
+    ):
+        assert chessbits.Board(fen).can_claim_fifty_moves() is claim
+        assert chess.Board(fen).can_claim_fifty_moves() is claim
+        assert chessbits.Board(fen).can_claim_draw() == chess.Board(fen).can_claim_draw()

@@ -169,7 +169,9 @@ def piece_name(piece_type: int) -> str:
 
 class Termination(enum.Enum):
     """How a game ended: python-chess's ``Termination`` members, names and values
-    (``Outcome.termination``). The variant members are never produced here."""
+    (``Outcome.termination``). The variant members are never produced here. A member equals
+    python-chess's member of the same name (``chess.Termination.CHECKMATE``), and hashes as
+    it does."""
 
     CHECKMATE = 1
     STALEMATE = 2
@@ -181,6 +183,14 @@ class Termination(enum.Enum):
     VARIANT_WIN = 8
     VARIANT_LOSS = 9
     VARIANT_DRAW = 10
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, enum.Enum) and type(other).__name__ == "Termination":
+            return self.name == other.name and self.value == other.value
+        return NotImplemented
+
+    # Enum's own hash (of the member's name), which python-chess's members have too.
+    __hash__ = enum.Enum.__hash__
 
 
 # The schema metadata key under which ``read_games(..., on_error="keep")`` notes the read

@@ -232,7 +232,9 @@ def piece_name(piece_type: int) -> str:
 
 class Termination(enum.Enum):
     """How a game ended: python-chess's ``Termination`` members, names and values
-    (``Outcome.termination``). The variant members are never produced here.
+    (``Outcome.termination``). The variant members are never produced here. A member equals
+    python-chess's member of the same name (``chess.Termination.CHECKMATE``), and hashes as
+    it does.
     """
 
     CHECKMATE = 1
@@ -245,14 +247,17 @@ class Termination(enum.Enum):
     VARIANT_WIN = 8
     VARIANT_LOSS = 9
     VARIANT_DRAW = 10
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
 
 @final
 class Piece:
     """A piece as python-chess's `Piece`: `piece_type` 1 (pawn) to 6 (king), `color` `True` for
-    white.
+    white. It equals a python-chess `chess.Piece` of the same type and color, and hashes as
+    one does.
     """
 
-    def __new__(cls, piece_type: int, color: bool) -> Piece: ...
+    def __new__(cls, piece_type: int, color: _Color) -> Piece: ...
     @classmethod
     def from_symbol(cls, symbol: str) -> Piece:
         """The piece of a FEN letter: `P` white pawn .. `k` black king. Raises `ValueError` for
@@ -278,7 +283,7 @@ class SquareSet:
     int.
     """
 
-    def __new__(cls, mask: Union[SquareSet, int, None] = None) -> SquareSet: ...
+    def __new__(cls, mask: Optional[_IntoSquareSet] = None) -> SquareSet: ...
     def tolist(self) -> List[int]:
         """The squares, ascending."""
     def __iter__(self) -> Iterator[int]: ...
@@ -287,13 +292,28 @@ class SquareSet:
     def __int__(self) -> int: ...
     def __index__(self) -> int: ...
     def __contains__(self, square: int, /) -> bool: ...
-    def __and__(self, other: Union[SquareSet, int], /) -> SquareSet: ...
-    def __or__(self, other: Union[SquareSet, int], /) -> SquareSet: ...
-    def __xor__(self, other: Union[SquareSet, int], /) -> SquareSet: ...
-    def __rand__(self, other: Union[SquareSet, int], /) -> SquareSet: ...
-    def __ror__(self, other: Union[SquareSet, int], /) -> SquareSet: ...
-    def __rxor__(self, other: Union[SquareSet, int], /) -> SquareSet: ...
+    def __and__(self, other: _IntoSquareSet, /) -> SquareSet: ...
+    def __or__(self, other: _IntoSquareSet, /) -> SquareSet: ...
+    def __xor__(self, other: _IntoSquareSet, /) -> SquareSet: ...
+    def __rand__(self, other: _IntoSquareSet, /) -> SquareSet: ...
+    def __ror__(self, other: _IntoSquareSet, /) -> SquareSet: ...
+    def __rxor__(self, other: _IntoSquareSet, /) -> SquareSet: ...
     def __invert__(self) -> SquareSet: ...
+    def __sub__(self, other: _IntoSquareSet, /) -> SquareSet: ...
+    def __rsub__(self, other: _IntoSquareSet, /) -> SquareSet: ...
+    def __lshift__(self, shift: int, /) -> SquareSet: ...
+    def __rlshift__(self, shift: int, /) -> SquareSet: ...
+    def __rshift__(self, shift: int, /) -> SquareSet: ...
+    def __rrshift__(self, shift: int, /) -> SquareSet: ...
+    def __reversed__(self) -> Iterator[int]: ...
+    def mirror(self) -> SquareSet:
+        """The set mirrored vertically (a1 to a8), as python-chess's `mirror()`."""
+    def issubset(self, other: _IntoSquareSet) -> bool:
+        """`True` if every square of the set is in `other`."""
+    def issuperset(self, other: _IntoSquareSet) -> bool:
+        """`True` if every square of `other` is in the set."""
+    def isdisjoint(self, other: _IntoSquareSet) -> bool:
+        """`True` if the set and `other` share no square."""
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
@@ -304,6 +324,10 @@ MoveLike = Any
 _MovesAs = Literal["uci", "san", "codes"]
 _OnError = Literal["raise", "keep"]
 _EnPassant = Literal["legal", "fen", "xfen"]
+# A color as python-chess takes it: ``WHITE``/``BLACK`` (``True``/``False``) or 1/0.
+_Color = Union[bool, int]
+# What ``SquareSet(...)`` takes: a square set, an int mask, or squares.
+_IntoSquareSet = Union[SquareSet, int, Iterable[int]]
 _PositionFormat = Literal["packed", "compact"]
 _MoveCodecName = Literal["model", "index"]
 _GameResult = Literal["1-0", "0-1", "1/2-1/2", "*"]
@@ -364,6 +388,8 @@ class Move:
     """A move from one square to another, as python-chess's `Move`: squares are 0 (a1) to 63
     (h8), the promotion a piece type from 2 (knight) to 5 (queen), or `None`. It knows no
     position: a board resolves it (castling as the king's move, `e1g1`, in standard chess).
+    It equals a python-chess `chess.Move` of the same squares and promotion, and hashes as one
+    does.
     """
 
     def __new__(cls, from_square: int, to_square: int, promotion: Optional[int] = None) -> Move: ...
@@ -462,8 +488,15 @@ class Board:
         """Parses UCI, plays it and returns the move."""
     def san(self, move: MoveLike) -> str:
         """The SAN of `move` here, with `+` or `#`. Raises `IllegalMoveError` if it is not legal."""
+    def parse_uci(self, uci: str) -> Move:
+        """Parses UCI against this position into a legal move (castling written as this board
+        writes it), without playing it. Raises `InvalidMoveError` for text that is not UCI,
+        `IllegalMoveError` for a move that is not legal here.
+        """
     def parse_san(self, san: str) -> Move:
-        """Parses SAN against this position into a move, without playing it."""
+        """Parses SAN against this position into a move, without playing it. A fully
+        specified move (`g1f3`, `e1g1`) is taken too, as python-chess takes it.
+        """
     @property
     def move_stack(self) -> List[Move]:
         """The moves played, oldest first."""
@@ -493,13 +526,13 @@ class Board:
         """The type of the piece on `square` (1 pawn .. 6 king), or `None`."""
     def color_at(self, square: int) -> Optional[bool]:
         """The color of the piece on `square` (`True` white), or `None`."""
-    def pieces(self, piece_type: int, color: bool) -> SquareSet:
+    def pieces(self, piece_type: int, color: _Color) -> SquareSet:
         """The squares of the pieces of `piece_type` (1 pawn .. 6 king) and `color`."""
-    def king(self, color: bool) -> Optional[int]:
+    def king(self, color: _Color) -> Optional[int]:
         """The square of `color`'s king."""
-    def attackers(self, color: bool, square: int) -> SquareSet:
+    def attackers(self, color: _Color, square: int) -> SquareSet:
         """The pieces of `color` that attack `square` (pinned ones included, as python-chess)."""
-    def is_attacked_by(self, color: bool, square: int) -> bool:
+    def is_attacked_by(self, color: _Color, square: int) -> bool:
         """`True` if a piece of `color` attacks `square`."""
     def gives_check(self, move: MoveLike) -> bool:
         """`True` if the legal `move` gives check. Raises `IllegalMoveError` for a move that is
@@ -515,14 +548,44 @@ class Board:
         """
     def is_castling(self, move: MoveLike) -> bool:
         """`True` if `move` is a castling move: the king moving two files, or onto its own rook."""
+    def is_kingside_castling(self, move: MoveLike) -> bool:
+        """`True` if `move` castles king-side (towards the h-file)."""
+    def is_queenside_castling(self, move: MoveLike) -> bool:
+        """`True` if `move` castles queen-side (towards the a-file)."""
+    def is_zeroing(self, move: MoveLike) -> bool:
+        """`True` if `move` resets the halfmove clock: a pawn move or a capture."""
+    def checkers(self) -> SquareSet:
+        """The pieces of the other side that give check."""
+    def is_pinned(self, color: _Color, square: int) -> bool:
+        """`True` if the piece of `color` on `square` may not leave the line from its king to
+        an enemy rook, bishop or queen (python-chess's `is_pinned`: only `square` stands
+        between them).
+        """
+    def ply(self) -> int:
+        """The plies played since the start of the game the FEN counts from: `2 *
+        (fullmove_number - 1)`, plus one with black to move.
+        """
+    def piece_map(self) -> Dict[int, Piece]:
+        """Every piece by its square, as a dict of `Piece`."""
+    def uci(self, move: MoveLike) -> str:
+        """The UCI text of `move` as this board writes it (castling king-to-rook on a Chess960
+        board, the king's two squares otherwise).
+        """
+    def lan(self, move: MoveLike) -> str:
+        """The long algebraic notation of the legal `move`, as python-chess's `lan`: `Ng1-f3`,
+        `e4xd5`, `O-O`, `e7-e8=Q+`, `--` for the null move. Raises `IllegalMoveError` if it
+        is not legal.
+        """
+    def reset(self) -> None:
+        """Back to the standard starting position, the moves forgotten."""
     @property
     def castling_rights(self) -> int:
         """The rooks with castling rights, as python-chess's `castling_rights` mask (bit 0 = a1)."""
-    def has_castling_rights(self, color: bool) -> bool:
+    def has_castling_rights(self, color: _Color) -> bool:
         """`True` if `color` may still castle on some side."""
-    def has_kingside_castling_rights(self, color: bool) -> bool:
+    def has_kingside_castling_rights(self, color: _Color) -> bool:
         """`True` if `color` may still castle king-side."""
-    def has_queenside_castling_rights(self, color: bool) -> bool:
+    def has_queenside_castling_rights(self, color: _Color) -> bool:
         """`True` if `color` may still castle queen-side."""
     def board_fen(self) -> str:
         """The placement field of the FEN."""
