@@ -127,7 +127,8 @@ const FEN_OPTIONS: FenOptions =
 /// A reader of games ([`GameSource`]) whose place in its input is known: the streaming reader
 /// of a whole input, the reader of one chunk, or a batch of a Parquet file's rows.
 pub(crate) trait ReadGames: GameSource {
-    /// Where the last game read starts in the input (a byte offset; a row for a table).
+    /// Where the reading stands in the input: the byte offset where the last game read starts
+    /// (for a batch of rows, the rows read so far).
     fn position(&self) -> u64;
 }
 

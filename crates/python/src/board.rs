@@ -3,7 +3,9 @@
 use chessbits_bitboard::{Color, Role, Square};
 use chessbits_move::{CastlingMode, UciMove};
 use chessbits_movegen::{Game, MoveGen, Outcome as RustOutcome, Termination};
-use chessbits_notation::fen::{fen_of, parse_position, EnPassantMode, FenOptions};
+use chessbits_notation::fen::{
+    fen_of, parse_position, CastlingNotation, EnPassantMode, FenOptions,
+};
 use chessbits_notation::san::{San, SanPlus};
 use chessbits_state::CastlingSide;
 use pyo3::prelude::*;
@@ -296,6 +298,16 @@ pub(crate) fn move_arg(value: &Bound<'_, PyAny>) -> PyResult<Move> {
     )))
 }
 
+/// Plays `m`, a move already played from this position once (legal, or a null move out of
+/// check), without checking it again.
+fn play_known(pos: &mut chessbits_state::Position, m: chessbits_move::Move16) {
+    if m.is_null() {
+        let _ = pos.play_null();
+    } else {
+        pos.play_unchecked(m);
+    }
+}
+
 /// The python-chess diagram: ranks 8 to 1, `.` for an empty square, letters spaced.
 fn diagram(pos: &chessbits_state::Position) -> String {
     let mut out = String::with_capacity(128);
@@ -336,9 +348,10 @@ impl Board {
 
     /// The FEN. `en_passant` says when it names the en passant square: `"legal"` only when a
     /// capture is legal (python-chess's default), `"fen"` after every double push, `"xfen"`
-    /// when a pawn stands ready to take, legal or not.
-    #[pyo3(signature = (*, en_passant="legal"))]
-    fn fen(&self, en_passant: &str) -> PyResult<String> {
+    /// when a pawn stands ready to take, legal or not. `shredder=True` writes the castling
+    /// rights as the rooks' files (`HAha`), as python-chess does.
+    #[pyo3(signature = (*, shredder=false, en_passant="legal"))]
+    fn fen(&self, shredder: bool, en_passant: &str) -> PyResult<String> {
         let en_passant = match en_passant {
             "legal" => EnPassantMode::Legal,
             "fen" => EnPassantMode::Always,
@@ -349,7 +362,9 @@ impl Board {
                 )))
             }
         };
-        Ok(fen_of(self.position(), FenOptions { en_passant, ..FenOptions::default() }))
+        let castling =
+            if shredder { CastlingNotation::Shredder } else { CastlingNotation::default() };
+        Ok(fen_of(self.position(), FenOptions { en_passant, castling }))
     }
 
     /// The legal moves, in generation order, as python-chess's `board.legal_moves`: iterable,
@@ -440,13 +455,8 @@ impl Board {
         let mut out = Vec::with_capacity(self.game.moves().len());
         for &m in self.game.moves() {
             out.push(Move { uci: pos.uci(m) });
-            // Every move here was played from this start before: legal, and a null move
-            // was not in check.
-            if m.is_null() {
-                let _ = pos.play_null();
-            } else {
-                pos.play_unchecked(m);
-            }
+            // Every move here was played from this start before.
+            play_known(&mut pos, m);
         }
         out
     }
@@ -649,6 +659,52 @@ impl Board {
             text.push('+');
         }
         Ok(text)
+    }
+
+    /// The legal moves, one at a time (python-chess's `generate_legal_moves()`).
+    fn generate_legal_moves<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
+        let moves = self.legal_moves().moves;
+        pyo3::types::PyList::new(py, moves)?.try_iter()
+    }
+
+    /// The legal captures, en passant included, one at a time (python-chess's
+    /// `generate_legal_captures()`).
+    fn generate_legal_captures<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
+        let pos = self.position();
+        let captures: Vec<Move> =
+            pos.legal_moves().iter().filter(|m| m.is_capture()).map(|&m| self.to_py(m)).collect();
+        pyo3::types::PyList::new(py, captures)?.try_iter()
+    }
+
+    /// The squares the piece on `square` attacks (none for an empty square; a pinned piece
+    /// still attacks), as python-chess's `attacks(square)`.
+    fn attacks(&self, square: i64) -> PyResult<SquareSet> {
+        use chessbits_movegen::attacks;
+        let sq = square_index(square)?;
+        let board = self.position().board();
+        let Some(piece) = board.piece_at(sq) else { return Ok(SquareSet { mask: 0 }) };
+        let occupied = board.occupied();
+        let set = match piece.role {
+            Role::Pawn => attacks::pawn(piece.color, sq),
+            Role::Knight => attacks::knight(sq),
+            Role::Bishop => attacks::bishop(sq, occupied),
+            Role::Rook => attacks::rook(sq, occupied),
+            Role::Queen => attacks::queen(sq, occupied),
+            Role::King => attacks::king(sq),
+        };
+        Ok(set.into())
+    }
+
+    /// `True` if the halfmove clock has reached 100 and a move may still be played: the
+    /// fifty-move rule may be claimed now (python-chess's `is_fifty_moves()`).
+    fn is_fifty_moves(&self) -> bool {
+        self.position().halfmoves() >= 100 && self.position().count_legal_moves() > 0
     }
 
     /// Back to the standard starting position, the moves forgotten.
@@ -909,9 +965,42 @@ impl Board {
         Board { game: Box::new(Game::new(*self.game.start())) }
     }
 
-    /// An independent copy, history included.
-    fn copy(&self) -> Board {
-        self.clone()
+    /// An independent copy: with its moves (`stack=True`), none of them (`False`, the
+    /// position alone), or the last `stack` of them, as python-chess's `copy(stack=)`.
+    #[pyo3(signature = (*, stack=None))]
+    fn copy(&self, stack: Option<&Bound<'_, PyAny>>) -> PyResult<Board> {
+        let moves = self.game.moves();
+        let keep = match stack {
+            None => moves.len(),
+            Some(s) if s.is_instance_of::<pyo3::types::PyBool>() => {
+                if s.extract::<bool>()? {
+                    moves.len()
+                } else {
+                    0
+                }
+            }
+            Some(s) => usize::try_from(crate::args::integer(s, "stack", 0)?)
+                .unwrap_or(usize::MAX)
+                .min(moves.len()),
+        };
+        if keep == moves.len() {
+            return Ok(self.clone());
+        }
+        // The position `keep` moves back becomes the copy's start; every move here was
+        // played from this board's start before, so it is legal where it stands.
+        let mut start = *self.game.start();
+        for &m in &moves[..moves.len() - keep] {
+            play_known(&mut start, m);
+        }
+        let mut game = Game::new(start);
+        for &m in &moves[moves.len() - keep..] {
+            if m.is_null() {
+                game.play_null().map_err(raise::<IllegalMoveError>)?;
+            } else {
+                game.play(m).map_err(raise::<IllegalMoveError>)?;
+            }
+        }
+        Ok(Board { game: Box::new(game) })
     }
 
     fn __copy__(&self) -> Board {

@@ -117,6 +117,14 @@ def check_position(ours, theirs, rng):
     for color in (chess.WHITE, chess.BLACK, 1, 0):
         for sq in rng.sample(range(64), 16):
             assert ours.is_pinned(color, sq) == theirs.is_pinned(bool(color), sq)
+    for sq in rng.sample(range(64), 16):
+        assert int(ours.attacks(sq)) == int(theirs.attacks(sq))
+    assert list(ours.generate_legal_moves()) == list(ours.legal_moves)
+    assert {m.uci() for m in ours.generate_legal_captures()} == {
+        m.uci() for m in theirs.generate_legal_captures()
+    }
+    assert ours.is_fifty_moves() == theirs.is_fifty_moves()
+    assert ours.fen(shredder=True) == theirs.fen(shredder=True)
     for move in theirs.legal_moves:
         assert ours.uci(move) == theirs.uci(move)
         assert ours.lan(move) == theirs.lan(move)
@@ -374,3 +382,20 @@ def test_san_takes_fully_specified_moves_and_draw_claims_need_a_move():
         assert chessbits.Board(fen).can_claim_fifty_moves() is claim
         assert chess.Board(fen).can_claim_fifty_moves() is claim
         assert chessbits.Board(fen).can_claim_draw() == chess.Board(fen).can_claim_draw()
+
+
+def test_copies_keep_as_many_moves_as_python_chess_copies():
+    ours, theirs = chessbits.Board(), chess.Board()
+    # Back to the start: the start position stands twice in the full history.
+    for uci in ["g1f3", "g8f6", "f3g1", "f6g8"]:
+        ours.push_uci(uci)
+        theirs.push_uci(uci)
+    for stack in (True, False, 0, 1, 3, 4, 9):
+        copy, oracle = ours.copy(stack=stack), theirs.copy(stack=stack)
+        assert [m.uci() for m in copy.move_stack] == [m.uci() for m in oracle.move_stack]
+        assert copy == ours and copy.root().fen() == oracle.root().fen()
+        # The moves kept are the history that repetitions are counted over.
+        assert copy.is_repetition(2) == oracle.is_repetition(2)
+    assert ours.copy().move_stack == ours.move_stack and ours.copy().is_repetition(2)
+    with pytest.raises(ValueError):
+        ours.copy(stack=-1)

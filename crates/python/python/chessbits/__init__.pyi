@@ -457,10 +457,11 @@ class Board:
     def __new__(cls, fen: str = ..., *, chess960: bool = False) -> Board:
         """Raises ``FenError`` or ``PositionError`` (also for castling rights that need
         ``chess960=True``)."""
-    def fen(self, *, en_passant: _EnPassant = "legal") -> str:
+    def fen(self, *, shredder: bool = False, en_passant: _EnPassant = "legal") -> str:
         """The FEN. `en_passant` says when it names the en passant square: `"legal"` only when a
         capture is legal (python-chess's default), `"fen"` after every double push, `"xfen"`
-        when a pawn stands ready to take, legal or not.
+        when a pawn stands ready to take, legal or not. `shredder=True` writes the castling
+        rights as the rooks' files (`HAha`), as python-chess does.
         """
     @property
     def legal_moves(self) -> LegalMoves:
@@ -578,6 +579,20 @@ class Board:
         """
     def reset(self) -> None:
         """Back to the standard starting position, the moves forgotten."""
+    def generate_legal_moves(self) -> Iterator[Move]:
+        """The legal moves, one at a time (python-chess's `generate_legal_moves()`)."""
+    def generate_legal_captures(self) -> Iterator[Move]:
+        """The legal captures, en passant included, one at a time (python-chess's
+        `generate_legal_captures()`).
+        """
+    def attacks(self, square: int) -> SquareSet:
+        """The squares the piece on `square` attacks (none for an empty square; a pinned piece
+        still attacks), as python-chess's `attacks(square)`.
+        """
+    def is_fifty_moves(self) -> bool:
+        """`True` if the halfmove clock has reached 100 and a move may still be played: the
+        fifty-move rule may be claimed now (python-chess's `is_fifty_moves()`).
+        """
     @property
     def castling_rights(self) -> int:
         """The rooks with castling rights, as python-chess's `castling_rights` mask (bit 0 = a1)."""
@@ -671,8 +686,10 @@ class Board:
         """
     def root(self) -> Board:
         """The start position, as a board with no moves played."""
-    def copy(self) -> Board:
-        """An independent copy, history included."""
+    def copy(self, *, stack: Union[bool, int, None] = None) -> Board:
+        """An independent copy: with its moves (`stack=True`), none of them (`False`, the
+        position alone), or the last `stack` of them, as python-chess's `copy(stack=)`.
+        """
     def __copy__(self) -> Board: ...
     def __deepcopy__(self, memo: Any) -> Board: ...
     def __eq__(self, other: object, /) -> bool: ...
