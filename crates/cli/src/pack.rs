@@ -226,22 +226,9 @@ pub fn pack(
     for path in inputs {
         #[cfg(feature = "arrow")]
         if crate::rows::is_parquet(path) {
-            // Each batch of rows read and coded on a worker, written here in file order.
-            let stopped = crate::rows::par_rows(
-                path,
-                options.threads,
-                move |batch, reader| code_games(&mut batch.games(reader), codec, 0),
-                |_, chunk: CodedChunk, done| {
-                    for game in chunk.games {
-                        number += 1;
-                        write_coded(&mut writer, game, number, &mut s, path, err)?;
-                    }
-                    progress.set(read_before, done, number);
-                    Ok(())
-                },
-            )?;
-            s.failed_inputs += u64::from(crate::rows::stopped(path, stopped, err)?);
-            read_before += std::fs::metadata(path).map_or(0, |m| m.len());
+            let run = (&mut writer, &mut number, &mut s);
+            read_before +=
+                pack_parquet(path, (codec, options.threads), run, (progress, read_before), err)?;
             continue;
         }
         let Some(mut peeked) = open_pgn(path, err)? else {
@@ -283,6 +270,34 @@ pub fn pack(
     }
     out.flush()?;
     Ok(s)
+}
+
+/// Packs a lichess Parquet file row by row ([`crate::rows`]): each batch of rows read and
+/// coded on a worker, written here in file order, its games numbered after `number`.
+/// Returns the file's size.
+#[cfg(feature = "arrow")]
+fn pack_parquet<W: Write>(
+    path: &Path,
+    (codec, threads): (MoveCodec, usize),
+    (writer, number, s): (&mut CbgWriter<W>, &mut u64, &mut PackStats),
+    (progress, read_before): (&mut Progress, u64),
+    err: &mut impl Write,
+) -> io::Result<u64> {
+    let stopped = crate::rows::par_rows(
+        path,
+        threads,
+        move |batch, reader| code_games(&mut batch.games(reader), codec, 0),
+        |_, chunk: CodedChunk, done| {
+            for game in chunk.games {
+                *number += 1;
+                write_coded(writer, game, *number, s, path, err)?;
+            }
+            progress.set(read_before, done, *number);
+            Ok(())
+        },
+    )?;
+    s.failed_inputs += u64::from(crate::rows::stopped(path, stopped, err)?);
+    Ok(std::fs::metadata(path).map_or(0, |m| m.len()))
 }
 
 /// Writes one game as `--to` asks.

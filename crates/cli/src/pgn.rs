@@ -264,15 +264,8 @@ pub fn run(
     for path in paths {
         #[cfg(feature = "arrow")]
         if crate::rows::is_parquet(path) {
-            run_parquet(
-                path,
-                to,
-                options.threads,
-                &mut summary,
-                (out, progress, read_before),
-                err,
-            )?;
-            read_before += std::fs::metadata(path).map_or(0, |m| m.len());
+            let run = (&mut summary, &mut *out, &mut *progress);
+            read_before += run_parquet(path, (to, options.threads), run, read_before, err)?;
             continue;
         }
         // A missing file, or one that is not PGN, is bad input, not a reason to stop
@@ -337,16 +330,16 @@ pub fn run(
 }
 
 /// Converts a lichess Parquet file row by row ([`crate::rows`]): each batch of rows on a
-/// worker, written here in file order, its games numbered after the `summary`'s.
+/// worker, written here in file order, its games numbered after the `summary`'s. Returns the
+/// file's size.
 #[cfg(feature = "arrow")]
 fn run_parquet(
     path: &Path,
-    to: To,
-    threads: usize,
-    summary: &mut Summary,
-    (out, progress, read_before): (&mut impl Write, &mut Progress, u64),
+    (to, threads): (To, usize),
+    (summary, out, progress): (&mut Summary, &mut impl Write, &mut Progress),
+    read_before: u64,
     err: &mut impl Write,
-) -> io::Result<()> {
+) -> io::Result<u64> {
     let before = summary.games;
     let stopped = crate::rows::par_rows(
         path,
@@ -366,7 +359,7 @@ fn run_parquet(
         },
     )?;
     summary.failed_inputs += u64::from(crate::rows::stopped(path, stopped, err)?);
-    Ok(())
+    Ok(std::fs::metadata(path).map_or(0, |m| m.len()))
 }
 
 /// How many bytes of output the serial path gathers before writing them.

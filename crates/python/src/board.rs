@@ -1,4 +1,4 @@
-//! `chessbits.Move` and `chessbits.Board`: python-chess's names over a [`Game`].
+//! `chessbits.Board`: python-chess's names over a [`Game`].
 
 use chessbits_bitboard::{Color, Role, Square};
 use chessbits_move::{CastlingMode, UciMove};
@@ -9,232 +9,15 @@ use chessbits_notation::fen::{
 use chessbits_notation::san::{San, SanPlus};
 use chessbits_state::CastlingSide;
 use pyo3::prelude::*;
-use pyo3::types::PyType;
 
 use crate::errors::{
     fen_error, raise, san_error, IllegalMoveError, InvalidMoveError, PositionError,
 };
+use crate::moves::{move_arg, LegalMoves, Move, Outcome};
 use crate::pieces::{piece_type, role_of, square_index, ColorArg, Piece, SquareSet};
 
 /// The FEN of the standard starting position.
 pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-/// A move from one square to another, as python-chess's `Move`: squares are 0 (a1) to 63
-/// (h8), the promotion a piece type from 2 (knight) to 5 (queen), or `None`. It knows no
-/// position: a board resolves it (castling as the king's move, `e1g1`, in standard chess).
-/// It equals a python-chess `chess.Move` of the same squares and promotion, and hashes as one
-/// does.
-#[pyclass(module = "chessbits", frozen)]
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Move {
-    /// The UCI move it is.
-    pub(crate) uci: UciMove,
-}
-
-/// A square index from Python, checked.
-fn square(index: i64) -> PyResult<Square> {
-    u8::try_from(index)
-        .ok()
-        .and_then(Square::from_index)
-        .ok_or_else(|| raise::<InvalidMoveError>(format!("square {index} is not in 0..=63")))
-}
-
-#[pymethods]
-impl Move {
-    /// Moves `from_square` to `to_square`, promoting to `promotion` (2 knight to 5 queen).
-    #[new]
-    #[pyo3(signature = (from_square, to_square, promotion=None))]
-    fn new(from_square: i64, to_square: i64, promotion: Option<i64>) -> PyResult<Move> {
-        let (from, to) = (square(from_square)?, square(to_square)?);
-        let promotion = match promotion {
-            None => None,
-            Some(p @ 2..=5) => Role::from_index((p - 1) as u8),
-            Some(p) => {
-                return Err(raise::<InvalidMoveError>(format!(
-                    "promotion {p} is not a piece type from 2 (knight) to 5 (queen)"
-                )))
-            }
-        };
-        Ok(Move { uci: UciMove::Normal { from, to, promotion } })
-    }
-
-    /// Parses UCI text (`e2e4`, `e7e8q`, `0000`).
-    ///
-    /// Raises `InvalidMoveError` when the text is not UCI.
-    #[classmethod]
-    fn from_uci(_cls: &Bound<'_, PyType>, uci: &str) -> PyResult<Move> {
-        let uci = UciMove::from_ascii(uci.as_bytes())
-            .map_err(|e| raise::<InvalidMoveError>(format!("invalid uci {uci:?}: {e}")))?;
-        Ok(Move { uci })
-    }
-
-    /// The null move, `0000`.
-    #[classmethod]
-    fn null(_cls: &Bound<'_, PyType>) -> Move {
-        Move { uci: UciMove::Null }
-    }
-
-    /// The UCI text.
-    fn uci(&self) -> String {
-        self.uci.to_string()
-    }
-
-    /// The origin square, 0 (a1) to 63 (h8); 0 for the null move.
-    #[getter]
-    #[allow(clippy::wrong_self_convention, reason = "python-chess's name")]
-    fn from_square(&self) -> u8 {
-        match self.uci {
-            UciMove::Normal { from, .. } => from as u8,
-            UciMove::Null => 0,
-        }
-    }
-
-    /// The destination square, 0 (a1) to 63 (h8); 0 for the null move.
-    #[getter]
-    #[allow(clippy::wrong_self_convention, reason = "python-chess's name")]
-    fn to_square(&self) -> u8 {
-        match self.uci {
-            UciMove::Normal { to, .. } => to as u8,
-            UciMove::Null => 0,
-        }
-    }
-
-    /// The piece type promoted to (2 knight .. 5 queen), or `None`.
-    #[getter]
-    fn promotion(&self) -> Option<u8> {
-        match self.uci {
-            UciMove::Normal { promotion, .. } => promotion.map(|r| r as u8 + 1),
-            UciMove::Null => None,
-        }
-    }
-
-    fn __bool__(&self) -> bool {
-        self.uci != UciMove::Null
-    }
-
-    fn __str__(&self) -> String {
-        self.uci.to_string()
-    }
-
-    fn __repr__(&self) -> String {
-        format!("Move.from_uci('{}')", self.uci)
-    }
-
-    /// Equal to a `chessbits.Move` or a python-chess `chess.Move` with the same squares and
-    /// promotion (the null moves equal each other).
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        move_arg(other).is_ok_and(|m| m == *self)
-    }
-
-    /// python-chess's hash of the move (of `(from_square, to_square, promotion, None)`), so
-    /// that either library's move finds the other's in a set or a dict.
-    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
-        let fields = (self.from_square(), self.to_square(), self.promotion(), py.None());
-        fields.into_pyobject(py)?.hash()
-    }
-}
-
-/// The legal moves of a position when it was asked: iterable, with `len`, `in` and `count()`
-/// (python-chess's `LegalMoveGenerator`, as a snapshot).
-#[pyclass(module = "chessbits", frozen, sequence)]
-pub struct LegalMoves {
-    moves: Vec<Move>,
-}
-
-#[pymethods]
-impl LegalMoves {
-    /// The number of legal moves.
-    fn count(&self) -> usize {
-        self.moves.len()
-    }
-
-    fn __len__(&self) -> usize {
-        self.moves.len()
-    }
-
-    fn __bool__(&self) -> bool {
-        !self.moves.is_empty()
-    }
-
-    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
-        pyo3::types::PyList::new(py, self.moves.iter().copied())?.try_iter()
-    }
-
-    fn __contains__(&self, r#move: &Bound<'_, PyAny>) -> bool {
-        move_arg(r#move).is_ok_and(|m| self.moves.contains(&m))
-    }
-
-    fn __getitem__(&self, index: isize) -> PyResult<Move> {
-        let len = self.moves.len() as isize;
-        let at = if index < 0 { index + len } else { index };
-        usize::try_from(at)
-            .ok()
-            .and_then(|i| self.moves.get(i).copied())
-            .ok_or_else(|| pyo3::exceptions::PyIndexError::new_err("legal move index out of range"))
-    }
-
-    fn __repr__(&self) -> String {
-        let moves: Vec<String> = self.moves.iter().map(|m| m.uci.to_string()).collect();
-        format!("<LegalMoves ({})>", moves.join(", "))
-    }
-}
-
-/// How a game ended: `termination` (the name of python-chess's `Termination` member,
-/// `"CHECKMATE"` ...) and `winner` (`True` white, `False` black, `None` for a draw).
-#[pyclass(module = "chessbits", frozen, eq)]
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    inner: RustOutcome,
-}
-
-/// python-chess's name of a termination.
-pub(crate) fn termination_name(t: Termination) -> &'static str {
-    match t {
-        Termination::Checkmate => "CHECKMATE",
-        Termination::Stalemate => "STALEMATE",
-        Termination::InsufficientMaterial => "INSUFFICIENT_MATERIAL",
-        Termination::SeventyFiveMoves => "SEVENTYFIVE_MOVES",
-        Termination::FivefoldRepetition => "FIVEFOLD_REPETITION",
-        Termination::FiftyMoves => "FIFTY_MOVES",
-        Termination::ThreefoldRepetition => "THREEFOLD_REPETITION",
-    }
-}
-
-#[pymethods]
-impl Outcome {
-    /// Why the game ended: a member of `chessbits.Termination`, python-chess's enum's names
-    /// and values.
-    #[getter]
-    fn termination<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let name = termination_name(self.inner.termination());
-        py.import("chessbits")?.getattr("Termination")?.getattr(name)
-    }
-
-    /// `True` if white won, `False` if black won, `None` for a draw.
-    #[getter]
-    fn winner(&self) -> Option<bool> {
-        self.inner.winner().map(|c| c == Color::White)
-    }
-
-    /// The result as PGN writes it: `1-0`, `0-1` or `1/2-1/2`.
-    fn result(&self) -> &'static str {
-        match self.inner.winner() {
-            Some(Color::White) => "1-0",
-            Some(Color::Black) => "0-1",
-            None => "1/2-1/2",
-        }
-    }
-
-    fn __repr__(&self) -> String {
-        let winner = match self.winner() {
-            Some(true) => "True",
-            Some(false) => "False",
-            None => "None",
-        };
-        let termination = termination_name(self.inner.termination());
-        format!("Outcome(termination=Termination.{termination}, winner={winner})")
-    }
-}
 
 /// A game in progress: a position, the moves that led to it and their history, with
 /// python-chess's names. Every move is checked.
@@ -272,30 +55,6 @@ impl Board {
     fn to_py(&self, m: chessbits_move::Move16) -> Move {
         Move { uci: self.position().uci(m) }
     }
-}
-
-/// A `move` argument as a [`Move`]: a `chessbits.Move`, or python-chess's `chess.Move` (any
-/// object with its `from_square`, `to_square` and `promotion`; `from_square == to_square` is
-/// its null move). Taken by hand: pyo3's own message would name the argument `r#move`, its Rust
-/// spelling.
-pub(crate) fn move_arg(value: &Bound<'_, PyAny>) -> PyResult<Move> {
-    if let Ok(m) = value.extract::<Move>() {
-        return Ok(m);
-    }
-    let attr = |name| value.getattr(name).ok();
-    if let (Some(from), Some(to), Some(promotion)) =
-        (attr("from_square"), attr("to_square"), attr("promotion"))
-    {
-        let (from, to): (i64, i64) = (from.extract()?, to.extract()?);
-        if from == to {
-            return Ok(Move { uci: UciMove::Null });
-        }
-        return Move::new(from, to, promotion.extract()?);
-    }
-    let kind = value.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string());
-    Err(pyo3::exceptions::PyTypeError::new_err(format!(
-        "move must be a chessbits.Move or a chess.Move, not {kind}"
-    )))
 }
 
 /// Plays `m`, a move already played from this position once (legal, or a null move out of

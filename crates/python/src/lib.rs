@@ -34,6 +34,7 @@ mod errors;
 mod features;
 mod games;
 mod index;
+mod moves;
 mod pieces;
 mod rows;
 
@@ -50,10 +51,10 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 // 64) sit behind a `Box`. Checked here for every class.
 const _: () = {
     use std::mem::align_of;
-    assert!(align_of::<board::Move>() <= 8);
+    assert!(align_of::<moves::Move>() <= 8);
     assert!(align_of::<board::Board>() <= 8);
-    assert!(align_of::<board::Outcome>() <= 8);
-    assert!(align_of::<board::LegalMoves>() <= 8);
+    assert!(align_of::<moves::Outcome>() <= 8);
+    assert!(align_of::<moves::LegalMoves>() <= 8);
     assert!(align_of::<games::BatchReader>() <= 8);
     assert!(align_of::<index::PyIndex>() <= 8);
 };
@@ -64,10 +65,10 @@ fn _chessbits(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("STARTING_FEN", board::STARTING_FEN)?;
-    m.add_class::<board::Move>()?;
+    m.add_class::<moves::Move>()?;
     m.add_class::<board::Board>()?;
-    m.add_class::<board::Outcome>()?;
-    m.add_class::<board::LegalMoves>()?;
+    m.add_class::<moves::Outcome>()?;
+    m.add_class::<moves::LegalMoves>()?;
     m.add_class::<pieces::Piece>()?;
     m.add_class::<capsule::ArrowBatch>()?;
     m.add_class::<capsule::ArrowSchema>()?;
