@@ -667,7 +667,7 @@ pub(crate) enum Source {
     /// A path.
     Path(PathBuf),
     /// An object with a `read(n)` method returning bytes (or str, taken as UTF-8).
-    File(Py<PyAny>),
+    File(PyFileReader),
 }
 
 impl Source {
@@ -678,17 +678,29 @@ impl Source {
         match self {
             Source::Bytes(bytes) => Input::new(Cursor::new(bytes)).map_err(io),
             Source::Path(path) => open_path(&path),
-            Source::File(file) => {
-                let reader = PyFileReader { file, pending: Vec::new(), at: 0 };
-                Input::new(reader).map_err(io)
-            }
+            Source::File(reader) => Input::new(reader).map_err(io),
         }
     }
 
-    /// A lichess Parquet file (a path, or bytes starting with `PAR1`) as its rows, batched
-    /// for `threads` workers ([`ParquetRows`]); any other source back as it was.
+    /// A lichess Parquet file (a path, bytes or a file object starting with `PAR1`) as its
+    /// rows, batched for `threads` workers ([`ParquetRows`]); any other source back as it was
+    /// (a file object with the bytes read to tell, still to be handed out).
+    ///
+    /// A Parquet file object is read whole into memory first: Parquet is read from its
+    /// footer, at the end.
     pub(crate) fn into_parquet(self, threads: usize) -> PyResult<Result<ParquetRows, Source>> {
-        match self {
+        let io = |e: std::io::Error| PyOSError::new_err(e.to_string());
+        let source = match self {
+            Source::File(mut reader) => {
+                if reader.fill(PARQUET_MAGIC.len()).map_err(io)? == PARQUET_MAGIC {
+                    Source::Bytes(reader.read_all().map_err(io)?)
+                } else {
+                    return Ok(Err(Source::File(reader)));
+                }
+            }
+            other => other,
+        };
+        match source {
             // With threads, the tag columns are decoded beside the movetext.
             Source::Bytes(bytes) if bytes.starts_with(PARQUET_MAGIC) => {
                 let bytes = bytes::Bytes::from(bytes);
@@ -722,7 +734,7 @@ impl Source {
 
 /// Reads a Python file object a block at a time, taking the GIL for each `read` call: so a
 /// file object streams (a decompressing one, `gzip.open(...)`, included) in bounded memory.
-struct PyFileReader {
+pub(crate) struct PyFileReader {
     file: Py<PyAny>,
     /// Bytes of the last block not yet handed out (a text file's `read(n)` can give more than
     /// `n` bytes once encoded).
@@ -730,18 +742,64 @@ struct PyFileReader {
     at: usize,
 }
 
+impl<'a, 'py> FromPyObject<'a, 'py> for PyFileReader {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<PyFileReader> {
+        Ok(PyFileReader { file: obj.to_owned().unbind(), pending: Vec::new(), at: 0 })
+    }
+}
+
+/// How many bytes a file object is asked for at a time.
+const FILE_BLOCK: usize = 64 * 1024;
+
+impl PyFileReader {
+    /// One `read(n)` call, as bytes (a `str` taken as UTF-8); empty at the end.
+    fn block(&self, n: usize) -> std::io::Result<Vec<u8>> {
+        Python::attach(|py| -> PyResult<Vec<u8>> {
+            let block = self.file.call_method1(py, "read", (n,))?;
+            let block = block.bind(py);
+            match block.extract::<String>() {
+                Ok(text) => Ok(text.into_bytes()),
+                Err(_) => block.extract::<Vec<u8>>(),
+            }
+        })
+        .map_err(|e| std::io::Error::other(format!("read() of the file object: {e}")))
+    }
+
+    /// Reads until at least `n` bytes are pending or the file ends, and gives the first `n`
+    /// (fewer at the end); they are still handed out by `read`.
+    fn fill(&mut self, n: usize) -> std::io::Result<&[u8]> {
+        while self.pending.len() - self.at < n {
+            let block = self.block(FILE_BLOCK)?;
+            if block.is_empty() {
+                break;
+            }
+            self.pending.drain(..self.at);
+            self.at = 0;
+            self.pending.extend_from_slice(&block);
+        }
+        let end = self.pending.len().min(self.at + n);
+        Ok(&self.pending[self.at..end])
+    }
+
+    /// Everything not yet handed out, to the end of the file.
+    fn read_all(mut self) -> std::io::Result<Vec<u8>> {
+        let mut all = self.pending.split_off(self.at);
+        loop {
+            let block = self.block(FILE_BLOCK.max(all.len()))?;
+            if block.is_empty() {
+                return Ok(all);
+            }
+            all.extend_from_slice(&block);
+        }
+    }
+}
+
 impl std::io::Read for PyFileReader {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         if self.at == self.pending.len() {
-            self.pending = Python::attach(|py| -> PyResult<Vec<u8>> {
-                let block = self.file.call_method1(py, "read", (buf.len(),))?;
-                let block = block.bind(py);
-                match block.extract::<String>() {
-                    Ok(text) => Ok(text.into_bytes()),
-                    Err(_) => block.extract::<Vec<u8>>(),
-                }
-            })
-            .map_err(|e| std::io::Error::other(format!("read() of the file object: {e}")))?;
+            self.pending = self.block(buf.len())?;
             self.at = 0;
         }
         let n = buf.len().min(self.pending.len() - self.at);

@@ -145,7 +145,7 @@ impl PyIndex {
 /// compressed, `.cbg`, or lichess Parquet) at `output`, written under a temporary name and
 /// renamed once whole; games are numbered across the sources. A path or bytes of PGN is read
 /// and prepared on `threads` workers (default: every core) through the pipeline that
-/// `chessbits index build` runs, with the GIL released; a file object or a `.cbg` on one.
+/// `chessbits index build` runs, with the GIL released; a PGN file object or a `.cbg` on one.
 /// Returns (games indexed, games skipped, bytes written).
 #[pyfunction]
 #[pyo3(signature = (sources, output, *, max_ply=None, memory=1024, threads=None))]

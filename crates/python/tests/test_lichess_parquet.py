@@ -155,3 +155,50 @@ def test_a_parquet_file_without_movetext_is_refused(tmp_path):
     pq.write_table(pa.table({"movetext": ["1. e4 *"], "clocks": [[1, 2]]}), path)
     with pytest.raises(OSError, match="column clocks"):
         chessbits.read_games(path)
+
+
+class Trickle:
+    """A file object whose `read(n)` gives at most `size` bytes at a time."""
+
+    def __init__(self, data, size):
+        self.data, self.at, self.size = data, 0, size
+
+    def read(self, n=-1):
+        n = self.size if n is None or n < 0 else min(n, self.size)
+        block = self.data[self.at : self.at + n]
+        self.at += len(block)
+        return block
+
+
+def test_a_parquet_file_object_reads_as_its_path(tmp_path):
+    # A file object is told Parquet by its first bytes, as a path or bytes are (it was read as
+    # PGN, and failed); one that hands out a byte at a time included.
+    import io
+
+    path = tmp_path / "games.parquet"
+    lichess_parquet(SAMPLE.read_text(), path)
+    data = path.read_bytes()
+    expected = chessbits.read_games(path)
+    sources = [lambda: open(path, "rb"), lambda: io.BytesIO(data), lambda: Trickle(data, 1)]
+    for source in sources:
+        assert chessbits.read_games(source(), threads=2).equals(expected)
+        batches = list(chessbits.iter_games(source(), batch_games=3))
+        assert pa.Table.from_batches(batches).equals(expected)
+        positions = chessbits.game_positions(source())
+        assert (positions["game"] == chessbits.game_positions(path)["game"]).all()
+        cbg = tmp_path / "file.cbg"
+        assert chessbits.write_cbg(source(), cbg) == (expected.num_rows, 0)
+        index = tmp_path / "file.cbx"
+        stats = chessbits.build_index(source(), index)
+        assert stats["games"] == expected.num_rows
+        assert index.read_bytes() == _index_of(path, tmp_path)
+    # A PGN file object whose first reads are shorter than the magic bytes still reads whole.
+    pgn = SAMPLE.read_bytes()
+    assert chessbits.read_games(Trickle(pgn, 3)).equals(chessbits.read_games(SAMPLE))
+    assert chessbits.read_games(Trickle(b"", 1)).num_rows == 0
+
+
+def _index_of(path, tmp_path):
+    out = tmp_path / "path.cbx"
+    chessbits.build_index(path, out)
+    return out.read_bytes()

@@ -705,9 +705,10 @@ def read_games(
 ) -> pa.Table:
     """Reads every game of ``source`` into a ``pyarrow.Table``, one row a game.
 
-    ``source`` is a path to a PGN or ``.cbg`` file (a ``str`` is always a path: pass PGN
-    text as ``bytes`` or ``io.StringIO``), the bytes of one, or a binary (or text)
-    file object, read a block at a time; PGN compressed with zstd, gzip or bzip2 (lichess's
+    ``source`` is a path to a PGN, ``.cbg`` or lichess Parquet file (a ``str`` is always a
+    path: pass PGN text as ``bytes`` or ``io.StringIO``), the bytes of one, or a binary (or
+    text) file object, read a block at a time (a Parquet one whole, first); PGN compressed with
+    zstd, gzip or bzip2 (lichess's
     ``.pgn.zst``) is recognised by its first bytes and read as it is. The columns are those of
     ``chessbits export``
     (``docs/formats.md``) plus ``error``: ``None`` for a game that read, else the message
@@ -768,7 +769,7 @@ def game_positions(
     strict: bool = False,
 ) -> Dict[str, np.ndarray]:
     """The position before every ``every``-th move of every game of ``source`` (a path,
-    bytes or file object of PGN or ``.cbg``, or a lichess Parquet file, a row a game), with the
+    bytes or file object of PGN, ``.cbg`` or lichess Parquet, a Parquet row a game), with the
     move played there, as NumPy arrays.
     With ``sample`` (a probability in (0, 1]) each of those positions is kept at random, by a
     hash of ``seed``, the game's number and the ply: the same choice on every run.
@@ -803,8 +804,8 @@ def decode_moves(data: bytes, plies: int, *, start_fen: Optional[str] = None, co
     """`plies` moves decoded from move codec bytes, as UCI, from `start_fen`."""
 
 def write_cbg(source: Source, path: Union[str, os.PathLike[str]], *, codec: _MoveCodecName = "model") -> Tuple[int, int]:
-    """Writes the games of ``source`` (PGN or ``.cbg``: a path, bytes or a file object; or a
-    lichess Parquet file, a row a game) to the ``.cbg`` file ``path``, their mainlines coded
+    """Writes the games of ``source`` (PGN, ``.cbg`` or lichess Parquet, a row a game: a path,
+    bytes or a file object) to the ``.cbg`` file ``path``, their mainlines coded
     by ``codec`` (``"model"`` or ``"index"``).
     Returns ``(written, failed)``; games that do not read are left out. Read the file back
     with ``read_games(path)``.
