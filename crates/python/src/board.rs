@@ -1,38 +1,163 @@
 //! `chessbits.Board`: python-chess's names over a [`Game`].
 
-use chessbits_bitboard::{Color, Role, Square};
+use chessbits_bitboard::{Color, Role};
 use chessbits_move::{CastlingMode, UciMove};
 use chessbits_movegen::{Game, MoveGen, Outcome as RustOutcome, Termination};
 use chessbits_notation::fen::{
-    fen_of, parse_position, CastlingNotation, EnPassantMode, FenOptions,
+    fen_of, parse_position, CastlingNotation, EnPassantMode, Fen, FenOptions, ParseFenError,
 };
 use chessbits_notation::san::{San, SanPlus};
-use chessbits_state::CastlingSide;
+use chessbits_state::{CastlingSide, Setup};
 use pyo3::prelude::*;
 
+use crate::drawing;
+use crate::edit::{self, Built};
 use crate::errors::{
     fen_error, raise, san_error, IllegalMoveError, InvalidMoveError, PositionError,
 };
 use crate::moves::{move_arg, LegalMoves, Move, Outcome};
-use crate::pieces::{piece_type, role_of, square_index, ColorArg, Piece, SquareSet};
+use crate::pieces::{
+    piece_type, role_of, square_index, ColorArg, Mask, Piece, PieceArg, SquareSet,
+};
+use crate::placement;
 
 /// The FEN of the standard starting position.
 pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 /// A game in progress: a position, the moves that led to it and their history, with
-/// python-chess's names. Every move is checked.
+/// python-chess's names. Every move is checked. A board can also be set up piece by piece
+/// (`Board(None)`, `set_piece_at`, `turn = ...`), as python-chess's; until it is a legal
+/// position, `status()` says what is wrong and moves raise `PositionError`.
 #[pyclass(module = "chessbits")]
 #[derive(Clone)]
 pub struct Board {
     /// Boxed: `Position` is aligned to 64 bytes, and Python's allocator, which places a class's
     /// fields, aligns to 16 (pyo3 would read a misaligned value, which debug builds catch).
     game: Box<Game>,
+    /// The fields as the last edit (`Board(None)`, `set_piece_at`, `turn = ...`) set them,
+    /// castling rights and en passant square as given: python-chess's `castling_rights`,
+    /// `ep_square` and `status()` read them until a move is played (and again when it is
+    /// taken back).
+    edited: Option<Box<Setup>>,
+    /// `false` when `edited` is no position moves can be played from (a king missing or
+    /// doubled, the side not to move in check): `game` is then the standard start, unread.
+    playable: bool,
 }
 
 impl Board {
-    /// The current position.
-    pub(crate) fn position(&self) -> &chessbits_state::Position {
-        self.game.position()
+    /// A board of a FEN: a standard one, or Chess960 with `chess960`.
+    ///
+    /// # Errors
+    /// `FenError` when the text is not FEN, `PositionError` when the position is not legal or
+    /// its castling rights need `chess960`.
+    fn new(fen: &str, chess960: bool) -> PyResult<Board> {
+        let mut pos = parse_position(fen).map_err(fen_error)?;
+        let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+        pos.set_castling_mode(mode).map_err(|_| {
+            let field = fen.split_ascii_whitespace().nth(2).unwrap_or("");
+            raise::<PositionError>(format!(
+                "castling field {field:?}: rights that need Chess960 (a king off e1/e8 or a \
+                 rook off the a and h files); pass chess960=True for a Chess960 board"
+            ))
+        })?;
+        Ok(Board::of_game(Game::new(pos)))
+    }
+
+    /// A board of `game`, not edited.
+    fn of_game(game: Game) -> Board {
+        Board { game: Box::new(game), edited: None, playable: true }
+    }
+
+    /// The board of edited fields: a position if they are one a board can play on
+    /// ([`edit::build`]), else the fields alone.
+    fn of_setup(mut setup: Setup, chess960: bool) -> Board {
+        setup.castling_mode =
+            if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+        let (game, playable) = match edit::build(&setup) {
+            Built::Legal(pos) => (Game::new(*pos), true),
+            Built::Edited => (Game::default(), false),
+        };
+        Board { game: Box::new(game), edited: Some(Box::new(setup)), playable }
+    }
+
+    /// The current position. Raises `PositionError` on a board set up into no legal position.
+    pub(crate) fn position(&self) -> PyResult<&chessbits_state::Position> {
+        match &self.edited {
+            Some(setup) if !self.playable => Err(edit::not_legal(setup)),
+            _ => Ok(self.game.position()),
+        }
+    }
+
+    /// The fields as edited while they are the board's: no move played since the edit.
+    fn raw(&self) -> Option<&Setup> {
+        self.edited.as_deref().filter(|_| !self.playable || self.game.moves().is_empty())
+    }
+
+    /// Where the pieces stand, edited or played to.
+    fn placement(&self) -> &chessbits_state::Board {
+        match &self.edited {
+            Some(setup) if !self.playable => &setup.board,
+            _ => self.game.position().board(),
+        }
+    }
+
+    /// A field of the board: `edited` of the fields as edited while they are the board's,
+    /// else `played` of the position.
+    fn field<T>(
+        &self,
+        edited: impl FnOnce(&Setup) -> T,
+        played: impl FnOnce(&chessbits_state::Position) -> T,
+    ) -> T {
+        self.raw().map_or_else(|| played(self.game.position()), edited)
+    }
+
+    /// Every field of the board (castling rights and en passant square as set or recorded).
+    fn fields(&self) -> Setup {
+        self.raw().map_or_else(|| self.game.position().to_setup(), |s| *s)
+    }
+
+    /// The FEN: the position's, written as asked, or for fields no position can be built of,
+    /// with the castling rights and en passant square python-chess would write.
+    fn fen_text(&self, en_passant: EnPassantMode, castling: CastlingNotation) -> String {
+        match &self.edited {
+            Some(setup) if !self.playable => {
+                let mut clean = **setup;
+                clean.castling_rooks = placement::clean_rights(setup);
+                // No move can be generated to say whether a capture is legal: the square is
+                // written, in every mode but "fen", when a pawn stands ready to take.
+                let takers = setup.board.by_role(Role::Pawn) & setup.board.by_color(setup.turn);
+                clean.ep_square = placement::valid_ep_square(setup).filter(|&ep| {
+                    en_passant == EnPassantMode::Always
+                        || (chessbits_bitboard::tables::pawn(!setup.turn, ep) & takers).any()
+                });
+                Fen(clean).to_string()
+            }
+            _ => fen_of(self.game.position(), FenOptions { en_passant, castling }),
+        }
+    }
+
+    /// Whether `color` keeps a castling right on `side`, as python-chess says: one of the
+    /// rights it plays with ([`edit::clean_rights`]) on that side of the king.
+    fn castling_side(&self, color: Color, side: CastlingSide) -> bool {
+        let Some(setup) = self.raw() else {
+            return self.game.position().castles().has(color, side);
+        };
+        let back = chessbits_bitboard::Bitboard::from_rank(
+            chessbits_bitboard::Rank::First.relative_to(color),
+        );
+        let kings = setup.board.by_role(Role::King) & setup.board.by_color(color) & back;
+        let Some(king) = kings.last() else { return false };
+        (placement::clean_rights(setup) & back)
+            .into_iter()
+            .any(|rook| (rook > king) == (side == CastlingSide::KingSide))
+    }
+
+    /// Changes the fields with `change` and builds the board again; the moves are forgotten,
+    /// as python-chess's `set_piece_at` and its kin clear the move stack.
+    fn edit(&mut self, change: impl FnOnce(&mut Setup)) {
+        let mut setup = self.fields();
+        change(&mut setup);
+        *self = Board::of_setup(setup, self.chess960());
     }
 
     /// Resolves a Python move against the current position.
@@ -40,7 +165,7 @@ impl Board {
         if m.uci == UciMove::Null {
             return Ok(chessbits_move::Move16::NULL);
         }
-        self.position().resolve_uci(m.uci).map_err(raise::<IllegalMoveError>)
+        self.position()?.resolve_uci(m.uci).map_err(raise::<IllegalMoveError>)
     }
 
     /// Plays a resolved move (the null move included).
@@ -53,7 +178,8 @@ impl Board {
 
     /// A move as Python sees it, castling written as this position's mode says.
     fn to_py(&self, m: chessbits_move::Move16) -> Move {
-        Move { uci: self.position().uci(m) }
+        // Only called with a move resolved against the position, so the board is not edited.
+        Move { uci: self.game.position().uci(m) }
     }
 }
 
@@ -67,20 +193,6 @@ fn play_known(pos: &mut chessbits_state::Position, m: chessbits_move::Move16) {
     }
 }
 
-/// The python-chess diagram: ranks 8 to 1, `.` for an empty square, letters spaced.
-fn diagram(pos: &chessbits_state::Position) -> String {
-    let mut out = String::with_capacity(128);
-    for rank in (0..8).rev() {
-        for file in 0..8 {
-            let sq = Square::new(rank * 8 + file);
-            out.push(pos.board().piece_at(sq).map_or('.', |p| p.char()));
-            out.push(if file == 7 { '\n' } else { ' ' });
-        }
-    }
-    out.pop();
-    out
-}
-
 #[pymethods]
 impl Board {
     /// A board from a FEN (the standard start when not given): a standard chess board, or a
@@ -88,21 +200,18 @@ impl Board {
     /// Chess960 has (a king off e1/e8 with rights, or a right to a rook off the a and h
     /// files, as Shredder-FEN `GB` can name); python-chess drops them silently.
     ///
+    /// `Board(None)` is an empty board, white to move, to set up piece by piece
+    /// (`set_piece_at`), as python-chess's.
+    ///
     /// Raises `FenError` when the text is not FEN, `PositionError` when the position is not
     /// legal, or its castling rights need `chess960=True`.
     #[new]
-    #[pyo3(signature = (fen=STARTING_FEN, *, chess960=false))]
-    fn new(fen: &str, chess960: bool) -> PyResult<Board> {
-        let mut pos = parse_position(fen).map_err(fen_error)?;
-        let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
-        pos.set_castling_mode(mode).map_err(|_| {
-            let field = fen.split_ascii_whitespace().nth(2).unwrap_or("");
-            raise::<PositionError>(format!(
-                "castling field {field:?}: rights that need Chess960 (a king off e1/e8 or a \
-                 rook off the a and h files); pass chess960=True for a Chess960 board"
-            ))
-        })?;
-        Ok(Board { game: Box::new(Game::new(pos)) })
+    #[pyo3(signature = (fen=Some(STARTING_FEN), *, chess960=false))]
+    fn py_new(fen: Option<&str>, chess960: bool) -> PyResult<Board> {
+        match fen {
+            Some(fen) => Board::new(fen, chess960),
+            None => Ok(Board::of_setup(Setup::empty(), chess960)),
+        }
     }
 
     /// The FEN. `en_passant` says when it names the en passant square: `"legal"` only when a
@@ -123,20 +232,21 @@ impl Board {
         };
         let castling =
             if shredder { CastlingNotation::Shredder } else { CastlingNotation::default() };
-        Ok(fen_of(self.position(), FenOptions { en_passant, castling }))
+        Ok(self.fen_text(en_passant, castling))
     }
 
     /// The legal moves, in generation order, as python-chess's `board.legal_moves`: iterable,
     /// with `len`, `in` and `count()`.
     #[getter]
-    fn legal_moves(&self) -> LegalMoves {
-        LegalMoves { moves: self.position().legal_moves().iter().map(|&m| self.to_py(m)).collect() }
+    fn legal_moves(&self) -> PyResult<LegalMoves> {
+        let moves = self.position()?.legal_moves().iter().map(|&m| self.to_py(m)).collect();
+        Ok(LegalMoves { moves })
     }
 
     /// `True` if `move` is legal here.
     fn is_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
         let m = move_arg(r#move)?;
-        Ok(m.uci != UciMove::Null && self.position().resolve_uci(m.uci).is_ok())
+        Ok(m.uci != UciMove::Null && self.position()?.resolve_uci(m.uci).is_ok())
     }
 
     /// Plays `move`. Raises `IllegalMoveError` if it is not legal (the null move is refused
@@ -189,7 +299,7 @@ impl Board {
     /// The SAN of `move` here, with `+` or `#`. Raises `IllegalMoveError` if it is not legal.
     fn san(&self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
         let m = self.resolve(&move_arg(r#move)?)?;
-        Ok(SanPlus::from_move(self.position(), m).to_string())
+        Ok(SanPlus::from_move(self.position()?, m).to_string())
     }
 
     /// Parses SAN against this position into a move, without playing it. A fully
@@ -221,81 +331,111 @@ impl Board {
     }
 
     /// `True` for white to move, `False` for black (python-chess's `chess.WHITE`/`BLACK`).
+    /// Setting it (as every setter here) forgets the moves played; python-chess keeps them.
     #[getter]
     fn turn(&self) -> bool {
-        self.position().turn() == Color::White
+        self.field(|s| s.turn, |p| p.turn()) == Color::White
     }
 
-    /// Halfmoves since the last capture or pawn move.
+    /// Sets the side to move; the moves are forgotten (python-chess keeps them).
+    #[setter(turn)]
+    fn set_turn(&mut self, color: ColorArg) {
+        self.edit(|setup| setup.turn = color.0);
+    }
+
+    /// Halfmoves since the last capture or pawn move. Settable.
     #[getter]
     fn halfmove_clock(&self) -> u32 {
-        self.position().halfmoves()
+        self.field(|s| s.halfmoves, |p| p.halfmoves())
     }
 
-    /// The move number, from 1, counted up after black's move.
+    /// Sets the halfmove clock; the moves are forgotten.
+    #[setter(halfmove_clock)]
+    fn set_halfmove_clock(&mut self, clock: u32) {
+        self.edit(|setup| setup.halfmoves = clock);
+    }
+
+    /// The move number, from 1, counted up after black's move. Settable (at least 1).
     #[getter]
     fn fullmove_number(&self) -> u32 {
-        self.position().fullmoves()
+        self.field(|s| s.fullmoves, |p| p.fullmoves())
+    }
+
+    /// Sets the move number (at least 1); the moves are forgotten.
+    #[setter(fullmove_number)]
+    fn set_fullmove_number(&mut self, number: u32) {
+        self.edit(|setup| setup.fullmoves = number.max(1));
     }
 
     /// The square a pawn skipped with a double push on the last move (or the FEN's), whether
     /// or not a capture there is legal, as python-chess's `ep_square`; else `None`.
-    /// `has_legal_en_passant()` says whether a capture is legal.
+    /// `has_legal_en_passant()` says whether a capture is legal. Settable: as set, it is
+    /// what this says, and a square no double push left is flagged by `status()` and not
+    /// played with.
     #[getter]
     fn ep_square(&self) -> Option<u8> {
-        self.position().ep_square().map(|s| s as u8)
+        self.field(|s| s.ep_square, |p| p.ep_square()).map(|s| s as u8)
+    }
+
+    /// Sets the en passant square (`None` for none); one no double push can have left is
+    /// dropped and flagged by `status()`. The moves are forgotten.
+    #[setter(ep_square)]
+    fn set_ep_square(&mut self, square: Option<i64>) -> PyResult<()> {
+        let square = square.map(square_index).transpose()?;
+        self.edit(|setup| setup.ep_square = square);
+        Ok(())
     }
 
     /// `True` if an en passant capture is legal here.
-    fn has_legal_en_passant(&self) -> bool {
-        self.position().legal_ep_square().is_some()
+    fn has_legal_en_passant(&self) -> PyResult<bool> {
+        Ok(self.position()?.legal_ep_square().is_some())
     }
 
     /// `True` for a Chess960 board (castling written king-takes-rook).
     #[getter]
     fn chess960(&self) -> bool {
-        self.position().castling_mode() == CastlingMode::Chess960
+        self.field(|s| s.castling_mode, |p| p.castling_mode()) == CastlingMode::Chess960
     }
 
     /// The piece on `square`, or `None`. Raises `IndexError` for a square outside 0..=63.
     fn piece_at(&self, square: i64) -> PyResult<Option<Piece>> {
         let sq = square_index(square)?;
-        Ok(self.position().board().piece_at(sq).map(|inner| Piece { inner }))
+        Ok(self.placement().piece_at(sq).map(|inner| Piece { inner }))
     }
 
     /// The type of the piece on `square` (1 pawn .. 6 king), or `None`.
     fn piece_type_at(&self, square: i64) -> PyResult<Option<u8>> {
         let sq = square_index(square)?;
-        Ok(self.position().board().role_at(sq).map(piece_type))
+        Ok(self.placement().role_at(sq).map(piece_type))
     }
 
     /// The color of the piece on `square` (`True` white), or `None`.
     fn color_at(&self, square: i64) -> PyResult<Option<bool>> {
         let sq = square_index(square)?;
-        Ok(self.position().board().color_at(sq).map(|c| c == Color::White))
+        Ok(self.placement().color_at(sq).map(|c| c == Color::White))
     }
 
     /// The squares of the pieces of `piece_type` (1 pawn .. 6 king) and `color`.
     fn pieces(&self, piece_type: i64, color: ColorArg) -> PyResult<SquareSet> {
         let piece = chessbits_bitboard::Piece { role: role_of(piece_type)?, color: color.0 };
-        Ok(self.position().board().by_piece(piece).into())
+        Ok(self.placement().by_piece(piece).into())
     }
 
     /// The square of `color`'s king.
     fn king(&self, color: ColorArg) -> Option<u8> {
-        self.position().board().king_of(color.0).map(|sq| sq as u8)
+        self.placement().king_of(color.0).map(|sq| sq as u8)
     }
 
     /// The pieces of `color` that attack `square` (pinned ones included, as python-chess).
     fn attackers(&self, color: ColorArg, square: i64) -> PyResult<SquareSet> {
         let sq = square_index(square)?;
-        Ok(self.position().attackers_of(sq, color.0).into())
+        Ok(self.position()?.attackers_of(sq, color.0).into())
     }
 
     /// `True` if a piece of `color` attacks `square`.
     fn is_attacked_by(&self, color: ColorArg, square: i64) -> PyResult<bool> {
         let sq = square_index(square)?;
-        Ok(self.position().attackers_of(sq, color.0).any())
+        Ok(self.position()?.attackers_of(sq, color.0).any())
     }
 
     /// `True` if the legal `move` gives check. Raises `IllegalMoveError` for a move that is
@@ -305,7 +445,7 @@ impl Board {
         if m.is_null() {
             return Ok(false);
         }
-        Ok(self.position().played_unchecked(m).is_check())
+        Ok(self.position()?.played_unchecked(m).is_check())
     }
 
     /// `True` if `move` captures: a piece of the other side stands on its destination, or it
@@ -313,69 +453,62 @@ impl Board {
     fn is_capture(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
         let m = move_arg(r#move)?;
         let UciMove::Normal { to, .. } = m.uci else { return Ok(false) };
-        let them = !self.position().turn();
-        Ok(self.position().board().color_at(to) == Some(them) || self.en_passant(&m))
+        let them = !self.position()?.turn();
+        Ok(self.position()?.board().color_at(to) == Some(them) || self.en_passant(&m)?)
     }
 
     /// `True` if `move` is an en passant capture: a pawn moving diagonally onto the en
     /// passant square.
     fn is_en_passant(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(self.en_passant(&move_arg(r#move)?))
+        self.en_passant(&move_arg(r#move)?)
     }
 
     /// `True` if `move` is a castling move: the king moving two files, or onto its own rook.
     fn is_castling(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(self.castling(&move_arg(r#move)?).is_some())
+        Ok(self.castling(&move_arg(r#move)?)?.is_some())
     }
 
     /// `True` if `move` castles king-side (towards the h-file).
     fn is_kingside_castling(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(self.castling(&move_arg(r#move)?) == Some(CastlingSide::KingSide))
+        Ok(self.castling(&move_arg(r#move)?)? == Some(CastlingSide::KingSide))
     }
 
     /// `True` if `move` castles queen-side (towards the a-file).
     fn is_queenside_castling(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(self.castling(&move_arg(r#move)?) == Some(CastlingSide::QueenSide))
+        Ok(self.castling(&move_arg(r#move)?)? == Some(CastlingSide::QueenSide))
     }
 
     /// `True` if `move` resets the halfmove clock: a pawn move or a capture.
     fn is_zeroing(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
         let m = move_arg(r#move)?;
         let UciMove::Normal { from, .. } = m.uci else { return Ok(false) };
-        let pawn = self.position().board().role_at(from) == Some(Role::Pawn);
+        let pawn = self.position()?.board().role_at(from) == Some(Role::Pawn);
         Ok(pawn || self.is_capture(r#move)?)
     }
 
     /// The pieces of the other side that give check.
-    fn checkers(&self) -> SquareSet {
-        self.position().checkers().into()
+    fn checkers(&self) -> PyResult<SquareSet> {
+        Ok(self.position()?.checkers().into())
     }
 
     /// `True` if the piece of `color` on `square` may not leave the line from its king to
     /// an enemy rook, bishop or queen (python-chess's `is_pinned`: only `square` stands
     /// between them).
     fn is_pinned(&self, color: ColorArg, square: i64) -> PyResult<bool> {
-        use chessbits_bitboard::tables::{between, bishop_rays, rook_rays};
-        let sq = chessbits_bitboard::Bitboard::from_square(square_index(square)?);
-        let board = self.position().board();
-        let Some(king) = board.king_of(color.0) else { return Ok(false) };
-        let them = board.by_color(!color.0);
-        let queens = board.by_role(Role::Queen);
-        let snipers = (rook_rays(king) & (board.by_role(Role::Rook) | queens) & them)
-            | (bishop_rays(king) & (board.by_role(Role::Bishop) | queens) & them);
-        Ok(snipers.into_iter().any(|sniper| between(sniper, king) & (board.occupied() | sq) == sq))
+        Ok(placement::is_pinned(self.placement(), color.0, square_index(square)?))
     }
 
     /// The plies played since the start of the game the FEN counts from: `2 *
     /// (fullmove_number - 1)`, plus one with black to move.
     fn ply(&self) -> u32 {
-        let pos = self.position();
-        2 * pos.fullmoves().saturating_sub(1) + u32::from(pos.turn() == Color::Black)
+        let (fullmoves, turn) =
+            self.field(|s| (s.fullmoves, s.turn), |p| (p.fullmoves(), p.turn()));
+        2 * fullmoves.saturating_sub(1) + u32::from(turn == Color::Black)
     }
 
     /// Every piece by its square, as a dict of `Piece`.
     fn piece_map(&self) -> std::collections::BTreeMap<u8, Piece> {
-        let board = self.position().board();
+        let board = self.placement();
         board
             .occupied()
             .into_iter()
@@ -395,29 +528,7 @@ impl Board {
     /// is not legal.
     fn lan(&self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
         let m = self.resolve(&move_arg(r#move)?)?;
-        if m.is_null() {
-            return Ok("--".to_owned());
-        }
-        let pos = self.position();
-        let mut text = if m.is_castling() {
-            let king_side = m.to().file() > m.from().file();
-            (if king_side { "O-O" } else { "O-O-O" }).to_owned()
-        } else {
-            let role = pos.board().role_at(m.from()).unwrap_or(Role::Pawn);
-            let letter =
-                if role == Role::Pawn { String::new() } else { role.upper_char().to_string() };
-            let sep = if m.is_capture() { 'x' } else { '-' };
-            let promotion =
-                m.promotion().map_or_else(String::new, |r| format!("={}", r.upper_char()));
-            format!("{letter}{}{sep}{}{promotion}", m.from(), m.to())
-        };
-        let after = pos.played_unchecked(m);
-        if after.is_checkmate() {
-            text.push('#');
-        } else if after.is_check() {
-            text.push('+');
-        }
-        Ok(text)
+        Ok(crate::moves::lan(self.position()?, m))
     }
 
     /// The legal moves, one at a time (python-chess's `generate_legal_moves()`).
@@ -425,7 +536,7 @@ impl Board {
         &self,
         py: Python<'py>,
     ) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
-        let moves = self.legal_moves().moves;
+        let moves = self.legal_moves()?.moves;
         pyo3::types::PyList::new(py, moves)?.try_iter()
     }
 
@@ -435,7 +546,7 @@ impl Board {
         &self,
         py: Python<'py>,
     ) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
-        let pos = self.position();
+        let pos = self.position()?;
         let captures: Vec<Move> =
             pos.legal_moves().iter().filter(|m| m.is_capture()).map(|&m| self.to_py(m)).collect();
         pyo3::types::PyList::new(py, captures)?.try_iter()
@@ -444,70 +555,141 @@ impl Board {
     /// The squares the piece on `square` attacks (none for an empty square; a pinned piece
     /// still attacks), as python-chess's `attacks(square)`.
     fn attacks(&self, square: i64) -> PyResult<SquareSet> {
-        use chessbits_movegen::attacks;
-        let sq = square_index(square)?;
-        let board = self.position().board();
-        let Some(piece) = board.piece_at(sq) else { return Ok(SquareSet { mask: 0 }) };
-        let occupied = board.occupied();
-        let set = match piece.role {
-            Role::Pawn => attacks::pawn(piece.color, sq),
-            Role::Knight => attacks::knight(sq),
-            Role::Bishop => attacks::bishop(sq, occupied),
-            Role::Rook => attacks::rook(sq, occupied),
-            Role::Queen => attacks::queen(sq, occupied),
-            Role::King => attacks::king(sq),
-        };
-        Ok(set.into())
+        Ok(placement::attacks(self.placement(), square_index(square)?).into())
     }
 
     /// `True` if the halfmove clock has reached 100 and a move may still be played: the
     /// fifty-move rule may be claimed now (python-chess's `is_fifty_moves()`).
-    fn is_fifty_moves(&self) -> bool {
-        self.position().halfmoves() >= 100 && self.position().count_legal_moves() > 0
+    fn is_fifty_moves(&self) -> PyResult<bool> {
+        let pos = self.position()?;
+        Ok(pos.halfmoves() >= 100 && pos.count_legal_moves() > 0)
+    }
+
+    /// Puts `piece` on `square` (`None` empties it), as python-chess's `set_piece_at`; the
+    /// moves are forgotten. The board may then be no legal position (`status()` says why);
+    /// moves cannot be played on it until it is. `promoted` is accepted and not kept.
+    #[pyo3(signature = (square, piece, promoted=false))]
+    fn set_piece_at(
+        &mut self,
+        square: i64,
+        piece: Option<PieceArg>,
+        promoted: bool,
+    ) -> PyResult<()> {
+        let _ = promoted;
+        let sq = square_index(square)?;
+        self.edit(|setup| match piece {
+            Some(piece) => setup.board.set_piece_at(sq, piece.0),
+            None => {
+                setup.board.remove_piece_at(sq);
+            }
+        });
+        Ok(())
+    }
+
+    /// Takes the piece off `square` and returns it (`None` for an empty square); the moves
+    /// are forgotten, as `set_piece_at`.
+    fn remove_piece_at(&mut self, square: i64) -> PyResult<Option<Piece>> {
+        let sq = square_index(square)?;
+        let removed = self.placement().piece_at(sq);
+        self.edit(|setup| {
+            setup.board.remove_piece_at(sq);
+        });
+        Ok(removed.map(|inner| Piece { inner }))
+    }
+
+    /// Places the pieces of `pieces` (a dict from square to `Piece`) on an empty board, the
+    /// other fields kept; the moves are forgotten.
+    fn set_piece_map(&mut self, pieces: std::collections::HashMap<i64, PieceArg>) -> PyResult<()> {
+        let mut board = chessbits_state::Board::empty();
+        for (square, piece) in pieces {
+            board.set_piece_at(square_index(square)?, piece.0);
+        }
+        self.edit(|setup| setup.board = board);
+        Ok(())
+    }
+
+    /// An empty board, white to move, no castling rights nor en passant square, the clocks
+    /// at 0 and 1, as python-chess's `clear()`. Put kings on it before playing moves.
+    fn clear(&mut self) {
+        let chess960 = self.chess960();
+        *self = Board::of_setup(Setup::empty(), chess960);
+    }
+
+    /// Takes every piece off the board, the other fields kept (python-chess's
+    /// `clear_board()`); the moves are forgotten.
+    fn clear_board(&mut self) {
+        self.edit(|setup| setup.board = chessbits_state::Board::empty());
+    }
+
+    /// Forgets the moves played, keeping the position (python-chess's `clear_stack()`).
+    fn clear_stack(&mut self) {
+        if self.playable {
+            *self = Board::of_game(Game::new(*self.game.position()));
+        }
     }
 
     /// Back to the standard starting position, the moves forgotten.
     fn reset(&mut self) {
-        *self.game = Game::default();
+        *self = Board::of_game(Game::default());
     }
 
     /// The rooks with castling rights, as python-chess's `castling_rights` mask (bit 0 = a1).
+    /// Settable: as set, it is what this says, and rights without their king and rook are
+    /// flagged by `status()` and not played with.
     #[getter]
     fn castling_rights(&self) -> u64 {
-        self.position().castles().rook_squares().0
+        self.field(|s| s.castling_rooks, |p| p.castles().rook_squares()).0
+    }
+
+    /// Sets the castling rights from a mask of the rooks that keep one (python-chess's
+    /// `castling_rights = BB_A1 | BB_H1`); rights without their king and rook are dropped and
+    /// flagged by `status()`. The moves are forgotten.
+    #[setter(castling_rights)]
+    fn set_castling_rights(&mut self, rooks: Mask) {
+        self.edit(|setup| setup.castling_rooks = chessbits_bitboard::Bitboard(rooks.0));
+    }
+
+    /// Sets the castling rights from a FEN castling field (`KQkq`, Shredder's `HAha`, `-`).
+    /// Raises `FenError` for letters that are not one; the moves are forgotten.
+    fn set_castling_fen(&mut self, castling_fen: &str) -> PyResult<()> {
+        let rooks = edit::castling_fen(&self.fields(), castling_fen)?;
+        self.edit(|setup| setup.castling_rooks = rooks);
+        Ok(())
     }
 
     /// `True` if `color` may still castle on some side.
     fn has_castling_rights(&self, color: ColorArg) -> bool {
-        let c = color.0;
-        [CastlingSide::KingSide, CastlingSide::QueenSide]
-            .iter()
-            .any(|&s| self.position().castles().has(c, s))
+        self.castling_side(color.0, CastlingSide::KingSide)
+            || self.castling_side(color.0, CastlingSide::QueenSide)
     }
 
     /// `True` if `color` may still castle king-side.
     fn has_kingside_castling_rights(&self, color: ColorArg) -> bool {
-        self.position().castles().has(color.0, CastlingSide::KingSide)
+        self.castling_side(color.0, CastlingSide::KingSide)
     }
 
     /// `True` if `color` may still castle queen-side.
     fn has_queenside_castling_rights(&self, color: ColorArg) -> bool {
-        self.position().castles().has(color.0, CastlingSide::QueenSide)
+        self.castling_side(color.0, CastlingSide::QueenSide)
     }
 
     /// The placement field of the FEN.
     fn board_fen(&self) -> String {
-        let fen = fen_of(self.position(), FenOptions::default());
-        fen.split(' ').next().unwrap_or_default().to_owned()
+        self.placement().board_fen().to_string()
+    }
+
+    /// Sets the pieces from a FEN's placement field, the other fields kept; the moves are
+    /// forgotten. Raises `FenError` for text that is not a placement.
+    fn set_board_fen(&mut self, fen: &str) -> PyResult<()> {
+        let board = edit::board_fen(fen)?;
+        self.edit(|setup| setup.board = board);
+        Ok(())
     }
 
     /// The EPD: the FEN's first four fields (the en passant square only when a capture is
     /// legal), as python-chess's `epd()` without operations.
     fn epd(&self) -> String {
-        let fen = fen_of(
-            self.position(),
-            FenOptions { en_passant: EnPassantMode::Legal, ..FenOptions::default() },
-        );
+        let fen = self.fen_text(EnPassantMode::Legal, CastlingNotation::default());
         fen.split(' ').take(4).collect::<Vec<_>>().join(" ")
     }
 
@@ -522,37 +704,7 @@ impl Board {
     /// when black moves first). Raises `IllegalMoveError` for a move that is not legal where it
     /// stands; the board is unchanged.
     fn variation_san(&self, moves: &Bound<'_, PyAny>) -> PyResult<String> {
-        let mut pos = *self.position();
-        let mut out = String::new();
-        for (i, m) in moves.try_iter()?.enumerate() {
-            let m = move_arg(&m?)?;
-            let resolved = if m.uci == UciMove::Null {
-                chessbits_move::Move16::NULL
-            } else {
-                pos.resolve_uci(m.uci).map_err(|e| {
-                    raise::<IllegalMoveError>(format!(
-                        "illegal move in variation, move {}: {e}",
-                        i + 1
-                    ))
-                })?
-            };
-            if !out.is_empty() {
-                out.push(' ');
-            }
-            if pos.turn() == Color::White {
-                out.push_str(&format!("{}. ", pos.fullmoves()));
-            } else if i == 0 {
-                out.push_str(&format!("{}...", pos.fullmoves()));
-            }
-            if resolved.is_null() {
-                out.push_str("--");
-                pos.play_null().map_err(raise::<IllegalMoveError>)?;
-            } else {
-                out.push_str(&SanPlus::from_move(&pos, resolved).to_string());
-                pos.play_unchecked(resolved);
-            }
-        }
-        Ok(out)
+        crate::moves::variation_san(*self.position()?, moves)
     }
 
     /// The diagram in figurines, as python-chess's `unicode()`: ranks 8 to 1 (1 to 8 and files
@@ -565,88 +717,65 @@ impl Board {
         empty_square: &str,
         orientation: bool,
     ) -> String {
-        let board = self.position().board();
-        let mut rows = Vec::with_capacity(8);
-        for r in 0..8u8 {
-            let rank = if orientation { 7 - r } else { r };
-            let mut row: Vec<String> = Vec::with_capacity(8);
-            for f in 0..8u8 {
-                let file = if orientation { f } else { 7 - f };
-                let sq = Square::new(u32::from(rank * 8 + file));
-                row.push(board.piece_at(sq).map_or_else(
-                    || empty_square.to_owned(),
-                    |inner| Piece { inner }.unicode_symbol(invert_color),
-                ));
-            }
-            if borders {
-                rows.push(RULE.to_owned());
-                rows.push(format!("{} |{}|", rank + 1, row.join("|")));
-            } else {
-                rows.push(row.join(" "));
-            }
-        }
-        if borders {
-            rows.push(RULE.to_owned());
-            let files: Vec<char> =
-                (0..8u8).map(|f| char::from(b'a' + if orientation { f } else { 7 - f })).collect();
-            let files: Vec<String> = files.iter().map(char::to_string).collect();
-            rows.push(format!("   {}", files.join(" ")));
-        }
-        rows.join("\n")
+        drawing::unicode(self.placement(), invert_color, borders, empty_square, orientation)
     }
 
     /// The position mirrored vertically with the colors swapped (python-chess's `mirror()`):
     /// white's pieces become black's on the mirrored squares, the other side moves, castling
     /// rights and the en passant square follow. The moves are not kept.
     fn mirror(&self) -> PyResult<Board> {
-        let fen = fen_of(
-            self.position(),
-            FenOptions { en_passant: EnPassantMode::Always, ..FenOptions::default() },
-        );
-        Board::new(&mirror_fen(&fen), self.chess960())
+        let fen = self.fen_text(EnPassantMode::Always, CastlingNotation::default());
+        let mirrored: Fen =
+            drawing::mirror_fen(&fen).parse().map_err(|e: ParseFenError| fen_error(e.into()))?;
+        Ok(Board::of_setup(mirrored.0, self.chess960()))
     }
 
-    /// `True`: a board is always a legal position (every FEN and move is checked), where
-    /// python-chess can hold an invalid one.
+    /// `True` if `status()` is `STATUS_VALID`: a board set up piece by piece may not be.
     fn is_valid(&self) -> bool {
-        true
+        self.status() == 0
     }
 
-    /// python-chess's `status()` flags: always `STATUS_VALID` (0), as `is_valid()`.
+    /// python-chess's `status()` flags (`STATUS_VALID`, 0, or `STATUS_NO_WHITE_KING`,
+    /// `STATUS_BAD_CASTLING_RIGHTS`, ... or-ed together, with python-chess's values), by its
+    /// rules. A board from a FEN or moves is valid but for an impossible check; one set up
+    /// piece by piece may be anything. Castling rights and an en passant square set wrong
+    /// are flagged while no move has been played since, as python-chess flags them. More
+    /// promoted pieces than missing pawns, which python-chess allows and chessbits does not
+    /// play, is flagged as `STATUS_TOO_MANY_WHITE_PIECES` (or black's).
     fn status(&self) -> u32 {
-        0
+        placement::status(&self.fields())
     }
 
     /// An SVG drawing of the board (light and dark squares, figurines, coordinates), which
     /// Jupyter shows for a board as it does python-chess's.
     fn _repr_svg_(&self) -> String {
-        svg(self.position())
+        drawing::svg(self.placement())
     }
 
     /// `True` if the side to move is in check.
-    fn is_check(&self) -> bool {
-        self.position().is_check()
+    fn is_check(&self) -> PyResult<bool> {
+        Ok(self.position()?.is_check())
     }
 
     /// `True` if the side to move is checkmated.
-    fn is_checkmate(&self) -> bool {
-        self.position().is_checkmate()
+    fn is_checkmate(&self) -> PyResult<bool> {
+        Ok(self.position()?.is_checkmate())
     }
 
     /// `True` if the side to move has no legal move and is not in check.
-    fn is_stalemate(&self) -> bool {
-        self.position().is_stalemate()
+    fn is_stalemate(&self) -> PyResult<bool> {
+        Ok(self.position()?.is_stalemate())
     }
 
     /// `True` if neither side can checkmate (python-chess's definition).
-    fn is_insufficient_material(&self) -> bool {
-        self.position().is_insufficient_material()
+    fn is_insufficient_material(&self) -> PyResult<bool> {
+        Ok(self.position()?.is_insufficient_material())
     }
 
     /// `True` after 75 moves each without capture or pawn move (an automatic draw), unless
     /// the side to move has no legal move (mate and stalemate come first).
-    fn is_seventyfive_moves(&self) -> bool {
-        self.position().halfmoves() >= 150 && self.position().has_legal_moves()
+    fn is_seventyfive_moves(&self) -> PyResult<bool> {
+        Ok(self.position()?.halfmoves() >= 150 && self.position()?.has_legal_moves())
     }
 
     /// `True` if the current position has occurred five times (an automatic draw).
@@ -662,66 +791,72 @@ impl Board {
 
     /// `True` if the side to move may claim a draw by the fifty-move rule, now or by
     /// announcing a move.
-    fn can_claim_fifty_moves(&self) -> bool {
+    fn can_claim_fifty_moves(&self) -> PyResult<bool> {
         self.can_claim(Termination::FiftyMoves)
     }
 
     /// `True` if the side to move may claim a draw by threefold repetition, now or by
     /// announcing a move.
-    fn can_claim_threefold_repetition(&self) -> bool {
+    fn can_claim_threefold_repetition(&self) -> PyResult<bool> {
         self.can_claim(Termination::ThreefoldRepetition)
     }
 
     /// `True` if the side to move may claim a draw (fifty moves or threefold repetition).
-    fn can_claim_draw(&self) -> bool {
-        self.can_claim_fifty_moves() || self.can_claim_threefold_repetition()
+    fn can_claim_draw(&self) -> PyResult<bool> {
+        Ok(self.can_claim_fifty_moves()? || self.can_claim_threefold_repetition()?)
     }
 
     /// `True` if the game is over by the rules (automatic endings), or, with
     /// `claim_draw=True`, if a draw may be claimed.
     #[pyo3(signature = (*, claim_draw=false))]
-    fn is_game_over(&self, claim_draw: bool) -> bool {
-        self.outcome(claim_draw).is_some()
+    fn is_game_over(&self, claim_draw: bool) -> PyResult<bool> {
+        Ok(self.outcome(claim_draw)?.is_some())
     }
 
     /// How the game ended, or `None`: checkmate, stalemate, insufficient material, the
     /// seventy-five-move rule, fivefold repetition; with `claim_draw=True` also the
     /// fifty-move rule and threefold repetition when they may be claimed.
     #[pyo3(signature = (*, claim_draw=false))]
-    fn outcome(&self, claim_draw: bool) -> Option<Outcome> {
+    fn outcome(&self, claim_draw: bool) -> PyResult<Option<Outcome>> {
+        self.position()?;
         if let Some(inner) = self.game.outcome() {
-            return Some(Outcome { inner });
+            return Ok(Some(Outcome { inner }));
         }
         if claim_draw {
             for termination in [Termination::FiftyMoves, Termination::ThreefoldRepetition] {
-                if self.can_claim(termination) {
-                    return Some(Outcome { inner: RustOutcome::Draw { termination } });
+                if self.can_claim(termination)? {
+                    return Ok(Some(Outcome { inner: RustOutcome::Draw { termination } }));
                 }
             }
         }
-        None
+        Ok(None)
     }
 
     /// The result: `1-0`, `0-1`, `1/2-1/2`, or `*` while the game goes on.
     #[pyo3(signature = (*, claim_draw=false))]
-    fn result(&self, claim_draw: bool) -> &'static str {
-        self.outcome(claim_draw).map_or("*", |o| o.result())
+    fn result(&self, claim_draw: bool) -> PyResult<&'static str> {
+        Ok(self.outcome(claim_draw)?.map_or("*", |o| o.result()))
     }
 
     /// The Polyglot Zobrist key of the position (python-chess's
     /// `chess.polyglot.zobrist_hash`).
-    fn zobrist_hash(&self) -> u64 {
-        self.position().key()
+    fn zobrist_hash(&self) -> PyResult<u64> {
+        Ok(self.position()?.key())
     }
 
     /// The number of legal moves, counted without building a list.
-    fn legal_move_count(&self) -> usize {
-        self.position().count_legal_moves()
+    fn legal_move_count(&self) -> PyResult<usize> {
+        Ok(self.position()?.count_legal_moves())
     }
 
     /// The start position, as a board with no moves played.
     fn root(&self) -> Board {
-        Board { game: Box::new(Game::new(*self.game.start())) }
+        if self.edited.is_some() {
+            // The edit is where this board's moves start.
+            let game = Box::new(Game::new(*self.game.start()));
+            return Board { game, edited: self.edited.clone(), playable: self.playable };
+        }
+        Board::of_game(Game::new(*self.game.start()))
     }
 
     /// An independent copy: with its moves (`stack=True`), none of them (`False`, the
@@ -759,7 +894,7 @@ impl Board {
                 game.play(m).map_err(raise::<IllegalMoveError>)?;
             }
         }
-        Ok(Board { game: Box::new(game) })
+        Ok(Board::of_game(game))
     }
 
     fn __copy__(&self) -> Board {
@@ -774,44 +909,42 @@ impl Board {
     /// the side to move, the castling rights, the en passant square where a capture is
     /// legal, and the clocks; not the moves that led there.
     fn __eq__(&self, other: &Board) -> bool {
-        let options = FenOptions { en_passant: EnPassantMode::Legal, ..FenOptions::default() };
-        fen_of(self.position(), options) == fen_of(other.position(), options)
+        let fen = |board: &Board| board.fen_text(EnPassantMode::Legal, CastlingNotation::default());
+        fen(self) == fen(other)
     }
 
     /// The diagram, as python-chess's `str(board)`.
     fn __str__(&self) -> String {
-        diagram(self.position())
+        drawing::diagram(self.placement())
     }
 
     /// `Board('FEN')` and the diagram below it.
     fn __repr__(&self) -> String {
-        let fen = fen_of(
-            self.position(),
-            FenOptions { en_passant: EnPassantMode::Legal, ..FenOptions::default() },
-        );
-        format!("Board('{fen}')\n{}", diagram(self.position()))
+        let fen = self.fen_text(EnPassantMode::Legal, CastlingNotation::default());
+        format!("Board('{fen}')\n{}", drawing::diagram(self.placement()))
     }
 }
 
 impl Board {
     /// The side `m` castles to, if it is a castling move of the side to move: its king
     /// moving two files along its rank, or onto its own rook.
-    fn castling(&self, m: &Move) -> Option<CastlingSide> {
-        let UciMove::Normal { from, to, .. } = m.uci else { return None };
-        let board = self.position().board();
-        let us = self.position().turn();
+    fn castling(&self, m: &Move) -> PyResult<Option<CastlingSide>> {
+        let pos = self.position()?;
+        let UciMove::Normal { from, to, .. } = m.uci else { return Ok(None) };
+        let board = pos.board();
+        let us = pos.turn();
         if board.piece_at(from) != Some(chessbits_bitboard::Piece { role: Role::King, color: us }) {
-            return None;
+            return Ok(None);
         }
         let files = (from.file() as i32 - to.file() as i32).abs();
         let onto_rook = board.color_at(to) == Some(us) && board.role_at(to) == Some(Role::Rook);
-        (onto_rook || (files > 1 && from.rank() == to.rank())).then(|| {
+        Ok((onto_rook || (files > 1 && from.rank() == to.rank())).then(|| {
             if to.file() > from.file() {
                 CastlingSide::KingSide
             } else {
                 CastlingSide::QueenSide
             }
-        })
+        }))
     }
 
     /// The legal move `san` names: SAN, or, as python-chess takes it, a fully specified move
@@ -820,129 +953,46 @@ impl Board {
         let text = san.trim();
         let parsed = San::from_ascii(text.as_bytes())
             .map_err(|e| raise::<InvalidMoveError>(format!("invalid san {san:?}: {e}")));
-        let error = match parsed.map(|p| p.to_move(self.position())) {
+        let pos = self.position()?;
+        let error = match parsed.map(|p| p.to_move(pos)) {
             Ok(Ok(m)) => return Ok(m),
             Ok(Err(e)) => san_error(e),
             Err(e) => e,
         };
         let uci = UciMove::from_ascii(text.as_bytes()).ok().filter(|u| *u != UciMove::Null);
-        uci.and_then(|uci| self.position().resolve_uci(uci).ok()).ok_or(error)
+        uci.and_then(|uci| pos.resolve_uci(uci).ok()).ok_or(error)
     }
 
     /// Whether `m` is an en passant capture here: a pawn of the side to move going diagonally
     /// onto the en passant square.
-    fn en_passant(&self, m: &Move) -> bool {
-        let UciMove::Normal { from, to, .. } = m.uci else { return false };
-        let pos = self.position();
-        pos.ep_square() == Some(to)
+    fn en_passant(&self, m: &Move) -> PyResult<bool> {
+        let pos = self.position()?;
+        let UciMove::Normal { from, to, .. } = m.uci else { return Ok(false) };
+        Ok(pos.ep_square() == Some(to)
             && pos.board().role_at(from) == Some(Role::Pawn)
             && pos.board().color_at(from) == Some(pos.turn())
             && from.file() != to.file()
-            && pos.board().piece_at(to).is_none()
+            && pos.board().piece_at(to).is_none())
     }
 
     /// Whether the side to move may claim `termination` now or by announcing a legal move.
-    fn can_claim(&self, termination: Termination) -> bool {
+    fn can_claim(&self, termination: Termination) -> PyResult<bool> {
         // As python-chess: the fifty-move rule needs a move to play (not after checkmate or
         // in stalemate).
-        if termination == Termination::FiftyMoves && self.position().count_legal_moves() == 0 {
-            return false;
+        let pos = self.position()?;
+        if termination == Termination::FiftyMoves && pos.count_legal_moves() == 0 {
+            return Ok(false);
         }
         if self.game.claimable_draws().contains(&termination) {
-            return true;
+            return Ok(true);
         }
         // A claim by announcing a move: only a reversible move can reach a repetition or
         // bring the clock to 100, and the clock must be at 99 for the fifty-move claim.
-        let pos = self.position();
         if termination == Termination::FiftyMoves && pos.halfmoves() < 99 {
-            return false;
+            return Ok(false);
         }
-        pos.legal_moves().iter().any(|&m| {
+        Ok(pos.legal_moves().iter().any(|&m| {
             self.game.claimable_draws_after(m).is_ok_and(|claims| claims.contains(&termination))
-        })
+        }))
     }
-}
-
-/// The line between ranks of `Board.unicode(borders=True)`.
-const RULE: &str = "  -----------------";
-
-/// `fen` mirrored vertically with the colors swapped: the ranks in reverse order with the
-/// letters' case swapped, the other side to move, the castling letters' case swapped, the en
-/// passant square on the mirrored rank.
-fn mirror_fen(fen: &str) -> String {
-    let swap = |s: &str| -> String {
-        s.chars()
-            .map(|c| {
-                if c.is_ascii_uppercase() {
-                    c.to_ascii_lowercase()
-                } else {
-                    c.to_ascii_uppercase()
-                }
-            })
-            .collect()
-    };
-    let fields: Vec<&str> = fen.split(' ').collect();
-    let placement: Vec<String> = fields[0].split('/').rev().map(swap).collect();
-    let turn = if fields.get(1) == Some(&"w") { "b" } else { "w" };
-    let castling = match fields.get(2) {
-        Some(&"-") | None => "-".to_owned(),
-        Some(c) => {
-            // Upper-case letters first, as FEN writes them.
-            let swapped = swap(c);
-            let (mut upper, lower): (Vec<char>, Vec<char>) =
-                swapped.chars().partition(char::is_ascii_uppercase);
-            upper.extend(lower);
-            upper.into_iter().collect()
-        }
-    };
-    let ep = match fields.get(3) {
-        Some(ep) if ep.len() == 2 => {
-            let (file, rank) = ep.split_at(1);
-            let rank = match rank {
-                "3" => "6",
-                "6" => "3",
-                other => other,
-            };
-            format!("{file}{rank}")
-        }
-        _ => "-".to_owned(),
-    };
-    let rest: Vec<&str> = fields.iter().skip(4).copied().collect();
-    format!("{} {turn} {castling} {ep} {}", placement.join("/"), rest.join(" "))
-}
-
-/// The board as an SVG picture: 45-pixel squares in lichess's brown, figurines in black
-/// outline, files and ranks written on the edge squares.
-fn svg(pos: &chessbits_state::Position) -> String {
-    use std::fmt::Write as _;
-    let mut out = String::with_capacity(8192);
-    out.push_str(r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 360 360" width="360" height="360">"#);
-    for rank in 0..8u8 {
-        for file in 0..8u8 {
-            let (x, y) = (u32::from(file) * 45, u32::from(7 - rank) * 45);
-            let fill = if (rank + file) % 2 == 0 { "#b58863" } else { "#f0d9b5" };
-            let _ = write!(out, r#"<rect x="{x}" y="{y}" width="45" height="45" fill="{fill}"/>"#);
-            if let Some(piece) = pos.board().piece_at(Square::new(u32::from(rank * 8 + file))) {
-                let glyph = Piece { inner: piece }.unicode_symbol(false);
-                let _ = write!(
-                    out,
-                    r#"<text x="{}" y="{}" font-size="38" text-anchor="middle" font-family="DejaVu Sans, Segoe UI Symbol, sans-serif">{glyph}</text>"#,
-                    x + 22,
-                    y + 37
-                );
-            }
-        }
-    }
-    for i in 0..8u8 {
-        let _ = write!(
-            out,
-            r##"<text x="{}" y="357" font-size="9" fill="#555">{}</text><text x="1" y="{}" font-size="9" fill="#555">{}</text>"##,
-            u32::from(i) * 45 + 37,
-            char::from(b'a' + i),
-            u32::from(7 - i) * 45 + 10,
-            i + 1
-        );
-    }
-    out.push_str("</svg>");
-    out
 }

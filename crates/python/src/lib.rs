@@ -30,12 +30,15 @@ mod args;
 mod board;
 mod capsule;
 mod codecs;
+mod drawing;
+mod edit;
 mod errors;
 mod features;
 mod games;
 mod index;
 mod moves;
 mod pieces;
+mod placement;
 mod rows;
 
 use pyo3::prelude::*;

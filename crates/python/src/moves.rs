@@ -4,11 +4,12 @@
 
 use chessbits_bitboard::{Color, Role, Square};
 use chessbits_move::UciMove;
-use chessbits_movegen::{Outcome as RustOutcome, Termination};
+use chessbits_movegen::{MoveGen, Outcome as RustOutcome, Termination};
+use chessbits_notation::san::SanPlus;
 use pyo3::prelude::*;
 use pyo3::types::PyType;
 
-use crate::errors::{raise, InvalidMoveError};
+use crate::errors::{raise, IllegalMoveError, InvalidMoveError};
 
 /// A move from one square to another, as python-chess's `Move`: squares are 0 (a1) to 63
 /// (h8), the promotion a piece type from 2 (knight) to 5 (queen), or `None`. It knows no
@@ -249,4 +250,67 @@ pub(crate) fn move_arg(value: &Bound<'_, PyAny>) -> PyResult<Move> {
     Err(pyo3::exceptions::PyTypeError::new_err(format!(
         "move must be a chessbits.Move or a chess.Move, not {kind}"
     )))
+}
+
+/// The long algebraic notation of the legal move `m` in `pos`, as python-chess's `lan`:
+/// `Ng1-f3`, `e4xd5`, `O-O`, `e7-e8=Q+`, `--` for the null move.
+pub(crate) fn lan(pos: &chessbits_state::Position, m: chessbits_move::Move16) -> String {
+    if m.is_null() {
+        return "--".to_owned();
+    }
+    let mut text = if m.is_castling() {
+        let king_side = m.to().file() > m.from().file();
+        (if king_side { "O-O" } else { "O-O-O" }).to_owned()
+    } else {
+        let role = pos.board().role_at(m.from()).unwrap_or(Role::Pawn);
+        let letter = if role == Role::Pawn { String::new() } else { role.upper_char().to_string() };
+        let sep = if m.is_capture() { 'x' } else { '-' };
+        let promotion = m.promotion().map_or_else(String::new, |r| format!("={}", r.upper_char()));
+        format!("{letter}{}{sep}{}{promotion}", m.from(), m.to())
+    };
+    let after = pos.played_unchecked(m);
+    if after.is_checkmate() {
+        text.push('#');
+    } else if after.is_check() {
+        text.push('+');
+    }
+    text
+}
+
+/// The moves as SAN with move numbers from `pos` (`1. e4 e5 2. Nf3`, or `1...e5` when black
+/// moves first): `Board.variation_san`.
+///
+/// # Errors
+/// `IllegalMoveError` for a move that is not legal where it stands.
+pub(crate) fn variation_san(
+    mut pos: chessbits_state::Position,
+    moves: &Bound<'_, PyAny>,
+) -> PyResult<String> {
+    let mut out = String::new();
+    for (i, m) in moves.try_iter()?.enumerate() {
+        let m = move_arg(&m?)?;
+        let resolved = if m.uci == UciMove::Null {
+            chessbits_move::Move16::NULL
+        } else {
+            pos.resolve_uci(m.uci).map_err(|e| {
+                raise::<IllegalMoveError>(format!("illegal move in variation, move {}: {e}", i + 1))
+            })?
+        };
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        if pos.turn() == Color::White {
+            out.push_str(&format!("{}. ", pos.fullmoves()));
+        } else if i == 0 {
+            out.push_str(&format!("{}...", pos.fullmoves()));
+        }
+        if resolved.is_null() {
+            out.push_str("--");
+            pos.play_null().map_err(raise::<IllegalMoveError>)?;
+        } else {
+            out.push_str(&SanPlus::from_move(&pos, resolved).to_string());
+            pos.play_unchecked(resolved);
+        }
+    }
+    Ok(out)
 }

@@ -181,7 +181,7 @@ impl From<Bitboard> for SquareSet {
 /// Squares as python-chess's `SquareSet(...)` takes them: a `SquareSet` (either library's),
 /// an int mask (cut to 64 bits, so `-1` is every square), or an iterable of squares.
 #[derive(Copy, Clone, Debug)]
-pub(crate) struct Mask(u64);
+pub(crate) struct Mask(pub(crate) u64);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for Mask {
     type Error = PyErr;
@@ -336,5 +336,28 @@ impl SquareSet {
         }
         out.pop();
         out
+    }
+}
+
+/// A piece argument: a chessbits `Piece`, or anything with python-chess's `piece_type` and
+/// `color` (a `chess.Piece`).
+pub(crate) struct PieceArg(pub(crate) RustPiece);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for PieceArg {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<PieceArg> {
+        if let Ok(piece) = obj.cast::<Piece>() {
+            return Ok(PieceArg(piece.get().inner));
+        }
+        if let (Ok(kind), Ok(color)) = (obj.getattr("piece_type"), obj.getattr("color")) {
+            let role = role_of(kind.extract()?)?;
+            let color = color.extract::<ColorArg>()?.0;
+            return Ok(PieceArg(RustPiece { role, color }));
+        }
+        let kind = obj.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string());
+        Err(PyTypeError::new_err(format!(
+            "piece must be a chessbits.Piece or a chess.Piece, not {kind}"
+        )))
     }
 }

@@ -85,6 +85,20 @@ __all__ = [
     "SQUARES",
     "SQUARE_NAMES",
     "STATUS_VALID",
+    "STATUS_NO_WHITE_KING",
+    "STATUS_NO_BLACK_KING",
+    "STATUS_TOO_MANY_KINGS",
+    "STATUS_TOO_MANY_WHITE_PAWNS",
+    "STATUS_TOO_MANY_BLACK_PAWNS",
+    "STATUS_PAWNS_ON_BACKRANK",
+    "STATUS_TOO_MANY_WHITE_PIECES",
+    "STATUS_TOO_MANY_BLACK_PIECES",
+    "STATUS_BAD_CASTLING_RIGHTS",
+    "STATUS_INVALID_EP_SQUARE",
+    "STATUS_OPPOSITE_CHECK",
+    "STATUS_EMPTY",
+    "STATUS_TOO_MANY_CHECKERS",
+    "STATUS_IMPOSSIBLE_CHECK",
     "square",
     "square_file",
     "square_rank",
@@ -110,6 +124,8 @@ __all__ = [
 Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO, TextIO]
 # A chessbits ``Move``, or python-chess's ``chess.Move`` (read by its three attributes).
 MoveLike = Any
+# A chessbits ``Piece``, or python-chess's ``chess.Piece`` (read by ``piece_type`` and ``color``).
+PieceLike = Any
 
 # python-chess's constants, with its values, so that ``chess.E4 == chessbits.E4`` and a
 # script can take either module's names.
@@ -125,8 +141,22 @@ FILE_NAMES = ["a", "b", "c", "d", "e", "f", "g", "h"]
 RANK_NAMES = ["1", "2", "3", "4", "5", "6", "7", "8"]
 SQUARES = list(range(64))
 SQUARE_NAMES = [f + r for r in RANK_NAMES for f in FILE_NAMES]
-# A board is always a valid position: ``Board.status()`` is this.
+# ``Board.status()`` flags, python-chess's values: ``STATUS_VALID`` (0) or these or-ed.
 STATUS_VALID = 0
+STATUS_NO_WHITE_KING = 1 << 0
+STATUS_NO_BLACK_KING = 1 << 1
+STATUS_TOO_MANY_KINGS = 1 << 2
+STATUS_TOO_MANY_WHITE_PAWNS = 1 << 3
+STATUS_TOO_MANY_BLACK_PAWNS = 1 << 4
+STATUS_PAWNS_ON_BACKRANK = 1 << 5
+STATUS_TOO_MANY_WHITE_PIECES = 1 << 6
+STATUS_TOO_MANY_BLACK_PIECES = 1 << 7
+STATUS_BAD_CASTLING_RIGHTS = 1 << 8
+STATUS_INVALID_EP_SQUARE = 1 << 9
+STATUS_OPPOSITE_CHECK = 1 << 10
+STATUS_EMPTY = 1 << 11
+STATUS_TOO_MANY_CHECKERS = 1 << 15
+STATUS_IMPOSSIBLE_CHECK = 1 << 16
 # The squares as constants: A1 = 0, B1 = 1, ... H8 = 63.
 globals().update({name.upper(): index for index, name in enumerate(SQUARE_NAMES)})
 __all__ += [name.upper() for name in SQUARE_NAMES]
@@ -484,8 +514,33 @@ def _reduce_move(move: Move) -> Any:
     return _move_from_uci, (move.uci(),)
 
 
+def _board_from_fields(
+    board_fen: str,
+    turn: bool,
+    castling_rights: int,
+    ep_square: Optional[int],
+    halfmove_clock: int,
+    fullmove_number: int,
+    chess960: bool,
+) -> Board:
+    board = Board(None, chess960=chess960)
+    board.set_board_fen(board_fen)
+    board.turn = turn
+    board.castling_rights = castling_rights
+    board.ep_square = ep_square
+    board.halfmove_clock = halfmove_clock
+    board.fullmove_number = fullmove_number
+    return board
+
+
 def _reduce_board(board: Board) -> Any:
     moves = [m.uci() for m in board.move_stack]
+    if not moves:
+        # Field by field, so that a board set up piece by piece (legal or not yet) comes back
+        # with the castling rights and en passant square as they were set.
+        fields = (board.board_fen(), board.turn, board.castling_rights, board.ep_square)
+        clocks = (board.halfmove_clock, board.fullmove_number, board.chess960)
+        return _board_from_fields, fields + clocks
     return _board_from_moves, (board.root().fen(en_passant="fen"), moves, board.chess960)
 
 

@@ -57,6 +57,20 @@ __all__ = [
     "SQUARES",
     "SQUARE_NAMES",
     "STATUS_VALID",
+    "STATUS_NO_WHITE_KING",
+    "STATUS_NO_BLACK_KING",
+    "STATUS_TOO_MANY_KINGS",
+    "STATUS_TOO_MANY_WHITE_PAWNS",
+    "STATUS_TOO_MANY_BLACK_PAWNS",
+    "STATUS_PAWNS_ON_BACKRANK",
+    "STATUS_TOO_MANY_WHITE_PIECES",
+    "STATUS_TOO_MANY_BLACK_PIECES",
+    "STATUS_BAD_CASTLING_RIGHTS",
+    "STATUS_INVALID_EP_SQUARE",
+    "STATUS_OPPOSITE_CHECK",
+    "STATUS_EMPTY",
+    "STATUS_TOO_MANY_CHECKERS",
+    "STATUS_IMPOSSIBLE_CHECK",
     "square",
     "square_file",
     "square_rank",
@@ -150,6 +164,20 @@ RANK_NAMES: List[str]
 SQUARES: List[int]
 SQUARE_NAMES: List[str]
 STATUS_VALID: int
+STATUS_NO_WHITE_KING: int
+STATUS_NO_BLACK_KING: int
+STATUS_TOO_MANY_KINGS: int
+STATUS_TOO_MANY_WHITE_PAWNS: int
+STATUS_TOO_MANY_BLACK_PAWNS: int
+STATUS_PAWNS_ON_BACKRANK: int
+STATUS_TOO_MANY_WHITE_PIECES: int
+STATUS_TOO_MANY_BLACK_PIECES: int
+STATUS_BAD_CASTLING_RIGHTS: int
+STATUS_INVALID_EP_SQUARE: int
+STATUS_OPPOSITE_CHECK: int
+STATUS_EMPTY: int
+STATUS_TOO_MANY_CHECKERS: int
+STATUS_IMPOSSIBLE_CHECK: int
 A1: int
 B1: int
 C1: int
@@ -320,6 +348,8 @@ class SquareSet:
 Source = Union[str, os.PathLike[str], bytes, bytearray, memoryview, BinaryIO, TextIO]
 # A chessbits ``Move``, or python-chess's ``chess.Move`` (read by its three attributes).
 MoveLike = Any
+# A chessbits ``Piece``, or python-chess's ``chess.Piece`` (read by ``piece_type`` and ``color``).
+PieceLike = Any
 # The values each option string takes.
 _MovesAs = Literal["uci", "san", "codes"]
 _OnError = Literal["raise", "keep"]
@@ -451,10 +481,12 @@ class Outcome:
 @final
 class Board:
     """A game in progress: a position, the moves that led to it and their history, with
-    python-chess's names. Every move is checked.
+    python-chess's names. Every move is checked. A board can also be set up piece by piece
+    (`Board(None)`, `set_piece_at`, `turn = ...`), as python-chess's; until it is a legal
+    position, `status()` says what is wrong and moves raise `PositionError`.
     """
 
-    def __new__(cls, fen: str = ..., *, chess960: bool = False) -> Board:
+    def __new__(cls, fen: Optional[str] = ..., *, chess960: bool = False) -> Board:
         """Raises ``FenError`` or ``PositionError`` (also for castling rights that need
         ``chess960=True``)."""
     def fen(self, *, shredder: bool = False, en_passant: _EnPassant = "legal") -> str:
@@ -503,18 +535,41 @@ class Board:
         """The moves played, oldest first."""
     @property
     def turn(self) -> bool:
-        """`True` for white to move, `False` for black (python-chess's `chess.WHITE`/`BLACK`)."""
+        """`True` for white to move, `False` for black (python-chess's `chess.WHITE`/`BLACK`).
+        Setting it (as every setter here) forgets the moves played; python-chess keeps them.
+        """
+    @turn.setter
+    def turn(self, value: _Color) -> None:
+        """`True` for white to move, `False` for black (python-chess's `chess.WHITE`/`BLACK`).
+        Setting it (as every setter here) forgets the moves played; python-chess keeps them.
+        """
     @property
     def halfmove_clock(self) -> int:
-        """Halfmoves since the last capture or pawn move."""
+        """Halfmoves since the last capture or pawn move. Settable."""
+    @halfmove_clock.setter
+    def halfmove_clock(self, value: int) -> None:
+        """Halfmoves since the last capture or pawn move. Settable."""
     @property
     def fullmove_number(self) -> int:
-        """The move number, from 1, counted up after black's move."""
+        """The move number, from 1, counted up after black's move. Settable (at least 1)."""
+    @fullmove_number.setter
+    def fullmove_number(self, value: int) -> None:
+        """The move number, from 1, counted up after black's move. Settable (at least 1)."""
     @property
     def ep_square(self) -> Optional[int]:
         """The square a pawn skipped with a double push on the last move (or the FEN's), whether
         or not a capture there is legal, as python-chess's `ep_square`; else `None`.
-        `has_legal_en_passant()` says whether a capture is legal.
+        `has_legal_en_passant()` says whether a capture is legal. Settable: as set, it is
+        what this says, and a square no double push left is flagged by `status()` and not
+        played with.
+        """
+    @ep_square.setter
+    def ep_square(self, value: Optional[int]) -> None:
+        """The square a pawn skipped with a double push on the last move (or the FEN's), whether
+        or not a capture there is legal, as python-chess's `ep_square`; else `None`.
+        `has_legal_en_passant()` says whether a capture is legal. Settable: as set, it is
+        what this says, and a square no double push left is flagged by `status()` and not
+        played with.
         """
     def has_legal_en_passant(self) -> bool:
         """`True` if an en passant capture is legal here."""
@@ -577,6 +632,37 @@ class Board:
         `e4xd5`, `O-O`, `e7-e8=Q+`, `--` for the null move. Raises `IllegalMoveError` if it
         is not legal.
         """
+    def set_piece_at(self, square: int, piece: Optional[PieceLike], promoted: bool = False) -> None:
+        """Puts `piece` on `square` (`None` empties it), as python-chess's `set_piece_at`; the
+        moves are forgotten. The board may then be no legal position (`status()` says why);
+        moves cannot be played on it until it is. `promoted` is accepted and not kept.
+        """
+    def remove_piece_at(self, square: int) -> Optional[Piece]:
+        """Takes the piece off `square` and returns it (`None` for an empty square); the moves
+        are forgotten, as `set_piece_at`.
+        """
+    def set_piece_map(self, pieces: Dict[int, PieceLike]) -> None:
+        """Places the pieces of `pieces` (a dict from square to `Piece`) on an empty board, the
+        other fields kept; the moves are forgotten.
+        """
+    def clear(self) -> None:
+        """An empty board, white to move, no castling rights nor en passant square, the clocks
+        at 0 and 1, as python-chess's `clear()`. Put kings on it before playing moves.
+        """
+    def clear_board(self) -> None:
+        """Takes every piece off the board, the other fields kept (python-chess's
+        `clear_board()`); the moves are forgotten.
+        """
+    def clear_stack(self) -> None:
+        """Forgets the moves played, keeping the position (python-chess's `clear_stack()`)."""
+    def set_board_fen(self, fen: str) -> None:
+        """Sets the pieces from a FEN's placement field, the other fields kept; the moves are
+        forgotten. Raises `FenError` for text that is not a placement.
+        """
+    def set_castling_fen(self, castling_fen: str) -> None:
+        """Sets the castling rights from a FEN castling field (`KQkq`, Shredder's `HAha`, `-`).
+        Raises `FenError` for letters that are not one; the moves are forgotten.
+        """
     def reset(self) -> None:
         """Back to the standard starting position, the moves forgotten."""
     def generate_legal_moves(self) -> Iterator[Move]:
@@ -595,7 +681,16 @@ class Board:
         """
     @property
     def castling_rights(self) -> int:
-        """The rooks with castling rights, as python-chess's `castling_rights` mask (bit 0 = a1)."""
+        """The rooks with castling rights, as python-chess's `castling_rights` mask (bit 0 = a1).
+        Settable: as set, it is what this says, and rights without their king and rook are
+        flagged by `status()` and not played with.
+        """
+    @castling_rights.setter
+    def castling_rights(self, value: Union[int, SquareSet, Iterable[int]]) -> None:
+        """The rooks with castling rights, as python-chess's `castling_rights` mask (bit 0 = a1).
+        Settable: as set, it is what this says, and rights without their king and rook are
+        flagged by `status()` and not played with.
+        """
     def has_castling_rights(self, color: _Color) -> bool:
         """`True` if `color` may still castle on some side."""
     def has_kingside_castling_rights(self, color: _Color) -> bool:
@@ -634,11 +729,16 @@ class Board:
         rights and the en passant square follow. The moves are not kept.
         """
     def is_valid(self) -> bool:
-        """`True`: a board is always a legal position (every FEN and move is checked), where
-        python-chess can hold an invalid one.
-        """
+        """`True` if `status()` is `STATUS_VALID`: a board set up piece by piece may not be."""
     def status(self) -> int:
-        """python-chess's `status()` flags: always `STATUS_VALID` (0), as `is_valid()`."""
+        """python-chess's `status()` flags (`STATUS_VALID`, 0, or `STATUS_NO_WHITE_KING`,
+        `STATUS_BAD_CASTLING_RIGHTS`, ... or-ed together, with python-chess's values), by its
+        rules. A board from a FEN or moves is valid but for an impossible check; one set up
+        piece by piece may be anything. Castling rights and an en passant square set wrong
+        are flagged while no move has been played since, as python-chess flags them. More
+        promoted pieces than missing pawns, which python-chess allows and chessbits does not
+        play, is flagged as `STATUS_TOO_MANY_WHITE_PIECES` (or black's).
+        """
     def _repr_svg_(self) -> str:
         """An SVG drawing of the board (light and dark squares, figurines, coordinates), which
         Jupyter shows for a board as it does python-chess's.

@@ -1,0 +1,142 @@
+//! The board drawn as text and SVG, and the FEN of a board mirrored: read from a placement,
+//! so that a board set up piece by piece draws before it is a legal position.
+
+use chessbits_bitboard::Square;
+
+use crate::pieces::Piece;
+
+/// The diagram in figurines, as python-chess's `unicode()`: ranks 8 to 1 (1 to 8 and files
+/// h to a with `orientation=False`), `empty_square` for an empty square.
+pub(crate) fn unicode(
+    board: &chessbits_state::Board,
+    invert_color: bool,
+    borders: bool,
+    empty_square: &str,
+    orientation: bool,
+) -> String {
+    let mut rows = Vec::with_capacity(8);
+    for r in 0..8u8 {
+        let rank = if orientation { 7 - r } else { r };
+        let mut row: Vec<String> = Vec::with_capacity(8);
+        for f in 0..8u8 {
+            let file = if orientation { f } else { 7 - f };
+            let sq = Square::new(u32::from(rank * 8 + file));
+            row.push(board.piece_at(sq).map_or_else(
+                || empty_square.to_owned(),
+                |inner| Piece { inner }.unicode_symbol(invert_color),
+            ));
+        }
+        if borders {
+            rows.push(RULE.to_owned());
+            rows.push(format!("{} |{}|", rank + 1, row.join("|")));
+        } else {
+            rows.push(row.join(" "));
+        }
+    }
+    if borders {
+        rows.push(RULE.to_owned());
+        let files: Vec<char> =
+            (0..8u8).map(|f| char::from(b'a' + if orientation { f } else { 7 - f })).collect();
+        let files: Vec<String> = files.iter().map(char::to_string).collect();
+        rows.push(format!("   {}", files.join(" ")));
+    }
+    rows.join("\n")
+}
+
+/// The python-chess diagram: ranks 8 to 1, `.` for an empty square, letters spaced.
+pub(crate) fn diagram(board: &chessbits_state::Board) -> String {
+    let mut out = String::with_capacity(128);
+    for rank in (0..8).rev() {
+        for file in 0..8 {
+            let sq = Square::new(rank * 8 + file);
+            out.push(board.piece_at(sq).map_or('.', |p| p.char()));
+            out.push(if file == 7 { '\n' } else { ' ' });
+        }
+    }
+    out.pop();
+    out
+}
+
+/// The line between ranks of `Board.unicode(borders=True)`.
+const RULE: &str = "  -----------------";
+
+/// `fen` mirrored vertically with the colors swapped: the ranks in reverse order with the
+/// letters' case swapped, the other side to move, the castling letters' case swapped, the en
+/// passant square on the mirrored rank.
+pub(crate) fn mirror_fen(fen: &str) -> String {
+    let swap = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_uppercase() {
+                    c.to_ascii_lowercase()
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            })
+            .collect()
+    };
+    let fields: Vec<&str> = fen.split(' ').collect();
+    let placement: Vec<String> = fields[0].split('/').rev().map(swap).collect();
+    let turn = if fields.get(1) == Some(&"w") { "b" } else { "w" };
+    let castling = match fields.get(2) {
+        Some(&"-") | None => "-".to_owned(),
+        Some(c) => {
+            // Upper-case letters first, as FEN writes them.
+            let swapped = swap(c);
+            let (mut upper, lower): (Vec<char>, Vec<char>) =
+                swapped.chars().partition(char::is_ascii_uppercase);
+            upper.extend(lower);
+            upper.into_iter().collect()
+        }
+    };
+    let ep = match fields.get(3) {
+        Some(ep) if ep.len() == 2 => {
+            let (file, rank) = ep.split_at(1);
+            let rank = match rank {
+                "3" => "6",
+                "6" => "3",
+                other => other,
+            };
+            format!("{file}{rank}")
+        }
+        _ => "-".to_owned(),
+    };
+    let rest: Vec<&str> = fields.iter().skip(4).copied().collect();
+    format!("{} {turn} {castling} {ep} {}", placement.join("/"), rest.join(" "))
+}
+
+/// The board as an SVG picture: 45-pixel squares in lichess's brown, figurines in black
+/// outline, files and ranks written on the edge squares.
+pub(crate) fn svg(board: &chessbits_state::Board) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(8192);
+    out.push_str(r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 360 360" width="360" height="360">"#);
+    for rank in 0..8u8 {
+        for file in 0..8u8 {
+            let (x, y) = (u32::from(file) * 45, u32::from(7 - rank) * 45);
+            let fill = if (rank + file) % 2 == 0 { "#b58863" } else { "#f0d9b5" };
+            let _ = write!(out, r#"<rect x="{x}" y="{y}" width="45" height="45" fill="{fill}"/>"#);
+            if let Some(piece) = board.piece_at(Square::new(u32::from(rank * 8 + file))) {
+                let glyph = Piece { inner: piece }.unicode_symbol(false);
+                let _ = write!(
+                    out,
+                    r#"<text x="{}" y="{}" font-size="38" text-anchor="middle" font-family="DejaVu Sans, Segoe UI Symbol, sans-serif">{glyph}</text>"#,
+                    x + 22,
+                    y + 37
+                );
+            }
+        }
+    }
+    for i in 0..8u8 {
+        let _ = write!(
+            out,
+            r##"<text x="{}" y="357" font-size="9" fill="#555">{}</text><text x="1" y="{}" font-size="9" fill="#555">{}</text>"##,
+            u32::from(i) * 45 + 37,
+            char::from(b'a' + i),
+            u32::from(7 - i) * 45 + 10,
+            i + 1
+        );
+    }
+    out.push_str("</svg>");
+    out
+}

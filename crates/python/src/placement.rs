@@ -1,0 +1,195 @@
+//! What a placement and its fields say by themselves, before any move is generated: attacks,
+//! pins, and python-chess's `status()` with the castling rights and en passant square it plays
+//! with. A board set up piece by piece answers these before it is a legal position.
+
+use chessbits_bitboard::{Bitboard, Color, File, Rank, Role, Square};
+use chessbits_move::CastlingMode;
+use chessbits_movegen::attacks;
+use chessbits_state::{Board, Setup, Status};
+
+/// The castling rights of `setup` that python-chess plays with (its
+/// `clean_castling_rights`): a rook of the right color on its back rank, with its king there
+/// too; in standard chess the rook in a corner and the king on e1/e8, in Chess960 the
+/// outermost rook on each side of the king.
+pub(crate) fn clean_rights(setup: &Setup) -> Bitboard {
+    let board = &setup.board;
+    let chess960 = setup.castling_mode == CastlingMode::Chess960;
+    let mut clean = Bitboard::EMPTY;
+    for color in [Color::White, Color::Black] {
+        let back = Bitboard::from_rank(Rank::First.relative_to(color));
+        let rooks = setup.castling_rooks & board.by_role(Role::Rook) & board.by_color(color) & back;
+        let kings = board.by_role(Role::King) & board.by_color(color) & back;
+        let Some(king) = kings.last() else { continue };
+        if !chess960 {
+            let home = Square::from_coords(File::E, Rank::First.relative_to(color));
+            if kings.contains(home) {
+                clean |= rooks & Bitboard::CORNERS;
+            }
+            continue;
+        }
+        if let Some(a_side) = rooks.first().filter(|&rook| rook < king) {
+            clean |= Bitboard::from_square(a_side);
+        }
+        if let Some(h_side) = rooks.last().filter(|&rook| rook > king) {
+            clean |= Bitboard::from_square(h_side);
+        }
+    }
+    clean
+}
+
+/// The en passant square of `setup` if a double push can have left it (python-chess's
+/// `_valid_ep_square`): on the third or sixth rank as the side to move says, the pawn that
+/// pushed in front of it, it and the square the pawn came from empty.
+pub(crate) fn valid_ep_square(setup: &Setup) -> Option<Square> {
+    let ep = setup.ep_square?;
+    let board = &setup.board;
+    let (rank, pushed, from) = match setup.turn {
+        Color::White => (Rank::Sixth, ep.offset(0, -1), ep.offset(0, 1)),
+        Color::Black => (Rank::Third, ep.offset(0, 1), ep.offset(0, -1)),
+    };
+    let (pushed, from) = (pushed?, from?);
+    let pawns = board.by_role(Role::Pawn) & board.by_color(!setup.turn);
+    (ep.rank() == rank
+        && pawns.contains(pushed)
+        && !board.occupied().contains(ep)
+        && !board.occupied().contains(from))
+    .then_some(ep)
+}
+
+/// The pieces of `color` that attack `square` with `occupied` standing.
+fn attackers(
+    board: &chessbits_state::Board,
+    color: Color,
+    square: Square,
+    occupied: Bitboard,
+) -> Bitboard {
+    use chessbits_movegen::attacks;
+    let role = |role| board.by_role(role);
+    let straight = role(Role::Rook) | role(Role::Queen);
+    let diagonal = role(Role::Bishop) | role(Role::Queen);
+    let found = (attacks::king(square) & role(Role::King))
+        | (attacks::knight(square) & role(Role::Knight))
+        | (attacks::rook(square, occupied) & straight)
+        | (attacks::bishop(square, occupied) & diagonal)
+        | (attacks::pawn(!color, square) & role(Role::Pawn));
+    found & board.by_color(color)
+}
+
+/// python-chess's `status()` flags for `setup`, by python-chess's rules: pieces and kings
+/// counted, castling rights and the en passant square against those it plays with, the side
+/// not to move in check, and checks no move could give.
+pub(crate) fn status(setup: &Setup) -> u32 {
+    let board = &setup.board;
+    let occupied = board.occupied();
+    let (white, black) = (board.by_color(Color::White), board.by_color(Color::Black));
+    let kings = board.by_role(Role::King);
+    let pawns = board.by_role(Role::Pawn);
+    let mut flags = 0;
+    let mut flag = |on: bool, value: u32| {
+        if on {
+            flags |= value;
+        }
+    };
+    flag(occupied.is_empty(), STATUS_EMPTY);
+    flag((white & kings).is_empty(), STATUS_NO_WHITE_KING);
+    flag((black & kings).is_empty(), STATUS_NO_BLACK_KING);
+    flag(kings.count() > 2, STATUS_TOO_MANY_KINGS);
+    // python-chess does not count promoted pieces; chessbits plays no position with more of
+    // them than missing pawns explain (its move lists have room for the legal moves of those
+    // alone), and flags it as too many pieces, the nearest of python-chess's flags.
+    let material = setup.status();
+    let too_much = |color: Color| match color {
+        Color::White => material.contains(Status::TOO_MUCH_WHITE_MATERIAL),
+        Color::Black => material.contains(Status::TOO_MUCH_BLACK_MATERIAL),
+    };
+    flag(white.count() > 16 || too_much(Color::White), STATUS_TOO_MANY_WHITE_PIECES);
+    flag(black.count() > 16 || too_much(Color::Black), STATUS_TOO_MANY_BLACK_PIECES);
+    flag((white & pawns).count() > 8, STATUS_TOO_MANY_WHITE_PAWNS);
+    flag((black & pawns).count() > 8, STATUS_TOO_MANY_BLACK_PAWNS);
+    flag((pawns & Bitboard::BACKRANKS).any(), STATUS_PAWNS_ON_BACKRANK);
+    flag(setup.castling_rooks != clean_rights(setup), STATUS_BAD_CASTLING_RIGHTS);
+    let ep = valid_ep_square(setup);
+    flag(setup.ep_square != ep, STATUS_INVALID_EP_SQUARE);
+    let us = setup.turn;
+    // The king python-chess names for a side: the highest square of its kings.
+    let king_of = |color: Color| (kings & board.by_color(color)).last();
+    flag(
+        king_of(!us).is_some_and(|king| attackers(board, us, king, occupied).any()),
+        STATUS_OPPOSITE_CHECK,
+    );
+    let checkers =
+        king_of(us).map_or(Bitboard::EMPTY, |king| attackers(board, !us, king, occupied));
+    let our_kings = kings & board.by_color(us);
+    if let (Some(first), Some(last)) = (checkers.first(), checkers.last()) {
+        flag(checkers.count() > 2, STATUS_TOO_MANY_CHECKERS);
+        let impossible = match ep {
+            // A double push just played: one checker, the pushed pawn or a piece it uncovered.
+            Some(ep) => {
+                let pushed = Square::new(ep as u32 ^ 8);
+                let from = Square::new(ep as u32 ^ 24);
+                let before =
+                    (occupied & !Bitboard::from_square(pushed)) | Bitboard::from_square(from);
+                checkers.count() > 1
+                    || (last != pushed
+                        && our_kings
+                            .into_iter()
+                            .any(|king| attackers(board, !us, king, before).any()))
+            }
+            None => {
+                checkers.count() > 2
+                    || (checkers.count() == 2 && (attacks_line(first, last) & our_kings).any())
+            }
+        };
+        flag(impossible, STATUS_IMPOSSIBLE_CHECK);
+    }
+    flags
+}
+
+/// The line through two squares, edge to edge (empty if they share no line).
+fn attacks_line(a: Square, b: Square) -> Bitboard {
+    attacks::line(a, b)
+}
+
+/// python-chess's status flags, with its values.
+pub(crate) const STATUS_NO_WHITE_KING: u32 = 1 << 0;
+pub(crate) const STATUS_NO_BLACK_KING: u32 = 1 << 1;
+pub(crate) const STATUS_TOO_MANY_KINGS: u32 = 1 << 2;
+pub(crate) const STATUS_TOO_MANY_WHITE_PAWNS: u32 = 1 << 3;
+pub(crate) const STATUS_TOO_MANY_BLACK_PAWNS: u32 = 1 << 4;
+pub(crate) const STATUS_PAWNS_ON_BACKRANK: u32 = 1 << 5;
+pub(crate) const STATUS_TOO_MANY_WHITE_PIECES: u32 = 1 << 6;
+pub(crate) const STATUS_TOO_MANY_BLACK_PIECES: u32 = 1 << 7;
+pub(crate) const STATUS_BAD_CASTLING_RIGHTS: u32 = 1 << 8;
+pub(crate) const STATUS_INVALID_EP_SQUARE: u32 = 1 << 9;
+pub(crate) const STATUS_OPPOSITE_CHECK: u32 = 1 << 10;
+pub(crate) const STATUS_EMPTY: u32 = 1 << 11;
+pub(crate) const STATUS_TOO_MANY_CHECKERS: u32 = 1 << 15;
+pub(crate) const STATUS_IMPOSSIBLE_CHECK: u32 = 1 << 16;
+
+/// Whether the piece of `color` on `square` may not leave the line from its king to an enemy
+/// rook, bishop or queen: only `square` stands between them (python-chess's `is_pinned`).
+pub(crate) fn is_pinned(board: &Board, color: Color, square: Square) -> bool {
+    use chessbits_bitboard::tables::{between, bishop_rays, rook_rays};
+    let sq = Bitboard::from_square(square);
+    let Some(king) = board.king_of(color) else { return false };
+    let them = board.by_color(!color);
+    let queens = board.by_role(Role::Queen);
+    let snipers = (rook_rays(king) & (board.by_role(Role::Rook) | queens) & them)
+        | (bishop_rays(king) & (board.by_role(Role::Bishop) | queens) & them);
+    snipers.into_iter().any(|sniper| between(sniper, king) & (board.occupied() | sq) == sq)
+}
+
+/// The squares the piece on `square` attacks (none for an empty square; a pinned piece
+/// still attacks), as python-chess's `attacks(square)`.
+pub(crate) fn attacks(board: &Board, square: Square) -> Bitboard {
+    let Some(piece) = board.piece_at(square) else { return Bitboard::EMPTY };
+    let occupied = board.occupied();
+    match piece.role {
+        Role::Pawn => attacks::pawn(piece.color, square),
+        Role::Knight => attacks::knight(square),
+        Role::Bishop => attacks::bishop(square, occupied),
+        Role::Rook => attacks::rook(square, occupied),
+        Role::Queen => attacks::queen(square, occupied),
+        Role::King => attacks::king(square),
+    }
+}
