@@ -165,10 +165,13 @@ impl Piece {
 
 /// A set of squares as python-chess's `SquareSet`: iterable in ascending order, with `len`,
 /// `in`, `int()` (the 64-bit mask, a1 the lowest bit) and equality with another set or an
-/// int.
-#[pyclass(module = "chessbits", frozen)]
+/// int. It changes in place as python-chess's does (`add`, `discard`, `|=`, ...), so, like
+/// python-chess's, it is not hashable: `int(squares)` is a key.
+#[pyclass(module = "chessbits")]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SquareSet {
+    /// The squares as a 64-bit mask, bit 0 = a1 (python-chess's `mask` attribute).
+    #[pyo3(get, set)]
     pub(crate) mask: u64,
 }
 
@@ -188,7 +191,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Mask {
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Mask> {
         if let Ok(set) = obj.cast::<SquareSet>() {
-            return Ok(Mask(set.get().mask));
+            return Ok(Mask(set.borrow().mask));
         }
         if obj.is_instance_of::<pyo3::types::PyInt>() || obj.hasattr("__int__")? {
             let int = obj.call_method0("__int__")?;
@@ -252,10 +255,6 @@ impl SquareSet {
         other.extract::<Mask>().is_ok_and(|m| m.bits() == self.mask)
     }
 
-    fn __hash__(&self) -> u64 {
-        self.mask
-    }
-
     fn __contains__(&self, square: i64) -> bool {
         (0..64).contains(&square) && self.mask >> square & 1 == 1
     }
@@ -296,6 +295,136 @@ impl SquareSet {
         let mut squares = self.tolist();
         squares.reverse();
         pyo3::types::PyList::new(py, squares)?.try_iter()
+    }
+
+    fn __ior__(&mut self, other: Mask) {
+        self.mask |= other.bits();
+    }
+
+    fn __iand__(&mut self, other: Mask) {
+        self.mask &= other.bits();
+    }
+
+    fn __ixor__(&mut self, other: Mask) {
+        self.mask ^= other.bits();
+    }
+
+    fn __isub__(&mut self, other: Mask) {
+        self.mask &= !other.bits();
+    }
+
+    fn __ilshift__(&mut self, shift: u32) {
+        self.mask = self.mask.checked_shl(shift).unwrap_or(0);
+    }
+
+    fn __irshift__(&mut self, shift: u32) {
+        self.mask = self.mask.checked_shr(shift).unwrap_or(0);
+    }
+
+    /// Adds `square`.
+    fn add(&mut self, square: i64) -> PyResult<()> {
+        self.mask |= 1 << square_index(square)? as u32;
+        Ok(())
+    }
+
+    /// Removes `square` if it is in the set.
+    fn discard(&mut self, square: i64) -> PyResult<()> {
+        self.mask &= !(1 << square_index(square)? as u32);
+        Ok(())
+    }
+
+    /// Removes `square`; raises `KeyError` if it is not in the set.
+    fn remove(&mut self, square: i64) -> PyResult<()> {
+        let bit = 1 << square_index(square)? as u32;
+        if self.mask & bit == 0 {
+            return Err(pyo3::exceptions::PyKeyError::new_err(square));
+        }
+        self.mask &= !bit;
+        Ok(())
+    }
+
+    /// Removes and returns the lowest square; raises `KeyError` if the set is empty.
+    fn pop(&mut self) -> PyResult<u8> {
+        if self.mask == 0 {
+            return Err(pyo3::exceptions::PyKeyError::new_err("pop from empty SquareSet"));
+        }
+        let square = self.mask.trailing_zeros() as u8;
+        self.mask &= self.mask - 1;
+        Ok(square)
+    }
+
+    /// Removes every square.
+    fn clear(&mut self) {
+        self.mask = 0;
+    }
+
+    /// A new set of the same squares.
+    fn copy(&self) -> SquareSet {
+        *self
+    }
+
+    /// Adds the squares of each of `others`.
+    #[pyo3(signature = (*others))]
+    fn update(&mut self, others: Vec<Mask>) {
+        self.mask = others.iter().fold(self.mask, |mask, other| mask | other.bits());
+    }
+
+    /// Keeps the squares that are in each of `others`.
+    #[pyo3(signature = (*others))]
+    fn intersection_update(&mut self, others: Vec<Mask>) {
+        self.mask = others.iter().fold(self.mask, |mask, other| mask & other.bits());
+    }
+
+    /// Removes the squares of `other`.
+    fn difference_update(&mut self, other: Mask) {
+        self.mask &= !other.bits();
+    }
+
+    /// Keeps the squares in exactly one of the set and `other`.
+    fn symmetric_difference_update(&mut self, other: Mask) {
+        self.mask ^= other.bits();
+    }
+
+    /// The squares of the set or `other` (`|`).
+    fn union(&self, other: Mask) -> SquareSet {
+        SquareSet { mask: self.mask | other.bits() }
+    }
+
+    /// The squares of both (`&`).
+    fn intersection(&self, other: Mask) -> SquareSet {
+        SquareSet { mask: self.mask & other.bits() }
+    }
+
+    /// The squares of the set not in `other` (`-`).
+    fn difference(&self, other: Mask) -> SquareSet {
+        SquareSet { mask: self.mask & !other.bits() }
+    }
+
+    /// The squares in exactly one of the two (`^`).
+    fn symmetric_difference(&self, other: Mask) -> SquareSet {
+        SquareSet { mask: self.mask ^ other.bits() }
+    }
+
+    /// The set of one square.
+    #[classmethod]
+    fn from_square(_cls: &Bound<'_, PyType>, square: i64) -> PyResult<SquareSet> {
+        Ok(SquareSet { mask: 1 << square_index(square)? as u32 })
+    }
+
+    /// The squares strictly between `a` and `b` on their rank, file or diagonal (none if
+    /// they share no line), as python-chess's `SquareSet.between`.
+    #[classmethod]
+    fn between(_cls: &Bound<'_, PyType>, a: i64, b: i64) -> PyResult<SquareSet> {
+        let (a, b) = (square_index(a)?, square_index(b)?);
+        Ok(chessbits_bitboard::tables::between(a, b).into())
+    }
+
+    /// The whole line through `a` and `b`, edge to edge (none if they share no line), as
+    /// python-chess's `SquareSet.ray`.
+    #[classmethod]
+    fn ray(_cls: &Bound<'_, PyType>, a: i64, b: i64) -> PyResult<SquareSet> {
+        let (a, b) = (square_index(a)?, square_index(b)?);
+        Ok(chessbits_bitboard::tables::line(a, b).into())
     }
 
     /// The set mirrored vertically (a1 to a8), as python-chess's `mirror()`.

@@ -358,6 +358,61 @@ def test_square_sets_are_made_and_combined_as_python_chess_sets():
         assert "Mask" not in str(raised.value) and "variant" not in str(raised.value)
 
 
+def test_square_sets_change_in_place_as_python_chess_sets():
+    # Random in-place changes on both libraries' sets, compared after each.
+    rng = random.Random(7)
+    ours, theirs = chessbits.SquareSet(), chess.SquareSet()
+    operations = [
+        ("add", lambda: (rng.randrange(64),)),
+        ("discard", lambda: (rng.randrange(64),)),
+        ("update", lambda: (rng.getrandbits(64), [rng.randrange(64)])),
+        ("intersection_update", lambda: (rng.getrandbits(64) | rng.getrandbits(64),)),
+        ("difference_update", lambda: (rng.getrandbits(64) & rng.getrandbits(64),)),
+        ("symmetric_difference_update", lambda: (rng.getrandbits(16),)),
+    ]
+    for _ in range(2000):
+        name, arguments = rng.choice(operations)
+        args = arguments()
+        getattr(ours, name)(*args)
+        getattr(theirs, name)(*args)
+        assert int(ours) == int(theirs) == ours.mask, name
+        if rng.random() < 0.1 and theirs:
+            assert ours.pop() == theirs.pop()
+        square = rng.randrange(64)
+        if square in theirs:
+            ours.remove(square)
+            theirs.remove(square)
+        else:
+            with pytest.raises(KeyError):
+                ours.remove(square)
+        other = rng.getrandbits(64) & rng.getrandbits(64)
+        for method in ("union", "intersection", "difference", "symmetric_difference"):
+            assert int(getattr(ours, method)(other)) == int(getattr(theirs, method)(other))
+    # The in-place operators change the set itself, as python-chess's do.
+    same = ours
+    ours |= 0x0F
+    ours &= 0x3C
+    ours ^= 0x01
+    ours -= 0x04
+    ours <<= 9
+    ours >>= 1
+    assert ours is same and int(ours) == ((((0x0F | int(theirs)) & 0x3C) ^ 0x01) & ~0x04) << 9 >> 1
+    copy = ours.copy()
+    copy.clear()
+    assert not copy and ours and copy is not ours
+    ours.mask = 0x81
+    assert list(ours) == [0, 7]
+    with pytest.raises(KeyError):
+        chessbits.SquareSet().pop()
+    with pytest.raises(TypeError):
+        hash(ours)  # it changes, so it is no key (python-chess's is not either)
+    for a in range(0, 64, 3):
+        for b in range(64):
+            assert int(chessbits.SquareSet.between(a, b)) == int(chess.SquareSet.between(a, b))
+            assert int(chessbits.SquareSet.ray(a, b)) == int(chess.SquareSet.ray(a, b))
+        assert int(chessbits.SquareSet.from_square(a)) == int(chess.SquareSet.from_square(a))
+
+
 def test_san_takes_fully_specified_moves_and_draw_claims_need_a_move():
     ours, theirs = chessbits.Board(), chess.Board()
     for text in ("g1f3", "e2e4", "Ng1f3"):

@@ -2,7 +2,7 @@
 
 import enum
 import os
-from typing import Any, Literal, BinaryIO, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union, final
+from typing import Any, ClassVar, Literal, BinaryIO, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union, final
 
 import numpy as np
 import pyarrow as pa
@@ -308,7 +308,8 @@ class Piece:
 class SquareSet:
     """A set of squares as python-chess's `SquareSet`: iterable in ascending order, with `len`,
     `in`, `int()` (the 64-bit mask, a1 the lowest bit) and equality with another set or an
-    int.
+    int. It changes in place as python-chess's does (`add`, `discard`, `|=`, ...), so, like
+    python-chess's, it is not hashable: `int(squares)` is a key.
     """
 
     def __new__(cls, mask: Optional[_IntoSquareSet] = None) -> SquareSet: ...
@@ -343,7 +344,60 @@ class SquareSet:
     def isdisjoint(self, other: _IntoSquareSet) -> bool:
         """`True` if the set and `other` share no square."""
     def __eq__(self, other: object, /) -> bool: ...
-    def __hash__(self) -> int: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+    @property
+    def mask(self) -> int:
+        """The squares as a 64-bit mask, bit 0 = a1 (python-chess's `mask` attribute)."""
+    @mask.setter
+    def mask(self, value: int) -> None:
+        """The squares as a 64-bit mask, bit 0 = a1 (python-chess's `mask` attribute)."""
+    def __ior__(self, other: _IntoSquareSet, /) -> SquareSet: ...
+    def __iand__(self, other: _IntoSquareSet, /) -> SquareSet: ...
+    def __ixor__(self, other: _IntoSquareSet, /) -> SquareSet: ...
+    def __isub__(self, other: _IntoSquareSet, /) -> SquareSet: ...
+    def __ilshift__(self, shift: int, /) -> SquareSet: ...
+    def __irshift__(self, shift: int, /) -> SquareSet: ...
+    def add(self, square: int) -> None:
+        """Adds `square`."""
+    def discard(self, square: int) -> None:
+        """Removes `square` if it is in the set."""
+    def remove(self, square: int) -> None:
+        """Removes `square`; raises `KeyError` if it is not in the set."""
+    def pop(self) -> int:
+        """Removes and returns the lowest square; raises `KeyError` if the set is empty."""
+    def clear(self) -> None:
+        """Removes every square."""
+    def copy(self) -> SquareSet:
+        """A new set of the same squares."""
+    def update(self, *others: _IntoSquareSet) -> None:
+        """Adds the squares of each of `others`."""
+    def intersection_update(self, *others: _IntoSquareSet) -> None:
+        """Keeps the squares that are in each of `others`."""
+    def difference_update(self, other: _IntoSquareSet) -> None:
+        """Removes the squares of `other`."""
+    def symmetric_difference_update(self, other: _IntoSquareSet) -> None:
+        """Keeps the squares in exactly one of the set and `other`."""
+    def union(self, other: _IntoSquareSet) -> SquareSet:
+        """The squares of the set or `other` (`|`)."""
+    def intersection(self, other: _IntoSquareSet) -> SquareSet:
+        """The squares of both (`&`)."""
+    def difference(self, other: _IntoSquareSet) -> SquareSet:
+        """The squares of the set not in `other` (`-`)."""
+    def symmetric_difference(self, other: _IntoSquareSet) -> SquareSet:
+        """The squares in exactly one of the two (`^`)."""
+    @classmethod
+    def from_square(cls, square: int) -> SquareSet:
+        """The set of one square."""
+    @classmethod
+    def between(cls, a: int, b: int) -> SquareSet:
+        """The squares strictly between `a` and `b` on their rank, file or diagonal (none if
+        they share no line), as python-chess's `SquareSet.between`.
+        """
+    @classmethod
+    def ray(cls, a: int, b: int) -> SquareSet:
+        """The whole line through `a` and `b`, edge to edge (none if they share no line), as
+        python-chess's `SquareSet.ray`.
+        """
 
 Source = Union[str, os.PathLike[str], bytes, bytearray, memoryview, BinaryIO, TextIO]
 # A chessbits ``Move``, or python-chess's ``chess.Move`` (read by its three attributes).
