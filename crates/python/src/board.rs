@@ -1,20 +1,17 @@
-//! `chessbits.Board`: python-chess's names over a [`Game`].
+//! `chessbits.Board`: python-chess's names over a [`Game`] (its state and the accessors the
+//! methods read it through are in `board/state.rs`).
 
 use chessbits_bitboard::{Color, Role};
 use chessbits_move::{CastlingMode, UciMove};
 use chessbits_movegen::{Game, MoveGen, Outcome as RustOutcome, Termination};
-use chessbits_notation::fen::{
-    fen_of, parse_position, CastlingNotation, EnPassantMode, Fen, FenOptions, ParseFenError,
-};
-use chessbits_notation::san::{San, SanPlus};
+use chessbits_notation::fen::{CastlingNotation, EnPassantMode};
+use chessbits_notation::san::SanPlus;
 use chessbits_state::{CastlingSide, Setup};
 use pyo3::prelude::*;
 
 use crate::drawing;
-use crate::edit::{self, Built};
-use crate::errors::{
-    fen_error, raise, san_error, IllegalMoveError, InvalidMoveError, PositionError,
-};
+use crate::edit;
+use crate::errors::{raise, IllegalMoveError, InvalidMoveError};
 use crate::moves::{move_arg, LegalMoves, Move, Outcome};
 use crate::pieces::{
     piece_type, role_of, square_index, ColorArg, Mask, Piece, PieceArg, SquareSet,
@@ -23,6 +20,8 @@ use crate::placement;
 
 /// The FEN of the standard starting position.
 pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+mod state;
 
 /// A game in progress: a position, the moves that led to it and their history, with
 /// python-chess's names. Every move is checked. A board can also be set up piece by piece
@@ -42,155 +41,6 @@ pub struct Board {
     /// `false` when `edited` is no position moves can be played from (a king missing or
     /// doubled, the side not to move in check): `game` is then the standard start, unread.
     playable: bool,
-}
-
-impl Board {
-    /// A board of a FEN: a standard one, or Chess960 with `chess960`.
-    ///
-    /// # Errors
-    /// `FenError` when the text is not FEN, `PositionError` when the position is not legal or
-    /// its castling rights need `chess960`.
-    fn new(fen: &str, chess960: bool) -> PyResult<Board> {
-        let mut pos = parse_position(fen).map_err(fen_error)?;
-        let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
-        pos.set_castling_mode(mode).map_err(|_| {
-            let field = fen.split_ascii_whitespace().nth(2).unwrap_or("");
-            raise::<PositionError>(format!(
-                "castling field {field:?}: rights that need Chess960 (a king off e1/e8 or a \
-                 rook off the a and h files); pass chess960=True for a Chess960 board"
-            ))
-        })?;
-        Ok(Board::of_game(Game::new(pos)))
-    }
-
-    /// A board of `game`, not edited.
-    fn of_game(game: Game) -> Board {
-        Board { game: Box::new(game), edited: None, playable: true }
-    }
-
-    /// The board of edited fields: a position if they are one a board can play on
-    /// ([`edit::build`]), else the fields alone.
-    fn of_setup(mut setup: Setup, chess960: bool) -> Board {
-        setup.castling_mode =
-            if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
-        let (game, playable) = match edit::build(&setup) {
-            Built::Legal(pos) => (Game::new(*pos), true),
-            Built::Edited => (Game::default(), false),
-        };
-        Board { game: Box::new(game), edited: Some(Box::new(setup)), playable }
-    }
-
-    /// The current position. Raises `PositionError` on a board set up into no legal position.
-    pub(crate) fn position(&self) -> PyResult<&chessbits_state::Position> {
-        match &self.edited {
-            Some(setup) if !self.playable => Err(edit::not_legal(setup)),
-            _ => Ok(self.game.position()),
-        }
-    }
-
-    /// The fields as edited while they are the board's: no move played since the edit.
-    fn raw(&self) -> Option<&Setup> {
-        self.edited.as_deref().filter(|_| !self.playable || self.game.moves().is_empty())
-    }
-
-    /// Where the pieces stand, edited or played to.
-    fn placement(&self) -> &chessbits_state::Board {
-        match &self.edited {
-            Some(setup) if !self.playable => &setup.board,
-            _ => self.game.position().board(),
-        }
-    }
-
-    /// A field of the board: `edited` of the fields as edited while they are the board's,
-    /// else `played` of the position.
-    fn field<T>(
-        &self,
-        edited: impl FnOnce(&Setup) -> T,
-        played: impl FnOnce(&chessbits_state::Position) -> T,
-    ) -> T {
-        self.raw().map_or_else(|| played(self.game.position()), edited)
-    }
-
-    /// Every field of the board (castling rights and en passant square as set or recorded).
-    fn fields(&self) -> Setup {
-        self.raw().map_or_else(|| self.game.position().to_setup(), |s| *s)
-    }
-
-    /// The FEN: the position's, written as asked, or for fields no position can be built of,
-    /// with the castling rights and en passant square python-chess would write.
-    fn fen_text(&self, en_passant: EnPassantMode, castling: CastlingNotation) -> String {
-        match &self.edited {
-            Some(setup) if !self.playable => {
-                let mut clean = **setup;
-                clean.castling_rooks = placement::clean_rights(setup);
-                // No move can be generated to say whether a capture is legal: the square is
-                // written, in every mode but "fen", when a pawn stands ready to take.
-                let takers = setup.board.by_role(Role::Pawn) & setup.board.by_color(setup.turn);
-                clean.ep_square = placement::valid_ep_square(setup).filter(|&ep| {
-                    en_passant == EnPassantMode::Always
-                        || (chessbits_bitboard::tables::pawn(!setup.turn, ep) & takers).any()
-                });
-                Fen(clean).to_string()
-            }
-            _ => fen_of(self.game.position(), FenOptions { en_passant, castling }),
-        }
-    }
-
-    /// Whether `color` keeps a castling right on `side`, as python-chess says: one of the
-    /// rights it plays with ([`edit::clean_rights`]) on that side of the king.
-    fn castling_side(&self, color: Color, side: CastlingSide) -> bool {
-        let Some(setup) = self.raw() else {
-            return self.game.position().castles().has(color, side);
-        };
-        let back = chessbits_bitboard::Bitboard::from_rank(
-            chessbits_bitboard::Rank::First.relative_to(color),
-        );
-        let kings = setup.board.by_role(Role::King) & setup.board.by_color(color) & back;
-        let Some(king) = kings.last() else { return false };
-        (placement::clean_rights(setup) & back)
-            .into_iter()
-            .any(|rook| (rook > king) == (side == CastlingSide::KingSide))
-    }
-
-    /// Changes the fields with `change` and builds the board again; the moves are forgotten,
-    /// as python-chess's `set_piece_at` and its kin clear the move stack.
-    fn edit(&mut self, change: impl FnOnce(&mut Setup)) {
-        let mut setup = self.fields();
-        change(&mut setup);
-        *self = Board::of_setup(setup, self.chess960());
-    }
-
-    /// Resolves a Python move against the current position.
-    fn resolve(&self, m: &Move) -> PyResult<chessbits_move::Move16> {
-        if m.uci == UciMove::Null {
-            return Ok(chessbits_move::Move16::NULL);
-        }
-        self.position()?.resolve_uci(m.uci).map_err(raise::<IllegalMoveError>)
-    }
-
-    /// Plays a resolved move (the null move included).
-    fn play(&mut self, m: chessbits_move::Move16) -> PyResult<()> {
-        if m.is_null() {
-            return self.game.play_null().map_err(raise::<IllegalMoveError>);
-        }
-        self.game.play(m).map_err(raise::<IllegalMoveError>)
-    }
-
-    /// A move as Python sees it, castling written as this position's mode says.
-    fn to_py(&self, m: chessbits_move::Move16) -> Move {
-        // Only called with a move resolved against the position, so the board is not edited.
-        Move { uci: self.game.position().uci(m) }
-    }
-}
-
-/// Plays `m`, a move already played from this position once (legal, or a null move out of
-/// check), without checking it again.
-fn play_known(pos: &mut chessbits_state::Position, m: chessbits_move::Move16) {
-    if m.is_null() {
-        let _ = pos.play_null();
-    } else {
-        pos.play_unchecked(m);
-    }
 }
 
 #[pymethods]
@@ -220,19 +70,9 @@ impl Board {
     /// rights as the rooks' files (`HAha`), as python-chess does.
     #[pyo3(signature = (*, shredder=false, en_passant="legal"))]
     fn fen(&self, shredder: bool, en_passant: &str) -> PyResult<String> {
-        let en_passant = match en_passant {
-            "legal" => EnPassantMode::Legal,
-            "fen" => EnPassantMode::Always,
-            "xfen" => EnPassantMode::PseudoLegal,
-            other => {
-                return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                    "en_passant must be 'legal', 'fen' or 'xfen', not {other:?}"
-                )))
-            }
-        };
         let castling =
             if shredder { CastlingNotation::Shredder } else { CastlingNotation::default() };
-        Ok(self.fen_text(en_passant, castling))
+        Ok(self.fen_text(state::en_passant_mode(en_passant)?, castling))
     }
 
     /// The legal moves, in generation order, as python-chess's `board.legal_moves`: iterable,
@@ -320,14 +160,7 @@ impl Board {
     /// The moves played, oldest first.
     #[getter]
     fn move_stack(&self) -> Vec<Move> {
-        let mut pos = *self.game.start();
-        let mut out = Vec::with_capacity(self.game.moves().len());
-        for &m in self.game.moves() {
-            out.push(Move { uci: pos.uci(m) });
-            // Every move here was played from this start before.
-            play_known(&mut pos, m);
-        }
-        out
+        self.moves_played()
     }
 
     /// `True` for white to move, `False` for black (python-chess's `chess.WHITE`/`BLACK`).
@@ -423,19 +256,20 @@ impl Board {
 
     /// The square of `color`'s king.
     fn king(&self, color: ColorArg) -> Option<u8> {
-        self.placement().king_of(color.0).map(|sq| sq as u8)
+        let board = self.placement();
+        (board.by_role(Role::King) & board.by_color(color.0)).last().map(|sq| sq as u8)
     }
 
     /// The pieces of `color` that attack `square` (pinned ones included, as python-chess).
     fn attackers(&self, color: ColorArg, square: i64) -> PyResult<SquareSet> {
         let sq = square_index(square)?;
-        Ok(self.position()?.attackers_of(sq, color.0).into())
+        Ok(placement::attackers_mask(self.placement(), color.0, sq).into())
     }
 
     /// `True` if a piece of `color` attacks `square`.
     fn is_attacked_by(&self, color: ColorArg, square: i64) -> PyResult<bool> {
         let sq = square_index(square)?;
-        Ok(self.position()?.attackers_of(sq, color.0).any())
+        Ok(placement::attackers_mask(self.placement(), color.0, sq).any())
     }
 
     /// `True` if the legal `move` gives check. Raises `IllegalMoveError` for a move that is
@@ -453,42 +287,42 @@ impl Board {
     fn is_capture(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
         let m = move_arg(r#move)?;
         let UciMove::Normal { to, .. } = m.uci else { return Ok(false) };
-        let them = !self.position()?.turn();
-        Ok(self.position()?.board().color_at(to) == Some(them) || self.en_passant(&m)?)
+        let them = !self.field(|s| s.turn, |p| p.turn());
+        Ok(self.placement().color_at(to) == Some(them) || self.en_passant(&m))
     }
 
     /// `True` if `move` is an en passant capture: a pawn moving diagonally onto the en
     /// passant square.
     fn is_en_passant(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
-        self.en_passant(&move_arg(r#move)?)
+        Ok(self.en_passant(&move_arg(r#move)?))
     }
 
     /// `True` if `move` is a castling move: the king moving two files, or onto its own rook.
     fn is_castling(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(self.castling(&move_arg(r#move)?)?.is_some())
+        Ok(self.castling(&move_arg(r#move)?).is_some())
     }
 
     /// `True` if `move` castles king-side (towards the h-file).
     fn is_kingside_castling(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(self.castling(&move_arg(r#move)?)? == Some(CastlingSide::KingSide))
+        Ok(self.castling(&move_arg(r#move)?) == Some(CastlingSide::KingSide))
     }
 
     /// `True` if `move` castles queen-side (towards the a-file).
     fn is_queenside_castling(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(self.castling(&move_arg(r#move)?)? == Some(CastlingSide::QueenSide))
+        Ok(self.castling(&move_arg(r#move)?) == Some(CastlingSide::QueenSide))
     }
 
     /// `True` if `move` resets the halfmove clock: a pawn move or a capture.
     fn is_zeroing(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
         let m = move_arg(r#move)?;
         let UciMove::Normal { from, .. } = m.uci else { return Ok(false) };
-        let pawn = self.position()?.board().role_at(from) == Some(Role::Pawn);
+        let pawn = self.placement().role_at(from) == Some(Role::Pawn);
         Ok(pawn || self.is_capture(r#move)?)
     }
 
     /// The pieces of the other side that give check.
-    fn checkers(&self) -> PyResult<SquareSet> {
-        Ok(self.position()?.checkers().into())
+    fn checkers(&self) -> SquareSet {
+        SquareSet { mask: self.checkers_mask() }
     }
 
     /// `True` if the piece of `color` on `square` may not leave the line from its king to
@@ -623,14 +457,301 @@ impl Board {
 
     /// Forgets the moves played, keeping the position (python-chess's `clear_stack()`).
     fn clear_stack(&mut self) {
-        if self.playable {
+        // With no move played there is nothing to forget (and an edit's fields stay as set).
+        if self.playable && !self.game.moves().is_empty() {
             *self = Board::of_game(Game::new(*self.game.position()));
         }
     }
 
+    /// The occupied squares, as python-chess's `occupied` mask.
+    #[getter]
+    fn occupied(&self) -> u64 {
+        self.placement().occupied().0
+    }
+
+    /// The squares of each color's pieces, `[black, white]`, indexed by `BLACK`/`WHITE` as
+    /// python-chess's `occupied_co`.
+    #[getter]
+    fn occupied_co(&self) -> [u64; 2] {
+        let board = self.placement();
+        [board.by_color(Color::Black).0, board.by_color(Color::White).0]
+    }
+
+    /// The pawns of both colors, as a mask (python-chess's `pawns`).
+    #[getter]
+    fn pawns(&self) -> u64 {
+        self.placement().by_role(Role::Pawn).0
+    }
+
+    /// The knights of both colors, as a mask.
+    #[getter]
+    fn knights(&self) -> u64 {
+        self.placement().by_role(Role::Knight).0
+    }
+
+    /// The bishops of both colors, as a mask.
+    #[getter]
+    fn bishops(&self) -> u64 {
+        self.placement().by_role(Role::Bishop).0
+    }
+
+    /// The rooks of both colors, as a mask.
+    #[getter]
+    fn rooks(&self) -> u64 {
+        self.placement().by_role(Role::Rook).0
+    }
+
+    /// The queens of both colors, as a mask.
+    #[getter]
+    fn queens(&self) -> u64 {
+        self.placement().by_role(Role::Queen).0
+    }
+
+    /// The kings of both colors, as a mask.
+    #[getter]
+    fn kings(&self) -> u64 {
+        self.placement().by_role(Role::King).0
+    }
+
+    /// The squares of pieces that came by promotion in the moves played, as python-chess's
+    /// `promoted` mask (pieces set up by an edit are not counted).
+    #[getter]
+    fn promoted(&self) -> u64 {
+        crate::moves::promoted(self.game.moves()).0
+    }
+
+    /// The squares of the pieces of `piece_type` and `color`, as a mask.
+    fn pieces_mask(&self, piece_type: i64, color: ColorArg) -> PyResult<u64> {
+        Ok(self.pieces(piece_type, color)?.mask)
+    }
+
+    /// The pieces of `color` that attack `square`, as a mask.
+    fn attackers_mask(&self, color: ColorArg, square: i64) -> PyResult<u64> {
+        Ok(placement::attackers_mask(self.placement(), color.0, square_index(square)?).0)
+    }
+
+    /// The squares the piece on `square` attacks, as a mask.
+    fn attacks_mask(&self, square: i64) -> PyResult<u64> {
+        Ok(self.attacks(square)?.mask)
+    }
+
+    /// The pieces that give check to the side to move, as a mask.
+    fn checkers_mask(&self) -> u64 {
+        let board = self.placement();
+        let us = self.field(|s| s.turn, |p| p.turn());
+        let king = (board.by_role(Role::King) & board.by_color(us)).last();
+        king.map_or(0, |king| placement::attackers_mask(board, !us, king).0)
+    }
+
+    /// The line the piece of `color` on `square` is pinned along (through its king and the
+    /// pinner), or every square if it is not pinned, as a mask (python-chess's `pin_mask`).
+    fn pin_mask(&self, color: ColorArg, square: i64) -> PyResult<u64> {
+        Ok(placement::pin_mask(self.placement(), color.0, square_index(square)?).0)
+    }
+
+    /// `pin_mask` as a `SquareSet` (python-chess's `pin`).
+    fn pin(&self, color: ColorArg, square: i64) -> PyResult<SquareSet> {
+        Ok(SquareSet { mask: self.pin_mask(color, square)? })
+    }
+
+    /// `True` if the side that just moved left its king attacked.
+    fn was_into_check(&self) -> bool {
+        placement::was_into_check(&self.fields())
+    }
+
+    /// `True` if `move` would leave the side to move's king attacked: it is not legal
+    /// (python-chess asks for a pseudo-legal move).
+    fn is_into_check(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let m = move_arg(r#move)?;
+        Ok(m.uci == UciMove::Null || self.position()?.resolve_uci(m.uci).is_err())
+    }
+
+    /// `True` if `color` has too little material to checkmate (python-chess's rule).
+    fn has_insufficient_material(&self, color: ColorArg) -> PyResult<bool> {
+        Ok(self.position()?.has_insufficient_material(color.0))
+    }
+
+    /// `True` if `move` can never be taken back by a repetition: a pawn move, a capture, a
+    /// move that loses castling rights, or any move while an en passant capture is legal.
+    fn is_irreversible(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let m = move_arg(r#move)?;
+        if self.is_zeroing(r#move)? || self.has_legal_en_passant()? {
+            return Ok(true);
+        }
+        let rights = chessbits_bitboard::Bitboard(self.clean_castling_rights());
+        Ok(placement::loses_castling_rights(self.placement(), rights, m.uci))
+    }
+
+    /// The legal move from `from_square` to `to_square` (a pawn reaching the last rank
+    /// promotes to a queen unless `promotion` says otherwise; castling by the king's two
+    /// squares or onto its rook), as python-chess's `find_move`. Raises `IllegalMoveError`
+    /// if there is none.
+    #[pyo3(signature = (from_square, to_square, promotion=None))]
+    fn find_move(
+        &self,
+        from_square: i64,
+        to_square: i64,
+        promotion: Option<i64>,
+    ) -> PyResult<Move> {
+        let (from, to) = (square_index(from_square)?, square_index(to_square)?);
+        let pawn = self.placement().role_at(from) == Some(Role::Pawn);
+        let back =
+            matches!(to.rank(), chessbits_bitboard::Rank::First | chessbits_bitboard::Rank::Eighth);
+        let promotion = match promotion {
+            Some(kind) => Some(role_of(kind)?),
+            None if pawn && back => Some(Role::Queen),
+            None => None,
+        };
+        let uci = UciMove::Normal { from, to, promotion };
+        self.position()?.resolve_uci(uci).map(|m| self.to_py(m)).map_err(|_| {
+            raise::<IllegalMoveError>(format!("no matching legal move for {uci} ({from} -> {to})"))
+        })
+    }
+
+    /// Plays `move` and returns its SAN (python-chess's `san_and_push`).
+    fn san_and_push(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+        let san = self.san(r#move)?;
+        self.push(r#move)?;
+        Ok(san)
+    }
+
+    /// The FEN with Shredder castling letters (python-chess's `shredder_fen()`).
+    fn shredder_fen(&self) -> String {
+        self.fen_text(EnPassantMode::Legal, CastlingNotation::Shredder)
+    }
+
+    /// The castling field in X-FEN (`KQkq`, a file letter where a rook stands inside).
+    fn castling_xfen(&self) -> String {
+        let fen = self.fen_text(EnPassantMode::Legal, CastlingNotation::XFen);
+        fen.split(' ').nth(2).unwrap_or("-").to_owned()
+    }
+
+    /// The castling field in Shredder-FEN (`HAha`).
+    fn castling_shredder_fen(&self) -> String {
+        let fen = self.fen_text(EnPassantMode::Legal, CastlingNotation::Shredder);
+        fen.split(' ').nth(2).unwrap_or("-").to_owned()
+    }
+
+    /// The castling rights the board plays with, as a mask of their rooks: those set, less
+    /// any without king and rook in place (python-chess's `clean_castling_rights()`).
+    fn clean_castling_rights(&self) -> u64 {
+        match self.raw() {
+            Some(setup) => placement::clean_rights(setup).0,
+            None => self.game.position().castles().rook_squares().0,
+        }
+    }
+
+    /// `True` if a castling right needs Chess960 to be written: a rook off the corner or a
+    /// king off the e-file.
+    fn has_chess960_castling_rights(&self) -> bool {
+        placement::has_chess960_castling_rights(&self.fields())
+    }
+
+    /// Puts the pieces back where they start, the other fields kept; the moves are
+    /// forgotten (python-chess's `reset_board()`).
+    fn reset_board(&mut self) {
+        let start = *chessbits_state::Position::new().board();
+        self.edit(|setup| setup.board = start);
+    }
+
+    /// The pseudo-legal moves (the king may be left in check), as python-chess's
+    /// `pseudo_legal_moves`: a snapshot with `len`, `in` and `count()`.
+    #[getter]
+    fn pseudo_legal_moves(&self) -> PyResult<LegalMoves> {
+        let moves = placement::pseudo_legal_moves(self.position()?);
+        Ok(LegalMoves { moves: moves.into_iter().map(|uci| Move { uci }).collect() })
+    }
+
+    /// The pseudo-legal moves, one at a time.
+    fn generate_pseudo_legal_moves<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
+        pyo3::types::PyList::new(py, self.pseudo_legal_moves()?.moves)?.try_iter()
+    }
+
+    /// The pseudo-legal captures (en passant included), one at a time.
+    fn generate_pseudo_legal_captures<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
+        let pos = self.position()?;
+        let captures = placement::pseudo_legal_moves(pos)
+            .into_iter()
+            .filter(|&uci| placement::is_capture(pos, uci))
+            .map(|uci| Move { uci })
+            .collect::<Vec<_>>();
+        pyo3::types::PyList::new(py, captures)?.try_iter()
+    }
+
+    /// `True` if `move` is pseudo-legal here (legal, or legal but for leaving the king in
+    /// check).
+    fn is_pseudo_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let m = move_arg(r#move)?;
+        let pos = self.position()?;
+        Ok(m.uci != UciMove::Null
+            && (pos.resolve_uci(m.uci).is_ok()
+                || placement::pseudo_legal_moves(pos).contains(&m.uci)))
+    }
+
+    /// `True` if an en passant capture is pseudo-legal: a pawn attacks the en passant square.
+    fn has_pseudo_legal_en_passant(&self) -> PyResult<bool> {
+        let pos = self.position()?;
+        let Some(ep) = pos.ep_square() else { return Ok(false) };
+        let ours = pos.board().by_role(Role::Pawn) & pos.board().by_color(pos.turn());
+        Ok((chessbits_bitboard::tables::pawn(!pos.turn(), ep) & ours).any())
+    }
+
+    /// The legal castling moves, one at a time.
+    fn generate_castling_moves<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
+        let pos = self.position()?;
+        let moves: Vec<Move> = pos.castling_moves().iter().map(|&m| self.to_py(m)).collect();
+        pyo3::types::PyList::new(py, moves)?.try_iter()
+    }
+
+    /// The legal en passant captures, one at a time.
+    fn generate_legal_ep<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
+        let pos = self.position()?;
+        let moves: Vec<Move> = pos.en_passant_moves().iter().map(|&m| self.to_py(m)).collect();
+        pyo3::types::PyList::new(py, moves)?.try_iter()
+    }
+
+    /// Mirrors the board in place (python-chess's `apply_mirror()`); the moves are
+    /// forgotten.
+    fn apply_mirror(&mut self) {
+        *self = self.mirror();
+    }
+
+    /// A board transformed by `f`, a function of a 64-bit mask (`chessbits.flip_vertical`,
+    /// `flip_horizontal`, ...): applied to every piece's squares, the castling rights and the
+    /// en passant square, as python-chess's `transform(f)`.
+    fn transform(&self, f: &Bound<'_, PyAny>) -> PyResult<Board> {
+        let mut board = self.clone();
+        board.apply_transform(f)?;
+        Ok(board)
+    }
+
+    /// `transform(f)` in place; the moves are forgotten.
+    fn apply_transform(&mut self, f: &Bound<'_, PyAny>) -> PyResult<()> {
+        let setup = edit::transform(&self.fields(), f)?;
+        *self = Board::of_setup(setup, self.chess960());
+        Ok(())
+    }
+
     /// Back to the standard starting position, the moves forgotten.
     fn reset(&mut self) {
-        *self = Board::of_game(Game::default());
+        let mut start = chessbits_state::Position::new();
+        if self.chess960() {
+            // The standard rights are Chess960 rights too: this cannot fail.
+            let _ = start.set_castling_mode(CastlingMode::Chess960);
+        }
+        *self = Board::of_game(Game::new(start));
     }
 
     /// The rooks with castling rights, as python-chess's `castling_rights` mask (bit 0 = a1).
@@ -651,8 +772,9 @@ impl Board {
 
     /// Sets the castling rights from a FEN castling field (`KQkq`, Shredder's `HAha`, `-`).
     /// Raises `FenError` for letters that are not one; the moves are forgotten.
-    fn set_castling_fen(&mut self, castling_fen: &str) -> PyResult<()> {
-        let rooks = edit::castling_fen(&self.fields(), castling_fen)?;
+    #[pyo3(signature = (castling_fen))]
+    fn set_castling_fen(&mut self, castling_fen: Option<&str>) -> PyResult<()> {
+        let rooks = edit::castling_fen(&self.fields(), castling_fen.unwrap_or(""))?;
         self.edit(|setup| setup.castling_rooks = rooks);
         Ok(())
     }
@@ -723,11 +845,8 @@ impl Board {
     /// The position mirrored vertically with the colors swapped (python-chess's `mirror()`):
     /// white's pieces become black's on the mirrored squares, the other side moves, castling
     /// rights and the en passant square follow. The moves are not kept.
-    fn mirror(&self) -> PyResult<Board> {
-        let fen = self.fen_text(EnPassantMode::Always, CastlingNotation::default());
-        let mirrored: Fen =
-            drawing::mirror_fen(&fen).parse().map_err(|e: ParseFenError| fen_error(e.into()))?;
-        Ok(Board::of_setup(mirrored.0, self.chess960()))
+    fn mirror(&self) -> Board {
+        Board::of_setup(edit::mirror(&self.fields()), self.chess960())
     }
 
     /// `True` if `status()` is `STATUS_VALID`: a board set up piece by piece may not be.
@@ -863,38 +982,21 @@ impl Board {
     /// position alone), or the last `stack` of them, as python-chess's `copy(stack=)`.
     #[pyo3(signature = (*, stack=None))]
     fn copy(&self, stack: Option<&Bound<'_, PyAny>>) -> PyResult<Board> {
-        let moves = self.game.moves();
+        let played = self.game.moves().len();
         let keep = match stack {
-            None => moves.len(),
+            None => played,
             Some(s) if s.is_instance_of::<pyo3::types::PyBool>() => {
                 if s.extract::<bool>()? {
-                    moves.len()
+                    played
                 } else {
                     0
                 }
             }
             Some(s) => usize::try_from(crate::args::integer(s, "stack", 0)?)
                 .unwrap_or(usize::MAX)
-                .min(moves.len()),
+                .min(played),
         };
-        if keep == moves.len() {
-            return Ok(self.clone());
-        }
-        // The position `keep` moves back becomes the copy's start; every move here was
-        // played from this board's start before, so it is legal where it stands.
-        let mut start = *self.game.start();
-        for &m in &moves[..moves.len() - keep] {
-            play_known(&mut start, m);
-        }
-        let mut game = Game::new(start);
-        for &m in &moves[moves.len() - keep..] {
-            if m.is_null() {
-                game.play_null().map_err(raise::<IllegalMoveError>)?;
-            } else {
-                game.play(m).map_err(raise::<IllegalMoveError>)?;
-            }
-        }
-        Ok(Board::of_game(game))
+        self.keeping(keep)
     }
 
     fn __copy__(&self) -> Board {
@@ -922,77 +1024,5 @@ impl Board {
     fn __repr__(&self) -> String {
         let fen = self.fen_text(EnPassantMode::Legal, CastlingNotation::default());
         format!("Board('{fen}')\n{}", drawing::diagram(self.placement()))
-    }
-}
-
-impl Board {
-    /// The side `m` castles to, if it is a castling move of the side to move: its king
-    /// moving two files along its rank, or onto its own rook.
-    fn castling(&self, m: &Move) -> PyResult<Option<CastlingSide>> {
-        let pos = self.position()?;
-        let UciMove::Normal { from, to, .. } = m.uci else { return Ok(None) };
-        let board = pos.board();
-        let us = pos.turn();
-        if board.piece_at(from) != Some(chessbits_bitboard::Piece { role: Role::King, color: us }) {
-            return Ok(None);
-        }
-        let files = (from.file() as i32 - to.file() as i32).abs();
-        let onto_rook = board.color_at(to) == Some(us) && board.role_at(to) == Some(Role::Rook);
-        Ok((onto_rook || (files > 1 && from.rank() == to.rank())).then(|| {
-            if to.file() > from.file() {
-                CastlingSide::KingSide
-            } else {
-                CastlingSide::QueenSide
-            }
-        }))
-    }
-
-    /// The legal move `san` names: SAN, or, as python-chess takes it, a fully specified move
-    /// in UCI (`g1f3`, `e1g1`) that SAN does not read as one.
-    fn san_move(&self, san: &str) -> PyResult<chessbits_move::Move16> {
-        let text = san.trim();
-        let parsed = San::from_ascii(text.as_bytes())
-            .map_err(|e| raise::<InvalidMoveError>(format!("invalid san {san:?}: {e}")));
-        let pos = self.position()?;
-        let error = match parsed.map(|p| p.to_move(pos)) {
-            Ok(Ok(m)) => return Ok(m),
-            Ok(Err(e)) => san_error(e),
-            Err(e) => e,
-        };
-        let uci = UciMove::from_ascii(text.as_bytes()).ok().filter(|u| *u != UciMove::Null);
-        uci.and_then(|uci| pos.resolve_uci(uci).ok()).ok_or(error)
-    }
-
-    /// Whether `m` is an en passant capture here: a pawn of the side to move going diagonally
-    /// onto the en passant square.
-    fn en_passant(&self, m: &Move) -> PyResult<bool> {
-        let pos = self.position()?;
-        let UciMove::Normal { from, to, .. } = m.uci else { return Ok(false) };
-        Ok(pos.ep_square() == Some(to)
-            && pos.board().role_at(from) == Some(Role::Pawn)
-            && pos.board().color_at(from) == Some(pos.turn())
-            && from.file() != to.file()
-            && pos.board().piece_at(to).is_none())
-    }
-
-    /// Whether the side to move may claim `termination` now or by announcing a legal move.
-    fn can_claim(&self, termination: Termination) -> PyResult<bool> {
-        // As python-chess: the fifty-move rule needs a move to play (not after checkmate or
-        // in stalemate).
-        let pos = self.position()?;
-        if termination == Termination::FiftyMoves && pos.count_legal_moves() == 0 {
-            return Ok(false);
-        }
-        if self.game.claimable_draws().contains(&termination) {
-            return Ok(true);
-        }
-        // A claim by announcing a move: only a reversible move can reach a repetition or
-        // bring the clock to 100, and the clock must be at 99 for the fifty-move claim.
-        if termination == Termination::FiftyMoves && pos.halfmoves() < 99 {
-            return Ok(false);
-        }
-        Ok(pos.legal_moves().iter().any(|&m| {
-            self.game.claimable_draws_after(m).is_ok_and(|claims| claims.contains(&termination))
-        }))
     }
 }

@@ -1,5 +1,5 @@
-//! The board drawn as text and SVG, and the FEN of a board mirrored: read from a placement,
-//! so that a board set up piece by piece draws before it is a legal position.
+//! The board drawn as text and SVG, read from a placement, so that a board set up piece by
+//! piece draws before it is a legal position.
 
 use chessbits_bitboard::Square;
 
@@ -59,51 +59,6 @@ pub(crate) fn diagram(board: &chessbits_state::Board) -> String {
 
 /// The line between ranks of `Board.unicode(borders=True)`.
 const RULE: &str = "  -----------------";
-
-/// `fen` mirrored vertically with the colors swapped: the ranks in reverse order with the
-/// letters' case swapped, the other side to move, the castling letters' case swapped, the en
-/// passant square on the mirrored rank.
-pub(crate) fn mirror_fen(fen: &str) -> String {
-    let swap = |s: &str| -> String {
-        s.chars()
-            .map(|c| {
-                if c.is_ascii_uppercase() {
-                    c.to_ascii_lowercase()
-                } else {
-                    c.to_ascii_uppercase()
-                }
-            })
-            .collect()
-    };
-    let fields: Vec<&str> = fen.split(' ').collect();
-    let placement: Vec<String> = fields[0].split('/').rev().map(swap).collect();
-    let turn = if fields.get(1) == Some(&"w") { "b" } else { "w" };
-    let castling = match fields.get(2) {
-        Some(&"-") | None => "-".to_owned(),
-        Some(c) => {
-            // Upper-case letters first, as FEN writes them.
-            let swapped = swap(c);
-            let (mut upper, lower): (Vec<char>, Vec<char>) =
-                swapped.chars().partition(char::is_ascii_uppercase);
-            upper.extend(lower);
-            upper.into_iter().collect()
-        }
-    };
-    let ep = match fields.get(3) {
-        Some(ep) if ep.len() == 2 => {
-            let (file, rank) = ep.split_at(1);
-            let rank = match rank {
-                "3" => "6",
-                "6" => "3",
-                other => other,
-            };
-            format!("{file}{rank}")
-        }
-        _ => "-".to_owned(),
-    };
-    let rest: Vec<&str> = fields.iter().skip(4).copied().collect();
-    format!("{} {turn} {castling} {ep} {}", placement.join("/"), rest.join(" "))
-}
 
 /// The board as an SVG picture: 45-pixel squares in lichess's brown, figurines in black
 /// outline, files and ranks written on the edge squares.

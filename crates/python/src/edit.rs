@@ -2,9 +2,10 @@
 //! `clear`, `turn = ...`): the edited fields become a position when they are one, and are
 //! kept as they are, with `status()` saying what is wrong, when they are not.
 
-use chessbits_bitboard::Bitboard;
+use chessbits_bitboard::{Bitboard, Color, File, Rank, Role, Square};
 use chessbits_notation::fen::{Fen, ParseFenError};
 use chessbits_state::{Position, Setup, Status};
+use pyo3::prelude::*;
 use pyo3::PyErr;
 
 use crate::errors::{fen_error, raise, PositionError};
@@ -50,6 +51,8 @@ pub(crate) fn not_legal(setup: &Setup) -> PyErr {
 /// # Errors
 /// `FenError` naming the byte of `text` that is not a placement.
 pub(crate) fn board_fen(text: &str) -> Result<chessbits_state::Board, PyErr> {
+    // Surrounding whitespace is dropped, as python-chess drops it.
+    let text = text.trim();
     if text.contains(char::is_whitespace) || text.is_empty() {
         return Err(raise::<crate::errors::FenError>(format!(
             "board fen {text:?}: expected the placement field alone"
@@ -60,18 +63,85 @@ pub(crate) fn board_fen(text: &str) -> Result<chessbits_state::Board, PyErr> {
     Ok(fen.0.board)
 }
 
-/// The castling rooks a FEN castling field names on `setup`'s placement
-/// (python-chess's `set_castling_fen`: `KQkq`, Shredder's file letters, or `-`).
+/// The castling rooks a FEN castling field names on `setup`'s placement, as python-chess's
+/// `set_castling_fen` reads it: `-` or nothing for none; else up to two white letters then
+/// up to two black ones, `K`/`Q` (`k`/`q`) for the outermost rook on that side of the king
+/// (the corner if there is none) and a file letter for that file's back-rank square. A
+/// right may name a square with no rook: `status()` flags it.
 ///
 /// # Errors
-/// `FenError` for letters that are not a castling field or name no rook.
+/// `FenError` for text that is not such a field.
 pub(crate) fn castling_fen(setup: &Setup, text: &str) -> Result<Bitboard, PyErr> {
-    if text.contains(char::is_whitespace) || text.is_empty() {
-        return Err(raise::<crate::errors::FenError>(format!(
-            "castling fen {text:?}: expected the castling field alone"
-        )));
+    if text.is_empty() || text == "-" {
+        return Ok(Bitboard::EMPTY);
     }
-    let fen = format!("{} w {text} - 0 1", setup.board.board_fen());
-    let parsed: Fen = fen.parse().map_err(|e: ParseFenError| fen_error(e.into()))?;
-    Ok(parsed.0.castling_rooks)
+    let white = text.bytes().take_while(|b| b"KQABCDEFGH".contains(b)).count();
+    let black = text[white..].bytes().take_while(|b| b"kqabcdefgh".contains(b)).count();
+    if white > 2 || black > 2 || white + black != text.len() {
+        return Err(raise::<crate::errors::FenError>(format!("invalid castling fen: {text:?}")));
+    }
+    let board = &setup.board;
+    let mut rooks = Bitboard::EMPTY;
+    for letter in text.bytes() {
+        let color = if letter.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let rank = Rank::First.relative_to(color);
+        let back = Bitboard::from_rank(rank);
+        let ours = board.by_role(Role::Rook) & board.by_color(color) & back;
+        let king = (board.by_role(Role::King) & board.by_color(color)).last();
+        let file = match letter.to_ascii_lowercase() {
+            b'q' => match (ours.first(), king) {
+                (Some(rook), Some(king)) if rook < king => rook.file(),
+                _ => File::A,
+            },
+            b'k' => match (ours.last(), king) {
+                (Some(rook), Some(king)) if king < rook => rook.file(),
+                _ => File::H,
+            },
+            other => File::ALL[usize::from(other - b'a')],
+        };
+        rooks |= Bitboard::from_square(Square::from_coords(file, rank));
+    }
+    Ok(rooks)
+}
+
+/// `setup` mirrored vertically with the colors swapped (python-chess's `mirror()`): each
+/// piece on the mirrored square in the other color, the other side to move, the castling
+/// rooks and en passant square mirrored, the clocks kept.
+pub(crate) fn mirror(setup: &Setup) -> Setup {
+    let mut out = *setup;
+    out.board = chessbits_state::Board::empty();
+    for sq in setup.board.occupied() {
+        if let Some(piece) = setup.board.piece_at(sq) {
+            out.board.set_piece_at(sq.flip_vertical(), piece.role.of(!piece.color));
+        }
+    }
+    out.turn = !setup.turn;
+    out.castling_rooks = Bitboard(setup.castling_rooks.0.swap_bytes());
+    out.ep_square = setup.ep_square.map(Square::flip_vertical);
+    out
+}
+
+/// `setup` transformed by `f`, a Python function of a 64-bit mask (python-chess's
+/// `transform`): applied to each piece's squares, the castling rooks, and the en passant
+/// square (its highest square if `f` gives several, none if it gives none).
+///
+/// # Errors
+/// Whatever `f` raises, or `TypeError` if it returns no mask.
+pub(crate) fn transform(setup: &Setup, f: &Bound<'_, PyAny>) -> PyResult<Setup> {
+    let map = |mask: Bitboard| -> PyResult<Bitboard> {
+        Ok(Bitboard(f.call1((mask.0,))?.extract::<crate::pieces::Mask>()?.0))
+    };
+    let mut out = *setup;
+    out.board = chessbits_state::Board::empty();
+    for piece in chessbits_bitboard::Piece::ALL {
+        for sq in map(setup.board.by_piece(piece))? {
+            out.board.set_piece_at(sq, piece);
+        }
+    }
+    out.castling_rooks = map(setup.castling_rooks)?;
+    out.ep_square = match setup.ep_square {
+        Some(ep) => map(Bitboard::from_square(ep))?.last(),
+        None => None,
+    };
+    Ok(out)
 }

@@ -314,3 +314,19 @@ pub(crate) fn variation_san(
     }
     Ok(out)
 }
+
+/// The squares of the pieces that came by promotion in `moves` and still stand, as
+/// python-chess's `promoted` mask: a promotion marks its square, a marked piece carries the
+/// mark when it moves, and a capture clears the square it lands on.
+pub(crate) fn promoted(moves: &[chessbits_move::Move16]) -> chessbits_bitboard::Bitboard {
+    let mut mask = 0u64;
+    for m in moves.iter().filter(|m| !m.is_null()) {
+        let (from, to) = (1u64 << m.from() as u32, 1u64 << m.to() as u32);
+        let moved = mask & from != 0;
+        mask &= !(from | to);
+        if moved || m.promotion().is_some() {
+            mask |= to;
+        }
+    }
+    chessbits_bitboard::Bitboard(mask)
+}

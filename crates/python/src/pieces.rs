@@ -211,6 +211,13 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Mask {
     }
 }
 
+impl SquareSet {
+    /// The squares, ascending.
+    fn squares(&self) -> Vec<u8> {
+        Bitboard(self.mask).into_iter().map(|sq| sq as u8).collect()
+    }
+}
+
 impl Mask {
     fn bits(&self) -> u64 {
         self.0
@@ -226,13 +233,14 @@ impl SquareSet {
         SquareSet { mask: mask.map_or(0, |m| m.bits()) }
     }
 
-    /// The squares, ascending.
-    fn tolist(&self) -> Vec<u8> {
-        Bitboard(self.mask).into_iter().map(|sq| sq as u8).collect()
+    /// 64 booleans, `True` where the square is in the set, a1 first (python-chess's
+    /// `tolist()`).
+    fn tolist(&self) -> Vec<bool> {
+        (0..64).map(|sq| self.mask >> sq & 1 == 1).collect()
     }
 
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
-        pyo3::types::PyList::new(py, self.tolist())?.try_iter()
+        pyo3::types::PyList::new(py, self.squares())?.try_iter()
     }
 
     fn __len__(&self) -> usize {
@@ -281,18 +289,18 @@ impl SquareSet {
 
     /// The squares moved `shift` ranks and files up the board (bit `i` to bit `i + shift`),
     /// those pushed off dropped.
-    fn __lshift__(&self, shift: u32) -> SquareSet {
-        SquareSet { mask: self.mask.checked_shl(shift).unwrap_or(0) }
+    fn __lshift__(&self, shift: ShiftCount) -> SquareSet {
+        SquareSet { mask: self.mask.checked_shl(shift.0).unwrap_or(0) }
     }
 
     /// The squares moved down (bit `i` to bit `i - shift`), those pushed off dropped.
-    fn __rshift__(&self, shift: u32) -> SquareSet {
-        SquareSet { mask: self.mask.checked_shr(shift).unwrap_or(0) }
+    fn __rshift__(&self, shift: ShiftCount) -> SquareSet {
+        SquareSet { mask: self.mask.checked_shr(shift.0).unwrap_or(0) }
     }
 
     /// The squares, descending.
     fn __reversed__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
-        let mut squares = self.tolist();
+        let mut squares = self.squares();
         squares.reverse();
         pyo3::types::PyList::new(py, squares)?.try_iter()
     }
@@ -313,12 +321,12 @@ impl SquareSet {
         self.mask &= !other.bits();
     }
 
-    fn __ilshift__(&mut self, shift: u32) {
-        self.mask = self.mask.checked_shl(shift).unwrap_or(0);
+    fn __ilshift__(&mut self, shift: ShiftCount) {
+        self.mask = self.mask.checked_shl(shift.0).unwrap_or(0);
     }
 
-    fn __irshift__(&mut self, shift: u32) {
-        self.mask = self.mask.checked_shr(shift).unwrap_or(0);
+    fn __irshift__(&mut self, shift: ShiftCount) {
+        self.mask = self.mask.checked_shr(shift.0).unwrap_or(0);
     }
 
     /// Adds `square`.
@@ -488,5 +496,22 @@ impl<'a, 'py> FromPyObject<'a, 'py> for PieceArg {
         Err(PyTypeError::new_err(format!(
             "piece must be a chessbits.Piece or a chess.Piece, not {kind}"
         )))
+    }
+}
+
+/// A shift count as Python takes one: any int of 0 or more (64 and beyond empty the set).
+pub(crate) struct ShiftCount(u32);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for ShiftCount {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<ShiftCount> {
+        let int = obj
+            .cast::<pyo3::types::PyInt>()
+            .map_err(|_| PyTypeError::new_err("a shift count must be an int"))?;
+        if int.lt(0)? {
+            return Err(PyValueError::new_err("negative shift count"));
+        }
+        Ok(ShiftCount(int.extract::<u32>().unwrap_or(u32::MAX).min(64)))
     }
 }

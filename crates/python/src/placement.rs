@@ -193,3 +193,180 @@ pub(crate) fn attacks(board: &Board, square: Square) -> Bitboard {
         Role::King => attacks::king(square),
     }
 }
+
+/// The pseudo-legal moves of the side to move in `pos`, as python-chess's
+/// `generate_pseudo_legal_moves()` gives them: every piece's moves to a square it attacks or
+/// (a pawn) pushes to, promotions to queen, rook, bishop and knight, en passant onto the en
+/// passant square where a pawn attacks it, and the castling moves, whether or not the king
+/// is left in check. Castling is written as `pos` writes it.
+pub(crate) fn pseudo_legal_moves(pos: &chessbits_state::Position) -> Vec<chessbits_move::UciMove> {
+    use chessbits_move::UciMove;
+    use chessbits_movegen::MoveGen;
+    let board = pos.board();
+    let us = pos.turn();
+    let ours = board.by_color(us);
+    let theirs = board.by_color(!us);
+    let occupied = board.occupied();
+    let last_rank = Rank::Eighth.relative_to(us);
+    let mut moves = Vec::with_capacity(64);
+    let mut push = |from: Square, to: Square| {
+        let pawn = board.role_at(from) == Some(Role::Pawn);
+        if pawn && to.rank() == last_rank {
+            for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                moves.push(UciMove::Normal { from, to, promotion: Some(role) });
+            }
+        } else {
+            moves.push(UciMove::Normal { from, to, promotion: None });
+        }
+    };
+    for from in ours {
+        let Some(role) = board.role_at(from) else { continue };
+        let targets = match role {
+            Role::Pawn => {
+                let mut targets = attacks::pawn(us, from) & theirs;
+                let ahead = |sq: Square| sq.offset(0, if us == Color::White { 1 } else { -1 });
+                if let Some(one) = ahead(from).filter(|&sq| !occupied.contains(sq)) {
+                    targets |= Bitboard::from_square(one);
+                    let start = [Rank::First, Rank::Second].map(|r| r.relative_to(us));
+                    if let Some(two) = ahead(one).filter(|&sq| !occupied.contains(sq)) {
+                        if start.contains(&from.rank()) {
+                            targets |= Bitboard::from_square(two);
+                        }
+                    }
+                }
+                targets
+            }
+            other => attacks_of(other, us, from, occupied) & !ours,
+        };
+        for to in targets {
+            push(from, to);
+        }
+    }
+    if let Some(ep) = pos.ep_square().filter(|&ep| !occupied.contains(ep)) {
+        let takers = attacks::pawn(!us, ep) & board.by_role(Role::Pawn) & ours;
+        for from in takers {
+            moves.push(UciMove::Normal { from, to: ep, promotion: None });
+        }
+    }
+    moves.extend(pos.castling_moves().iter().map(|&m| pos.uci(m)));
+    moves
+}
+
+/// The squares a `role` of `color` on `square` attacks with `occupied` standing.
+fn attacks_of(role: Role, color: Color, square: Square, occupied: Bitboard) -> Bitboard {
+    match role {
+        Role::Pawn => attacks::pawn(color, square),
+        Role::Knight => attacks::knight(square),
+        Role::Bishop => attacks::bishop(square, occupied),
+        Role::Rook => attacks::rook(square, occupied),
+        Role::Queen => attacks::queen(square, occupied),
+        Role::King => attacks::king(square),
+    }
+}
+
+/// The pieces of `color` that attack `square` (python-chess's `attackers_mask`).
+pub(crate) fn attackers_mask(board: &Board, color: Color, square: Square) -> Bitboard {
+    attackers(board, color, square, board.occupied())
+}
+
+/// The squares the piece of `color` on `square` may move along: every square if it is not
+/// pinned, else the line through its king and the pinner (python-chess's `pin_mask`).
+pub(crate) fn pin_mask(board: &Board, color: Color, square: Square) -> Bitboard {
+    use chessbits_bitboard::tables::{between, bishop_rays, line, rook_rays};
+    let Some(king) = (board.by_role(Role::King) & board.by_color(color)).last() else {
+        return Bitboard::FULL;
+    };
+    let sq = Bitboard::from_square(square);
+    let them = board.by_color(!color);
+    let queens = board.by_role(Role::Queen);
+    let snipers = (rook_rays(king) & (board.by_role(Role::Rook) | queens) & them)
+        | (bishop_rays(king) & (board.by_role(Role::Bishop) | queens) & them);
+    snipers
+        .into_iter()
+        .find(|&sniper| between(sniper, king) & (board.occupied() | sq) == sq)
+        .map_or(Bitboard::FULL, |sniper| line(sniper, king))
+}
+
+/// Whether the side that just moved left its king attacked (python-chess's
+/// `was_into_check`): its highest king attacked by the side to move.
+pub(crate) fn was_into_check(setup: &Setup) -> bool {
+    let board = &setup.board;
+    let them = !setup.turn;
+    (board.by_role(Role::King) & board.by_color(them))
+        .last()
+        .is_some_and(|king| attackers(board, setup.turn, king, board.occupied()).any())
+}
+
+/// Whether `setup` has a castling right only Chess960 can write: a rook off its corner or a
+/// king off its e-file square (python-chess's `has_chess960_castling_rights`).
+pub(crate) fn has_chess960_castling_rights(setup: &Setup) -> bool {
+    let mut chess960 = *setup;
+    chess960.castling_mode = CastlingMode::Chess960;
+    let rights = clean_rights(&chess960);
+    let king_off = |color: Color| {
+        let home = Square::from_coords(File::E, Rank::First.relative_to(color));
+        (rights & Bitboard::from_rank(home.rank())).any()
+            && setup.board.piece_at(home) != Some(Role::King.of(color))
+    };
+    (rights & !Bitboard::CORNERS).any() || king_off(Color::White) || king_off(Color::Black)
+}
+
+/// Whether `m` (a pseudo-legal move in `pos`) captures: onto a piece of the other side, or a
+/// pawn onto the en passant square along a diagonal.
+pub(crate) fn is_capture(pos: &chessbits_state::Position, m: chessbits_move::UciMove) -> bool {
+    let chessbits_move::UciMove::Normal { from, to, .. } = m else { return false };
+    let board = pos.board();
+    board.by_color(!pos.turn()).contains(to)
+        || (Some(to) == pos.ep_square()
+            && board.role_at(from) == Some(Role::Pawn)
+            && from.file() != to.file())
+}
+
+/// Whether `m` takes away one of `rights` (the castling rooks): it touches such a rook's
+/// square, or moves a king whose back rank holds one.
+pub(crate) fn loses_castling_rights(
+    board: &Board,
+    rights: Bitboard,
+    m: chessbits_move::UciMove,
+) -> bool {
+    let chessbits_move::UciMove::Normal { from, to, .. } = m else { return false };
+    let touched = Bitboard::from_square(from) | Bitboard::from_square(to);
+    let king_moves = |color: Color| {
+        let back = Bitboard::from_rank(Rank::First.relative_to(color));
+        (rights & back).any() && (touched & board.by_role(Role::King) & board.by_color(color)).any()
+    };
+    (touched & rights).any() || king_moves(Color::White) || king_moves(Color::Black)
+}
+
+/// The castling field of `setup` as python-chess writes it, of the rights it plays with
+/// ([`clean_rights`]): white's then black's, rooks from the h-file side; in X-FEN `K`/`Q`
+/// for the outermost rook on its side of the king and the file letter for one inside, in
+/// Shredder-FEN always the file letter; `-` for none.
+pub(crate) fn castling_field(setup: &Setup, shredder: bool) -> String {
+    let board = &setup.board;
+    let rights = clean_rights(setup);
+    let mut field = String::new();
+    for color in [Color::White, Color::Black] {
+        let Some(king) = (board.by_role(Role::King) & board.by_color(color)).last() else {
+            continue;
+        };
+        let back = Bitboard::from_rank(Rank::First.relative_to(color));
+        let rooks = board.by_role(Role::Rook) & board.by_color(color) & back;
+        for rook in (rights & back).into_iter().rev() {
+            let a_side = rook.file() < king.file();
+            let inner = (rooks & !Bitboard::from_square(rook))
+                .into_iter()
+                .any(|other| (other.file() < rook.file()) == a_side);
+            let letter = match (shredder || inner, a_side) {
+                (true, _) => rook.file().char(),
+                (false, true) => 'q',
+                (false, false) => 'k',
+            };
+            field.push(if color == Color::White { letter.to_ascii_uppercase() } else { letter });
+        }
+    }
+    if field.is_empty() {
+        field.push('-');
+    }
+    field
+}

@@ -160,6 +160,15 @@ STATUS_IMPOSSIBLE_CHECK = 1 << 16
 # The squares as constants: A1 = 0, B1 = 1, ... H8 = 63.
 globals().update({name.upper(): index for index, name in enumerate(SQUARE_NAMES)})
 __all__ += [name.upper() for name in SQUARE_NAMES]
+STARTING_BOARD_FEN = STARTING_FEN.split(" ")[0]
+UNICODE_PIECE_SYMBOLS = dict(zip("RrNnBbQqKkPp", "♖♜♘♞♗♝♕♛♔♚♙♟"))
+# python-chess's bitboard masks and bit operations (``BB_E4``, ``popcount``,
+# ``flip_vertical`` ...), written in ``_bitboards``.
+from . import _bitboards  # noqa: E402
+from ._bitboards import *  # noqa: E402,F401,F403
+
+__all__ += ["STARTING_BOARD_FEN", "UNICODE_PIECE_SYMBOLS"]
+__all__ += [name for name in vars(_bitboards) if not name.startswith("_") and name not in ("Iterator", "List")]
 
 
 def square(file_index: int, rank_index: int) -> int:
@@ -522,6 +531,7 @@ def _board_from_fields(
     halfmove_clock: int,
     fullmove_number: int,
     chess960: bool,
+    moves: Sequence[str] = (),
 ) -> Board:
     board = Board(None, chess960=chess960)
     board.set_board_fen(board_fen)
@@ -530,18 +540,22 @@ def _board_from_fields(
     board.ep_square = ep_square
     board.halfmove_clock = halfmove_clock
     board.fullmove_number = fullmove_number
+    for uci in moves:
+        board.push_uci(uci)
     return board
 
 
 def _reduce_board(board: Board) -> Any:
     moves = [m.uci() for m in board.move_stack]
-    if not moves:
-        # Field by field, so that a board set up piece by piece (legal or not yet) comes back
-        # with the castling rights and en passant square as they were set.
-        fields = (board.board_fen(), board.turn, board.castling_rights, board.ep_square)
-        clocks = (board.halfmove_clock, board.fullmove_number, board.chess960)
-        return _board_from_fields, fields + clocks
-    return _board_from_moves, (board.root().fen(en_passant="fen"), moves, board.chess960)
+    root = board.root()
+    if root.status() == STATUS_VALID:
+        return _board_from_moves, (root.fen(en_passant="fen"), moves, board.chess960)
+    # A start set up piece by piece, field by field: so that one Board(fen) refuses (a pawn on
+    # a back rank) or with castling rights and an en passant square set wrong comes back as
+    # it was set.
+    fields = (root.board_fen(), root.turn, root.castling_rights, root.ep_square)
+    clocks = (root.halfmove_clock, root.fullmove_number, board.chess960)
+    return _board_from_fields, fields + clocks + (moves,)
 
 
 # Moves and boards pickle (for multiprocessing and data loaders): a board as its start

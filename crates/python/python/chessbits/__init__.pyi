@@ -2,7 +2,7 @@
 
 import enum
 import os
-from typing import Any, ClassVar, Literal, BinaryIO, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union, final
+from typing import Any, Callable, ClassVar, Literal, BinaryIO, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union, final
 
 import numpy as np
 import pyarrow as pa
@@ -56,6 +56,129 @@ __all__ = [
     "RANK_NAMES",
     "SQUARES",
     "SQUARE_NAMES",
+    "BB_EMPTY",
+    "BB_ALL",
+    "BB_SQUARES",
+    "BB_A1",
+    "BB_B1",
+    "BB_C1",
+    "BB_D1",
+    "BB_E1",
+    "BB_F1",
+    "BB_G1",
+    "BB_H1",
+    "BB_A2",
+    "BB_B2",
+    "BB_C2",
+    "BB_D2",
+    "BB_E2",
+    "BB_F2",
+    "BB_G2",
+    "BB_H2",
+    "BB_A3",
+    "BB_B3",
+    "BB_C3",
+    "BB_D3",
+    "BB_E3",
+    "BB_F3",
+    "BB_G3",
+    "BB_H3",
+    "BB_A4",
+    "BB_B4",
+    "BB_C4",
+    "BB_D4",
+    "BB_E4",
+    "BB_F4",
+    "BB_G4",
+    "BB_H4",
+    "BB_A5",
+    "BB_B5",
+    "BB_C5",
+    "BB_D5",
+    "BB_E5",
+    "BB_F5",
+    "BB_G5",
+    "BB_H5",
+    "BB_A6",
+    "BB_B6",
+    "BB_C6",
+    "BB_D6",
+    "BB_E6",
+    "BB_F6",
+    "BB_G6",
+    "BB_H6",
+    "BB_A7",
+    "BB_B7",
+    "BB_C7",
+    "BB_D7",
+    "BB_E7",
+    "BB_F7",
+    "BB_G7",
+    "BB_H7",
+    "BB_A8",
+    "BB_B8",
+    "BB_C8",
+    "BB_D8",
+    "BB_E8",
+    "BB_F8",
+    "BB_G8",
+    "BB_H8",
+    "BB_FILES",
+    "BB_RANKS",
+    "BB_FILE_A",
+    "BB_FILE_B",
+    "BB_FILE_C",
+    "BB_FILE_D",
+    "BB_FILE_E",
+    "BB_FILE_F",
+    "BB_FILE_G",
+    "BB_FILE_H",
+    "BB_RANK_1",
+    "BB_RANK_2",
+    "BB_RANK_3",
+    "BB_RANK_4",
+    "BB_RANK_5",
+    "BB_RANK_6",
+    "BB_RANK_7",
+    "BB_RANK_8",
+    "BB_CORNERS",
+    "BB_CENTER",
+    "BB_LIGHT_SQUARES",
+    "BB_DARK_SQUARES",
+    "BB_BACKRANKS",
+    "SQUARES_180",
+    "BB_KNIGHT_ATTACKS",
+    "BB_KING_ATTACKS",
+    "BB_PAWN_ATTACKS",
+    "square_distance",
+    "square_manhattan_distance",
+    "square_knight_distance",
+    "square_mirror",
+    "popcount",
+    "lsb",
+    "msb",
+    "scan_forward",
+    "scan_reversed",
+    "flip_vertical",
+    "flip_horizontal",
+    "flip_diagonal",
+    "flip_anti_diagonal",
+    "shift_down",
+    "shift_2_down",
+    "shift_up",
+    "shift_2_up",
+    "shift_right",
+    "shift_2_right",
+    "shift_left",
+    "shift_2_left",
+    "shift_up_left",
+    "shift_up_right",
+    "shift_down_left",
+    "shift_down_right",
+    "between",
+    "ray",
+    "STARTING_BOARD_FEN",
+    "UNICODE_PIECE_SYMBOLS",
     "STATUS_VALID",
     "STATUS_NO_WHITE_KING",
     "STATUS_NO_BLACK_KING",
@@ -163,6 +286,162 @@ FILE_NAMES: List[str]
 RANK_NAMES: List[str]
 SQUARES: List[int]
 SQUARE_NAMES: List[str]
+BB_EMPTY: int
+BB_ALL: int
+BB_SQUARES: List[int]
+BB_A1: int
+BB_B1: int
+BB_C1: int
+BB_D1: int
+BB_E1: int
+BB_F1: int
+BB_G1: int
+BB_H1: int
+BB_A2: int
+BB_B2: int
+BB_C2: int
+BB_D2: int
+BB_E2: int
+BB_F2: int
+BB_G2: int
+BB_H2: int
+BB_A3: int
+BB_B3: int
+BB_C3: int
+BB_D3: int
+BB_E3: int
+BB_F3: int
+BB_G3: int
+BB_H3: int
+BB_A4: int
+BB_B4: int
+BB_C4: int
+BB_D4: int
+BB_E4: int
+BB_F4: int
+BB_G4: int
+BB_H4: int
+BB_A5: int
+BB_B5: int
+BB_C5: int
+BB_D5: int
+BB_E5: int
+BB_F5: int
+BB_G5: int
+BB_H5: int
+BB_A6: int
+BB_B6: int
+BB_C6: int
+BB_D6: int
+BB_E6: int
+BB_F6: int
+BB_G6: int
+BB_H6: int
+BB_A7: int
+BB_B7: int
+BB_C7: int
+BB_D7: int
+BB_E7: int
+BB_F7: int
+BB_G7: int
+BB_H7: int
+BB_A8: int
+BB_B8: int
+BB_C8: int
+BB_D8: int
+BB_E8: int
+BB_F8: int
+BB_G8: int
+BB_H8: int
+BB_FILES: List[int]
+BB_RANKS: List[int]
+BB_FILE_A: int
+BB_FILE_B: int
+BB_FILE_C: int
+BB_FILE_D: int
+BB_FILE_E: int
+BB_FILE_F: int
+BB_FILE_G: int
+BB_FILE_H: int
+BB_RANK_1: int
+BB_RANK_2: int
+BB_RANK_3: int
+BB_RANK_4: int
+BB_RANK_5: int
+BB_RANK_6: int
+BB_RANK_7: int
+BB_RANK_8: int
+BB_CORNERS: int
+BB_CENTER: int
+BB_LIGHT_SQUARES: int
+BB_DARK_SQUARES: int
+BB_BACKRANKS: int
+SQUARES_180: List[int]
+BB_KNIGHT_ATTACKS: List[int]
+BB_KING_ATTACKS: List[int]
+BB_PAWN_ATTACKS: List[List[int]]
+STARTING_BOARD_FEN: str
+UNICODE_PIECE_SYMBOLS: Dict[str, str]
+def square_distance(a: int, b: int) -> int:
+    """The king moves from ``a`` to ``b`` on an empty board (the larger of the file and rank
+    differences).
+    """
+def square_manhattan_distance(a: int, b: int) -> int:
+    """The file difference plus the rank difference of ``a`` and ``b``."""
+def square_knight_distance(a: int, b: int) -> int:
+    """The knight moves from ``a`` to ``b`` on an empty board."""
+def square_mirror(sq: int) -> int:
+    """``sq`` mirrored vertically: a1 <-> a8."""
+def popcount(bb: int) -> int:
+    """The squares of a mask."""
+def lsb(bb: int) -> int:
+    """The lowest square of a non-empty mask."""
+def msb(bb: int) -> int:
+    """The highest square of a non-empty mask."""
+def scan_forward(bb: int) -> Iterator[int]:
+    """The squares of a mask, lowest first."""
+def scan_reversed(bb: int) -> Iterator[int]:
+    """The squares of a mask, highest first."""
+def flip_vertical(bb: int) -> int:
+    """The mask mirrored top to bottom (rank 1 <-> rank 8)."""
+def flip_horizontal(bb: int) -> int:
+    """The mask mirrored left to right (file a <-> file h)."""
+def flip_diagonal(bb: int) -> int:
+    """The mask mirrored about the a1-h8 diagonal (file and rank swapped)."""
+def flip_anti_diagonal(bb: int) -> int:
+    """The mask mirrored about the h1-a8 diagonal."""
+def shift_down(b: int) -> int:
+    """Every square one rank down; the first rank falls off."""
+def shift_2_down(b: int) -> int:
+    """Every square two ranks down."""
+def shift_up(b: int) -> int:
+    """Every square one rank up; the eighth rank falls off."""
+def shift_2_up(b: int) -> int:
+    """Every square two ranks up."""
+def shift_right(b: int) -> int:
+    """Every square one file towards h; the h-file falls off."""
+def shift_2_right(b: int) -> int:
+    """Every square two files towards h."""
+def shift_left(b: int) -> int:
+    """Every square one file towards a; the a-file falls off."""
+def shift_2_left(b: int) -> int:
+    """Every square two files towards a."""
+def shift_up_left(b: int) -> int:
+    """Every square one rank up and one file towards a."""
+def shift_up_right(b: int) -> int:
+    """Every square one rank up and one file towards h."""
+def shift_down_left(b: int) -> int:
+    """Every square one rank down and one file towards a."""
+def shift_down_right(b: int) -> int:
+    """Every square one rank down and one file towards h."""
+def between(a: int, b: int) -> int:
+    """The squares strictly between ``a`` and ``b`` on their rank, file or diagonal (0 if
+    they share none), as a mask.
+    """
+def ray(a: int, b: int) -> int:
+    """The whole rank, file or diagonal through ``a`` and ``b``, edge to edge (0 if they
+    share none), as a mask.
+    """
 STATUS_VALID: int
 STATUS_NO_WHITE_KING: int
 STATUS_NO_BLACK_KING: int
@@ -314,7 +593,9 @@ class SquareSet:
 
     def __new__(cls, mask: Optional[_IntoSquareSet] = None) -> SquareSet: ...
     def tolist(self) -> List[int]:
-        """The squares, ascending."""
+        """64 booleans, `True` where the square is in the set, a1 first (python-chess's
+        `tolist()`).
+        """
     def __iter__(self) -> Iterator[int]: ...
     def __len__(self) -> int: ...
     def __bool__(self) -> bool: ...
@@ -717,6 +998,119 @@ class Board:
         """Sets the castling rights from a FEN castling field (`KQkq`, Shredder's `HAha`, `-`).
         Raises `FenError` for letters that are not one; the moves are forgotten.
         """
+    @property
+    def occupied(self) -> int:
+        """The occupied squares, as python-chess's `occupied` mask."""
+    @property
+    def occupied_co(self) -> List[int]:
+        """The squares of each color's pieces, `[black, white]`, indexed by `BLACK`/`WHITE` as
+        python-chess's `occupied_co`.
+        """
+    @property
+    def pawns(self) -> int:
+        """The pawns of both colors, as a mask (python-chess's `pawns`)."""
+    @property
+    def knights(self) -> int:
+        """The knights of both colors, as a mask."""
+    @property
+    def bishops(self) -> int:
+        """The bishops of both colors, as a mask."""
+    @property
+    def rooks(self) -> int:
+        """The rooks of both colors, as a mask."""
+    @property
+    def queens(self) -> int:
+        """The queens of both colors, as a mask."""
+    @property
+    def kings(self) -> int:
+        """The kings of both colors, as a mask."""
+    @property
+    def promoted(self) -> int:
+        """The squares of pieces that came by promotion in the moves played, as python-chess's
+        `promoted` mask (pieces set up by an edit are not counted).
+        """
+    def pieces_mask(self, piece_type: int, color: _Color) -> int:
+        """The squares of the pieces of `piece_type` and `color`, as a mask."""
+    def attackers_mask(self, color: _Color, square: int) -> int:
+        """The pieces of `color` that attack `square`, as a mask."""
+    def attacks_mask(self, square: int) -> int:
+        """The squares the piece on `square` attacks, as a mask."""
+    def checkers_mask(self) -> int:
+        """The pieces that give check to the side to move, as a mask."""
+    def pin_mask(self, color: _Color, square: int) -> int:
+        """The line the piece of `color` on `square` is pinned along (through its king and the
+        pinner), or every square if it is not pinned, as a mask (python-chess's `pin_mask`).
+        """
+    def pin(self, color: _Color, square: int) -> SquareSet:
+        """`pin_mask` as a `SquareSet` (python-chess's `pin`)."""
+    def was_into_check(self) -> bool:
+        """`True` if the side that just moved left its king attacked."""
+    def is_into_check(self, move: MoveLike) -> bool:
+        """`True` if `move` would leave the side to move's king attacked: it is not legal
+        (python-chess asks for a pseudo-legal move).
+        """
+    def has_insufficient_material(self, color: _Color) -> bool:
+        """`True` if `color` has too little material to checkmate (python-chess's rule)."""
+    def is_irreversible(self, move: MoveLike) -> bool:
+        """`True` if `move` can never be taken back by a repetition: a pawn move, a capture, a
+        move that loses castling rights, or any move while an en passant capture is legal.
+        """
+    def find_move(self, from_square: int, to_square: int, promotion: Optional[int] = None) -> Move:
+        """The legal move from `from_square` to `to_square` (a pawn reaching the last rank
+        promotes to a queen unless `promotion` says otherwise; castling by the king's two
+        squares or onto its rook), as python-chess's `find_move`. Raises `IllegalMoveError`
+        if there is none.
+        """
+    def san_and_push(self, move: MoveLike) -> str:
+        """Plays `move` and returns its SAN (python-chess's `san_and_push`)."""
+    def shredder_fen(self) -> str:
+        """The FEN with Shredder castling letters (python-chess's `shredder_fen()`)."""
+    def castling_xfen(self) -> str:
+        """The castling field in X-FEN (`KQkq`, a file letter where a rook stands inside)."""
+    def castling_shredder_fen(self) -> str:
+        """The castling field in Shredder-FEN (`HAha`)."""
+    def clean_castling_rights(self) -> int:
+        """The castling rights the board plays with, as a mask of their rooks: those set, less
+        any without king and rook in place (python-chess's `clean_castling_rights()`).
+        """
+    def has_chess960_castling_rights(self) -> bool:
+        """`True` if a castling right needs Chess960 to be written: a rook off the corner or a
+        king off the e-file.
+        """
+    def reset_board(self) -> None:
+        """Puts the pieces back where they start, the other fields kept; the moves are
+        forgotten (python-chess's `reset_board()`).
+        """
+    @property
+    def pseudo_legal_moves(self) -> LegalMoves:
+        """The pseudo-legal moves (the king may be left in check), as python-chess's
+        `pseudo_legal_moves`: a snapshot with `len`, `in` and `count()`.
+        """
+    def generate_pseudo_legal_moves(self) -> Iterator[Move]:
+        """The pseudo-legal moves, one at a time."""
+    def generate_pseudo_legal_captures(self) -> Iterator[Move]:
+        """The pseudo-legal captures (en passant included), one at a time."""
+    def is_pseudo_legal(self, move: MoveLike) -> bool:
+        """`True` if `move` is pseudo-legal here (legal, or legal but for leaving the king in
+        check).
+        """
+    def has_pseudo_legal_en_passant(self) -> bool:
+        """`True` if an en passant capture is pseudo-legal: a pawn attacks the en passant square."""
+    def generate_castling_moves(self) -> Iterator[Move]:
+        """The legal castling moves, one at a time."""
+    def generate_legal_ep(self) -> Iterator[Move]:
+        """The legal en passant captures, one at a time."""
+    def apply_mirror(self) -> None:
+        """Mirrors the board in place (python-chess's `apply_mirror()`); the moves are
+        forgotten.
+        """
+    def transform(self, f: Callable[[int], int]) -> Board:
+        """A board transformed by `f`, a function of a 64-bit mask (`chessbits.flip_vertical`,
+        `flip_horizontal`, ...): applied to every piece's squares, the castling rights and the
+        en passant square, as python-chess's `transform(f)`.
+        """
+    def apply_transform(self, f: Callable[[int], int]) -> None:
+        """`transform(f)` in place; the moves are forgotten."""
     def reset(self) -> None:
         """Back to the standard starting position, the moves forgotten."""
     def generate_legal_moves(self) -> Iterator[Move]:

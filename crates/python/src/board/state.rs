@@ -1,0 +1,303 @@
+//! The board's state: a game of legal moves, or the fields an edit left (`Board(None)`,
+//! `set_piece_at` ...), and the accessors every Python method reads the board through.
+
+use chessbits_bitboard::{Color, Role};
+use chessbits_move::{CastlingMode, UciMove};
+use chessbits_movegen::{Game, MoveGen, Termination};
+use chessbits_notation::fen::{
+    fen_of, parse_position, CastlingNotation, EnPassantMode, FenOptions,
+};
+use chessbits_notation::san::San;
+use chessbits_state::{CastlingSide, Setup};
+use pyo3::prelude::*;
+
+use super::Board;
+use crate::edit::{self, Built};
+use crate::errors::{
+    fen_error, raise, san_error, IllegalMoveError, InvalidMoveError, PositionError,
+};
+use crate::moves::Move;
+use crate::placement;
+
+impl Board {
+    /// A board of a FEN: a standard one, or Chess960 with `chess960`.
+    ///
+    /// # Errors
+    /// `FenError` when the text is not FEN, `PositionError` when the position is not legal or
+    /// its castling rights need `chess960`.
+    pub(super) fn new(fen: &str, chess960: bool) -> PyResult<Board> {
+        let mut pos = parse_position(fen).map_err(fen_error)?;
+        let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+        pos.set_castling_mode(mode).map_err(|_| {
+            let field = fen.split_ascii_whitespace().nth(2).unwrap_or("");
+            raise::<PositionError>(format!(
+                "castling field {field:?}: rights that need Chess960 (a king off e1/e8 or a \
+                 rook off the a and h files); pass chess960=True for a Chess960 board"
+            ))
+        })?;
+        Ok(Board::of_game(Game::new(pos)))
+    }
+
+    /// A board of `game`, not edited.
+    pub(super) fn of_game(game: Game) -> Board {
+        Board { game: Box::new(game), edited: None, playable: true }
+    }
+
+    /// The board of edited fields: a position if they are one a board can play on
+    /// ([`edit::build`]), else the fields alone.
+    pub(super) fn of_setup(mut setup: Setup, chess960: bool) -> Board {
+        setup.castling_mode =
+            if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+        let (game, playable) = match edit::build(&setup) {
+            Built::Legal(pos) => (Game::new(*pos), true),
+            Built::Edited => (Game::default(), false),
+        };
+        Board { game: Box::new(game), edited: Some(Box::new(setup)), playable }
+    }
+
+    /// The current position. Raises `PositionError` on a board set up into no legal position.
+    pub(crate) fn position(&self) -> PyResult<&chessbits_state::Position> {
+        match &self.edited {
+            Some(setup) if !self.playable => Err(edit::not_legal(setup)),
+            _ => Ok(self.game.position()),
+        }
+    }
+
+    /// The fields as edited while they are the board's: no move played since the edit.
+    pub(super) fn raw(&self) -> Option<&Setup> {
+        self.edited.as_deref().filter(|_| !self.playable || self.game.moves().is_empty())
+    }
+
+    /// Where the pieces stand, edited or played to.
+    pub(super) fn placement(&self) -> &chessbits_state::Board {
+        match &self.edited {
+            Some(setup) if !self.playable => &setup.board,
+            _ => self.game.position().board(),
+        }
+    }
+
+    /// A field of the board: `edited` of the fields as edited while they are the board's,
+    /// else `played` of the position.
+    pub(super) fn field<T>(
+        &self,
+        edited: impl FnOnce(&Setup) -> T,
+        played: impl FnOnce(&chessbits_state::Position) -> T,
+    ) -> T {
+        self.raw().map_or_else(|| played(self.game.position()), edited)
+    }
+
+    /// Every field of the board (castling rights and en passant square as set or recorded).
+    pub(super) fn fields(&self) -> Setup {
+        self.raw().map_or_else(|| self.game.position().to_setup(), |s| *s)
+    }
+
+    /// The FEN: the position's, written as asked, or for fields no position can be built of,
+    /// with the castling rights and en passant square python-chess would write.
+    pub(super) fn fen_text(&self, en_passant: EnPassantMode, castling: CastlingNotation) -> String {
+        match &self.edited {
+            Some(setup) if !self.playable => {
+                // No move can be generated to say whether a capture is legal: the square is
+                // written, in every mode but "fen", when a pawn stands ready to take.
+                let takers = setup.board.by_role(Role::Pawn) & setup.board.by_color(setup.turn);
+                let ep = placement::valid_ep_square(setup).filter(|&ep| {
+                    en_passant == EnPassantMode::Always
+                        || (chessbits_bitboard::tables::pawn(!setup.turn, ep) & takers).any()
+                });
+                let shredder = castling == CastlingNotation::Shredder;
+                format!(
+                    "{} {} {} {} {} {}",
+                    setup.board.board_fen(),
+                    setup.turn.char(),
+                    placement::castling_field(setup, shredder),
+                    ep.map_or_else(|| "-".to_owned(), |sq| sq.to_string()),
+                    setup.halfmoves,
+                    setup.fullmoves
+                )
+            }
+            _ => fen_of(self.game.position(), FenOptions { en_passant, castling }),
+        }
+    }
+
+    /// Whether `color` keeps a castling right on `side`, as python-chess says: one of the
+    /// rights it plays with ([`edit::clean_rights`]) on that side of the king.
+    pub(super) fn castling_side(&self, color: Color, side: CastlingSide) -> bool {
+        let Some(setup) = self.raw() else {
+            return self.game.position().castles().has(color, side);
+        };
+        let back = chessbits_bitboard::Bitboard::from_rank(
+            chessbits_bitboard::Rank::First.relative_to(color),
+        );
+        let kings = setup.board.by_role(Role::King) & setup.board.by_color(color) & back;
+        let Some(king) = kings.last() else { return false };
+        (placement::clean_rights(setup) & back)
+            .into_iter()
+            .any(|rook| (rook > king) == (side == CastlingSide::KingSide))
+    }
+
+    /// Changes the fields with `change` and builds the board again; the moves are forgotten,
+    /// as python-chess's `set_piece_at` and its kin clear the move stack.
+    pub(super) fn edit(&mut self, change: impl FnOnce(&mut Setup)) {
+        let mut setup = self.fields();
+        change(&mut setup);
+        *self = Board::of_setup(setup, self.chess960());
+    }
+
+    /// Resolves a Python move against the current position.
+    pub(super) fn resolve(&self, m: &Move) -> PyResult<chessbits_move::Move16> {
+        if m.uci == UciMove::Null {
+            return Ok(chessbits_move::Move16::NULL);
+        }
+        self.position()?.resolve_uci(m.uci).map_err(raise::<IllegalMoveError>)
+    }
+
+    /// Plays a resolved move (the null move included).
+    pub(super) fn play(&mut self, m: chessbits_move::Move16) -> PyResult<()> {
+        if m.is_null() {
+            return self.game.play_null().map_err(raise::<IllegalMoveError>);
+        }
+        self.game.play(m).map_err(raise::<IllegalMoveError>)
+    }
+
+    /// A move as Python sees it, castling written as this position's mode says.
+    pub(super) fn to_py(&self, m: chessbits_move::Move16) -> Move {
+        // Only called with a move resolved against the position, so the board is not edited.
+        Move { uci: self.game.position().uci(m) }
+    }
+}
+
+/// Plays `m`, a move already played from this position once (legal, or a null move out of
+/// check), without checking it again.
+fn play_known(pos: &mut chessbits_state::Position, m: chessbits_move::Move16) {
+    if m.is_null() {
+        let _ = pos.play_null();
+    } else {
+        pos.play_unchecked(m);
+    }
+}
+
+impl Board {
+    /// The side `m` castles to, if it is a castling move of the side to move: its king
+    /// moving two files along its rank, or onto its own rook.
+    pub(super) fn castling(&self, m: &Move) -> Option<CastlingSide> {
+        let UciMove::Normal { from, to, .. } = m.uci else { return None };
+        let board = self.placement();
+        let us = self.field(|s| s.turn, |p| p.turn());
+        if board.piece_at(from) != Some(chessbits_bitboard::Piece { role: Role::King, color: us }) {
+            return None;
+        }
+        let files = (from.file() as i32 - to.file() as i32).abs();
+        let onto_rook = board.color_at(to) == Some(us) && board.role_at(to) == Some(Role::Rook);
+        (onto_rook || (files > 1 && from.rank() == to.rank())).then(|| {
+            if to.file() > from.file() {
+                CastlingSide::KingSide
+            } else {
+                CastlingSide::QueenSide
+            }
+        })
+    }
+
+    /// The legal move `san` names: SAN, or, as python-chess takes it, a fully specified move
+    /// in UCI (`g1f3`, `e1g1`) that SAN does not read as one.
+    pub(super) fn san_move(&self, san: &str) -> PyResult<chessbits_move::Move16> {
+        let text = san.trim();
+        let parsed = San::from_ascii(text.as_bytes())
+            .map_err(|e| raise::<InvalidMoveError>(format!("invalid san {san:?}: {e}")));
+        let pos = self.position()?;
+        let error = match parsed.map(|p| p.to_move(pos)) {
+            Ok(Ok(m)) => return Ok(m),
+            Ok(Err(e)) => san_error(e),
+            Err(e) => e,
+        };
+        let uci = UciMove::from_ascii(text.as_bytes()).ok().filter(|u| *u != UciMove::Null);
+        uci.and_then(|uci| pos.resolve_uci(uci).ok()).ok_or(error)
+    }
+
+    /// Whether `m` is an en passant capture here: a pawn of the side to move going diagonally
+    /// onto the en passant square.
+    pub(super) fn en_passant(&self, m: &Move) -> bool {
+        let UciMove::Normal { from, to, .. } = m.uci else { return false };
+        let board = self.placement();
+        let (ep, turn) = self.field(|s| (s.ep_square, s.turn), |p| (p.ep_square(), p.turn()));
+        ep == Some(to)
+            && board.role_at(from) == Some(Role::Pawn)
+            && board.color_at(from) == Some(turn)
+            && from.file() != to.file()
+            && board.piece_at(to).is_none()
+    }
+
+    /// Whether the side to move may claim `termination` now or by announcing a legal move.
+    pub(super) fn can_claim(&self, termination: Termination) -> PyResult<bool> {
+        // As python-chess: the fifty-move rule needs a move to play (not after checkmate or
+        // in stalemate).
+        let pos = self.position()?;
+        if termination == Termination::FiftyMoves && pos.count_legal_moves() == 0 {
+            return Ok(false);
+        }
+        if self.game.claimable_draws().contains(&termination) {
+            return Ok(true);
+        }
+        // A claim by announcing a move: only a reversible move can reach a repetition or
+        // bring the clock to 100, and the clock must be at 99 for the fifty-move claim.
+        if termination == Termination::FiftyMoves && pos.halfmoves() < 99 {
+            return Ok(false);
+        }
+        Ok(pos.legal_moves().iter().any(|&m| {
+            self.game.claimable_draws_after(m).is_ok_and(|claims| claims.contains(&termination))
+        }))
+    }
+}
+
+impl Board {
+    /// A copy with the last `keep` moves of this board's (fewer than it has, or all).
+    ///
+    /// # Errors
+    /// None in practice: every move kept was played from where it stands before.
+    pub(super) fn keeping(&self, keep: usize) -> PyResult<Board> {
+        let moves = self.game.moves();
+        if keep >= moves.len() {
+            return Ok(self.clone());
+        }
+        // The position `keep` moves back becomes the copy's start; every move here was
+        // played from this board's start before, so it is legal where it stands.
+        let mut start = *self.game.start();
+        for &m in &moves[..moves.len() - keep] {
+            play_known(&mut start, m);
+        }
+        let mut game = Game::new(start);
+        for &m in &moves[moves.len() - keep..] {
+            if m.is_null() {
+                game.play_null().map_err(raise::<IllegalMoveError>)?;
+            } else {
+                game.play(m).map_err(raise::<IllegalMoveError>)?;
+            }
+        }
+        Ok(Board::of_game(game))
+    }
+
+    /// The moves played, oldest first, written as this board writes castling.
+    pub(super) fn moves_played(&self) -> Vec<Move> {
+        let mut pos = *self.game.start();
+        let mut out = Vec::with_capacity(self.game.moves().len());
+        for &m in self.game.moves() {
+            out.push(Move { uci: pos.uci(m) });
+            // Every move here was played from this start before.
+            play_known(&mut pos, m);
+        }
+        out
+    }
+}
+
+/// `fen(en_passant=...)`'s mode: `"legal"`, `"fen"` or `"xfen"`.
+///
+/// # Errors
+/// `ValueError` for any other text.
+pub(super) fn en_passant_mode(text: &str) -> PyResult<EnPassantMode> {
+    match text {
+        "legal" => Ok(EnPassantMode::Legal),
+        "fen" => Ok(EnPassantMode::Always),
+        "xfen" => Ok(EnPassantMode::PseudoLegal),
+        other => Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "en_passant must be 'legal', 'fen' or 'xfen', not {other:?}"
+        ))),
+    }
+}
