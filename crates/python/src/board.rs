@@ -744,6 +744,50 @@ impl Board {
         Ok(())
     }
 
+    /// The board of Chess960 start position `scharnagl` (0..960; 518 is the standard one),
+    /// a Chess960 board, as python-chess's `Board.from_chess960_pos`.
+    #[classmethod]
+    fn from_chess960_pos(_cls: &Bound<'_, pyo3::types::PyType>, scharnagl: i64) -> PyResult<Board> {
+        let mut board = Board::of_game(Game::default());
+        board.set_chess960_pos(scharnagl)?;
+        Ok(board)
+    }
+
+    /// Sets Chess960 start position `scharnagl` (0..960), white to move with every castling
+    /// right; the board becomes a Chess960 board and the moves are forgotten.
+    fn set_chess960_pos(&mut self, scharnagl: i64) -> PyResult<()> {
+        let n = u32::try_from(scharnagl).ok().filter(|&n| n < 960).ok_or_else(|| {
+            pyo3::exceptions::PyValueError::new_err(format!(
+                "chess960 position index not 0 <= {scharnagl} < 960"
+            ))
+        })?;
+        let mut setup = Setup::empty();
+        setup.board = placement::chess960_board(n);
+        setup.castling_rooks = setup.board.by_role(Role::Rook);
+        *self = Board::of_setup(setup, true);
+        Ok(())
+    }
+
+    /// The Chess960 start position number (0..960) of this board, or `None` if it is not one:
+    /// the pieces of a start position, no en passant square, white to move and every castling
+    /// right unless `ignore_turn` and `ignore_castling` say otherwise, and, with
+    /// `ignore_counters=False`, the clocks at 0 and 1 (python-chess's `chess960_pos`).
+    #[pyo3(signature = (*, ignore_turn=false, ignore_castling=false, ignore_counters=true))]
+    fn chess960_pos(
+        &self,
+        ignore_turn: bool,
+        ignore_castling: bool,
+        ignore_counters: bool,
+    ) -> Option<u32> {
+        let fields = self.fields();
+        let rooks = fields.board.by_role(Role::Rook).0;
+        let fits = fields.ep_square.is_none()
+            && (ignore_turn || fields.turn == Color::White)
+            && (ignore_castling || self.clean_castling_rights() == rooks)
+            && (ignore_counters || (fields.halfmoves == 0 && fields.fullmoves == 1));
+        fits.then(|| placement::chess960_number(&fields.board)).flatten()
+    }
+
     /// Back to the standard starting position, the moves forgotten.
     fn reset(&mut self) {
         let mut start = chessbits_state::Position::new();

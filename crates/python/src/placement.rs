@@ -370,3 +370,48 @@ pub(crate) fn castling_field(setup: &Setup, shredder: bool) -> String {
     }
     field
 }
+
+/// The back rank of Chess960 start position `n` (0..960, Scharnagl's numbering, 518 the
+/// standard one), a to h: the light-squared bishop on file `2 (n % 4) + 1`, the dark-squared
+/// one on file `2 (n / 4 % 4)`, the queen on the `(n / 16 % 6)`-th file left, the knights on
+/// the pair of the five files left that `n / 96` names, and rook, king, rook on the last
+/// three.
+pub(crate) fn chess960_back_rank(n: u32) -> [Role; 8] {
+    const KNIGHTS: [(usize, usize); 10] =
+        [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+    let mut rank: [Option<Role>; 8] = [None; 8];
+    rank[2 * (n % 4) as usize + 1] = Some(Role::Bishop);
+    rank[2 * (n / 4 % 4) as usize] = Some(Role::Bishop);
+    let free = |rank: &[Option<Role>; 8]| -> Vec<usize> {
+        (0..8).filter(|&file| rank[file].is_none()).collect()
+    };
+    rank[free(&rank)[(n / 16 % 6) as usize]] = Some(Role::Queen);
+    let (first, second) = KNIGHTS[(n / 96 % 10) as usize];
+    let left = free(&rank);
+    rank[left[first]] = Some(Role::Knight);
+    rank[left[second]] = Some(Role::Knight);
+    for (file, role) in free(&rank).into_iter().zip([Role::Rook, Role::King, Role::Rook]) {
+        rank[file] = Some(role);
+    }
+    rank.map(|role| role.unwrap_or(Role::Pawn))
+}
+
+/// The Chess960 start position `n` as a placement: pawns on the second and seventh ranks,
+/// the back ranks as [`chess960_back_rank`] says, mirrored for black.
+pub(crate) fn chess960_board(n: u32) -> Board {
+    let mut board = Board::empty();
+    for (file, role) in File::ALL.into_iter().zip(chess960_back_rank(n)) {
+        for color in [Color::White, Color::Black] {
+            let back = Square::from_coords(file, Rank::First.relative_to(color));
+            let pawn = Square::from_coords(file, Rank::Second.relative_to(color));
+            board.set_piece_at(back, role.of(color));
+            board.set_piece_at(pawn, Role::Pawn.of(color));
+        }
+    }
+    board
+}
+
+/// The Chess960 start position number (0..960) of `board`'s placement, if it is one.
+pub(crate) fn chess960_number(board: &Board) -> Option<u32> {
+    (0..960).find(|&n| chess960_board(n) == *board)
+}

@@ -150,3 +150,28 @@ def test_module_masks_and_bit_operations_are_python_chess_values():
             assert chessbits.ray(a, b) == chess.ray(a, b)
             for name in ("square_distance", "square_manhattan_distance", "square_knight_distance"):
                 assert getattr(chessbits, name)(a, b) == getattr(chess, name)(a, b), name
+
+
+def test_chess960_start_positions_are_numbered_as_python_chess():
+    for n in range(960):
+        ours, theirs = chessbits.Board.from_chess960_pos(n), chess.Board.from_chess960_pos(n)
+        assert ours.fen() == theirs.fen() and ours.chess960
+        assert ours.chess960_pos() == theirs.chess960_pos() == n
+    assert chessbits.Board().chess960_pos() == chess.Board().chess960_pos() == 518
+    board = chessbits.Board.from_chess960_pos(7)
+    board.push_uci("e2e4")
+    assert board.chess960_pos() is None  # an en passant square, black to move
+    board.clear_stack()
+    board.turn = chess.WHITE
+    board.ep_square = None
+    assert board.chess960_pos() is None  # a pawn has moved
+    board = chessbits.Board.from_chess960_pos(7)
+    board.turn = chess.BLACK
+    assert board.chess960_pos() is None and board.chess960_pos(ignore_turn=True) == 7
+    board.halfmove_clock = 3
+    assert board.chess960_pos(ignore_turn=True, ignore_counters=False) is None
+    board.set_chess960_pos(100)
+    assert board.chess960_pos(ignore_counters=False) == 100
+    for bad in (-1, 960):
+        with pytest.raises(ValueError):
+            chessbits.Board.from_chess960_pos(bad)

@@ -1111,6 +1111,23 @@ class Board:
         """
     def apply_transform(self, f: Callable[[int], int]) -> None:
         """`transform(f)` in place; the moves are forgotten."""
+    @classmethod
+    def from_chess960_pos(cls, scharnagl: int) -> Board:
+        """The board of Chess960 start position `scharnagl` (0..960; 518 is the standard one),
+        a Chess960 board, as python-chess's `Board.from_chess960_pos`.
+        """
+    def set_chess960_pos(self, scharnagl: int) -> None:
+        """Sets Chess960 start position `scharnagl` (0..960), white to move with every castling
+        right; the board becomes a Chess960 board and the moves are forgotten.
+        """
+    def chess960_pos(
+        self, *, ignore_turn: bool = False, ignore_castling: bool = False, ignore_counters: bool = True
+    ) -> Optional[int]:
+        """The Chess960 start position number (0..960) of this board, or `None` if it is not one:
+        the pieces of a start position, no en passant square, white to move and every castling
+        right unless `ignore_turn` and `ignore_castling` say otherwise, and, with
+        `ignore_counters=False`, the clocks at 0 and 1 (python-chess's `chess960_pos`).
+        """
     def reset(self) -> None:
         """Back to the standard starting position, the moves forgotten."""
     def generate_legal_moves(self) -> Iterator[Move]:
