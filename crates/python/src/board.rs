@@ -21,6 +21,7 @@ use crate::placement;
 /// The FEN of the standard starting position.
 pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+mod epd;
 mod state;
 
 /// A game in progress: a position, the moves that led to it and their history, with
@@ -852,11 +853,70 @@ impl Board {
         Ok(())
     }
 
-    /// The EPD: the FEN's first four fields (the en passant square only when a capture is
-    /// legal), as python-chess's `epd()` without operations.
-    fn epd(&self) -> String {
-        let fen = self.fen_text(EnPassantMode::Legal, CastlingNotation::default());
-        fen.split(' ').take(4).collect::<Vec<_>>().join(" ")
+    /// The EPD: the FEN's first four fields, written as `fen()` writes them, then the
+    /// `operations` given as keywords, as python-chess's `epd()`: `board.epd(bm=move,
+    /// id="x")` gives `... bm Nf3; id "x";` (moves in SAN; a list for `bm`, `am`, and the
+    /// variation `pv`; ints and floats as Python prints them; anything else a string).
+    #[pyo3(signature = (*, shredder=false, en_passant="legal", promoted=None, **operations))]
+    fn epd(
+        &self,
+        shredder: bool,
+        en_passant: &str,
+        promoted: Option<bool>,
+        operations: Option<&Bound<'_, pyo3::types::PyDict>>,
+    ) -> PyResult<String> {
+        let _ = promoted;
+        let fen = self.fen(shredder, en_passant)?;
+        let mut text = fen.split(' ').take(4).collect::<Vec<_>>().join(" ");
+        if let Some(operations) = operations.filter(|ops| !ops.is_empty()) {
+            text.push(' ');
+            text.push_str(&epd::write_operations(self, operations)?);
+        }
+        Ok(text)
+    }
+
+    /// Sets the position from an EPD (the four fields, then operations) and returns its
+    /// operations as a dict, as python-chess's `set_epd`: `hmvc` and `fmvn` set the clocks
+    /// (0 and 1 without them). Raises `FenError`/`PositionError` for the fields, `ValueError`
+    /// for an operation, a move error for a move that is not legal; the board is unchanged
+    /// then.
+    fn set_epd<'py>(
+        &mut self,
+        py: Python<'py>,
+        epd: &str,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let text = epd.trim().trim_end_matches(';');
+        let fields: Vec<&str> = text.split_whitespace().take(4).collect();
+        let rest = &text[offset_of_token(text, 4)..];
+        if rest.is_empty() {
+            self.set_fen(epd)?;
+            return Ok(pyo3::types::PyDict::new(py));
+        }
+        let position = Board::new(&format!("{} 0 1", fields.join(" ")), self.chess960())?;
+        let operations = epd::read_operations(py, rest, &position)?;
+        let clock = |name: &str, default: &str| -> PyResult<String> {
+            Ok(match operations.get_item(name)? {
+                Some(value) => value.str()?.to_string(),
+                None => default.to_owned(),
+            })
+        };
+        let fen = format!("{} {} {}", fields.join(" "), clock("hmvc", "0")?, clock("fmvn", "1")?);
+        self.set_fen(&fen)?;
+        Ok(operations)
+    }
+
+    /// A board and the operations of an EPD (python-chess's `Board.from_epd`).
+    #[classmethod]
+    #[pyo3(signature = (epd, *, chess960=false))]
+    fn from_epd<'py>(
+        _cls: &Bound<'_, pyo3::types::PyType>,
+        py: Python<'py>,
+        epd: &str,
+        chess960: bool,
+    ) -> PyResult<(Board, Bound<'py, pyo3::types::PyDict>)> {
+        let mut board = Board::new(STARTING_FEN, chess960)?;
+        let operations = board.set_epd(py, epd)?;
+        Ok((board, operations))
     }
 
     /// Sets the position from a FEN and clears the moves, keeping the board's `chess960`.
@@ -1069,4 +1129,22 @@ impl Board {
         let fen = self.fen_text(EnPassantMode::Legal, CastlingNotation::default());
         format!("Board('{fen}')\n{}", drawing::diagram(self.placement()))
     }
+}
+
+/// The byte offset of the `n`-th (from 0) whitespace-separated token of `text`.
+fn offset_of_token(text: &str, n: usize) -> usize {
+    let mut tokens = 0;
+    let mut in_token = false;
+    for (at, c) in text.char_indices() {
+        if c.is_whitespace() {
+            in_token = false;
+        } else if !in_token {
+            if tokens == n {
+                return at;
+            }
+            tokens += 1;
+            in_token = true;
+        }
+    }
+    text.len()
 }

@@ -1164,10 +1164,29 @@ class Board:
         """`True` if `color` may still castle queen-side."""
     def board_fen(self) -> str:
         """The placement field of the FEN."""
-    def epd(self) -> str:
-        """The EPD: the FEN's first four fields (the en passant square only when a capture is
-        legal), as python-chess's `epd()` without operations.
+    def epd(
+        self,
+        *,
+        shredder: bool = False,
+        en_passant: _EnPassant = "legal",
+        promoted: Optional[bool] = None,
+        **operations: Any,
+    ) -> str:
+        """The EPD: the FEN's first four fields, written as `fen()` writes them, then the
+        `operations` given as keywords, as python-chess's `epd()`: `board.epd(bm=move,
+        id="x")` gives `... bm Nf3; id "x";` (moves in SAN; a list for `bm`, `am`, and the
+        variation `pv`; ints and floats as Python prints them; anything else a string).
         """
+    def set_epd(self, epd: str) -> Dict[str, Any]:
+        """Sets the position from an EPD (the four fields, then operations) and returns its
+        operations as a dict, as python-chess's `set_epd`: `hmvc` and `fmvn` set the clocks
+        (0 and 1 without them). Raises `FenError`/`PositionError` for the fields, `ValueError`
+        for an operation, a move error for a move that is not legal; the board is unchanged
+        then.
+        """
+    @classmethod
+    def from_epd(cls, epd: str, *, chess960: bool = False) -> Tuple[Board, Dict[str, Any]]:
+        """A board and the operations of an EPD (python-chess's `Board.from_epd`)."""
     def set_fen(self, fen: str) -> None:
         """Sets the position from a FEN and clears the moves, keeping the board's `chess960`.
         Raises as the constructor; the board is unchanged then.
