@@ -6,7 +6,7 @@ use chessbits_move::{CastlingMode, UciMove};
 use chessbits_movegen::{Game, MoveGen, Outcome as RustOutcome, Termination};
 use chessbits_notation::fen::{CastlingNotation, EnPassantMode};
 use chessbits_notation::san::SanPlus;
-use chessbits_state::{CastlingSide, Setup};
+use chessbits_state::{CastlingSide, Setup, CHESS960_POSITIONS};
 use pyo3::prelude::*;
 
 use crate::drawing;
@@ -757,14 +757,13 @@ impl Board {
     /// Sets Chess960 start position `scharnagl` (0..960), white to move with every castling
     /// right; the board becomes a Chess960 board and the moves are forgotten.
     fn set_chess960_pos(&mut self, scharnagl: i64) -> PyResult<()> {
-        let n = u32::try_from(scharnagl).ok().filter(|&n| n < 960).ok_or_else(|| {
-            pyo3::exceptions::PyValueError::new_err(format!(
-                "chess960 position index not 0 <= {scharnagl} < 960"
-            ))
-        })?;
-        let mut setup = Setup::empty();
-        setup.board = placement::chess960_board(n);
-        setup.castling_rooks = setup.board.by_role(Role::Rook);
+        let n =
+            u32::try_from(scharnagl).ok().filter(|&n| n < CHESS960_POSITIONS).ok_or_else(|| {
+                pyo3::exceptions::PyValueError::new_err(format!(
+                    "chess960 position index not 0 <= {scharnagl} < 960"
+                ))
+            })?;
+        let setup = Setup::chess960(n).unwrap_or_default();
         *self = Board::of_setup(setup, true);
         Ok(())
     }
@@ -786,7 +785,7 @@ impl Board {
             && (ignore_turn || fields.turn == Color::White)
             && (ignore_castling || self.clean_castling_rights() == rooks)
             && (ignore_counters || (fields.halfmoves == 0 && fields.fullmoves == 1));
-        fits.then(|| placement::chess960_number(&fields.board)).flatten()
+        fits.then(|| fields.board.chess960_number()).flatten()
     }
 
     /// Back to the standard starting position, the moves forgotten.

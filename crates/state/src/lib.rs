@@ -28,6 +28,7 @@
 
 mod board;
 mod castling;
+mod chess960;
 mod display;
 mod history;
 mod polyglot_table;
@@ -46,6 +47,7 @@ pub use chessbits_move::{CastlingMode, Move16, Move32, MoveKind, UciMove};
 
 pub use board::Board;
 pub use castling::{Castles, CastlingRights, CastlingSide};
+pub use chess960::CHESS960_POSITIONS;
 pub use display::{BoardFen, CastlingFen};
 pub use history::History;
 pub use position::{CastlingModeError, NullMoveError, Position, PositionError, Undo};
