@@ -609,6 +609,32 @@ impl Board {
         })
     }
 
+    /// The move as XBoard writes it: UCI, but `O-O`/`O-O-O` for castling on a Chess960 board
+    /// (`chess960` says which, the board's kind by default), `@@@@` for the null move.
+    #[pyo3(signature = (r#move, chess960=None))]
+    fn xboard(&self, r#move: &Bound<'_, PyAny>, chess960: Option<bool>) -> PyResult<String> {
+        let m = move_arg(r#move)?;
+        if chess960.unwrap_or_else(|| self.chess960()) {
+            match self.castling(&m) {
+                Some(CastlingSide::KingSide) => return Ok("O-O".to_owned()),
+                Some(CastlingSide::QueenSide) => return Ok("O-O-O".to_owned()),
+                None => {}
+            }
+        }
+        Ok(m.xboard())
+    }
+
+    /// Parses an XBoard move (SAN or UCI, `@@@@` for the null move) against this position
+    /// (python-chess's `parse_xboard`).
+    fn parse_xboard(&self, xboard: &str) -> PyResult<Move> {
+        self.parse_san(xboard)
+    }
+
+    /// Parses an XBoard move, plays it and returns it (python-chess's `push_xboard`).
+    fn push_xboard(&mut self, xboard: &str) -> PyResult<Move> {
+        self.push_san(xboard)
+    }
+
     /// Plays `move` and returns its SAN (python-chess's `san_and_push`).
     fn san_and_push(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
         let san = self.san(r#move)?;
@@ -954,18 +980,21 @@ impl Board {
 
     /// `True` if `status()` is `STATUS_VALID`: a board set up piece by piece may not be.
     fn is_valid(&self) -> bool {
-        self.status() == 0
+        placement::status(&self.fields()) == 0
     }
 
-    /// python-chess's `status()` flags (`STATUS_VALID`, 0, or `STATUS_NO_WHITE_KING`,
-    /// `STATUS_BAD_CASTLING_RIGHTS`, ... or-ed together, with python-chess's values), by its
-    /// rules. A board from a FEN or moves is valid but for an impossible check; one set up
+    /// python-chess's `status()`: a `chessbits.Status` flag (an `IntFlag`, equal to
+    /// python-chess's of the same value): `Status.VALID` (0), or `NO_WHITE_KING`,
+    /// `BAD_CASTLING_RIGHTS`, ... or-ed together, by python-chess's rules. A board from a FEN or moves is valid but for an impossible check; one set up
     /// piece by piece may be anything. Castling rights and an en passant square set wrong
     /// are flagged while no move has been played since, as python-chess flags them. More
     /// promoted pieces than missing pawns, which python-chess allows and chessbits does not
     /// play, is flagged as `STATUS_TOO_MANY_WHITE_PIECES` (or black's).
-    fn status(&self) -> u32 {
-        placement::status(&self.fields())
+    fn status<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        static STATUS: pyo3::sync::PyOnceLock<Py<pyo3::types::PyType>> =
+            pyo3::sync::PyOnceLock::new();
+        let class = STATUS.import(py, "chessbits", "Status")?;
+        class.call1((placement::status(&self.fields()),))
     }
 
     /// An SVG drawing of the board (light and dark squares, figurines, coordinates), which

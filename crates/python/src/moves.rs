@@ -71,6 +71,21 @@ impl Move {
         self.uci.to_string()
     }
 
+    /// The move as XBoard writes it: its UCI, or `@@@@` for the null move.
+    pub(crate) fn xboard(&self) -> String {
+        if self.uci == UciMove::Null {
+            "@@@@".to_owned()
+        } else {
+            self.uci.to_string()
+        }
+    }
+
+    /// The piece dropped (Crazyhouse): always `None` in chess, as python-chess's `drop`.
+    #[getter]
+    fn drop(&self) -> Option<u8> {
+        None
+    }
+
     /// The origin square, 0 (a1) to 63 (h8); 0 for the null move.
     #[getter]
     #[allow(clippy::wrong_self_convention, reason = "python-chess's name")]

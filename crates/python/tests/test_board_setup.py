@@ -253,9 +253,13 @@ def test_status_flags_are_python_chess_values():
     for name in STATUS_NAMES:
         if hasattr(chessbits, name):
             assert getattr(chessbits, name) == int(getattr(chess, name)), name
-    # Every flag chessbits can raise is there (the race variant's are not).
-    missing = {name for name in STATUS_NAMES if not hasattr(chessbits, name)}
-    assert missing == {"STATUS_RACE_CHECK", "STATUS_RACE_MATERIAL", "STATUS_RACE_OVER"}
+    # Every flag is there, and the Status enum has python-chess's members.
+    assert all(hasattr(chessbits, name) for name in STATUS_NAMES)
+    assert {m.name: m.value for m in chessbits.Status} == {m.name: m.value for m in chess.Status}
+    assert chessbits.Status.VALID == chess.Status.VALID == 0
+    status = chessbits.Board(None).status()
+    assert isinstance(status, chessbits.Status) and status == chess.Board(None).status()
+    assert status & chessbits.STATUS_EMPTY and repr(status).startswith("<Status.")
     # A check no move can give, from a FEN (chessbits plays it, as published perft suites
     # hold such positions), is flagged as python-chess flags it.
     for fen in ("k7/8/8/8/8/8/8/r1K3r1 w - - 0 1", "4k3/8/8/8/8/8/8/R2K2Rr w - - 0 1"):

@@ -246,3 +246,22 @@ def test_epd_operations_read_and_write_as_python_chess():
     with pytest.raises(ValueError, match="opcode"):
         board.epd(**{"1x": None})
     assert board.fen() == chess.STARTING_FEN  # unchanged by the errors
+
+
+def test_xboard_moves_as_python_chess():
+    fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+    for chess960 in (False, True):
+        ours, theirs = chessbits.Board(fen, chess960=chess960), chess.Board(fen, chess960=chess960)
+        for move in theirs.legal_moves:
+            assert ours.xboard(move) == theirs.xboard(move)
+            assert ours.xboard(move, chess960=not chess960) == theirs.xboard(
+                move, chess960=not chess960
+            )
+            assert ours.parse_xboard(move.uci()) == theirs.parse_xboard(move.uci())
+    ours, theirs = chessbits.Board(), chess.Board()
+    for text in ("e4", "e7e5", "@@@@", "--", "Nf3"):
+        assert ours.push_xboard(text) == theirs.push_xboard(text)
+    assert ours.fen() == theirs.fen()
+    assert chessbits.Move.null().xboard() == chess.Move.null().xboard() == "@@@@"
+    assert chessbits.Move.from_uci("e2e4").xboard() == "e2e4"
+    assert chessbits.Move.from_uci("e2e4").drop is None

@@ -99,6 +99,10 @@ __all__ = [
     "STATUS_EMPTY",
     "STATUS_TOO_MANY_CHECKERS",
     "STATUS_IMPOSSIBLE_CHECK",
+    "STATUS_RACE_CHECK",
+    "STATUS_RACE_OVER",
+    "STATUS_RACE_MATERIAL",
+    "Status",
     "square",
     "square_file",
     "square_rank",
@@ -141,22 +145,52 @@ FILE_NAMES = ["a", "b", "c", "d", "e", "f", "g", "h"]
 RANK_NAMES = ["1", "2", "3", "4", "5", "6", "7", "8"]
 SQUARES = list(range(64))
 SQUARE_NAMES = [f + r for r in RANK_NAMES for f in FILE_NAMES]
-# ``Board.status()`` flags, python-chess's values: ``STATUS_VALID`` (0) or these or-ed.
-STATUS_VALID = 0
-STATUS_NO_WHITE_KING = 1 << 0
-STATUS_NO_BLACK_KING = 1 << 1
-STATUS_TOO_MANY_KINGS = 1 << 2
-STATUS_TOO_MANY_WHITE_PAWNS = 1 << 3
-STATUS_TOO_MANY_BLACK_PAWNS = 1 << 4
-STATUS_PAWNS_ON_BACKRANK = 1 << 5
-STATUS_TOO_MANY_WHITE_PIECES = 1 << 6
-STATUS_TOO_MANY_BLACK_PIECES = 1 << 7
-STATUS_BAD_CASTLING_RIGHTS = 1 << 8
-STATUS_INVALID_EP_SQUARE = 1 << 9
-STATUS_OPPOSITE_CHECK = 1 << 10
-STATUS_EMPTY = 1 << 11
-STATUS_TOO_MANY_CHECKERS = 1 << 15
-STATUS_IMPOSSIBLE_CHECK = 1 << 16
+
+
+class Status(enum.IntFlag):
+    """What is wrong with a board, as python-chess's ``chess.Status`` flags (the same names and
+    values; ``Board.status()`` returns one, ``VALID`` when nothing is). The ``RACE_*`` flags
+    are python-chess's Racing Kings variant's, never set here."""
+
+    VALID = 0
+    NO_WHITE_KING = 1 << 0
+    NO_BLACK_KING = 1 << 1
+    TOO_MANY_KINGS = 1 << 2
+    TOO_MANY_WHITE_PAWNS = 1 << 3
+    TOO_MANY_BLACK_PAWNS = 1 << 4
+    PAWNS_ON_BACKRANK = 1 << 5
+    TOO_MANY_WHITE_PIECES = 1 << 6
+    TOO_MANY_BLACK_PIECES = 1 << 7
+    BAD_CASTLING_RIGHTS = 1 << 8
+    INVALID_EP_SQUARE = 1 << 9
+    OPPOSITE_CHECK = 1 << 10
+    EMPTY = 1 << 11
+    RACE_CHECK = 1 << 12
+    RACE_OVER = 1 << 13
+    RACE_MATERIAL = 1 << 14
+    TOO_MANY_CHECKERS = 1 << 15
+    IMPOSSIBLE_CHECK = 1 << 16
+
+
+# ``Board.status()`` flags by python-chess's names: ``STATUS_VALID`` is ``Status.VALID`` ...
+STATUS_VALID = Status.VALID
+STATUS_NO_WHITE_KING = Status.NO_WHITE_KING
+STATUS_NO_BLACK_KING = Status.NO_BLACK_KING
+STATUS_TOO_MANY_KINGS = Status.TOO_MANY_KINGS
+STATUS_TOO_MANY_WHITE_PAWNS = Status.TOO_MANY_WHITE_PAWNS
+STATUS_TOO_MANY_BLACK_PAWNS = Status.TOO_MANY_BLACK_PAWNS
+STATUS_PAWNS_ON_BACKRANK = Status.PAWNS_ON_BACKRANK
+STATUS_TOO_MANY_WHITE_PIECES = Status.TOO_MANY_WHITE_PIECES
+STATUS_TOO_MANY_BLACK_PIECES = Status.TOO_MANY_BLACK_PIECES
+STATUS_BAD_CASTLING_RIGHTS = Status.BAD_CASTLING_RIGHTS
+STATUS_INVALID_EP_SQUARE = Status.INVALID_EP_SQUARE
+STATUS_OPPOSITE_CHECK = Status.OPPOSITE_CHECK
+STATUS_EMPTY = Status.EMPTY
+STATUS_RACE_CHECK = Status.RACE_CHECK
+STATUS_RACE_OVER = Status.RACE_OVER
+STATUS_RACE_MATERIAL = Status.RACE_MATERIAL
+STATUS_TOO_MANY_CHECKERS = Status.TOO_MANY_CHECKERS
+STATUS_IMPOSSIBLE_CHECK = Status.IMPOSSIBLE_CHECK
 # The squares as constants: A1 = 0, B1 = 1, ... H8 = 63.
 globals().update({name.upper(): index for index, name in enumerate(SQUARE_NAMES)})
 __all__ += [name.upper() for name in SQUARE_NAMES]

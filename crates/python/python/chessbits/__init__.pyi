@@ -194,6 +194,10 @@ __all__ = [
     "STATUS_EMPTY",
     "STATUS_TOO_MANY_CHECKERS",
     "STATUS_IMPOSSIBLE_CHECK",
+    "STATUS_RACE_CHECK",
+    "STATUS_RACE_OVER",
+    "STATUS_RACE_MATERIAL",
+    "Status",
     "square",
     "square_file",
     "square_rank",
@@ -442,21 +446,44 @@ def ray(a: int, b: int) -> int:
     """The whole rank, file or diagonal through ``a`` and ``b``, edge to edge (0 if they
     share none), as a mask.
     """
-STATUS_VALID: int
-STATUS_NO_WHITE_KING: int
-STATUS_NO_BLACK_KING: int
-STATUS_TOO_MANY_KINGS: int
-STATUS_TOO_MANY_WHITE_PAWNS: int
-STATUS_TOO_MANY_BLACK_PAWNS: int
-STATUS_PAWNS_ON_BACKRANK: int
-STATUS_TOO_MANY_WHITE_PIECES: int
-STATUS_TOO_MANY_BLACK_PIECES: int
-STATUS_BAD_CASTLING_RIGHTS: int
-STATUS_INVALID_EP_SQUARE: int
-STATUS_OPPOSITE_CHECK: int
-STATUS_EMPTY: int
-STATUS_TOO_MANY_CHECKERS: int
-STATUS_IMPOSSIBLE_CHECK: int
+class Status(enum.IntFlag):
+    VALID = 0
+    NO_WHITE_KING = 1
+    NO_BLACK_KING = 2
+    TOO_MANY_KINGS = 4
+    TOO_MANY_WHITE_PAWNS = 8
+    TOO_MANY_BLACK_PAWNS = 16
+    PAWNS_ON_BACKRANK = 32
+    TOO_MANY_WHITE_PIECES = 64
+    TOO_MANY_BLACK_PIECES = 128
+    BAD_CASTLING_RIGHTS = 256
+    INVALID_EP_SQUARE = 512
+    OPPOSITE_CHECK = 1024
+    EMPTY = 2048
+    RACE_CHECK = 4096
+    RACE_OVER = 8192
+    RACE_MATERIAL = 16384
+    TOO_MANY_CHECKERS = 32768
+    IMPOSSIBLE_CHECK = 65536
+
+STATUS_VALID: Status
+STATUS_NO_WHITE_KING: Status
+STATUS_NO_BLACK_KING: Status
+STATUS_TOO_MANY_KINGS: Status
+STATUS_TOO_MANY_WHITE_PAWNS: Status
+STATUS_TOO_MANY_BLACK_PAWNS: Status
+STATUS_PAWNS_ON_BACKRANK: Status
+STATUS_TOO_MANY_WHITE_PIECES: Status
+STATUS_TOO_MANY_BLACK_PIECES: Status
+STATUS_BAD_CASTLING_RIGHTS: Status
+STATUS_INVALID_EP_SQUARE: Status
+STATUS_OPPOSITE_CHECK: Status
+STATUS_EMPTY: Status
+STATUS_RACE_CHECK: Status
+STATUS_RACE_OVER: Status
+STATUS_RACE_MATERIAL: Status
+STATUS_TOO_MANY_CHECKERS: Status
+STATUS_IMPOSSIBLE_CHECK: Status
 A1: int
 B1: int
 C1: int
@@ -767,6 +794,11 @@ class Move:
     @classmethod
     def null(cls) -> Move:
         """The null move, `0000`."""
+    def xboard(self) -> str:
+        """The move as XBoard writes it: its UCI, or `@@@@` for the null move."""
+    @property
+    def drop(self) -> Optional[int]:
+        """The piece dropped (Crazyhouse): always `None` in chess, as python-chess's `drop`."""
     def uci(self) -> str:
         """The UCI text."""
     @property
@@ -1128,6 +1160,16 @@ class Board:
         right unless `ignore_turn` and `ignore_castling` say otherwise, and, with
         `ignore_counters=False`, the clocks at 0 and 1 (python-chess's `chess960_pos`).
         """
+    def xboard(self, move: MoveLike, chess960: Optional[bool] = None) -> str:
+        """The move as XBoard writes it: UCI, but `O-O`/`O-O-O` for castling on a Chess960 board
+        (`chess960` says which, the board's kind by default), `@@@@` for the null move.
+        """
+    def parse_xboard(self, xboard: str) -> Move:
+        """Parses an XBoard move (SAN or UCI, `@@@@` for the null move) against this position
+        (python-chess's `parse_xboard`).
+        """
+    def push_xboard(self, xboard: str) -> Move:
+        """Parses an XBoard move, plays it and returns it (python-chess's `push_xboard`)."""
     def reset(self) -> None:
         """Back to the standard starting position, the moves forgotten."""
     def generate_legal_moves(self) -> Iterator[Move]:
@@ -1214,10 +1256,11 @@ class Board:
         """
     def is_valid(self) -> bool:
         """`True` if `status()` is `STATUS_VALID`: a board set up piece by piece may not be."""
-    def status(self) -> int:
-        """python-chess's `status()` flags (`STATUS_VALID`, 0, or `STATUS_NO_WHITE_KING`,
-        `STATUS_BAD_CASTLING_RIGHTS`, ... or-ed together, with python-chess's values), by its
-        rules. A board from a FEN or moves is valid but for an impossible check; one set up
+    def status(self) -> Status:
+        """python-chess's `status()`: a `chessbits.Status` flag (an `IntFlag`, equal to
+        python-chess's of the same value): `Status.VALID` (0), or `NO_WHITE_KING`,
+        `BAD_CASTLING_RIGHTS`, ... or-ed together, by python-chess's rules. A board from a FEN or
+        moves is valid but for an impossible check; one set up
         piece by piece may be anything. Castling rights and an en passant square set wrong
         are flagged while no move has been played since, as python-chess flags them. More
         promoted pieces than missing pawns, which python-chess allows and chessbits does not

@@ -200,9 +200,13 @@ impl Board {
     /// in UCI (`g1f3`, `e1g1`) that SAN does not read as one.
     pub(super) fn san_move(&self, san: &str) -> PyResult<chessbits_move::Move16> {
         let text = san.trim();
+        let pos = self.position()?;
+        // The null move, in the four ways python-chess reads it.
+        if matches!(text, "--" | "Z0" | "0000" | "@@@@") {
+            return Ok(chessbits_move::Move16::NULL);
+        }
         let parsed = San::from_ascii(text.as_bytes())
             .map_err(|e| raise::<InvalidMoveError>(format!("invalid san {san:?}: {e}")));
-        let pos = self.position()?;
         let error = match parsed.map(|p| p.to_move(pos)) {
             Ok(Ok(m)) => return Ok(m),
             Ok(Err(e)) => san_error(e),
