@@ -1,5 +1,10 @@
-//! `chessbits.Board`: python-chess's names over a [`Game`] (its state and the accessors the
-//! methods read it through are in `board/state.rs`).
+//! `chessbits.Board`: python-chess's names over a [`Game`].
+//!
+//! This file is the class's one `#[pymethods]` block (pyo3 takes a class's Python methods in
+//! one block unless its `multiple-pymethods` feature, and the `inventory` crate it needs, are
+//! added), so it is long: about 200 methods and properties, each a short wrapper. What they
+//! do is elsewhere: the board's state and accessors in `board/state.rs`, EPD operations in
+//! `board/epd.rs`, edits in `edit.rs`, python-chess's placement rules in `placement.rs`.
 
 use chessbits_bitboard::{Color, Role};
 use chessbits_move::{CastlingMode, UciMove};
@@ -8,10 +13,11 @@ use chessbits_notation::fen::{CastlingNotation, EnPassantMode};
 use chessbits_notation::san::SanPlus;
 use chessbits_state::{CastlingSide, Setup, CHESS960_POSITIONS};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use crate::drawing;
 use crate::edit;
-use crate::errors::{raise, IllegalMoveError, InvalidMoveError};
+use crate::errors::{raise, InvalidMoveError};
 use crate::moves::{move_arg, LegalMoves, Move, Outcome};
 use crate::pieces::{
     piece_type, role_of, square_index, ColorArg, Mask, Piece, PieceArg, SquareSet,
@@ -23,6 +29,8 @@ pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ
 
 mod epd;
 mod state;
+
+use state::MoveIter;
 
 /// A game in progress: a position, the moves that led to it and their history, with
 /// python-chess's names. Every move is checked. A board can also be set up piece by piece
@@ -367,24 +375,18 @@ impl Board {
     }
 
     /// The legal moves, one at a time (python-chess's `generate_legal_moves()`).
-    fn generate_legal_moves<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
+    fn generate_legal_moves<'py>(&self, py: Python<'py>) -> PyResult<MoveIter<'py>> {
         let moves = self.legal_moves()?.moves;
-        pyo3::types::PyList::new(py, moves)?.try_iter()
+        state::iterate(py, moves)
     }
 
     /// The legal captures, en passant included, one at a time (python-chess's
     /// `generate_legal_captures()`).
-    fn generate_legal_captures<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
+    fn generate_legal_captures<'py>(&self, py: Python<'py>) -> PyResult<MoveIter<'py>> {
         let pos = self.position()?;
         let captures: Vec<Move> =
             pos.legal_moves().iter().filter(|m| m.is_capture()).map(|&m| self.to_py(m)).collect();
-        pyo3::types::PyList::new(py, captures)?.try_iter()
+        state::iterate(py, captures)
     }
 
     /// The squares the piece on `square` attacks (none for an empty square; a pinned piece
@@ -594,19 +596,9 @@ impl Board {
         to_square: i64,
         promotion: Option<i64>,
     ) -> PyResult<Move> {
-        let (from, to) = (square_index(from_square)?, square_index(to_square)?);
-        let pawn = self.placement().role_at(from) == Some(Role::Pawn);
-        let back =
-            matches!(to.rank(), chessbits_bitboard::Rank::First | chessbits_bitboard::Rank::Eighth);
-        let promotion = match promotion {
-            Some(kind) => Some(role_of(kind)?),
-            None if pawn && back => Some(Role::Queen),
-            None => None,
-        };
-        let uci = UciMove::Normal { from, to, promotion };
-        self.position()?.resolve_uci(uci).map(|m| self.to_py(m)).map_err(|_| {
-            raise::<IllegalMoveError>(format!("no matching legal move for {uci} ({from} -> {to})"))
-        })
+        let promotion = promotion.map(role_of).transpose()?;
+        let m = self.find(square_index(from_square)?, square_index(to_square)?, promotion)?;
+        Ok(self.to_py(m))
     }
 
     /// The move as XBoard writes it: UCI, but `O-O`/`O-O-O` for castling on a Chess960 board
@@ -690,25 +682,19 @@ impl Board {
     }
 
     /// The pseudo-legal moves, one at a time.
-    fn generate_pseudo_legal_moves<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
-        pyo3::types::PyList::new(py, self.pseudo_legal_moves()?.moves)?.try_iter()
+    fn generate_pseudo_legal_moves<'py>(&self, py: Python<'py>) -> PyResult<MoveIter<'py>> {
+        state::iterate(py, self.pseudo_legal_moves()?.moves)
     }
 
     /// The pseudo-legal captures (en passant included), one at a time.
-    fn generate_pseudo_legal_captures<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
+    fn generate_pseudo_legal_captures<'py>(&self, py: Python<'py>) -> PyResult<MoveIter<'py>> {
         let pos = self.position()?;
         let captures = placement::pseudo_legal_moves(pos)
             .into_iter()
             .filter(|&uci| placement::is_capture(pos, uci))
             .map(|uci| Move { uci })
             .collect::<Vec<_>>();
-        pyo3::types::PyList::new(py, captures)?.try_iter()
+        state::iterate(py, captures)
     }
 
     /// `True` if `move` is pseudo-legal here (legal, or legal but for leaving the king in
@@ -730,23 +716,17 @@ impl Board {
     }
 
     /// The legal castling moves, one at a time.
-    fn generate_castling_moves<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
+    fn generate_castling_moves<'py>(&self, py: Python<'py>) -> PyResult<MoveIter<'py>> {
         let pos = self.position()?;
         let moves: Vec<Move> = pos.castling_moves().iter().map(|&m| self.to_py(m)).collect();
-        pyo3::types::PyList::new(py, moves)?.try_iter()
+        state::iterate(py, moves)
     }
 
     /// The legal en passant captures, one at a time.
-    fn generate_legal_ep<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
+    fn generate_legal_ep<'py>(&self, py: Python<'py>) -> PyResult<MoveIter<'py>> {
         let pos = self.position()?;
         let moves: Vec<Move> = pos.en_passant_moves().iter().map(|&m| self.to_py(m)).collect();
-        pyo3::types::PyList::new(py, moves)?.try_iter()
+        state::iterate(py, moves)
     }
 
     /// Mirrors the board in place (python-chess's `apply_mirror()`); the moves are
@@ -905,27 +885,8 @@ impl Board {
     /// (0 and 1 without them). Raises `FenError`/`PositionError` for the fields, `ValueError`
     /// for an operation, a move error for a move that is not legal; the board is unchanged
     /// then.
-    fn set_epd<'py>(
-        &mut self,
-        py: Python<'py>,
-        epd: &str,
-    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-        let text = epd.trim().trim_end_matches(';');
-        let fields: Vec<&str> = text.split_whitespace().take(4).collect();
-        let rest = &text[offset_of_token(text, 4)..];
-        if rest.is_empty() {
-            self.set_fen(epd)?;
-            return Ok(pyo3::types::PyDict::new(py));
-        }
-        let position = Board::new(&format!("{} 0 1", fields.join(" ")), self.chess960())?;
-        let operations = epd::read_operations(py, rest, &position)?;
-        let clock = |name: &str, default: &str| -> PyResult<String> {
-            Ok(match operations.get_item(name)? {
-                Some(value) => value.str()?.to_string(),
-                None => default.to_owned(),
-            })
-        };
-        let fen = format!("{} {} {}", fields.join(" "), clock("hmvc", "0")?, clock("fmvn", "1")?);
+    fn set_epd<'py>(&mut self, py: Python<'py>, epd: &str) -> PyResult<Bound<'py, PyDict>> {
+        let (fen, operations) = epd::read(py, epd, self.chess960())?;
         self.set_fen(&fen)?;
         Ok(operations)
     }
@@ -938,7 +899,7 @@ impl Board {
         py: Python<'py>,
         epd: &str,
         chess960: bool,
-    ) -> PyResult<(Board, Bound<'py, pyo3::types::PyDict>)> {
+    ) -> PyResult<(Board, Bound<'py, PyDict>)> {
         let mut board = Board::new(STARTING_FEN, chess960)?;
         let operations = board.set_epd(py, epd)?;
         Ok((board, operations))
@@ -1157,22 +1118,4 @@ impl Board {
         let fen = self.fen_text(EnPassantMode::Legal, CastlingNotation::default());
         format!("Board('{fen}')\n{}", drawing::diagram(self.placement()))
     }
-}
-
-/// The byte offset of the `n`-th (from 0) whitespace-separated token of `text`.
-fn offset_of_token(text: &str, n: usize) -> usize {
-    let mut tokens = 0;
-    let mut in_token = false;
-    for (at, c) in text.char_indices() {
-        if c.is_whitespace() {
-            in_token = false;
-        } else if !in_token {
-            if tokens == n {
-                return at;
-            }
-            tokens += 1;
-            in_token = true;
-        }
-    }
-    text.len()
 }

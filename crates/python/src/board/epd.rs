@@ -16,6 +16,53 @@ use pyo3::types::{PyDict, PyList};
 use super::Board;
 use crate::moves::{move_arg, Move};
 
+/// The FEN an EPD sets and its operations, as python-chess's `set_epd` reads them: the four
+/// fields, with `hmvc` and `fmvn` as the clocks (0 and 1 without them); the moves of the
+/// operations read against the position of the fields on a board of kind `chess960`.
+///
+/// # Errors
+/// As the board's constructor for the fields, as [`read_operations`] for the operations.
+pub(super) fn read<'py>(
+    py: Python<'py>,
+    epd: &str,
+    chess960: bool,
+) -> PyResult<(String, Bound<'py, PyDict>)> {
+    let text = epd.trim().trim_end_matches(';');
+    let fields: Vec<&str> = text.split_whitespace().take(4).collect();
+    let rest = &text[offset_of_token(text, 4)..];
+    if rest.is_empty() {
+        return Ok((text.to_owned(), PyDict::new(py)));
+    }
+    let position = Board::new(&format!("{} 0 1", fields.join(" ")), chess960)?;
+    let operations = read_operations(py, rest, &position)?;
+    let clock = |name: &str, default: &str| -> PyResult<String> {
+        Ok(match operations.get_item(name)? {
+            Some(value) => value.str()?.to_string(),
+            None => default.to_owned(),
+        })
+    };
+    let fen = format!("{} {} {}", fields.join(" "), clock("hmvc", "0")?, clock("fmvn", "1")?);
+    Ok((fen, operations))
+}
+
+/// The byte offset of the `n`-th (from 0) whitespace-separated token of `text`.
+fn offset_of_token(text: &str, n: usize) -> usize {
+    let mut tokens = 0;
+    let mut in_token = false;
+    for (at, c) in text.char_indices() {
+        if c.is_whitespace() {
+            in_token = false;
+        } else if !in_token {
+            if tokens == n {
+                return at;
+            }
+            tokens += 1;
+            in_token = true;
+        }
+    }
+    text.len()
+}
+
 /// Checks an opcode as python-chess does: not empty, not `-`, starting with a letter, with no
 /// whitespace.
 fn check_opcode(opcode: &str) -> PyResult<()> {
@@ -45,7 +92,7 @@ fn takes_moves(opcode: &str) -> bool {
 ///
 /// # Errors
 /// `ValueError` for a bad opcode or number; the move errors for a move that is not legal.
-pub(super) fn read_operations<'py>(
+fn read_operations<'py>(
     py: Python<'py>,
     text: &str,
     board: &Board,

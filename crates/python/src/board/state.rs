@@ -305,3 +305,37 @@ pub(super) fn en_passant_mode(text: &str) -> PyResult<EnPassantMode> {
         ))),
     }
 }
+
+/// The moves of a `generate_*` method, handed to Python one at a time.
+pub(super) type MoveIter<'py> = Bound<'py, pyo3::types::PyIterator>;
+
+/// `moves` as a Python iterator.
+pub(super) fn iterate<'py>(
+    py: Python<'py>,
+    moves: impl IntoIterator<Item = Move, IntoIter: ExactSizeIterator>,
+) -> PyResult<MoveIter<'py>> {
+    pyo3::types::PyList::new(py, moves)?.try_iter()
+}
+
+impl Board {
+    /// The legal move from `from` to `to`, as python-chess's `find_move` finds it: a pawn
+    /// reaching its last rank promotes to a queen unless `promotion` says otherwise; castling
+    /// by the king's two squares or onto its rook.
+    ///
+    /// # Errors
+    /// `IllegalMoveError` if there is none.
+    pub(super) fn find(
+        &self,
+        from: chessbits_bitboard::Square,
+        to: chessbits_bitboard::Square,
+        promotion: Option<Role>,
+    ) -> PyResult<chessbits_move::Move16> {
+        let pawn = self.placement().role_at(from) == Some(Role::Pawn);
+        let back = chessbits_bitboard::Bitboard::BACKRANKS.contains(to);
+        let promotion = promotion.or((pawn && back).then_some(Role::Queen));
+        let uci = UciMove::Normal { from, to, promotion };
+        self.position()?.resolve_uci(uci).map_err(|_| {
+            raise::<IllegalMoveError>(format!("no matching legal move for {uci} ({from} -> {to})"))
+        })
+    }
+}
