@@ -338,15 +338,15 @@ impl Board {
     /// an enemy rook, bishop or queen (python-chess's `is_pinned`: only `square` stands
     /// between them).
     fn is_pinned(&self, color: ColorArg, square: i64) -> PyResult<bool> {
-        Ok(placement::is_pinned(self.placement(), color.0, square_index(square)?))
+        Ok(self.pin_mask(color, square)? != u64::MAX)
     }
 
     /// The plies played since the start of the game the FEN counts from: `2 *
     /// (fullmove_number - 1)`, plus one with black to move.
-    fn ply(&self) -> u32 {
+    fn ply(&self) -> u64 {
         let (fullmoves, turn) =
             self.field(|s| (s.fullmoves, s.turn), |p| (p.fullmoves(), p.turn()));
-        2 * fullmoves.saturating_sub(1) + u32::from(turn == Color::Black)
+        2 * u64::from(fullmoves.saturating_sub(1)) + u64::from(turn == Color::Black)
     }
 
     /// Every piece by its square, as a dict of `Piece`.
@@ -517,7 +517,8 @@ impl Board {
     }
 
     /// The squares of pieces that came by promotion in the moves played, as python-chess's
-    /// `promoted` mask (pieces set up by an edit are not counted).
+    /// `promoted` mask: derived from the moves kept, so a board set up by an edit, or copied
+    /// or cleared of its moves, counts none.
     #[getter]
     fn promoted(&self) -> u64 {
         crate::moves::promoted(self.game.moves()).0

@@ -66,8 +66,9 @@ pub(crate) fn board_fen(text: &str) -> Result<chessbits_state::Board, PyErr> {
 /// The castling rooks a FEN castling field names on `setup`'s placement, as python-chess's
 /// `set_castling_fen` reads it: `-` or nothing for none; else up to two white letters then
 /// up to two black ones, `K`/`Q` (`k`/`q`) for the outermost rook on that side of the king
-/// (the corner if there is none) and a file letter for that file's back-rank square. A
-/// right may name a square with no rook: `status()` flags it.
+/// (else the corner, but for `Q` with a king and no rook: nothing, as python-chess reads
+/// it) and a file letter for that file's back-rank square. A right may name a square with no
+/// rook: `status()` flags it.
 ///
 /// # Errors
 /// `FenError` for text that is not such a field.
@@ -89,17 +90,22 @@ pub(crate) fn castling_fen(setup: &Setup, text: &str) -> Result<Bitboard, PyErr>
         let ours = board.by_role(Role::Rook) & board.by_color(color) & back;
         let king = (board.by_role(Role::King) & board.by_color(color)).last();
         let file = match letter.to_ascii_lowercase() {
+            // python-chess takes the lowest rook if it stands left of the king, and nothing
+            // when there is a king and no rook; the a-file otherwise.
             b'q' => match (ours.first(), king) {
-                (Some(rook), Some(king)) if rook < king => rook.file(),
-                _ => File::A,
+                (Some(rook), Some(king)) if rook < king => Some(rook.file()),
+                (None, Some(_)) => None,
+                _ => Some(File::A),
             },
             b'k' => match (ours.last(), king) {
-                (Some(rook), Some(king)) if king < rook => rook.file(),
-                _ => File::H,
+                (Some(rook), Some(king)) if king < rook => Some(rook.file()),
+                _ => Some(File::H),
             },
-            other => File::ALL[usize::from(other - b'a')],
+            other => Some(File::ALL[usize::from(other - b'a')]),
         };
-        rooks |= Bitboard::from_square(Square::from_coords(file, rank));
+        if let Some(file) = file {
+            rooks |= Bitboard::from_square(Square::from_coords(file, rank));
+        }
     }
     Ok(rooks)
 }

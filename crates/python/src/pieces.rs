@@ -305,20 +305,23 @@ impl SquareSet {
         pyo3::types::PyList::new(py, squares)?.try_iter()
     }
 
-    fn __ior__(&mut self, other: Mask) {
-        self.mask |= other.bits();
+    // The in-place changes take the set as `slf` and borrow it only once their argument is
+    // read: the argument may be the set itself (`s |= s`), which a borrow held during its
+    // reading would refuse.
+    fn __ior__(slf: &Bound<'_, Self>, other: Mask) {
+        slf.borrow_mut().mask |= other.bits();
     }
 
-    fn __iand__(&mut self, other: Mask) {
-        self.mask &= other.bits();
+    fn __iand__(slf: &Bound<'_, Self>, other: Mask) {
+        slf.borrow_mut().mask &= other.bits();
     }
 
-    fn __ixor__(&mut self, other: Mask) {
-        self.mask ^= other.bits();
+    fn __ixor__(slf: &Bound<'_, Self>, other: Mask) {
+        slf.borrow_mut().mask ^= other.bits();
     }
 
-    fn __isub__(&mut self, other: Mask) {
-        self.mask &= !other.bits();
+    fn __isub__(slf: &Bound<'_, Self>, other: Mask) {
+        slf.borrow_mut().mask &= !other.bits();
     }
 
     fn __ilshift__(&mut self, shift: ShiftCount) {
@@ -373,44 +376,46 @@ impl SquareSet {
 
     /// Adds the squares of each of `others`.
     #[pyo3(signature = (*others))]
-    fn update(&mut self, others: Vec<Mask>) {
-        self.mask = others.iter().fold(self.mask, |mask, other| mask | other.bits());
+    fn update(slf: &Bound<'_, Self>, others: Vec<Mask>) {
+        let mut set = slf.borrow_mut();
+        set.mask = others.iter().fold(set.mask, |mask, other| mask | other.bits());
     }
 
     /// Keeps the squares that are in each of `others`.
     #[pyo3(signature = (*others))]
-    fn intersection_update(&mut self, others: Vec<Mask>) {
-        self.mask = others.iter().fold(self.mask, |mask, other| mask & other.bits());
+    fn intersection_update(slf: &Bound<'_, Self>, others: Vec<Mask>) {
+        let mut set = slf.borrow_mut();
+        set.mask = others.iter().fold(set.mask, |mask, other| mask & other.bits());
     }
 
     /// Removes the squares of `other`.
-    fn difference_update(&mut self, other: Mask) {
-        self.mask &= !other.bits();
+    fn difference_update(slf: &Bound<'_, Self>, other: Mask) {
+        SquareSet::__isub__(slf, other);
     }
 
     /// Keeps the squares in exactly one of the set and `other`.
-    fn symmetric_difference_update(&mut self, other: Mask) {
-        self.mask ^= other.bits();
+    fn symmetric_difference_update(slf: &Bound<'_, Self>, other: Mask) {
+        SquareSet::__ixor__(slf, other);
     }
 
     /// The squares of the set or `other` (`|`).
     fn union(&self, other: Mask) -> SquareSet {
-        SquareSet { mask: self.mask | other.bits() }
+        self.__or__(other)
     }
 
     /// The squares of both (`&`).
     fn intersection(&self, other: Mask) -> SquareSet {
-        SquareSet { mask: self.mask & other.bits() }
+        self.__and__(other)
     }
 
     /// The squares of the set not in `other` (`-`).
     fn difference(&self, other: Mask) -> SquareSet {
-        SquareSet { mask: self.mask & !other.bits() }
+        self.__sub__(other)
     }
 
     /// The squares in exactly one of the two (`^`).
     fn symmetric_difference(&self, other: Mask) -> SquareSet {
-        SquareSet { mask: self.mask ^ other.bits() }
+        self.__xor__(other)
     }
 
     /// The set of one square.

@@ -137,17 +137,12 @@ pub(crate) fn status(setup: &Setup) -> u32 {
             }
             None => {
                 checkers.count() > 2
-                    || (checkers.count() == 2 && (attacks_line(first, last) & our_kings).any())
+                    || (checkers.count() == 2 && (attacks::line(first, last) & our_kings).any())
             }
         };
         flag(impossible, STATUS_IMPOSSIBLE_CHECK);
     }
     flags
-}
-
-/// The line through two squares, edge to edge (empty if they share no line).
-fn attacks_line(a: Square, b: Square) -> Bitboard {
-    attacks::line(a, b)
 }
 
 /// python-chess's status flags, with its values.
@@ -166,32 +161,12 @@ pub(crate) const STATUS_EMPTY: u32 = 1 << 11;
 pub(crate) const STATUS_TOO_MANY_CHECKERS: u32 = 1 << 15;
 pub(crate) const STATUS_IMPOSSIBLE_CHECK: u32 = 1 << 16;
 
-/// Whether the piece of `color` on `square` may not leave the line from its king to an enemy
-/// rook, bishop or queen: only `square` stands between them (python-chess's `is_pinned`).
-pub(crate) fn is_pinned(board: &Board, color: Color, square: Square) -> bool {
-    use chessbits_bitboard::tables::{between, bishop_rays, rook_rays};
-    let sq = Bitboard::from_square(square);
-    let Some(king) = board.king_of(color) else { return false };
-    let them = board.by_color(!color);
-    let queens = board.by_role(Role::Queen);
-    let snipers = (rook_rays(king) & (board.by_role(Role::Rook) | queens) & them)
-        | (bishop_rays(king) & (board.by_role(Role::Bishop) | queens) & them);
-    snipers.into_iter().any(|sniper| between(sniper, king) & (board.occupied() | sq) == sq)
-}
-
 /// The squares the piece on `square` attacks (none for an empty square; a pinned piece
 /// still attacks), as python-chess's `attacks(square)`.
 pub(crate) fn attacks(board: &Board, square: Square) -> Bitboard {
-    let Some(piece) = board.piece_at(square) else { return Bitboard::EMPTY };
-    let occupied = board.occupied();
-    match piece.role {
-        Role::Pawn => attacks::pawn(piece.color, square),
-        Role::Knight => attacks::knight(square),
-        Role::Bishop => attacks::bishop(square, occupied),
-        Role::Rook => attacks::rook(square, occupied),
-        Role::Queen => attacks::queen(square, occupied),
-        Role::King => attacks::king(square),
-    }
+    board.piece_at(square).map_or(Bitboard::EMPTY, |piece| {
+        attacks_of(piece.role, piece.color, square, board.occupied())
+    })
 }
 
 /// The pseudo-legal moves of the side to move in `pos`, as python-chess's

@@ -65,6 +65,12 @@ def compare(ours, theirs, counts):
     assert (ours.king(True), ours.king(False)) == (theirs.king(True), theirs.king(False))
     assert ours.chess960 == theirs.chess960
     assert ours.checkers_mask() == theirs.checkers_mask()
+    # Attacks and pins read the placement alone: they answer on every board, two kings too.
+    for square in (counts["valid"] * 7 % 64, counts["invalid"] * 13 % 64, chess.E2):
+        for color in (chess.WHITE, chess.BLACK):
+            assert ours.pin_mask(color, square) == theirs.pin_mask(color, square)
+            assert ours.is_pinned(color, square) == theirs.is_pinned(color, square)
+            assert ours.attackers_mask(color, square) == theirs.attackers_mask(color, square)
     kings_ok = not status & (
         chess.STATUS_NO_WHITE_KING
         | chess.STATUS_NO_BLACK_KING
@@ -129,10 +135,14 @@ def test_random_edits_match_python_chess():
             elif r < 0.52:
                 ours.turn = theirs.turn = not theirs.turn
                 theirs.clear_stack()  # chessbits forgets the moves on every edit
-            elif r < 0.60:
+            elif r < 0.56:
                 mask = sum(1 << sq for sq in BACK_RANKS if rng.random() < 0.3)
                 ours.castling_rights = theirs.castling_rights = mask
                 theirs.clear_stack()
+            elif r < 0.60:
+                field = rng.choice(["KQkq", "K", "Q", "k", "q", "Qq", "Kk", "HAha", "Bg", "-"])
+                ours.set_castling_fen(field)
+                theirs.set_castling_fen(field)
             elif r < 0.67:
                 ep = rng.choice([None, rng.randrange(64)] + list(range(16, 24)) + list(range(40, 48)))
                 ours.ep_square = theirs.ep_square = ep
@@ -357,3 +367,54 @@ def test_square_set_lists_and_shifts_as_python_chess():
     # not convert gives TypeError here).
     with pytest.raises(TypeError):
         chessbits.SquareSet(1) << -1
+
+
+def test_what_a_review_found_behaves_as_python_chess():
+    # A set changed in place by itself (this aborted the interpreter).
+    for change in ("__ior__", "__iand__", "__ixor__", "__isub__"):
+        ours, theirs = chessbits.SquareSet(0xF0F0), chess.SquareSet(0xF0F0)
+        assert int(getattr(ours, change)(ours)) == int(getattr(theirs, change)(theirs))
+    for change in ("update", "intersection_update", "difference_update"):
+        ours, theirs = chessbits.SquareSet(0xF0F0), chess.SquareSet(0xF0F0)
+        getattr(ours, change)(ours)
+        getattr(theirs, change)(theirs)
+        assert int(ours) == int(theirs)
+    squares = chessbits.SquareSet(0x0F)
+    squares |= squares
+    squares ^= squares
+    assert not squares
+    # "Q" with a king and no rook on its side names nothing; with no king, the a-file.
+    for fen in ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "8/8/8/8/8/8/8/R7 w - - 0 1"):
+        for field in ("Q", "q", "K", "k", "KQkq"):
+            ours, theirs = chessbits.Board(None), chess.Board(None)
+            for b in (ours, theirs):
+                b.set_board_fen(fen.split()[0])
+                b.set_castling_fen(field)
+            assert ours.castling_rights == theirs.castling_rights, (fen, field)
+            assert ours.status() == theirs.status(), (fen, field)
+    # A pin with two kings of one color: the highest king counts, as in pin_mask.
+    ours, theirs = chessbits.Board(None), chess.Board(None)
+    for b in (ours, theirs):
+        b.set_board_fen("4r2k/8/8/8/8/8/4N3/K3K3")
+    assert ours.is_pinned(chess.WHITE, chess.E2) == theirs.is_pinned(chess.WHITE, chess.E2)
+    # On a Chess960 board the king's two-square move is no castling move.
+    fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+    for chess960 in (False, True):
+        ours, theirs = chessbits.Board(fen, chess960=chess960), chess.Board(fen, chess960=chess960)
+        for to in (chess.G1, chess.C1, chess.H1, chess.A1):
+            try:
+                expected = theirs.find_move(chess.E1, to)
+            except chess.IllegalMoveError:
+                with pytest.raises(chessbits.IllegalMoveError):
+                    ours.find_move(chess.E1, to)
+            else:
+                assert ours.find_move(chess.E1, to) == expected
+    # A huge move number, and a square off the board.
+    board = chessbits.Board()
+    board.fullmove_number = 2**31 + 1
+    assert board.ply() == 2**32
+    with pytest.raises(IndexError):
+        chessbits.square_knight_distance(0, 64)
+    # An opcode ends at python-chess's four spaces only.
+    line = "4k3/8/8/8/8/8/8/4K3 w - - id\xa01;"
+    assert list(chessbits.Board.from_epd(line)[1]) == list(chess.Board.from_epd(line)[1])

@@ -393,7 +393,9 @@ def square_distance(a: int, b: int) -> int:
 def square_manhattan_distance(a: int, b: int) -> int:
     """The file difference plus the rank difference of ``a`` and ``b``."""
 def square_knight_distance(a: int, b: int) -> int:
-    """The knight moves from ``a`` to ``b`` on an empty board."""
+    """The knight moves from ``a`` to ``b`` on an empty board. Raises ``IndexError`` for a
+    square outside 0..63.
+    """
 def square_mirror(sq: int) -> int:
     """``sq`` mirrored vertically: a1 <-> a8."""
 def popcount(bb: int) -> int:
@@ -619,7 +621,7 @@ class SquareSet:
     """
 
     def __new__(cls, mask: Optional[_IntoSquareSet] = None) -> SquareSet: ...
-    def tolist(self) -> List[int]:
+    def tolist(self) -> List[bool]:
         """64 booleans, `True` where the square is in the set, a1 first (python-chess's
         `tolist()`).
         """
@@ -1059,7 +1061,8 @@ class Board:
     @property
     def promoted(self) -> int:
         """The squares of pieces that came by promotion in the moves played, as python-chess's
-        `promoted` mask (pieces set up by an edit are not counted).
+        `promoted` mask: derived from the moves kept, so a board set up by an edit, or copied
+        or cleared of its moves, counts none.
         """
     def pieces_mask(self, piece_type: int, color: _Color) -> int:
         """The squares of the pieces of `piece_type` and `color`, as a mask."""

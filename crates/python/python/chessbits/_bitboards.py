@@ -80,7 +80,10 @@ def square_manhattan_distance(a: int, b: int) -> int:
 
 
 def square_knight_distance(a: int, b: int) -> int:
-    """The knight moves from ``a`` to ``b`` on an empty board."""
+    """The knight moves from ``a`` to ``b`` on an empty board. Raises ``IndexError`` for a
+    square outside 0..63."""
+    if not (0 <= a < 64 and 0 <= b < 64):
+        raise IndexError(f"square out of range: {a if not 0 <= a < 64 else b}")
     seen, frontier, moves = {a}, [a], 0
     while b not in seen:
         moves += 1

@@ -82,6 +82,11 @@ fn check_opcode(opcode: &str) -> PyResult<()> {
     Ok(())
 }
 
+/// The four characters python-chess separates an opcode from its operand by.
+fn is_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\r' | '\n')
+}
+
 /// Whether an opcode takes a list of moves.
 fn takes_moves(opcode: &str) -> bool {
     matches!(opcode, "pv" | "am" | "bm")
@@ -106,7 +111,7 @@ fn read_operations<'py>(
     while at < chars.len() {
         // The opcode: up to whitespace, `;` or the end.
         let start = at;
-        while at < chars.len() && !chars[at].is_whitespace() && chars[at] != ';' {
+        while at < chars.len() && !is_space(chars[at]) && chars[at] != ';' {
             at += 1;
         }
         let opcode: String = chars[start..at].iter().collect();
@@ -120,7 +125,7 @@ fn read_operations<'py>(
             continue;
         }
         check_opcode(&opcode)?;
-        while at < chars.len() && chars[at].is_whitespace() {
+        while at < chars.len() && is_space(chars[at]) {
             at += 1;
         }
         match chars.get(at) {

@@ -330,12 +330,23 @@ impl Board {
         to: chessbits_bitboard::Square,
         promotion: Option<Role>,
     ) -> PyResult<chessbits_move::Move16> {
-        let pawn = self.placement().role_at(from) == Some(Role::Pawn);
+        let board = self.placement();
+        let pawn = board.role_at(from) == Some(Role::Pawn);
         let back = chessbits_bitboard::Bitboard::BACKRANKS.contains(to);
         let promotion = promotion.or((pawn && back).then_some(Role::Queen));
         let uci = UciMove::Normal { from, to, promotion };
-        self.position()?.resolve_uci(uci).map_err(|_| {
+        let illegal = || {
             raise::<IllegalMoveError>(format!("no matching legal move for {uci} ({from} -> {to})"))
-        })
+        };
+        // On a Chess960 board castling is the king onto its rook only: a king's two-square
+        // move names no move there, as python-chess finds it.
+        let king_two_files = board.role_at(from) == Some(Role::King)
+            && from.rank() == to.rank()
+            && (from.file() as i32 - to.file() as i32).abs() > 1
+            && board.color_at(to) != board.color_at(from);
+        if self.chess960() && king_two_files {
+            return Err(illegal());
+        }
+        self.position()?.resolve_uci(uci).map_err(|_| illegal())
     }
 }
