@@ -955,8 +955,16 @@ impl Board {
     fn status<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         static STATUS: pyo3::sync::PyOnceLock<Py<pyo3::types::PyType>> =
             pyo3::sync::PyOnceLock::new();
+        // `Status.VALID`, what almost every call returns, made once: building an IntFlag
+        // costs about ten times what finding the flags does.
+        static VALID: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
         let class = STATUS.import(py, "chessbits", "Status")?;
-        class.call1((placement::status(&self.fields()),))
+        let flags = placement::status(&self.fields());
+        if flags == 0 {
+            let valid = VALID.get_or_try_init(py, || class.call1((0,)).map(Bound::unbind))?;
+            return Ok(valid.bind(py).clone());
+        }
+        class.call1((flags,))
     }
 
     /// An SVG drawing of the board (light and dark squares, figurines, coordinates), which

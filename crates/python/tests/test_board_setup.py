@@ -267,6 +267,7 @@ def test_status_flags_are_python_chess_values():
     assert all(hasattr(chessbits, name) for name in STATUS_NAMES)
     assert {m.name: m.value for m in chessbits.Status} == {m.name: m.value for m in chess.Status}
     assert chessbits.Status.VALID == chess.Status.VALID == 0
+    assert chessbits.Board().status() is chessbits.Status.VALID  # the cached member
     status = chessbits.Board(None).status()
     assert isinstance(status, chessbits.Status) and status == chess.Board(None).status()
     assert status & chessbits.STATUS_EMPTY and repr(status).startswith("<Status.")
