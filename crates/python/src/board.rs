@@ -88,8 +88,9 @@ impl Board {
     /// with `len`, `in` and `count()`.
     #[getter]
     fn legal_moves(&self) -> PyResult<LegalMoves> {
-        let moves = self.position()?.legal_moves().iter().map(|&m| self.to_py(m)).collect();
-        Ok(LegalMoves { moves })
+        let pos = self.position()?;
+        let moves = pos.legal_moves().iter().map(|&m| self.to_py(m)).collect();
+        Ok(LegalMoves { moves, king_home: self.king_home(pos) })
     }
 
     /// `True` if `move` is legal here.
@@ -678,8 +679,9 @@ impl Board {
     /// `pseudo_legal_moves`: a snapshot with `len`, `in` and `count()`.
     #[getter]
     fn pseudo_legal_moves(&self) -> PyResult<LegalMoves> {
-        let moves = placement::pseudo_legal_moves(self.position()?);
-        Ok(LegalMoves { moves: moves.into_iter().map(|uci| Move { uci }).collect() })
+        let pos = self.position()?;
+        let moves = placement::pseudo_legal_moves(pos).into_iter().map(|uci| Move { uci });
+        Ok(LegalMoves { moves: moves.collect(), king_home: self.king_home(pos) })
     }
 
     /// The pseudo-legal moves, one at a time.

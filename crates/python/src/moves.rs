@@ -2,7 +2,7 @@
 //! legal-move list and a game's end, as a [`Board`](crate::board::Board) hands them out; and
 //! [`move_arg`], which takes either library's move wherever a move is taken.
 
-use chessbits_bitboard::{Color, Role, Square};
+use chessbits_bitboard::{Color, File, Role, Square};
 use chessbits_move::UciMove;
 use chessbits_movegen::{MoveGen, Outcome as RustOutcome, Termination};
 use chessbits_notation::san::SanPlus;
@@ -146,6 +146,35 @@ impl Move {
 #[pyclass(module = "chessbits", frozen, sequence)]
 pub struct LegalMoves {
     pub(crate) moves: Vec<Move>,
+    /// On a standard board, the square of the king of the side to move when it stands on
+    /// e1 (white) or e8 (black): there `in` also takes castling written king to rook
+    /// (`e1h1` for `e1g1`), as python-chess does.
+    pub(crate) king_home: Option<Square>,
+}
+
+impl LegalMoves {
+    /// `m`, or the standard castling move it writes king to rook.
+    fn standard_form(&self, m: Move) -> Move {
+        let (Some(king), UciMove::Normal { from, to, promotion: None }) = (self.king_home, m.uci)
+        else {
+            return m;
+        };
+        if from != king || to.rank() != king.rank() {
+            return m;
+        }
+        let file = match to.file() {
+            File::H => File::G,
+            File::A => File::C,
+            _ => return m,
+        };
+        Move {
+            uci: UciMove::Normal {
+                from,
+                to: Square::from_coords(file, king.rank()),
+                promotion: None,
+            },
+        }
+    }
 }
 
 #[pymethods]
@@ -168,7 +197,8 @@ impl LegalMoves {
     }
 
     fn __contains__(&self, r#move: &Bound<'_, PyAny>) -> bool {
-        move_arg(r#move).is_ok_and(|m| self.moves.contains(&m))
+        move_arg(r#move)
+            .is_ok_and(|m| self.moves.contains(&m) || self.moves.contains(&self.standard_form(m)))
     }
 
     fn __getitem__(&self, index: isize) -> PyResult<Move> {

@@ -289,13 +289,15 @@ impl SquareSet {
 
     /// The squares moved `shift` ranks and files up the board (bit `i` to bit `i + shift`),
     /// those pushed off dropped.
-    fn __lshift__(&self, shift: ShiftCount) -> SquareSet {
-        SquareSet { mask: self.mask.checked_shl(shift.0).unwrap_or(0) }
+    fn __lshift__(&self, shift: &Bound<'_, PyAny>) -> PyResult<SquareSet> {
+        let shift = ShiftCount::of(shift)?;
+        Ok(SquareSet { mask: self.mask.checked_shl(shift.0).unwrap_or(0) })
     }
 
     /// The squares moved down (bit `i` to bit `i - shift`), those pushed off dropped.
-    fn __rshift__(&self, shift: ShiftCount) -> SquareSet {
-        SquareSet { mask: self.mask.checked_shr(shift.0).unwrap_or(0) }
+    fn __rshift__(&self, shift: &Bound<'_, PyAny>) -> PyResult<SquareSet> {
+        let shift = ShiftCount::of(shift)?;
+        Ok(SquareSet { mask: self.mask.checked_shr(shift.0).unwrap_or(0) })
     }
 
     /// The squares, descending.
@@ -324,12 +326,16 @@ impl SquareSet {
         slf.borrow_mut().mask &= !other.bits();
     }
 
-    fn __ilshift__(&mut self, shift: ShiftCount) {
+    fn __ilshift__(&mut self, shift: &Bound<'_, PyAny>) -> PyResult<()> {
+        let shift = ShiftCount::of(shift)?;
         self.mask = self.mask.checked_shl(shift.0).unwrap_or(0);
+        Ok(())
     }
 
-    fn __irshift__(&mut self, shift: ShiftCount) {
+    fn __irshift__(&mut self, shift: &Bound<'_, PyAny>) -> PyResult<()> {
+        let shift = ShiftCount::of(shift)?;
         self.mask = self.mask.checked_shr(shift.0).unwrap_or(0);
+        Ok(())
     }
 
     /// Adds `square`.
@@ -505,12 +511,13 @@ impl<'a, 'py> FromPyObject<'a, 'py> for PieceArg {
 }
 
 /// A shift count as Python takes one: any int of 0 or more (64 and beyond empty the set).
+/// Read inside the operator, not as its argument: pyo3 turns an operand that fails to
+/// convert into `NotImplemented`, so a negative count would raise `TypeError` instead of
+/// Python's (and python-chess's) `ValueError`.
 pub(crate) struct ShiftCount(u32);
 
-impl<'a, 'py> FromPyObject<'a, 'py> for ShiftCount {
-    type Error = PyErr;
-
-    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<ShiftCount> {
+impl ShiftCount {
+    fn of(obj: &Bound<'_, PyAny>) -> PyResult<ShiftCount> {
         let int = obj
             .cast::<pyo3::types::PyInt>()
             .map_err(|_| PyTypeError::new_err("a shift count must be an int"))?;

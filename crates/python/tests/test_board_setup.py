@@ -364,10 +364,14 @@ def test_square_set_lists_and_shifts_as_python_chess():
     assert not ours << 2**70  # python-chess runs out of memory here
     ours >>= 2**70
     assert not ours
-    # A negative count is refused (python-chess: ValueError; an operator whose operand does
-    # not convert gives TypeError here).
+    # A negative count is refused with python-chess's (and Python's) ValueError.
+    for shift in ("__lshift__", "__rshift__", "__ilshift__", "__irshift__"):
+        with pytest.raises(ValueError, match="negative shift count"):
+            getattr(chessbits.SquareSet(1), shift)(-1)
+        with pytest.raises(ValueError):
+            getattr(chess.SquareSet(1), shift)(-1)
     with pytest.raises(TypeError):
-        chessbits.SquareSet(1) << -1
+        chessbits.SquareSet(1) << "1"
 
 
 def test_what_a_review_found_behaves_as_python_chess():

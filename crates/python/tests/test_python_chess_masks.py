@@ -100,6 +100,39 @@ def test_find_move_promotes_to_a_queen_and_castles_as_python_chess():
     assert ours.fen() == theirs.fen()
 
 
+def test_castling_king_to_rook_is_in_the_move_lists_as_python_chess():
+    # python-chess takes e1h1 for e1g1 in `legal_moves` and `pseudo_legal_moves` on a
+    # standard board, only from the king's home square; on a Chess960 board e1h1 is the move.
+    fens = [
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+        "r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1",
+        "r3k2r/8/8/8/8/8/8/R2QK2R w KQkq - 0 1",
+        "r3k2r/4p3/8/8/8/8/8/R3QK1R w kq - 0 1",
+        "r3k2r/8/8/8/8/8/8/R4RK1 w kq - 0 1",
+        "r3k2r/8/8/8/8/8/8/R3K1NR w KQkq - 0 1",
+        "rn2k2r/8/8/8/8/8/8/R3K2R b KQk - 0 1",
+        "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+    ]
+    candidates = ["e1h1", "e1a1", "e1g1", "e1c1", "e8h8", "e8a8", "e8g8", "e8c8", "e1f1", "e1d1"]
+    checked = 0
+    for fen in fens:
+        for chess960 in (False, True):
+            ours, theirs = chessbits.Board(fen, chess960=chess960), chess.Board(fen, chess960=chess960)
+            for uci in candidates:
+                move = chess.Move.from_uci(uci)
+                assert (move in ours.legal_moves) == (move in theirs.legal_moves), (fen, chess960, uci)
+                assert (move in ours.pseudo_legal_moves) == (move in theirs.pseudo_legal_moves), (
+                    fen, chess960, uci)
+                assert (chessbits.Move.from_uci(uci) in ours.legal_moves) == (move in theirs.legal_moves)
+                checked += move in theirs.legal_moves
+    assert checked > 10
+    # The list itself keeps python-chess's form: e1g1 on a standard board, e1h1 on Chess960.
+    fen = fens[0]
+    assert "e1g1" in ucis(chessbits.Board(fen).legal_moves)
+    assert "e1h1" in ucis(chessbits.Board(fen, chess960=True).legal_moves)
+
+
 def test_transform_and_mirror_match_python_chess():
     for fen in (chess.STARTING_FEN, "r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1", FRC):
         chess960 = fen == FRC

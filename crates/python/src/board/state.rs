@@ -1,7 +1,7 @@
 //! The board's state: a game of legal moves, or the fields an edit left (`Board(None)`,
 //! `set_piece_at` ...), and the accessors every Python method reads the board through.
 
-use chessbits_bitboard::{Color, Role};
+use chessbits_bitboard::{Color, Role, Square};
 use chessbits_move::{CastlingMode, UciMove};
 use chessbits_movegen::{Game, MoveGen, Termination};
 use chessbits_notation::fen::{
@@ -159,6 +159,17 @@ impl Board {
     }
 
     /// A move as Python sees it, castling written as this position's mode says.
+    /// On a standard board, the square of the side to move's king when it stands on e1
+    /// (white) or e8 (black), where python-chess reads `e1h1` as castling
+    /// ([`LegalMoves`](crate::moves::LegalMoves)'s `in`).
+    pub(super) fn king_home(&self, pos: &chessbits_state::Position) -> Option<Square> {
+        let home = match pos.turn() {
+            Color::White => Square::E1,
+            Color::Black => Square::E8,
+        };
+        (!self.chess960() && pos.board().king_of(pos.turn()) == Some(home)).then_some(home)
+    }
+
     pub(super) fn to_py(&self, m: chessbits_move::Move16) -> Move {
         // Only called with a move resolved against the position, so the board is not edited.
         Move { uci: self.game.position().uci(m) }
