@@ -327,61 +327,20 @@ fn query_not_built() -> ExitCode {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Pgn { files, to, output: path, threads } => (|| {
-            let pending = path.as_deref().map(Pending::new);
-            let mut out = Out::open(pending.as_ref().map(Pending::temp))?;
-            let mut progress = Progress::new(total_size(&files), threads.quiet);
-            let mut stderr = io::stderr().lock();
-            let options = &threads.options();
-            let summary = pgn::run(&files, to, options, (&mut out, &mut progress), &mut stderr)?;
-            out.finish()?;
-            progress.finish(summary.games, summary.failed, summary.failed_inputs, &mut stderr);
-            if let Some(pending) = pending {
-                if summary.games > 0 || !summary.any_failed() {
-                    pending.commit()?;
-                }
-            }
-            Ok(u64::from(summary.any_failed()))
-        })(),
+        Command::Pgn { files, to, output, threads } => run_pgn(&files, to, output, &threads),
         Command::San => {
             let stdin = io::stdin().lock();
             let stdout = BufWriter::new(io::stdout().lock());
             san::run(stdin, stdout)
         }
-        Command::Pack { files, output, codec, stats, threads } => (|| {
-            let mut stdout = BufWriter::new(io::stdout().lock());
-            let err = &mut io::stderr().lock();
-            let mut progress = Progress::new(total_size(&files), threads.quiet);
-            let options = (&threads.options(), &mut progress);
-            let s = pack::pack(&files, (&output, codec, stats), options, &mut stdout, err)?;
-            progress.finish(s.games + s.failed, s.failed, s.failed_inputs, err);
-            Ok(u64::from(s.failed > 0 || s.failed_inputs > 0))
-        })(),
-        Command::Unpack { file, to, game, output: path, threads } => (|| {
-            let pending = path.as_deref().map(Pending::new);
-            let mut out = Out::open(pending.as_ref().map(Pending::temp))?;
-            let progress = Progress::new(None, threads.quiet);
-            let options = (to, game, &threads.options());
-            let err = &mut io::stderr().lock();
-            let s = pack::unpack(&file, options, &mut out, err)?;
-            out.finish()?;
-            progress.finish(s.games + s.failed, s.failed, u64::from(s.failed_input), err);
-            if let Some(pending) = pending {
-                if s.games > 0 || (s.failed == 0 && !s.failed_input) {
-                    pending.commit()?;
-                }
-            }
-            Ok(u64::from(s.failed > 0 || s.failed_input))
-        })(),
+        Command::Pack { files, output, codec, stats, threads } => {
+            run_pack(&files, (&output, codec, stats), &threads)
+        }
+        Command::Unpack { file, to, game, output, threads } => {
+            run_unpack(&file, (to, game), output, &threads)
+        }
         #[cfg(feature = "arrow")]
-        Command::Export(args) => (|| {
-            let mut stdout = BufWriter::new(io::stdout().lock());
-            let err = &mut io::stderr().lock();
-            let mut progress = Progress::new(total_size(args.files()), args.quiet());
-            let s = export::run(&args, &mut progress, &mut stdout, err)?;
-            progress.finish(s.games + s.failed, s.failed, s.failed_inputs, err);
-            Ok(u64::from(s.failed > 0 || s.failed_inputs > 0))
-        })(),
+        Command::Export(args) => run_export(&args),
         #[cfg(feature = "query")]
         Command::Query(args) => query::run(&args, &mut BufWriter::new(io::stdout().lock())),
         #[cfg(not(feature = "query"))]
@@ -397,6 +356,12 @@ fn main() -> ExitCode {
             serve::run(&args, &mut io::stderr().lock()).map(|ok| u64::from(!ok))
         }
     };
+    exit_code(result)
+}
+
+/// The process's status for a command's result: 0, 1 for games or inputs that failed (the
+/// command's `Ok` count is non-zero) or an error, which is printed.
+fn exit_code(result: io::Result<u64>) -> ExitCode {
     match result {
         Ok(0) => ExitCode::SUCCESS,
         Ok(_) => ExitCode::from(1),
@@ -407,4 +372,78 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// `chessbits pgn`: 1 if a game or an input failed. The output file is kept when a game
+/// was written or nothing failed.
+fn run_pgn(
+    files: &[PathBuf],
+    to: pgn::To,
+    path: Option<PathBuf>,
+    threads: &Threads,
+) -> io::Result<u64> {
+    let pending = path.as_deref().map(Pending::new);
+    let mut out = Out::open(pending.as_ref().map(Pending::temp))?;
+    let mut progress = Progress::new(total_size(files), threads.quiet);
+    let mut stderr = io::stderr().lock();
+    let options = &threads.options();
+    let summary = pgn::run(files, to, options, (&mut out, &mut progress), &mut stderr)?;
+    out.finish()?;
+    progress.finish(summary.games, summary.failed, summary.failed_inputs, &mut stderr);
+    if let Some(pending) = pending {
+        if summary.games > 0 || !summary.any_failed() {
+            pending.commit()?;
+        }
+    }
+    Ok(u64::from(summary.any_failed()))
+}
+
+/// `chessbits pack`: 1 if a game or an input failed.
+fn run_pack(
+    files: &[PathBuf],
+    packing: (&Path, pack::Codec, bool),
+    threads: &Threads,
+) -> io::Result<u64> {
+    let mut stdout = BufWriter::new(io::stdout().lock());
+    let err = &mut io::stderr().lock();
+    let mut progress = Progress::new(total_size(files), threads.quiet);
+    let options = (&threads.options(), &mut progress);
+    let s = pack::pack(files, packing, options, &mut stdout, err)?;
+    progress.finish(s.games + s.failed, s.failed, s.failed_inputs, err);
+    Ok(u64::from(s.failed > 0 || s.failed_inputs > 0))
+}
+
+/// `chessbits unpack`: 1 if a game or the input failed. The output file is kept when a
+/// game was written or nothing failed.
+fn run_unpack(
+    file: &Path,
+    (to, game): (pgn::To, Option<u64>),
+    path: Option<PathBuf>,
+    threads: &Threads,
+) -> io::Result<u64> {
+    let pending = path.as_deref().map(Pending::new);
+    let mut out = Out::open(pending.as_ref().map(Pending::temp))?;
+    let progress = Progress::new(None, threads.quiet);
+    let options = (to, game, &threads.options());
+    let err = &mut io::stderr().lock();
+    let s = pack::unpack(file, options, &mut out, err)?;
+    out.finish()?;
+    progress.finish(s.games + s.failed, s.failed, u64::from(s.failed_input), err);
+    if let Some(pending) = pending {
+        if s.games > 0 || (s.failed == 0 && !s.failed_input) {
+            pending.commit()?;
+        }
+    }
+    Ok(u64::from(s.failed > 0 || s.failed_input))
+}
+
+/// `chessbits export`: 1 if a game or an input failed.
+#[cfg(feature = "arrow")]
+fn run_export(args: &export::ExportArgs) -> io::Result<u64> {
+    let mut stdout = BufWriter::new(io::stdout().lock());
+    let err = &mut io::stderr().lock();
+    let mut progress = Progress::new(total_size(args.files()), args.quiet());
+    let s = export::run(args, &mut progress, &mut stdout, err)?;
+    progress.finish(s.games + s.failed, s.failed, s.failed_inputs, err);
+    Ok(u64::from(s.failed > 0 || s.failed_inputs > 0))
 }
