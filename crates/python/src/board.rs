@@ -295,10 +295,7 @@ impl Board {
     /// `True` if `move` captures: a piece of the other side stands on its destination, or it
     /// is an en passant capture (python-chess's rule; the move need not be legal).
     fn is_capture(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let m = move_arg(r#move)?;
-        let UciMove::Normal { to, .. } = m.uci else { return Ok(false) };
-        let them = !self.field(|s| s.turn, |p| p.turn());
-        Ok(self.placement().color_at(to) == Some(them) || self.en_passant(&m))
+        Ok(self.captures(&move_arg(r#move)?))
     }
 
     /// `True` if `move` is an en passant capture: a pawn moving diagonally onto the en
@@ -694,7 +691,7 @@ impl Board {
         let pos = self.position()?;
         let captures = placement::pseudo_legal_moves(pos)
             .into_iter()
-            .filter(|&uci| placement::is_capture(pos, uci))
+            .filter(|&uci| placement::is_capture(pos.board(), pos.turn(), pos.ep_square(), uci))
             .map(|uci| Move { uci })
             .collect::<Vec<_>>();
         state::iterate(py, captures)

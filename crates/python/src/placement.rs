@@ -286,15 +286,33 @@ pub(crate) fn has_chess960_castling_rights(setup: &Setup) -> bool {
     (rights & !Bitboard::CORNERS).any() || king_off(Color::White) || king_off(Color::Black)
 }
 
-/// Whether `m` (a pseudo-legal move in `pos`) captures: onto a piece of the other side, or a
-/// pawn onto the en passant square along a diagonal.
-pub(crate) fn is_capture(pos: &chessbits_state::Position, m: chessbits_move::UciMove) -> bool {
+/// Whether `m` captures with `turn` to move and `ep` the en passant square (python-chess's
+/// rule, the move need not be legal): a piece of the other side stands on its destination,
+/// or it is an en passant capture ([`is_en_passant`]).
+pub(crate) fn is_capture(
+    board: &Board,
+    turn: Color,
+    ep: Option<Square>,
+    m: chessbits_move::UciMove,
+) -> bool {
+    let chessbits_move::UciMove::Normal { to, .. } = m else { return false };
+    board.by_color(!turn).contains(to) || is_en_passant(board, turn, ep, m)
+}
+
+/// Whether `m` is an en passant capture: a pawn of `turn` going diagonally onto `ep`, the
+/// en passant square, which is empty.
+pub(crate) fn is_en_passant(
+    board: &Board,
+    turn: Color,
+    ep: Option<Square>,
+    m: chessbits_move::UciMove,
+) -> bool {
     let chessbits_move::UciMove::Normal { from, to, .. } = m else { return false };
-    let board = pos.board();
-    board.by_color(!pos.turn()).contains(to)
-        || (Some(to) == pos.ep_square()
-            && board.role_at(from) == Some(Role::Pawn)
-            && from.file() != to.file())
+    ep == Some(to)
+        && board.role_at(from) == Some(Role::Pawn)
+        && board.color_at(from) == Some(turn)
+        && from.file() != to.file()
+        && board.piece_at(to).is_none()
 }
 
 /// Whether `m` takes away one of `rights` (the castling rooks): it touches such a rook's

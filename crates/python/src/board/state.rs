@@ -227,17 +227,16 @@ impl Board {
         uci.and_then(|uci| pos.resolve_uci(uci).ok()).ok_or(error)
     }
 
-    /// Whether `m` is an en passant capture here: a pawn of the side to move going diagonally
-    /// onto the en passant square.
+    /// Whether `m` is an en passant capture here ([`placement::is_en_passant`]).
     pub(super) fn en_passant(&self, m: &Move) -> bool {
-        let UciMove::Normal { from, to, .. } = m.uci else { return false };
-        let board = self.placement();
         let (ep, turn) = self.field(|s| (s.ep_square, s.turn), |p| (p.ep_square(), p.turn()));
-        ep == Some(to)
-            && board.role_at(from) == Some(Role::Pawn)
-            && board.color_at(from) == Some(turn)
-            && from.file() != to.file()
-            && board.piece_at(to).is_none()
+        placement::is_en_passant(self.placement(), turn, ep, m.uci)
+    }
+
+    /// Whether `m` captures here ([`placement::is_capture`]).
+    pub(super) fn captures(&self, m: &Move) -> bool {
+        let (ep, turn) = self.field(|s| (s.ep_square, s.turn), |p| (p.ep_square(), p.turn()));
+        placement::is_capture(self.placement(), turn, ep, m.uci)
     }
 
     /// Whether the side to move may claim `termination` now or by announcing a legal move.
