@@ -388,22 +388,24 @@ fn answer(
             }
         }
     }
-    let one = |pos: &Position, out: &mut dyn Write| -> io::Result<()> {
+    // `Ok(false)` when an index turns out damaged while answering: the message goes to
+    // standard error and the command fails, since an empty answer would read as "no game".
+    let one = |pos: &Position, out: &mut dyn Write| -> io::Result<bool> {
         let result = match limit {
             Some(limit) => find(&indexes, &query.indexes, pos, &filter, limit, query.json, out),
-            None => explore(&indexes, pos, &filter, query.json, out),
+            None => explore(&indexes, &query.indexes, pos, &filter, query.json, out),
         };
-        result.or_else(|e| match e.kind() {
+        result.map(|()| true).or_else(|e| match e.kind() {
             io::ErrorKind::InvalidData => {
                 writeln!(err_sink(), "chessbits: {e}")?;
-                Ok(())
+                Ok(false)
             }
             _ => Err(e),
         })
     };
     if !query.batch {
         return match query.position() {
-            Ok(pos) => one(&pos, out).map(|()| true),
+            Ok(pos) => one(&pos, out),
             Err(message) => {
                 writeln!(err, "chessbits: {message}")?;
                 Ok(false)
@@ -418,7 +420,7 @@ fn answer(
             continue;
         }
         match parse_position(fen) {
-            Ok(pos) => one(&pos, out)?,
+            Ok(pos) => ok &= one(&pos, out)?,
             Err(e) => {
                 ok = false;
                 writeln!(err, "chessbits: {fen}: {e}")?;
@@ -530,13 +532,17 @@ pub(crate) fn find(
 
 pub(crate) fn explore(
     indexes: &[Index],
+    paths: &[PathBuf],
     pos: &Position,
     filter: &Filter,
     json: bool,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let rows: Vec<MoveStats> = explore_shards(indexes, pos, filter)
-        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+    let rows: Vec<MoveStats> = explore_shards(indexes, pos, filter).map_err(|e| {
+        // The shards are merged, so the damage is named by the files read.
+        let files: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        io::Error::new(io::ErrorKind::InvalidData, format!("{}: {e}", files.join(", ")))
+    })?;
     let text = |row: &MoveStats| match row.m {
         Some(m) => {
             (m.to_uci(pos.castling_mode()).to_string(), SanPlus::from_move(pos, m).to_string())

@@ -571,7 +571,7 @@ fn query(
         Some(limit) => {
             find(&explorer.indexes, &explorer.paths, &pos, &filter, limit, true, &mut body)
         }
-        None => explore(&explorer.indexes, &pos, &filter, true, &mut body),
+        None => explore(&explorer.indexes, &explorer.paths, &pos, &filter, true, &mut body),
     };
     match answered {
         Ok(()) => Ok(Response::json(body)),
