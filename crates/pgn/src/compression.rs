@@ -168,6 +168,11 @@ pub struct Input {
     compression: Compression,
     raw: ReadCount,
     decompressed: u64,
+    /// A compressed input's decompressed bytes not yet read ([`Input::DECODED`] bytes,
+    /// empty for plain input), from `at`.
+    decoded: Box<[u8]>,
+    at: usize,
+    end: usize,
 }
 
 impl Input {
@@ -199,8 +204,18 @@ impl Input {
             )),
             Compression::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(bytes)),
         };
-        Ok(Input { inner, compression, raw, decompressed: 0 })
+        let decoded = match compression {
+            Compression::None => Box::default(),
+            _ => vec![0; Input::DECODED].into_boxed_slice(),
+        };
+        Ok(Input { inner, compression, raw, decompressed: 0, decoded, at: 0, end: 0 })
     }
+
+    /// How many bytes a decompressor is asked for at a time, whatever the reader asks for:
+    /// where a broken stream stops (how much of a damaged block a decompressor hands out
+    /// before it fails) depends on the sizes it is asked for, and a file must read the same
+    /// on one thread (small reads) as on several (a megabyte at a time).
+    pub const DECODED: usize = 1 << 16;
 
     /// The input's compression.
     pub fn compression(&self) -> Compression {
@@ -215,6 +230,27 @@ impl Input {
 
 impl Read for Input {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.decoded.is_empty() || buf.is_empty() {
+            return self.read_inner(buf);
+        }
+        if self.at == self.end {
+            // Always the whole buffer: the decompressor sees the same requests for every
+            // reader.
+            let mut decoded = core::mem::take(&mut self.decoded);
+            let read = self.read_inner(&mut decoded);
+            self.decoded = decoded;
+            (self.at, self.end) = (0, read?);
+        }
+        let n = buf.len().min(self.end - self.at);
+        buf[..n].copy_from_slice(&self.decoded[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+impl Input {
+    /// One read of the (decompressing) reader, counted, a broken stream's error said so.
+    fn read_inner(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         match self.inner.read(buf) {
             Ok(n) => {
                 self.decompressed += n as u64;
