@@ -13,6 +13,7 @@ use chessbits_cbg::GameRecord;
 use chessbits_codec::bits::BitWriter;
 use chessbits_codec::move_codec::{self, MoveCodec};
 use chessbits_move::Move16;
+use chessbits_movegen::GameResult;
 use chessbits_notation::fen::{fen_of, FenOptions};
 use chessbits_state::Position;
 
@@ -123,10 +124,15 @@ impl PreparedGame {
                 .and_then(|v| v.parse::<u16>().ok())
                 .unwrap_or(0)
         };
+        // As the export's columns: the `Result` tag, else the movetext's marker; the date
+        // from `Date`, else (absent, or no year: lichess writes `????.??.??` in old games)
+        // from `UTCDate`.
+        let result = game.tag("Result").and_then(GameResult::from_ascii).or(game.result);
+        let date = game.tag("Date").map_or(0, parse_date);
         let facts = GameFacts {
-            result: GameFacts::result_code(game.result),
+            result: GameFacts::result_code(result),
             speed: game.tag("TimeControl").map_or(Speed::Unknown, Speed::of_time_control) as u8,
-            date: game.tag("Date").or_else(|| game.tag("UTCDate")).map_or(0, parse_date),
+            date: if date > 0 { date } else { game.tag("UTCDate").map_or(0, parse_date) },
             white_elo: elo("WhiteElo"),
             black_elo: elo("BlackElo"),
         };

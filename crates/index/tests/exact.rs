@@ -38,7 +38,7 @@ fn games() -> Vec<GameRecord> {
         "nrbbqknr/pppppppp/8/8/8/8/PPPPPPPP/NRBBQKNR w HBhb - 0 1",
         "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
     ];
-    let tags: [&[(&str, &str)]; 4] = [
+    let tags: [&[(&str, &str)]; 5] = [
         &[
             ("White", "a"),
             ("Black", "b"),
@@ -56,6 +56,8 @@ fn games() -> Vec<GameRecord> {
         ],
         &[("Event", "e"), ("TimeControl", "-"), ("Date", "2020.??.??")],
         &[],
+        // The result from the tag (whatever the marker says), the date from UTCDate.
+        &[("Result", "0-1"), ("Date", "????.??.??"), ("UTCDate", "2013.02.11")],
     ];
     let number = games.last().map_or(0, |g| g.number);
     for i in 0..120 {
@@ -63,7 +65,7 @@ fn games() -> Vec<GameRecord> {
         let mut game = GameRecord::default();
         game.number = number + 1 + i as u64;
         game.start = start;
-        game.tags = tags[i % 4]
+        game.tags = tags[i % tags.len()]
             .iter()
             .map(|(n, v)| (n.as_bytes().to_vec(), v.as_bytes().to_vec()))
             .collect();
@@ -158,10 +160,22 @@ fn facts(game: &GameRecord) -> GameFacts {
     let tag = |name: &str| game.tag(name).unwrap_or(b"");
     let elo =
         |name: &str| std::str::from_utf8(tag(name)).ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+    // The export's rules: the Result tag over the marker; UTCDate when Date has no year.
+    let result = match tag("Result") {
+        b"1-0" => Some(chessbits_movegen::GameResult::WhiteWins),
+        b"0-1" => Some(chessbits_movegen::GameResult::BlackWins),
+        b"1/2-1/2" => Some(chessbits_movegen::GameResult::Draw),
+        b"*" => Some(chessbits_movegen::GameResult::Unknown),
+        _ => game.result,
+    };
+    let date = match chessbits_index::parse_date(tag("Date")) {
+        0 => chessbits_index::parse_date(tag("UTCDate")),
+        date => date,
+    };
     GameFacts {
-        result: GameFacts::result_code(game.result),
+        result: GameFacts::result_code(result),
         speed: Speed::of_time_control(tag("TimeControl")) as u8,
-        date: chessbits_index::parse_date(tag("Date")),
+        date,
         white_elo: elo("WhiteElo"),
         black_elo: elo("BlackElo"),
     }
