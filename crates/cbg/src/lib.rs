@@ -272,6 +272,9 @@ pub enum CbgErrorKind {
     },
     /// There is no game of that number.
     NoSuchGame(u64),
+    /// Bytes follow the trailer, which ends a file: another file joined on (`cat a.cbg
+    /// b.cbg`), or garbage. Read each file on its own.
+    AfterTrailer,
 }
 
 impl fmt::Display for CbgErrorKind {
@@ -294,6 +297,10 @@ impl fmt::Display for CbgErrorKind {
                 write!(f, "the trailer counts {trailer} games, {read} were read")
             }
             CbgErrorKind::NoSuchGame(n) => write!(f, "no game {n}"),
+            CbgErrorKind::AfterTrailer => f.write_str(
+                "bytes after the trailer, which ends a .cbg file (files joined with cat? \
+                 give each file on its own)",
+            ),
         }
     }
 }

@@ -128,6 +128,21 @@ impl<R: Read> CbgReader<R> {
         })
     }
 
+    /// `Ok` when the input ends at the trailer, as a file does; an error naming the first
+    /// byte after it otherwise (files joined with `cat`: the second would be lost).
+    fn after_trailer(&mut self) -> Result<(), CbgError> {
+        let mut byte = [0u8; 1];
+        loop {
+            let at = GameByte { game: self.games + 1, byte: self.offset };
+            return match self.input.read(&mut byte) {
+                Ok(0) => Ok(()),
+                Ok(_) => Err(CbgError::new(at, CbgErrorKind::AfterTrailer)),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => Err(CbgError::new(at, CbgErrorKind::Io(e.kind()))),
+            };
+        }
+    }
+
     /// Reads records up to the next game record, whose body it leaves in `self.body`: returns
     /// the offset of that body and the game's index in the file, or the error found first.
     fn next_record(&mut self) -> Option<Result<(u64, u64), CbgError>> {
@@ -170,7 +185,7 @@ impl<R: Read> CbgReader<R> {
                             GameByte { game: self.games + 1, byte: start },
                             CbgErrorKind::Count { trailer: count, read: self.games },
                         ))),
-                        Ok(_) => None,
+                        Ok(_) => self.after_trailer().err().map(Err),
                     };
                 }
                 other => {
