@@ -121,6 +121,10 @@ pub(crate) struct Parser<S> {
     /// `u64::MAX` when it runs on past the limit (it ends with its line). Recovery skips it
     /// whole, `]` in its value and all, so the game stays one game.
     long_tag: Option<u64>,
+    /// The input offset of the last comment a skip found never closed (it ran into the next
+    /// game's tags or the end of the input): a skipped variation reports it as the reading
+    /// scanner reports one.
+    unclosed_comment: Option<u64>,
     /// The input offset where the last game read ended (the scanner's position after it, its
     /// error recovery included), or where reading started if no game was read.
     pub(crate) game_end: u64,
@@ -136,6 +140,7 @@ impl<S: Source> Parser<S> {
             refused_tag: false,
             refused_tags: false,
             long_tag: None,
+            unclosed_comment: None,
             game_end: 0,
             src,
             pos: 0,
@@ -564,6 +569,11 @@ impl<S: Source> Parser<S> {
             self.check_game_len(start)?;
             let buf = self.src.buf();
             match b {
+                // `e.p.` after an en passant capture (`exd6 e.p.`), as older PGN writes it:
+                // a remark on the move before, no token of its own.
+                b'e' if buf.get(start + 1) == Some(&b'.') && is_en_passant_mark(buf, start) => {
+                    self.pos = start + 4;
+                }
                 b'a'..=b'z' | b'A'..=b'Z' | b'-' => self.san(v, start)?,
                 b'0'..=b'9' => {
                     if self.number(v, start, *depth)? {
@@ -671,7 +681,15 @@ impl<S: Source> Parser<S> {
         }
         self.pos = start + 1;
         if v.begin_variation().0 {
-            return Ok(self.skip_movetext(0, true) == End::Closed);
+            // A comment never closed is the game's error whether its variation is read or
+            // skipped: the commands that skip variations read the same games as those that
+            // read them (the game after it would otherwise lose its moves without a word).
+            self.unclosed_comment = None;
+            let end = self.skip_movetext(0, true);
+            if let Some(at) = self.unclosed_comment.take() {
+                return Err(Stop { at, kind: PgnErrorKind::UnclosedComment });
+            }
+            return Ok(end == End::Closed);
         }
         *depth += 1;
         Ok(true)
@@ -890,14 +908,15 @@ impl<S: Source> Parser<S> {
             self.pos = i;
             match stop {
                 SkipStop::End(end) => return end,
-                SkipStop::Comment => match self.scan_comment(false) {
-                    CommentEnd::Closed(close) => self.pos += close + 1,
-                    CommentEnd::Unclosed(resume) => {
+                SkipStop::Comment => match (self.abs(self.pos), self.scan_comment(false)) {
+                    (_, CommentEnd::Closed(close)) => self.pos += close + 1,
+                    (at, CommentEnd::Unclosed(resume)) => {
                         self.pos += resume;
+                        self.unclosed_comment = Some(at);
                         return End::Cut;
                     }
                     // Not returned without `keep`; step over the brace all the same.
-                    CommentEnd::TooLong => self.pos += 1,
+                    (_, CommentEnd::TooLong) => self.pos += 1,
                 },
                 SkipStop::Line => self.skip_line(),
                 SkipStop::Blank => {
@@ -982,6 +1001,12 @@ impl<S: Source> Parser<S> {
         }
         (i, SkipStop::Buffer { at_end: i >= len })
     }
+}
+
+/// Whether `e.p.` stands at `start` as a token of its own (not followed by a move's byte).
+fn is_en_passant_mark(buf: &[u8], start: usize) -> bool {
+    let rest = buf.get(start..).unwrap_or_default();
+    rest.starts_with(b"e.p.") && rest.get(4).is_none_or(|&b| !SAN_CLASS[b as usize])
 }
 
 /// Whether a token can start at `i`: the byte before is white space or ends a token.

@@ -248,6 +248,18 @@ fn skipping() {
         "[Event=c] | *",
     ]);
     assert_eq!(read_all_with(tricky.as_bytes(), skip_movetext), ["|", "|", "|", "[Event=c] |"]);
+    // A comment never closed inside a variation is the game's error whether the variation
+    // is read or skipped (skipped, the game used to end there without one), and the next
+    // game reads all the same.
+    let unclosed = "[Event \"a\"]\n\n1. e4 (1. d4 {open 1... d5) e5 *\n\n[Event \"b\"]\n\n1. c4 *";
+    let error = "error: game 1, line 3, column 14 (byte 26): comment not closed: '{' without '}'";
+    assert_eq!(read_all(unclosed.as_bytes()), [error, "[Event=b] | c4 *"]);
+    assert_eq!(read_all_with(unclosed.as_bytes(), skip_variations), [error, "[Event=b] | c4 *"]);
+    // `e.p.` after an en passant capture is a remark, not a move.
+    assert_eq!(read_all(b"exd6 e.p. exd6 e.p.! Nf3 e.p.x *"), [
+        "error: game 1, line 1, column 26 (byte 25): invalid move \"e\": expected a rank 1..8 to complete the square, found the end of the text",
+    ]);
+    assert_eq!(read_all(b"exd6 e.p. Nf3 e.p.\n*"), ["| exd6 Nf3 *"]);
 }
 
 #[test]
