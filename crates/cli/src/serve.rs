@@ -530,11 +530,15 @@ fn push_line(body: &mut String, line: &[(String, String)]) {
 }
 
 /// The position after `fen` and `moves`: its FEN, the line in SAN, the legal moves, and how
-/// the game stands.
+/// the game stands. The FEN names the en passant square as the index keys it (a pawn stands
+/// ready to take, the Polyglot rule), so that a FEN copied from the page finds the position
+/// it was copied from, a pinned capturer's included.
 fn position_json(params: &Params) -> Result<Response, String> {
     let (pos, line) = params.position()?;
-    let fen =
-        fen_of(&pos, FenOptions { en_passant: EnPassantMode::Legal, ..FenOptions::default() });
+    let fen = fen_of(
+        &pos,
+        FenOptions { en_passant: EnPassantMode::PseudoLegal, ..FenOptions::default() },
+    );
     let mode = pos.castling_mode();
     let mut body = format!("{{\"fen\":{},\"line\":[", json_text(&fen));
     push_line(&mut body, &line);
@@ -592,7 +596,10 @@ fn game(params: &Params, explorer: &Explorer, pgn: bool) -> Result<Response, Str
     let info = index.game(record).map_err(|e| e.to_string())?;
     let (start, moves) = index.mainline(record).map_err(|e| e.to_string())?;
     let start_fen = (start != Position::new()).then(|| {
-        fen_of(&start, FenOptions { en_passant: EnPassantMode::Legal, ..FenOptions::default() })
+        fen_of(
+            &start,
+            FenOptions { en_passant: EnPassantMode::PseudoLegal, ..FenOptions::default() },
+        )
     });
     let mut pos = start;
     let mut line = Vec::with_capacity(moves.len());

@@ -161,6 +161,12 @@ fn positions_games_and_pgn() {
     let (status, _, body) = get(&server, "/api/game?game=999");
     assert_eq!(status, 400);
     assert!(body.contains("no game 999"), "{body}");
+    // After a double push whose only capturer is pinned, the FEN keeps the en passant square,
+    // as the index keys the position: set back as a FEN, it is the same position.
+    let target = "/api/position?fen=7k/4p3/8/K2P3r/8/8/8/8%20b%20-%20-%200%201&moves=e7e5";
+    let (status, _, body) = get(&server, target);
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains(r#""fen":"7k/8/8/K2Pp2r/8/8/8/8 w - e6 0 2""#), "{body}");
 }
 
 #[test]
