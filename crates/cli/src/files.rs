@@ -53,7 +53,8 @@ impl Drop for Pending {
 }
 
 /// Checks that every input can be read (`-` is standard input) before any output is made:
-/// reports each that cannot on `err`, and returns whether all can.
+/// reports each that cannot on `err`, then that nothing was read (the summary after it
+/// counts no game of the good inputs either), and returns whether all can.
 pub fn check_inputs(paths: &[PathBuf], err: &mut impl Write) -> io::Result<bool> {
     let mut ok = true;
     for path in paths.iter().filter(|p| p.as_os_str() != "-") {
@@ -66,6 +67,9 @@ pub fn check_inputs(paths: &[PathBuf], err: &mut impl Write) -> io::Result<bool>
             writeln!(err, "chessbits: {}: {problem}", path.display())?;
             ok = false;
         }
+    }
+    if !ok {
+        writeln!(err, "chessbits: nothing read, nothing written: every input must open first")?;
     }
     Ok(ok)
 }

@@ -625,6 +625,10 @@ fn a_run_that_fails_before_any_game_leaves_no_output_and_says_why_once() {
         let stderr = text(&out.stderr);
         assert_eq!(stderr.matches(why).count(), 1, "{args:?}: {stderr}");
         assert!(!stderr.contains("\terror\t") && !text(&out.stdout).contains("error"), "{stderr}");
+        // A missing input stops the run before any other input is read, and says so.
+        if why.contains("No such file") || why.contains("directory") {
+            assert!(stderr.contains("nothing read, nothing written"), "{args:?}: {stderr}");
+        }
         let left: Vec<_> = std::fs::read_dir(&dir)
             .expect("listed")
             .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
