@@ -168,8 +168,8 @@ pub struct Input {
     compression: Compression,
     raw: ReadCount,
     decompressed: u64,
-    /// A compressed input's decompressed bytes not yet read ([`Input::DECODED`] bytes,
-    /// empty for plain input), from `at`.
+    /// A compressed input's decompressed bytes not yet read, from `at`, when its reader
+    /// asked for fewer than [`Input::DECODED`] bytes (empty for plain input).
     decoded: Box<[u8]>,
     at: usize,
     end: usize,
@@ -215,7 +215,7 @@ impl Input {
     /// where a broken stream stops (how much of a damaged block a decompressor hands out
     /// before it fails) depends on the sizes it is asked for, and a file must read the same
     /// on one thread (small reads) as on several (a megabyte at a time).
-    pub const DECODED: usize = 1 << 16;
+    pub const DECODED: usize = 1 << 18;
 
     /// The input's compression.
     pub fn compression(&self) -> Compression {
@@ -234,8 +234,11 @@ impl Read for Input {
             return self.read_inner(buf);
         }
         if self.at == self.end {
-            // Always the whole buffer: the decompressor sees the same requests for every
-            // reader.
+            // Always `DECODED` bytes: the decompressor sees the same requests for every
+            // reader. Into the reader's buffer when it has room (no copy), else into ours.
+            if buf.len() >= Input::DECODED {
+                return self.read_inner(&mut buf[..Input::DECODED]);
+            }
             let mut decoded = core::mem::take(&mut self.decoded);
             let read = self.read_inner(&mut decoded);
             self.decoded = decoded;
