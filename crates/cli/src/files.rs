@@ -35,6 +35,11 @@ impl Pending {
         &self.temp
     }
 
+    /// The file asked for, which messages name.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// Gives the file its name.
     pub fn commit(mut self) -> io::Result<()> {
         fs::rename(&self.temp, &self.path)

@@ -277,12 +277,14 @@ enum Out {
 }
 
 impl Out {
-    fn open(path: Option<&Path>) -> io::Result<Out> {
-        Ok(match path {
-            Some(path) => Out::File(Box::new(
-                chessbits_pgn::Output::create(path)
-                    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?,
-            )),
+    fn open(pending: Option<&Pending>) -> io::Result<Out> {
+        Ok(match pending {
+            // Written under the temporary name; an error names the file asked for.
+            Some(pending) => {
+                Out::File(Box::new(chessbits_pgn::Output::create(pending.temp()).map_err(|e| {
+                    io::Error::new(e.kind(), format!("{}: {e}", pending.path().display()))
+                })?))
+            }
             None => Out::Stdout(BufWriter::new(io::stdout().lock())),
         })
     }
@@ -383,7 +385,7 @@ fn run_pgn(
     threads: &Threads,
 ) -> io::Result<u64> {
     let pending = path.as_deref().map(Pending::new);
-    let mut out = Out::open(pending.as_ref().map(Pending::temp))?;
+    let mut out = Out::open(pending.as_ref())?;
     let mut progress = Progress::new(total_size(files), threads.quiet);
     let mut stderr = io::stderr().lock();
     let options = &threads.options();
@@ -422,7 +424,7 @@ fn run_unpack(
     threads: &Threads,
 ) -> io::Result<u64> {
     let pending = path.as_deref().map(Pending::new);
-    let mut out = Out::open(pending.as_ref().map(Pending::temp))?;
+    let mut out = Out::open(pending.as_ref())?;
     let progress = Progress::new(None, threads.quiet);
     let options = (to, game, &threads.options());
     let err = &mut io::stderr().lock();

@@ -636,6 +636,16 @@ fn a_run_that_fails_before_any_game_leaves_no_output_and_says_why_once() {
             .collect();
         assert!(left.is_empty(), "{args:?} left {left:?}");
     }
+    // An output in a folder that does not exist: the message names the file asked for, not
+    // the temporary name it is written under.
+    let missing = format!("{dir}/no-such-folder/out.tsv");
+    let out = run(&["pgn", "-", "--to", "uci", "-o", &missing], "1. e4 *\n");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(&format!("{missing}: ")) && !stderr.contains(".chessbits-"),
+        "{stderr}"
+    );
     // A binary file is one message, not a row per "game".
     let uci = run(&["pgn", &binary, "--to", "uci"], "");
     assert_eq!(text(&uci.stdout), "");
