@@ -73,6 +73,8 @@
 //! - the `x` is not checked (`Nxf3` names a quiet move, `Nf3` a capture, when that is the move);
 //! - the origin given, in part or in whole, only narrows the search: `Ng1f3` resolves as `Nf3`
 //!   does, and `Pe4` as `e4`;
+//! - a pawn move that gives no file is a push, never a capture (`d5` and `xd5` do not name
+//!   `exd5`), as the PGN standard and python-chess read it: a capture names its file;
 //! - a promotion must be given exactly when the move promotes; `e8` with a pawn on e7 is illegal;
 //! - the null move resolves to [`Move16::NULL`], which is not a legal move: play it with
 //!   [`Position::play_null`].
@@ -227,8 +229,14 @@ impl San {
     pub fn to_move(&self, pos: &Position) -> Result<Move16, SanError> {
         match *self {
             San::Normal { role, file, rank, capture: _, to, promotion } => {
+                // A pawn move without its file is a push: a capture names the file it comes
+                // from (`exd5`), so `d5` is never `exd5` (python-chess's rule too).
+                let mut origins = within(file, rank);
+                if role == Role::Pawn && file.is_none() {
+                    origins &= Bitboard::from_file(to.file());
+                }
                 // Each candidate origin is asked on its own: no move list, no generator setup.
-                let candidates = pos.legal_moves_to(role, within(file, rank), to, promotion);
+                let candidates = pos.legal_moves_to(role, origins, to, promotion);
                 match candidates.as_slice() {
                     [m] => Ok(*m),
                     [] => Err(SanError::Illegal { san: *self }),

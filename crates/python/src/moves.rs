@@ -34,6 +34,7 @@ fn square(index: i64) -> PyResult<Square> {
 #[pymethods]
 impl Move {
     /// Moves `from_square` to `to_square`, promoting to `promotion` (2 knight to 5 queen).
+    /// `Move(0, 0)` is the null move, as python-chess's `chess.Move(0, 0)` is.
     #[new]
     #[pyo3(signature = (from_square, to_square, promotion=None))]
     fn new(from_square: i64, to_square: i64, promotion: Option<i64>) -> PyResult<Move> {
@@ -47,16 +48,27 @@ impl Move {
                 )))
             }
         };
+        if (from_square, to_square, promotion) == (0, 0, None) {
+            return Ok(Move { uci: UciMove::Null });
+        }
         Ok(Move { uci: UciMove::Normal { from, to, promotion } })
     }
 
     /// Parses UCI text (`e2e4`, `e7e8q`, `0000`).
     ///
-    /// Raises `InvalidMoveError` when the text is not UCI.
+    /// Raises `InvalidMoveError` when the text is not UCI, or names one square twice (`a1a1`:
+    /// the null move is `0000`).
     #[classmethod]
     fn from_uci(_cls: &Bound<'_, PyType>, uci: &str) -> PyResult<Move> {
-        let uci = UciMove::from_ascii(uci.as_bytes())
-            .map_err(|e| raise::<InvalidMoveError>(format!("invalid uci {uci:?}: {e}")))?;
+        let text = uci;
+        let uci = UciMove::from_ascii(text.as_bytes())
+            .map_err(|e| raise::<InvalidMoveError>(format!("invalid uci {text:?}: {e}")))?;
+        if let UciMove::Normal { from, to, .. } = uci {
+            if from == to {
+                let message = format!("invalid uci {text:?}: use 0000 for the null move");
+                return Err(raise::<InvalidMoveError>(message));
+            }
+        }
         Ok(Move { uci })
     }
 

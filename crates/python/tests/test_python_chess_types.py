@@ -3,6 +3,7 @@
 ``chess.Move`` taken wherever a move is, and the move errors' hierarchy. python-chess is the
 oracle, over positions of the corpus's games."""
 
+import io
 import pickle
 import random
 import xml.etree.ElementTree as ET
@@ -454,3 +455,43 @@ def test_copies_keep_as_many_moves_as_python_chess_copies():
     assert ours.copy().move_stack == ours.move_stack and ours.copy().is_repetition(2)
     with pytest.raises(ValueError):
         ours.copy(stack=-1)
+
+
+def test_san_and_moves_as_python_chess_reads_them():
+    import chess.pgn
+    # A pawn move without its file is a push: `d5` and `xd5` never name `exd5` (they were
+    # read as the capture, and a PGN game with such a move read on as valid).
+    fen = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    ours, theirs = chessbits.Board(fen), chess.Board(fen)
+    for san in ("d5", "xd5", "Pd5", "Pxd5"):
+        with pytest.raises(chessbits.IllegalMoveError):
+            ours.parse_san(san)
+        with pytest.raises(ValueError):  # python-chess: `P` is no SAN (InvalidMoveError)
+            theirs.parse_san(san)
+    for san in ("exd5", "ed5", "e4xd5", "e4d5", "e5"):
+        assert ours.parse_san(san) == theirs.parse_san(san), san
+    promote = "2r4r/5pPk/P1nq4/7p/4p1P1/2p1B1P1/Bp3QK1/R6R w - - 5 8"
+    with pytest.raises(chessbits.IllegalMoveError):
+        chessbits.Board(promote).parse_san("h8=Q#")
+    assert chessbits.Board(promote).parse_san("gxh8=Q#").uci() == "g7h8q"
+    table = chessbits.read_games(b"1. e4 d5 2. d5 Qxd5 *\n").to_pylist()[0]
+    assert table["moves"] == []  # a failed game's row holds its number and error
+    assert table["error"] is not None and "d5" in table["error"]
+    # Long algebraic, as the PGN reader and python-chess read it.
+    start, theirs = chessbits.Board(), chess.Board()
+    for san in ("g1-f3", "g1xf3", "Ng1-f3", "e2-e4"):
+        assert start.parse_san(san) == theirs.parse_san(san), san
+    # `e.p.` after an en passant capture, in movetext.
+    pgn = b"1. e4 Nf6 2. e5 d5 3. exd6 e.p. cxd6 *\n"
+    game = chess.pgn.read_game(io.StringIO(pgn.decode()))
+    row = chessbits.read_games(pgn).to_pylist()[0]
+    assert row["error"] is None
+    assert row["moves"] == [m.uci() for m in game.mainline_moves()]
+    # The null move: Move(0, 0), as chess.Move(0, 0); `a1a1` is no UCI move.
+    assert not chessbits.Move(0, 0) and chessbits.Move(0, 0) == chess.Move(0, 0)
+    assert chessbits.Move(0, 0) == chessbits.Move.null() and chessbits.Move(0, 0).uci() == "0000"
+    assert chessbits.Move(0, 8) and chessbits.Move(0, 8).uci() == "a1a2"
+    with pytest.raises(chessbits.InvalidMoveError, match="0000"):
+        chessbits.Move.from_uci("a1a1")
+    with pytest.raises(chess.InvalidMoveError):
+        chess.Move.from_uci("a1a1")

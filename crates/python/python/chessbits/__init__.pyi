@@ -791,7 +791,8 @@ class Move:
     def from_uci(cls, uci: str) -> Move:
         """Parses UCI text (`e2e4`, `e7e8q`, `0000`).
 
-        Raises `InvalidMoveError` when the text is not UCI.
+        Raises `InvalidMoveError` when the text is not UCI, or names one square twice (`a1a1`:
+        the null move is `0000`).
         """
     @classmethod
     def null(cls) -> Move:

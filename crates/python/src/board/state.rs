@@ -218,7 +218,8 @@ impl Board {
         }
         let parsed = San::from_ascii(text.as_bytes())
             .map_err(|e| raise::<InvalidMoveError>(format!("invalid san {san:?}: {e}")));
-        let error = match parsed.map(|p| p.to_move(pos)) {
+        // Resolved as the PGN reader resolves it, long algebraic (`g1-f3`) included.
+        let error = match parsed.map(|p| chessbits_pgn::resolve_san(pos, &p)) {
             Ok(Ok(m)) => return Ok(m),
             Ok(Err(e)) => san_error(e),
             Err(e) => e,
