@@ -574,7 +574,11 @@ impl<S: Source> Parser<S> {
                 b'e' if buf.get(start + 1) == Some(&b'.') && is_en_passant_mark(buf, start) => {
                     self.pos = start + 4;
                 }
+                b'-' if matches!(buf.get(start + 1), Some(b'+' | b'/')) => {
+                    self.symbol(v, start)?;
+                }
                 b'a'..=b'z' | b'A'..=b'Z' | b'-' => self.san(v, start)?,
+                b'+' | b'=' | 0xc2 | 0xe2 => self.symbol(v, start)?,
                 b'0'..=b'9' => {
                     if self.number(v, start, *depth)? {
                         return Ok(End::Result);
@@ -693,6 +697,24 @@ impl<S: Source> Parser<S> {
         }
         *depth += 1;
         Ok(true)
+    }
+
+    /// Reads the evaluation symbol at `start` (`+-`, `=`, `±` ...: [`Nag::from_symbol`]) as its
+    /// glyph; a byte that starts none is the error it was before symbols were read.
+    #[cold]
+    fn symbol<V: Visitor>(&mut self, v: &mut V, start: usize) -> Result<(), Stop<V::Error>> {
+        let rest = self.src.buf().get(start..).unwrap_or_default();
+        match Nag::from_symbol(rest) {
+            Some((nag, len)) => {
+                self.pos = start + len;
+                v.nag(nag);
+                Ok(())
+            }
+            None => {
+                let b = rest.first().copied().unwrap_or_default();
+                Err(self.syntax(start, PgnErrorKind::UnexpectedByte(b)))
+            }
+        }
     }
 
     /// Reads the glyph at `start`: `$n`, or the suffix marks `!`, `?`, `!!`, `??`, `!?`, `?!`.

@@ -487,6 +487,13 @@ def test_san_and_moves_as_python_chess_reads_them():
     row = chessbits.read_games(pgn).to_pylist()[0]
     assert row["error"] is None
     assert row["moves"] == [m.uci() for m in game.mainline_moves()]
+    # Evaluation symbols written as text, as annotated books print them: python-chess reads
+    # past them, and so does the reader (as the glyphs they stand for).
+    pgn = "1. e4 e5 += 2. Nf3 \u00b1 Nc6 = 3. Bb5 +/- a6 -+ 4. Ba4 +- *\n"
+    game = chess.pgn.read_game(io.StringIO(pgn))
+    row = chessbits.read_games(pgn.encode()).to_pylist()[0]
+    assert row["error"] is None and not game.errors
+    assert row["moves"] == [m.uci() for m in game.mainline_moves()]
     # The null move: Move(0, 0), as chess.Move(0, 0); `a1a1` is no UCI move.
     assert not chessbits.Move(0, 0) and chessbits.Move(0, 0) == chess.Move(0, 0)
     assert chessbits.Move(0, 0) == chessbits.Move.null() and chessbits.Move(0, 0).uci() == "0000"

@@ -152,6 +152,11 @@ fn grammar() {
         ("e4 {good} e5 ; reply\r\nNf3 $1 Nc6!? *", &["| e4 {good} e5 { reply} Nf3 $1 Nc6 $5 *"]),
         ("e4! e5? Nf3!! Nc6?? Bc4!? Bc5?! *", &["| e4 $1 e5 $2 Nf3 $3 Nc6 $4 Bc4 $5 Bc5 $6 *"]),
         ("e4 ! $0 $255 *", &["| e4 $1 $0 $255 *"]),
+        // Evaluation symbols written as text, as annotated books print them.
+        (
+            "e4 +- e5 = Nf3 \u{b1} Nc6 -+ d4 +/- exd4 \u{221e} c3 =+ d5 \u{25a1} *",
+            &["| e4 $18 e5 $10 Nf3 $16 Nc6 $19 d4 $16 exd4 $13 c3 $15 d5 $7 *"],
+        ),
         ("{multi\nline} e4 *", &["| {multi\nline} e4 *"]),
         ("e4{glued}e5(d5)*", &["| e4 {glued} e5 ( d5 ) *"]),
         // Variations, nested.
@@ -260,6 +265,11 @@ fn skipping() {
         "error: game 1, line 1, column 26 (byte 25): invalid move \"e\": expected a rank 1..8 to complete the square, found the end of the text",
     ]);
     assert_eq!(read_all(b"exd6 e.p. Nf3 e.p.\n*"), ["| exd6 Nf3 *"]);
+    // A `+` or `=` that starts no symbol is the error it always was.
+    assert_eq!(
+        read_all(b"e4 + e5 *"),
+        ["error: game 1, line 1, column 4 (byte 3): unexpected character '+'",]
+    );
 }
 
 #[test]
