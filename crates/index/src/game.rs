@@ -107,11 +107,13 @@ pub fn rating_band(rating: u16) -> u8 {
 /// What filters and the explorer read of a game, in a few bytes.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct GameFacts {
-    /// The result: 0 `*`, 1 `1-0`, 2 `0-1`, 3 `1/2-1/2`.
+    /// The result: 0 `*`, 1 `1-0`, 2 `0-1`, 3 `1/2-1/2`: the `Result` tag's when it is one of
+    /// these, else the movetext's marker.
     pub result: u8,
     /// The [`Speed`] code.
     pub speed: u8,
-    /// `Date` as `yyyymmdd` (`??` parts as 0), 0 if there is none.
+    /// The date as `yyyymmdd` (`??` parts as 0): `Date`'s, or `UTCDate`'s where `Date` is
+    /// absent or has no year; 0 if neither gives one.
     pub date: u32,
     /// `WhiteElo`, 0 if unknown.
     pub white_elo: u16,

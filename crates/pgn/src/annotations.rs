@@ -85,29 +85,33 @@ impl Nag {
     /// `$7`), and the symbol's length in bytes, when `text` starts with one (each symbol is
     /// tried before those it starts with: `=+` before `=`).
     pub fn from_symbol(text: &[u8]) -> Option<(Nag, usize)> {
-        const SYMBOLS: [(&str, u8); 16] = [
-            ("+/-", 16),
-            ("-/+", 17),
-            ("=/+", 15),
-            ("+/=", 14),
-            ("+-", 18),
-            ("-+", 19),
-            ("+=", 14),
-            ("=+", 15),
-            ("=", 10),
-            ("\u{b1}", 16),
-            ("\u{2213}", 17),
-            ("\u{2a72}", 14),
-            ("\u{2a71}", 15),
-            ("\u{221e}", 13),
-            ("\u{25a1}", 7),
-            ("\u{2206}", 140),
-        ];
-        SYMBOLS
+        Nag::SYMBOLS
             .iter()
             .find(|(symbol, _)| text.starts_with(symbol.as_bytes()))
             .map(|&(symbol, nag)| (Nag(nag), symbol.len()))
     }
+
+    /// The evaluation symbols [`Nag::from_symbol`] reads, with their glyphs. The scanner
+    /// dispatches on their first bytes (`+`, `=`, `-` before `+` or `/`, and the UTF-8 lead
+    /// bytes 0xC2 and 0xE2); a test checks that each is reached.
+    pub(crate) const SYMBOLS: [(&'static str, u8); 16] = [
+        ("+/-", 16),
+        ("-/+", 17),
+        ("=/+", 15),
+        ("+/=", 14),
+        ("+-", 18),
+        ("-+", 19),
+        ("+=", 14),
+        ("=+", 15),
+        ("=", 10),
+        ("\u{b1}", 16),
+        ("\u{2213}", 17),
+        ("\u{2a72}", 14),
+        ("\u{2a71}", 15),
+        ("\u{221e}", 13),
+        ("\u{25a1}", 7),
+        ("\u{2206}", 140),
+    ];
 
     /// The move suffix of glyphs 1 to 6, or `None`.
     pub const fn suffix(self) -> Option<&'static str> {

@@ -230,7 +230,10 @@ impl Input {
 
 impl Read for Input {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.decoded.is_empty() || buf.is_empty() {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        if self.decoded.is_empty() {
             return self.read_inner(buf);
         }
         if self.at == self.end {

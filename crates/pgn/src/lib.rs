@@ -52,8 +52,11 @@
 //!   reads them, with `0-0`, `--`, `Z0` and long algebraic forms); move numbers `12.`,
 //!   `12...`, `12` and attached ones (`1.e4`); stray dots and commas (`1. e4, e5`);
 //!   glyphs `$0`..`$255`; the suffixes `!`, `?`, `!!`, `??`, `!?`, `?!` (glyphs 1 to 6,
-//!   also when attached: `Nf3!?`); comments `{...}` (over several lines) and `;...` to the
-//!   end of the line; variations `(...)`, nested; `%` escape lines at the start of a line.
+//!   also when attached: `Nf3!?`); evaluation symbols written as text, read as their glyphs
+//!   (`+-` `$18`, `=` `$10`, `±` `$16` ...: [`Nag::from_symbol`]); `e.p.` after a move, a
+//!   remark; comments `{...}` (over several lines) and `;...` to the end of the line;
+//!   variations `(...)`, nested (one left open closes at the end of its game); `%` escape
+//!   lines at the start of a line.
 //! - **CRLF** line ends read as LF ones.
 //!
 //! ## Broken games
@@ -63,7 +66,9 @@
 //! returned as a [`PgnError`] giving the game number, line, column, byte offset and what is
 //! wrong; the reader then skips the rest of that game (to its result or the next tag section)
 //! and reads on. A comment whose `}` is missing ends before the first line inside it that
-//! starts with a tag pair, so that the next game is not lost.
+//! starts with a tag pair, so that the next game is not lost; it is the game's error in a
+//! variation the visitor skips too (not where the whole movetext is skipped, as
+//! [`PgnReader::skip_game`] does to find where games end).
 //!
 //! Untrusted input cannot make the reader panic or use unbounded memory: each game is bounded
 //! by [`Limits`] (variation depth [`MAX_VARIATION_DEPTH`], comment length [`MAX_COMMENT_LEN`],

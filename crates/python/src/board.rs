@@ -17,8 +17,7 @@ use pyo3::types::PyDict;
 
 use crate::drawing;
 use crate::edit;
-use crate::errors::{raise, InvalidMoveError};
-use crate::moves::{move_arg, LegalMoves, Move, Outcome};
+use crate::moves::{move_arg, parse_uci as uci_move, LegalMoves, Move, Outcome};
 use crate::pieces::{
     piece_type, role_of, square_index, ColorArg, Mask, Piece, PieceArg, SquareSet,
 };
@@ -138,9 +137,7 @@ impl Board {
 
     /// Parses UCI, plays it and returns the move.
     fn push_uci(&mut self, uci: &str) -> PyResult<Move> {
-        let parsed = UciMove::from_ascii(uci.as_bytes())
-            .map_err(|e| raise::<InvalidMoveError>(format!("invalid uci {uci:?}: {e}")))?;
-        let m = self.resolve(&Move { uci: parsed })?;
+        let m = self.resolve(&uci_move(uci)?)?;
         let py = self.to_py(m);
         self.play(m)?;
         Ok(py)
@@ -162,9 +159,7 @@ impl Board {
     /// writes it), without playing it. Raises `InvalidMoveError` for text that is not UCI,
     /// `IllegalMoveError` for a move that is not legal here.
     fn parse_uci(&self, uci: &str) -> PyResult<Move> {
-        let parsed = UciMove::from_ascii(uci.as_bytes())
-            .map_err(|e| raise::<InvalidMoveError>(format!("invalid uci {uci:?}: {e}")))?;
-        Ok(self.to_py(self.resolve(&Move { uci: parsed })?))
+        Ok(self.to_py(self.resolve(&uci_move(uci)?)?))
     }
 
     /// The moves played, oldest first.

@@ -60,16 +60,7 @@ impl Move {
     /// the null move is `0000`).
     #[classmethod]
     fn from_uci(_cls: &Bound<'_, PyType>, uci: &str) -> PyResult<Move> {
-        let text = uci;
-        let uci = UciMove::from_ascii(text.as_bytes())
-            .map_err(|e| raise::<InvalidMoveError>(format!("invalid uci {text:?}: {e}")))?;
-        if let UciMove::Normal { from, to, .. } = uci {
-            if from == to {
-                let message = format!("invalid uci {text:?}: use 0000 for the null move");
-                return Err(raise::<InvalidMoveError>(message));
-            }
-        }
-        Ok(Move { uci })
+        parse_uci(uci)
     }
 
     /// The null move, `0000`.
@@ -289,6 +280,21 @@ impl Outcome {
 /// object with its `from_square`, `to_square` and `promotion`; `from_square == to_square` is
 /// its null move). Taken by hand: pyo3's own message would name the argument `r#move`, its Rust
 /// spelling.
+/// UCI text as python-chess reads it: `InvalidMoveError` for text that is not UCI, or that
+/// names one square twice (`a1a1`: the null move is `0000`). `Move.from_uci`, and
+/// `Board.parse_uci` and `push_uci` before they resolve the move.
+pub(crate) fn parse_uci(text: &str) -> PyResult<Move> {
+    let uci = UciMove::from_ascii(text.as_bytes())
+        .map_err(|e| raise::<InvalidMoveError>(format!("invalid uci {text:?}: {e}")))?;
+    if let UciMove::Normal { from, to, .. } = uci {
+        if from == to {
+            let message = format!("invalid uci {text:?}: use 0000 for the null move");
+            return Err(raise::<InvalidMoveError>(message));
+        }
+    }
+    Ok(Move { uci })
+}
+
 pub(crate) fn move_arg(value: &Bound<'_, PyAny>) -> PyResult<Move> {
     if let Ok(m) = value.extract::<Move>() {
         return Ok(m);
@@ -297,11 +303,8 @@ pub(crate) fn move_arg(value: &Bound<'_, PyAny>) -> PyResult<Move> {
     if let (Some(from), Some(to), Some(promotion)) =
         (attr("from_square"), attr("to_square"), attr("promotion"))
     {
-        let (from, to): (i64, i64) = (from.extract()?, to.extract()?);
-        if from == to {
-            return Ok(Move { uci: UciMove::Null });
-        }
-        return Move::new(from, to, promotion.extract()?);
+        // python-chess's null move is `Move(0, 0)`, which `Move::new` reads as ours.
+        return Move::new(from.extract()?, to.extract()?, promotion.extract()?);
     }
     let kind = value.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string());
     Err(pyo3::exceptions::PyTypeError::new_err(format!(

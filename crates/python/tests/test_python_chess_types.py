@@ -502,3 +502,13 @@ def test_san_and_moves_as_python_chess_reads_them():
         chessbits.Move.from_uci("a1a1")
     with pytest.raises(chess.InvalidMoveError):
         chess.Move.from_uci("a1a1")
+    for parse in ("parse_uci", "push_uci"):
+        with pytest.raises(chessbits.InvalidMoveError):
+            getattr(chessbits.Board(), parse)("e2e2")
+        with pytest.raises(chess.InvalidMoveError):
+            getattr(chess.Board(), parse)("e2e2")
+    # One rule for the null move, whichever library's move comes in.
+    for args in ((0, 0), (12, 12), (0, 0, chess.QUEEN), (12, 28)):
+        assert (chessbits.Move(*args) == chess.Move(*args)) and bool(chessbits.Move(*args)) == bool(
+            chess.Move(*args)
+        ), args

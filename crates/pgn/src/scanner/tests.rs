@@ -265,6 +265,11 @@ fn skipping() {
         "error: game 1, line 1, column 26 (byte 25): invalid move \"e\": expected a rank 1..8 to complete the square, found the end of the text",
     ]);
     assert_eq!(read_all(b"exd6 e.p. Nf3 e.p.\n*"), ["| exd6 Nf3 *"]);
+    // Every evaluation symbol is reached by the scanner's dispatch on its first byte.
+    for (symbol, nag) in Nag::SYMBOLS {
+        let input = format!("e4 {symbol} e5\n{symbol}\n*");
+        assert_eq!(read_all(input.as_bytes()), [format!("| e4 ${nag} e5 ${nag} *")], "{symbol}");
+    }
     // A `+` or `=` that starts no symbol is the error it always was.
     assert_eq!(
         read_all(b"e4 + e5 *"),
