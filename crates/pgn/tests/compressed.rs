@@ -114,6 +114,28 @@ fn games(input: impl Read) -> Vec<String> {
     out
 }
 
+/// Every game of the compressed `packed` read by `par_games` with `options`, as [`games`]
+/// writes them.
+fn parallel_games(packed: &[u8], options: &Parallel) -> Vec<String> {
+    let input = Input::new(io::Cursor::new(packed.to_vec())).unwrap();
+    let mut parallel = Vec::new();
+    par_games(
+        input,
+        options,
+        Replay::default,
+        |n, g| match g {
+            Ok(g) => format!("{n} ok {}", g.game.moves().len()),
+            Err(e) => format!("{n} {e}"),
+        },
+        |line| {
+            parallel.push(line);
+            Ok::<_, io::Error>(())
+        },
+    )
+    .unwrap();
+    parallel
+}
+
 /// A truncated stream: the games before the cut, then the read error naming the compression
 /// and the byte it stopped at; the same through the parallel pipeline.
 #[test]
@@ -143,22 +165,7 @@ fn a_truncated_stream_ends_with_an_error_after_the_games_before_it() {
         assert!(inner.decompressed < pgn.len() as u64);
         for threads in [2, 3] {
             let options = Parallel::new(threads).with_chunk_size(10_000);
-            let input = Input::new(io::Cursor::new(packed[..cut].to_vec())).unwrap();
-            let mut parallel = Vec::new();
-            par_games(
-                input,
-                &options,
-                Replay::default,
-                |n, g| match g {
-                    Ok(g) => format!("{n} ok {}", g.game.moves().len()),
-                    Err(e) => format!("{n} {e}"),
-                },
-                |line| {
-                    parallel.push(line);
-                    Ok::<_, io::Error>(())
-                },
-            )
-            .unwrap();
+            let parallel = parallel_games(&packed[..cut], &options);
             assert_eq!(parallel, got, "{compression}, {threads} threads");
         }
     }
@@ -219,22 +226,7 @@ fn a_damaged_stream_reads_the_same_on_every_thread_count() {
             let serial = games(Input::new(io::Cursor::new(damaged.clone())).unwrap());
             errors += usize::from(serial.last().is_some_and(|last| last.contains("read error")));
             for threads in [2, 3] {
-                let input = Input::new(io::Cursor::new(damaged.clone())).unwrap();
-                let mut parallel = Vec::new();
-                par_games(
-                    input,
-                    &Parallel::new(threads),
-                    Replay::default,
-                    |n, g| match g {
-                        Ok(g) => format!("{n} ok {}", g.game.moves().len()),
-                        Err(e) => format!("{n} {e}"),
-                    },
-                    |line| {
-                        parallel.push(line);
-                        Ok::<_, io::Error>(())
-                    },
-                )
-                .unwrap();
+                let parallel = parallel_games(&damaged, &Parallel::new(threads));
                 assert!(parallel == serial, "{compression}, byte {at}, {threads} threads");
             }
         }
