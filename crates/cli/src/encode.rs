@@ -148,9 +148,9 @@ not a fen
         insta::assert_snapshot!(decode("grouped+state14", &encode("grouped+state14", INPUT)), @r#"
             rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
             rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1
-            error: hex (byte 61): expected an even number of hex digits
-            error: hex (byte 61): expected an even number of hex digits
-            error: hex (byte 99): expected an even number of hex digits
+            error: hex (byte 1): not a hex digit (0-9, a-f)
+            error: hex (byte 1): not a hex digit (0-9, a-f)
+            error: hex (byte 1): not a hex digit (0-9, a-f)
         "#);
         insta::assert_snapshot!(encode("rle:auto", "8/8/8/8/8/8/8/8\n8/8/8/8/8/8/8/PPPPPPPP w - - 0 1\n"), @r#"
             13	c1f8
@@ -164,16 +164,16 @@ not a fen
         insta::assert_snapshot!(decode("state-full", &encode("state-full", INPUT)), @r#"
             w KQkq - 0 1
             b KQkq #0 0 1
-            error: hex (byte 61): expected an even number of hex digits
+            error: hex (byte 1): not a hex digit (0-9, a-f)
             w - - 150 120
-            error: hex (byte 99): expected an even number of hex digits
+            error: hex (byte 1): not a hex digit (0-9, a-f)
         "#);
     }
 
     #[test]
     fn bad_lines_say_why_and_reading_goes_on() {
         insta::assert_snapshot!(decode("nibbles+state-full", "zz\n12\t00\n3\t0000\nff\n\n"), @r#"
-            error: hex (byte 0): expected an even number of hex digits
+            error: hex (byte 0): not a hex digit (0-9, a-f)
             error: 12 bits do not match 2 hex digits
             error: 3 bits do not match 4 hex digits
             error: bit 0: invalid piece code 15

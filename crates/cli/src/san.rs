@@ -4,7 +4,8 @@
 //! `+` and `#`) of the moves played in sequence from that position, separated by single spaces.
 //! A line that cannot be read (a bad FEN, an unparsable or illegal move) prints
 //! `error: <message>` instead, and reading goes on with the next line. An empty move list
-//! prints an empty line.
+//! prints an empty line. `0000`, the null move `pgn --to uci` writes for PGN's `--`, is a pass
+//! written `--`, refused in check as the PGN reader refuses it.
 
 use std::io::{self, BufRead, Write};
 
@@ -21,16 +22,22 @@ pub fn convert_line(line: &str, out: &mut String) -> Result<(), String> {
     let start = start.trim();
     let mut pos = match start {
         "startpos" => Position::new(),
-        "" => return Err("missing FEN (or startpos) before ';'".to_owned()),
+        "" if line.contains(';') => return Err("missing FEN (or startpos) before ';'".to_owned()),
+        "" => return Err("empty line: expected <FEN or startpos>;<UCI moves>".to_owned()),
         text => fen::parse_position(text).map_err(|e| format!("fen: {e}"))?,
     };
     for (i, token) in moves.split_ascii_whitespace().enumerate() {
         let ply = i + 1;
         let uci: UciMove = token.parse().map_err(|e| format!("move {ply} ({token}): {e}"))?;
-        let m = pos.resolve_uci(uci).map_err(|e| format!("move {ply} ({token}): {e}"))?;
         if i > 0 {
             out.push(' ');
         }
+        if uci == UciMove::Null {
+            pos.play_null().map_err(|e| format!("move {ply} ({token}): {e}"))?;
+            out.push_str("--");
+            continue;
+        }
+        let m = pos.resolve_uci(uci).map_err(|e| format!("move {ply} ({token}): {e}"))?;
         let san = SanPlus::from_move_and_play(&mut pos, m);
         use std::fmt::Write as _;
         // Writing into a String cannot fail.
@@ -66,6 +73,9 @@ mod tests {
             "not a fen;e2e4\n",
             ";e2e4\n",
             "startpos;e2e4 e7e5\n",
+            "startpos;e2e4 0000 d2d4\n",
+            "startpos;e2e4 f7f6 d1h5 0000\n",
+            "\n",
         )), @r"
         e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#
 
@@ -76,6 +86,9 @@ mod tests {
         error: fen: placement (byte 1): invalid character 'o', expected a piece letter, a digit 1..8 or '/'
         error: missing FEN (or startpos) before ';'
         e4 e5
+        e4 -- d4
+        error: move 4 (0000): null move while in check
+        error: empty line: expected <FEN or startpos>;<UCI moves>
         ");
     }
 }

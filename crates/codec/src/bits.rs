@@ -236,18 +236,18 @@ impl fmt::Display for Bits {
 /// Reads hex text (an even number of hex digits, either case) into bytes.
 ///
 /// # Errors
-/// [`ParseHexError`] with the byte offset of the first character that is not a hex digit, or
-/// the length if it is odd.
+/// [`ParseHexError`] with the byte offset of the first character that is not a hex digit, or,
+/// when every character is one, the length of an odd-length text.
 pub fn parse_hex(text: &str) -> Result<Vec<u8>, ParseHexError> {
     let digits = text.as_bytes();
-    if !digits.len().is_multiple_of(2) {
-        return Err(ParseHexError { offset: digits.len() });
+    if let Some(offset) = digits.iter().position(|b| !b.is_ascii_hexdigit()) {
+        return Err(ParseHexError { offset, kind: HexErrorKind::NotADigit });
     }
-    let digit = |i: usize| -> Result<u8, ParseHexError> {
-        let value = digits.get(i).and_then(|&b| char::from(b).to_digit(16));
-        value.map(|v| v as u8).ok_or(ParseHexError { offset: i })
-    };
-    (0..digits.len() / 2).map(|i| Ok(digit(2 * i)? << 4 | digit(2 * i + 1)?)).collect()
+    if !digits.len().is_multiple_of(2) {
+        return Err(ParseHexError { offset: digits.len(), kind: HexErrorKind::OddLength });
+    }
+    let digit = |b: u8| char::from(b).to_digit(16).unwrap_or(0) as u8;
+    Ok(digits.chunks_exact(2).map(|pair| digit(pair[0]) << 4 | digit(pair[1])).collect())
 }
 
 /// Hex text that is not an even number of hex digits.
@@ -256,11 +256,29 @@ pub struct ParseHexError {
     /// The byte offset of the first character that is not a hex digit, or the length of an
     /// odd-length text.
     pub offset: usize,
+    /// Which of the two it is.
+    pub kind: HexErrorKind,
+}
+
+/// What is wrong with hex text.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum HexErrorKind {
+    /// The byte at the offset is not one of `0-9a-fA-F`.
+    NotADigit,
+    /// The text has an odd number of digits; the offset is its length.
+    OddLength,
 }
 
 impl fmt::Display for ParseHexError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "hex (byte {}): expected an even number of hex digits", self.offset)
+        match self.kind {
+            HexErrorKind::NotADigit => {
+                write!(f, "hex (byte {}): not a hex digit (0-9, a-f)", self.offset)
+            }
+            HexErrorKind::OddLength => {
+                write!(f, "hex (byte {}): an odd number of hex digits", self.offset)
+            }
+        }
     }
 }
 
@@ -751,12 +769,17 @@ mod tests {
     fn hex_text() {
         assert_eq!(parse_hex("00aBff"), Ok(vec![0, 0xab, 0xff]));
         assert_eq!(parse_hex(""), Ok(vec![]));
-        assert_eq!(parse_hex("abc"), Err(ParseHexError { offset: 3 }));
-        assert_eq!(parse_hex("0g"), Err(ParseHexError { offset: 1 }));
-        assert_eq!(parse_hex("é"), Err(ParseHexError { offset: 0 }));
+        let odd = |offset| Err(ParseHexError { offset, kind: HexErrorKind::OddLength });
+        let bad = |offset| Err(ParseHexError { offset, kind: HexErrorKind::NotADigit });
+        assert_eq!(parse_hex("abc"), odd(3));
+        assert_eq!(parse_hex("0g"), bad(1));
+        assert_eq!(parse_hex("é"), bad(0));
+        assert_eq!(parse_hex("zz"), bad(0));
+        assert_eq!(parse_hex("abcz1"), bad(3));
         let bits = Bits::from_bytes(vec![0xff, 0xff], 9);
         assert_eq!((bits.len(), bits.to_hex()), (9, "ff80".to_owned()));
         assert_eq!(Bits::from_bytes(vec![0xff], 20).len(), 8);
-        insta::assert_snapshot!(parse_hex("0g").unwrap_err(), @"hex (byte 1): expected an even number of hex digits");
+        insta::assert_snapshot!(parse_hex("0g").unwrap_err(), @"hex (byte 1): not a hex digit (0-9, a-f)");
+        insta::assert_snapshot!(parse_hex("abc").unwrap_err(), @"hex (byte 3): an odd number of hex digits");
     }
 }
