@@ -288,6 +288,9 @@ impl Read for ParquetPgn {
     }
 }
 
+/// The error when the system refuses to start a thread (too many threads, not enough memory).
+const NO_THREAD: &str = "the system could not start a thread to read on";
+
 /// A reader run on a thread of its own, a block ahead of its consumer: for [`ParquetPgn`], whose
 /// decoding and PGN rendering would otherwise run on the one thread that feeds the parallel
 /// pipeline, so that its workers could not share it. At most [`ReadAhead::BLOCKS`] blocks
@@ -316,11 +319,13 @@ impl ReadAhead {
     /// Starts reading `inner` on a thread of the PGN pipeline's pool
     /// ([`chessbits_pgn::spawn_pooled`]): kept between calls, its allocator heap stays warm
     /// for the decoder's buffers. The reading ends at the end of `inner`, at its first error,
-    /// or when the `ReadAhead` is dropped.
+    /// or when the `ReadAhead` is dropped. If the system cannot start a thread, the first read
+    /// is an error that says so.
     pub fn new<R: Read + Send + 'static>(mut inner: R) -> ReadAhead {
         let (tx, rx) = std::sync::mpsc::sync_channel(Self::BLOCKS);
+        let failed = tx.clone();
         let (spare, spares) = std::sync::mpsc::channel::<Vec<u8>>();
-        chessbits_pgn::spawn_pooled(move || loop {
+        let started = chessbits_pgn::spawn_pooled(move || loop {
             let mut block = spares.try_recv().unwrap_or_default();
             block.resize(Self::BLOCK, 0);
             let mut filled = 0;
@@ -350,6 +355,9 @@ impl ReadAhead {
                 return;
             }
         });
+        if started.is_err() {
+            let _ = failed.send(Err(io::Error::other(NO_THREAD)));
+        }
         ReadAhead { blocks: rx, spare, block: Vec::new(), at: 0 }
     }
 }

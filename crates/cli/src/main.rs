@@ -106,9 +106,9 @@ enum Command {
     /// Converts UCI moves to SAN, one game per input line.
     ///
     /// Reads lines `<FEN or startpos>;<uci> <uci> ...` from standard input and prints, per
-    /// line, the SAN of each move played in sequence (with + and #), separated by spaces. A line
-    /// that cannot be read prints `error: <message>`, and the next line is still read. Exits
-    /// with 1 if any line failed.
+    /// line, the SAN of each move played in sequence (with + and #), separated by spaces.
+    /// `0000` is a null move, written `--` (refused in check). A line that cannot be read prints
+    /// `error: <message>`, and the next line is still read. Exits with 1 if any line failed.
     #[command(
         after_help = "Example:\n  $ echo 'startpos;e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7' | chessbits san\n  e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#"
     )]
@@ -234,8 +234,8 @@ enum Command {
 /// The `--threads` and `--quiet` options of the commands that read game files.
 #[derive(clap::Args, Clone, Copy)]
 pub struct Threads {
-    /// Threads that read (default: all cores), this one among them. The output is the same for
-    /// every N; `1` reads on one thread, with no other.
+    /// Threads that read (default: all cores; more than 256 run as 256), this one among them.
+    /// The output is the same for every N; `1` reads on one thread, with no other.
     #[arg(long = "threads", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     n: Option<u16>,
     /// The bytes of PGN a worker takes at a time (tests use small ones).

@@ -213,7 +213,7 @@ pub use limits::{
     MAX_VARIATION_DEPTH,
 };
 pub use movetext::MovetextReader;
-pub use ordered::{par_map, par_map_pooled};
+pub use ordered::{par_map, par_map_pooled, MAX_THREADS};
 pub use origin::Origin;
 pub use parallel::{par_chunks, par_chunks_pooled, par_games, Parallel, BLOCKS, BLOCK_SIZE};
 pub use pool::spawn_pooled;

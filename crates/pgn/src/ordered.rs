@@ -25,6 +25,11 @@ use crate::movetext::MovetextReader;
 use crate::pool::{Pooled, Spawner};
 use crate::san_cache::SanCache;
 
+/// The most threads a pipeline runs at once (the calling thread among them): a larger count is
+/// read as this one. More threads than cores gain nothing, and a count the system cannot start
+/// (100,000) would fail to spawn; the process's pool keeps the threads it started.
+pub const MAX_THREADS: usize = 256;
+
 /// Runs `work` on each item of the sequence `items` makes, on `threads` threads, and hands
 /// each result to `sink`, on the calling thread, in the sequence's order: the pipeline of
 /// [`par_chunks`](crate::par_chunks), for any sequence of work (`chessbits-codec` maps the
@@ -129,6 +134,7 @@ where
     W: Fn(&mut SanCache, I::Item) -> U + Clone + Send + 'a,
     S: FnMut(U) -> Result<(), E>,
 {
+    let threads = threads.min(MAX_THREADS);
     if threads <= 1 {
         let mut own = SanCache::warm();
         for item in items() {
@@ -137,11 +143,16 @@ where
         return Ok(());
     }
     let queue = Arc::new(Queue::default());
+    // Made first: however the call ends, even by a panic in `items`, dropping it closes the
+    // queue, so that no worker waits for an item forever (and the scope for the worker).
+    let mut feeder = Feeder { items: (0..).zip(items()), queue, made: 0, ended: false };
     let (done_tx, done) = channel();
-    // `threads - 1` workers: the calling thread is the last (see the module doc for why).
+    // `threads - 1` workers: the calling thread is the last (see the module doc for why). A
+    // worker the system cannot start is done without: the calling thread reads whatever no
+    // worker takes.
     for _ in 1..threads {
-        let (queue, done_tx, work) = (Arc::clone(&queue), done_tx.clone(), work.clone());
-        spawner.run(move |own| {
+        let (queue, done_tx, work) = (Arc::clone(&feeder.queue), done_tx.clone(), work.clone());
+        let started = spawner.run(move |own| {
             while let Some((index, item)) = queue.next() {
                 let result = panic::catch_unwind(AssertUnwindSafe(|| work(own, item)));
                 if done_tx.send((index, result)).is_err() {
@@ -149,10 +160,12 @@ where
                 }
             }
         });
+        if !started {
+            break;
+        }
     }
     drop(done_tx);
     let in_flight = 2 * threads + 2;
-    let mut feeder = Feeder { items: (0..).zip(items()), queue, made: 0, ended: false };
     let mut own = SanCache::warm();
     let mut waiting = BTreeMap::new();
     let mut next = 0;
@@ -277,5 +290,35 @@ impl<I: Iterator> Drop for Feeder<I> {
         let items = core::mem::take(&mut self.queue.lock().0);
         self.queue.close();
         drop(items);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pool::Limited;
+
+    #[test]
+    fn workers_the_system_refuses_are_done_without() {
+        for allowed in [0, 1, 2, 5] {
+            let mut squares = Vec::new();
+            thread::scope(|scope| {
+                let spawner = Limited { scope, allowed: allowed.into() };
+                let work = |_: &mut SanCache, n: u64| n * n;
+                par_map_with(
+                    &spawner,
+                    6,
+                    || 1..=500u64,
+                    work,
+                    |sq| {
+                        squares.push(sq);
+                        Ok::<_, ()>(())
+                    },
+                )
+            })
+            .unwrap();
+            let want: Vec<u64> = (1..=500u64).map(|n| n * n).collect();
+            assert_eq!(squares, want, "{allowed} workers started");
+        }
     }
 }

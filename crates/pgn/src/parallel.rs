@@ -38,7 +38,7 @@
 
 use std::io::{self, Read};
 use std::ops::Deref;
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::mpsc::{sync_channel, Receiver, SendError, SyncSender};
 use std::sync::Arc;
 use std::thread;
 
@@ -97,11 +97,19 @@ impl Parallel {
     /// milliseconds of a worker's time, so that handing chunks over costs next to nothing.
     pub const DEFAULT_CHUNK_SIZE: usize = 1 << 20;
 
-    /// `threads` threads reading (at least 1; the calling thread is one), chunks of
-    /// [`DEFAULT_CHUNK_SIZE`](Self::DEFAULT_CHUNK_SIZE), the default [`Limits`].
+    /// `threads` threads reading (at least 1, at most [`MAX_THREADS`](crate::MAX_THREADS);
+    /// the calling thread is one), chunks of [`DEFAULT_CHUNK_SIZE`](Self::DEFAULT_CHUNK_SIZE),
+    /// the default [`Limits`].
+    ///
+    /// ```
+    /// use chessbits_pgn::{Parallel, MAX_THREADS};
+    ///
+    /// assert_eq!(Parallel::new(0).threads, 1);
+    /// assert_eq!(Parallel::new(100_000).threads, MAX_THREADS);
+    /// ```
     pub fn new(threads: usize) -> Parallel {
         Parallel {
-            threads: threads.max(1),
+            threads: threads.clamp(1, crate::MAX_THREADS),
             chunk_size: Parallel::DEFAULT_CHUNK_SIZE,
             limits: Limits::DEFAULT,
             guess: true,
@@ -342,9 +350,26 @@ where
         let (block_tx, block_rx) = sync_channel(BLOCKS);
         // Blocks read go back to the reading thread once the cutter has copied them.
         let (spare_tx, spare_rx) = sync_channel(BLOCKS + 2);
-        spawner.run(move |_| read_blocks(input, &block_tx, &spare_rx));
-        // The cutter runs on `par_map`'s calling thread; dropping it stops the reading thread.
-        Box::new(Blocks { rx: block_rx, spare: spare_tx, block: Vec::new(), at: 0 })
+        // The input goes to the reading thread once it runs: if the system cannot start one,
+        // the cutter reads the input itself.
+        let (input_tx, input_rx) = sync_channel::<R>(1);
+        let started = spawner.run(move |_| {
+            if let Ok(input) = input_rx.recv() {
+                read_blocks(input, &block_tx, &spare_rx);
+            }
+        });
+        if !started {
+            Box::new(input)
+        } else {
+            match input_tx.send(input) {
+                // The cutter runs on `par_map`'s calling thread; dropping it stops the
+                // reading thread.
+                Ok(()) => {
+                    Box::new(Blocks { rx: block_rx, spare: spare_tx, block: Vec::new(), at: 0 })
+                }
+                Err(SendError(input)) => Box::new(input),
+            }
+        }
     } else {
         Box::new(input)
     };
@@ -508,4 +533,50 @@ where
             })
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pool::Limited;
+
+    /// The games of a chunk, all of which read.
+    fn chunk_games(reader: &mut ChunkReader<'_>) -> u64 {
+        let mut games = 0;
+        while let Some(game) = reader.skip_game() {
+            game.unwrap();
+            games += 1;
+        }
+        games
+    }
+
+    /// Games counted chunk by chunk, with the games before each chunk.
+    fn counts<'s>(spawner: &Limited<'s, '_>, pgn: &'s [u8], options: &Parallel) -> Vec<(u64, u64)> {
+        let mut counts = Vec::new();
+        chunks_on(spawner, pgn, options, &chunk_games, |before, games| {
+            counts.push((before, games));
+            Ok::<_, ()>(())
+        })
+        .unwrap();
+        counts
+    }
+
+    #[test]
+    fn threads_the_system_refuses_are_done_without() {
+        let pgn = "[Event \"e\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n".repeat(3000);
+        for exact in [false, true] {
+            let options = Parallel::new(4).with_chunk_size(4096).with_guess(!exact);
+            let all = thread::scope(|scope| {
+                counts(&Limited { scope, allowed: 10.into() }, pgn.as_bytes(), &options)
+            });
+            assert_eq!(all.iter().map(|c| c.1).sum::<u64>(), 3000);
+            // No reading thread and no worker; the reading thread and no worker; one worker.
+            for allowed in [0, 1, 2] {
+                let some = thread::scope(|scope| {
+                    counts(&Limited { scope, allowed: allowed.into() }, pgn.as_bytes(), &options)
+                });
+                assert_eq!(some, all, "{allowed} threads started, exact cuts {exact}");
+            }
+        }
+    }
 }

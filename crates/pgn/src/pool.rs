@@ -23,15 +23,20 @@ use crate::san_cache::SanCache;
 /// Runs the pipeline's jobs, each on a thread of its own, lending each the move-token cache
 /// of the thread it runs on.
 pub(crate) trait Spawner<'a> {
-    /// Runs `job` on a thread of its own.
-    fn run(&self, job: impl FnOnce(&mut SanCache) + Send + 'a);
+    /// Runs `job` on a thread of its own. `false`, the job dropped unrun, if the system
+    /// refused to start a thread (too many threads, not enough memory): the caller goes on
+    /// with fewer threads, never a panic (which the release build's `panic = "abort"` would
+    /// make a crash) and never a wait for a job that is not running.
+    #[must_use]
+    fn run(&self, job: impl FnOnce(&mut SanCache) + Send + 'a) -> bool;
 }
 
 /// A thread for each job, made for the call and joined when its scope ends, with an empty
 /// cache.
 impl<'scope> Spawner<'scope> for &'scope thread::Scope<'scope, '_> {
-    fn run(&self, job: impl FnOnce(&mut SanCache) + Send + 'scope) {
-        self.spawn(move || job(&mut SanCache::default()));
+    fn run(&self, job: impl FnOnce(&mut SanCache) + Send + 'scope) -> bool {
+        let job = move || job(&mut SanCache::default());
+        thread::Builder::new().spawn_scoped(self, job).is_ok()
     }
 }
 
@@ -63,27 +68,35 @@ fn pool() -> &'static Mutex<Pool> {
     POOL.get_or_init(|| Mutex::new(Pool::new()))
 }
 
-/// Runs `job` on an idle pool thread, or on a thread started for it, which then stays.
-///
-/// # Panics
-/// If the operating system refuses to start a thread, as [`thread::spawn`] does.
-fn run_pooled(job: Job) {
-    let mut pool = pool().lock().unwrap_or_else(PoisonError::into_inner);
+/// Takes an idle pool thread for a job about to be sent, or starts one, which then stays.
+/// `false` if the system refused to start a thread.
+fn take_thread(pool: &mut Pool) -> bool {
     if pool.pid != std::process::id() {
         *pool = Pool::new();
     }
     if pool.idle > 0 {
         pool.idle -= 1;
-    } else {
-        let queue = Arc::clone(&pool.queue);
-        let started =
-            thread::Builder::new().name("chessbits-pgn".into()).spawn(move || serve(&queue));
-        if let Err(e) = started {
-            panic!("failed to spawn a thread: {e}");
-        }
+        return true;
+    }
+    let queue = Arc::clone(&pool.queue);
+    thread::Builder::new().name("chessbits-pgn".into()).spawn(move || serve(&queue)).is_ok()
+}
+
+/// The process's pool, locked.
+fn locked_pool() -> std::sync::MutexGuard<'static, Pool> {
+    pool().lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Runs `job` on an idle pool thread, or on a thread started for it, which then stays.
+/// `false`, the job dropped unrun, if the system refused to start a thread.
+fn run_pooled(job: Job) -> bool {
+    let mut pool = locked_pool();
+    if !take_thread(&mut pool) {
+        return false;
     }
     // The receiver lives as long as the pool's `queue`, which `pool` holds.
     let _ = pool.jobs.send(job);
+    true
 }
 
 /// A pool thread: runs jobs from `queue` as they come, with one cache for all of them.
@@ -96,7 +109,7 @@ fn serve(queue: &Arc<Mutex<Receiver<Job>>>) {
         };
         let Ok(job) = job else { return };
         job(&mut sans);
-        let mut pool = pool().lock().unwrap_or_else(PoisonError::into_inner);
+        let mut pool = locked_pool();
         // A thread of a pool replaced after a `fork` (none can be left) is not counted.
         if Arc::ptr_eq(&pool.queue, queue) {
             pool.idle += 1;
@@ -115,16 +128,22 @@ fn serve(queue: &Arc<Mutex<Receiver<Job>>>) {
 /// use std::sync::mpsc::channel;
 ///
 /// let (tx, rx) = channel();
-/// chessbits_pgn::spawn_pooled(move || tx.send(6 * 7).unwrap());
+/// assert!(chessbits_pgn::spawn_pooled(move || tx.send(6 * 7).unwrap()).is_ok());
 /// assert_eq!(rx.recv(), Ok(42));
 /// ```
 ///
-/// # Panics
-/// If the operating system refuses to start a thread, as [`thread::spawn`] does.
-pub fn spawn_pooled(job: impl FnOnce() + Send + 'static) {
-    run_pooled(Box::new(move |_: &mut SanCache| {
+/// # Errors
+/// `job` back, unrun, if no pool thread was idle and the system refused to start one (too many
+/// threads, not enough memory), where [`thread::spawn`] would panic.
+pub fn spawn_pooled<F: FnOnce() + Send + 'static>(job: F) -> Result<(), F> {
+    let mut pool = locked_pool();
+    if !take_thread(&mut pool) {
+        return Err(job);
+    }
+    let _ = pool.jobs.send(Box::new(move |_: &mut SanCache| {
         let _ = panic::catch_unwind(AssertUnwindSafe(job));
     }));
+    Ok(())
 }
 
 /// The jobs of one call run on the pool: like a scope, it waits for every job it ran before
@@ -161,12 +180,12 @@ impl Pooled {
 }
 
 impl Spawner<'static> for Pooled {
-    fn run(&self, job: impl FnOnce(&mut SanCache) + Send + 'static) {
-        let Some(done) = self.done.clone() else { return };
+    fn run(&self, job: impl FnOnce(&mut SanCache) + Send + 'static) -> bool {
+        let Some(done) = self.done.clone() else { return false };
         run_pooled(Box::new(move |sans: &mut SanCache| {
             let result = panic::catch_unwind(AssertUnwindSafe(|| job(sans)));
             let _ = done.send(result);
-        }));
+        }))
     }
 }
 
@@ -175,5 +194,22 @@ impl Spawner<'static> for Pooled {
 impl Drop for Pooled {
     fn drop(&mut self) {
         let _ = self.wait();
+    }
+}
+
+/// A spawner for tests: a scope's threads, the first `allowed` of them, then refusals, as a
+/// system out of threads refuses.
+#[cfg(test)]
+pub(crate) struct Limited<'scope, 'env> {
+    pub(crate) scope: &'scope thread::Scope<'scope, 'env>,
+    pub(crate) allowed: std::cell::Cell<usize>,
+}
+
+#[cfg(test)]
+impl<'scope> Spawner<'scope> for Limited<'scope, '_> {
+    fn run(&self, job: impl FnOnce(&mut SanCache) + Send + 'scope) -> bool {
+        let Some(left) = self.allowed.get().checked_sub(1) else { return false };
+        self.allowed.set(left);
+        self.scope.run(job)
     }
 }

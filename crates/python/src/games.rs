@@ -623,7 +623,12 @@ impl GameBatches {
                 };
                 // A send fails when the reader was dropped: the pipeline then stops.
                 let (tx, rx) = sync_channel(2);
-                std::thread::spawn(move || pipeline.run(|fed| tx.send(fed).map_err(drop)));
+                let job = move || pipeline.run(|fed| tx.send(fed).map_err(drop));
+                if let Err(e) = std::thread::Builder::new().spawn(job) {
+                    self.done = true;
+                    let message = format!("could not start a thread to read on: {e}");
+                    return Err(ReadError::Py(PyOSError::new_err(message)));
+                }
                 self.feed = Feed::Parallel(Mutex::new(rx));
                 self.read_batch()
             }

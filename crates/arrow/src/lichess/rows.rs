@@ -201,7 +201,8 @@ impl ParquetRows {
         let tag_reader = decoder(open()?, tag_columns)?;
         let reader = decoder(file, vec![layout.movetext])?;
         let (tx, rx) = sync_channel(4);
-        chessbits_pgn::spawn_pooled(move || {
+        let failed = tx.clone();
+        let started = chessbits_pgn::spawn_pooled(move || {
             for batch in tag_reader {
                 // The rows were dropped: stop.
                 if tx.send(batch).is_err() {
@@ -209,6 +210,9 @@ impl ParquetRows {
                 }
             }
         });
+        if started.is_err() {
+            let _ = failed.send(Err(ArrowError::ComputeError(super::NO_THREAD.into())));
+        }
         let layout = Arc::new(layout);
         Ok(ParquetRows { reader, tags: Some(rx), schema, layout, before: 0, rows, failed: false })
     }

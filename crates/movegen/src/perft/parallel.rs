@@ -10,16 +10,20 @@ use super::{perft, perft_hashed, PerftTable};
 use crate::gen::Gen;
 use crate::tables::tables;
 
-/// Perft on `threads` threads (1 or more), with an optional shared transposition table. The
-/// tree is cut into subtrees a few plies below the root, which the threads take from a shared
-/// queue; the counts are identical to [`perft`].
+/// The most threads [`perft_parallel`] runs: a count the system cannot start would fail to
+/// spawn, and more threads than cores gain nothing.
+const MAX_THREADS: usize = 256;
+
+/// Perft on `threads` threads (1 or more; more than 256 run as 256), with an
+/// optional shared transposition table. The tree is cut into subtrees a few plies below the
+/// root, which the threads take from a shared queue; the counts are identical to [`perft`].
 pub fn perft_parallel(
     pos: &Position,
     depth: u32,
     threads: usize,
     table: Option<&PerftTable>,
 ) -> u64 {
-    let threads = threads.max(1);
+    let threads = threads.clamp(1, MAX_THREADS);
     let tasks = split(pos, depth, 64 * threads);
     let run = |p: &Position, d: u32| match table {
         Some(table) => perft_hashed(p, d, table),
@@ -30,18 +34,24 @@ pub fn perft_parallel(
     }
     let next = AtomicUsize::new(0);
     let total = AtomicU64::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                let mut nodes = 0;
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((p, d)) = tasks.get(i) else { break };
-                    nodes += run(p, *d);
-                }
-                total.fetch_add(nodes, Ordering::Relaxed);
-            });
+    let work = || {
+        let mut nodes = 0;
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some((p, d)) = tasks.get(i) else { break };
+            nodes += run(p, *d);
         }
+        total.fetch_add(nodes, Ordering::Relaxed);
+    };
+    std::thread::scope(|scope| {
+        // The calling thread is the last worker; a thread the system cannot start is done
+        // without, not a panic.
+        for _ in 1..threads {
+            if std::thread::Builder::new().spawn_scoped(scope, work).is_err() {
+                break;
+            }
+        }
+        work();
     });
     total.into_inner()
 }
