@@ -37,8 +37,9 @@ use crate::san_cache::SanCache;
 use crate::split::{Buffer, Chunk, ChunkReader, Pool, Reading};
 
 /// How far past a chunk's size the cutter looks for a mark before it cuts at any line
-/// start: so an input without marks still comes in chunks (read again with the next where
-/// a cut falls inside a game).
+/// start, and as far again before it cuts after any space: so an input without marks, or
+/// without line breaks, still comes in chunks (read again with the next where a cut falls
+/// inside a game).
 const FALLBACK_AFTER: usize = 4 << 20;
 
 /// The bytes read from the input at a time, at the least.
@@ -201,11 +202,19 @@ impl<R: Read> Guesses<R> {
             return Some(i);
         }
         let fallback = at.saturating_add(FALLBACK_AFTER).max(self.searched);
-        let found = self.log.get(fallback..).and_then(|rest| memchr::memchr(b'\n', rest));
-        if found.is_none() {
+        let line = self.log.get(fallback..).and_then(|rest| memchr::memchr(b'\n', rest));
+        if let Some(i) = line {
+            return Some(fallback + i + 1);
+        }
+        // No line start for as far again: a line longer than a game may be (a decompressed
+        // bomb of spaces, games on one line), held whole otherwise. Cut after a space, where
+        // a token ends; a cut inside a game is read again as any wrong guess is.
+        let anywhere = at.saturating_add(2 * FALLBACK_AFTER).max(self.searched);
+        let space = self.log.get(anywhere..).and_then(|rest| memchr::memchr(b' ', rest));
+        if space.is_none() {
             self.searched = self.log.len();
         }
-        found.map(|i| fallback + i + 1)
+        space.map(|i| anywhere + i + 1)
     }
 
     /// How many bytes after `cut` a reader looks ahead at (to the end of that line, at most

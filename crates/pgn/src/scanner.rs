@@ -535,7 +535,14 @@ impl<S: Source> Parser<S> {
                         }
                     };
                 }
-                Err(TagFail::Incomplete) if buf.len() > self.limits.tag_len => {
+                // Found bad past the length limit, the tag is too long, as a streaming
+                // reader finds it before it has read that far: one error for every reader.
+                Err(ref fail)
+                    if match *fail {
+                        TagFail::Incomplete => buf.len(),
+                        TagFail::Bad(i, _) => i,
+                    } > self.limits.tag_len =>
+                {
                     let limit = self.limits.tag_len;
                     self.long_tag = Some(u64::MAX);
                     return Err(self.syntax(self.pos, PgnErrorKind::TagTooLong { limit }));

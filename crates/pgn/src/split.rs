@@ -15,6 +15,7 @@ use std::collections::VecDeque;
 use std::io::{self, Read};
 use std::sync::{Arc, Mutex};
 
+use crate::bytes::is_space;
 use crate::error::{PgnError, PgnErrorKind};
 use crate::limits::Limits;
 use crate::origin::Origin;
@@ -49,7 +50,10 @@ pub(crate) struct Reading {
     /// finds the same next game: the last game ended at or before the chunk's end, and the
     /// chunk ends at a line start (the whole input's reader, between games, skips white
     /// space and whole lines, so from any line start on its way it finds the same next
-    /// game), or exactly where the next game starts (a cut inside a line, as at `1-0[Event`).
+    /// game), or exactly where the next game starts (a cut inside a line, as at `1-0[Event`),
+    /// or after nothing but white space since the last game's end (a cut inside a line of
+    /// spaces: the whole input's reader, skipping them, is where the next chunk's starts,
+    /// the byte before it the same).
     pub(crate) clean: bool,
     /// The input offset where the last game that ended at or before the chunk's end ended,
     /// and the games read up to it: where the whole input's reader stands between games, so
@@ -182,8 +186,11 @@ impl Chunk {
         let settled = (self.origin.offset, self.origin.games);
         let last = usize::from(self.context) + self.len;
         let ends_line = self.len == 0 || self.bytes.bytes.get(last.wrapping_sub(1)) == Some(&b'\n');
+        let own = self.bytes.bytes.get(usize::from(self.context)..last).unwrap_or_default();
+        let text = own.iter().rposition(|&b| !is_space(b)).map_or(0, |i| i + 1);
+        let text_end = self.origin.offset + text as u64;
         let origin = self.origin;
-        ChunkReader { reader, origin, end, stop, next_start: None, ends_line, settled }
+        ChunkReader { reader, origin, end, stop, next_start: None, ends_line, text_end, settled }
     }
 }
 
@@ -206,6 +213,8 @@ pub struct ChunkReader<'a> {
     next_start: Option<u64>,
     /// Whether the chunk ends at a line start (its last byte is a line break).
     ends_line: bool,
+    /// The input offset just past the chunk's last byte that is not white space.
+    text_end: u64,
     /// Where the last game that ended by `stop` ended, and the games up to it.
     settled: (u64, u64),
 }
@@ -295,7 +304,9 @@ impl ChunkReader<'_> {
         let reading = Reading {
             games: self.reader.games() - self.origin.games,
             clean: self.reader.game_end() <= self.stop
-                && (self.ends_line || self.next_start == Some(self.stop)),
+                && (self.ends_line
+                    || self.next_start == Some(self.stop)
+                    || self.reader.game_end() >= self.text_end),
             settled: (self.settled.0, self.settled.1 - self.origin.games),
         };
         (reading, self.reader.take_sans())

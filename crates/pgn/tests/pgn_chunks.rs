@@ -559,3 +559,44 @@ fn a_tag_over_the_limit_is_one_broken_game() {
         check_threads("long tag", pgn.as_bytes(), &[1, 2], &[1, 4096]);
     }
 }
+
+/// A tag value never closed and longer than the tag limit: too long for every reader, the
+/// streaming one (which stops reading at the limit) and a chunk's (which holds the whole
+/// line and saw it end inside the value). A trial found the second saying "the line ends
+/// inside the tag value" at two threads.
+#[test]
+fn a_long_unclosed_tag_is_too_long_on_every_thread_count() {
+    let mut text = String::from("[Event \"a\"]\n\n1. e4 *\n\n");
+    for len in [65_000, 65_540, 100_000, 140_000, 200_000] {
+        text += &format!("[Event \"{}\n[Site \"b\"]\n\n1. d4 *\n\n", "x".repeat(len));
+        text += "[Event \"c\"]\n\n1. c4 *\n\n";
+    }
+    check_threads("long tags", text.as_bytes(), &[1, 2, 3], &[1_000, 64 << 10, 1 << 20]);
+}
+
+/// Megabytes without a line break (a compressed bomb of spaces, games on one line) come in
+/// chunks: the cutter cuts after a space once no line start comes for 8 MiB past a chunk's
+/// size. A trial found 500 MB of spaces (370 bytes of bzip2) held whole at two threads.
+#[test]
+fn a_line_without_end_comes_in_chunks() {
+    let spaces = " ".repeat(10 << 20);
+    let stars = "* ".repeat(100_000);
+    let text = format!(
+        "[Event \"a\"]\n\n1. e4 *\n\n{spaces}{stars}{spaces}1. d4 {spaces}d5 *{spaces}\n\n[Event \"b\"]\n\n1. c4 *\n"
+    );
+    let mut chunks = 0;
+    chessbits_pgn::par_chunks(
+        text.as_bytes(),
+        &Parallel::new(2).with_chunk_size(1 << 10),
+        |reader| while reader.skip_game().is_some() {},
+        |_, ()| {
+            chunks += 1;
+            Ok::<_, ()>(())
+        },
+    )
+    .unwrap();
+    // 40 MiB cut every 8 MiB, the game with spaces inside read as one; without the cut
+    // after a space, 3: the first game, the one line, the last game.
+    assert!(chunks >= 4, "{chunks} chunks");
+    check_threads("one long line", text.as_bytes(), &[2], &[1 << 10]);
+}
