@@ -8,7 +8,7 @@
 //! The server is std's `TcpListener` with a thread a connection (at most
 //! [`MAX_CONNECTIONS`] at once): the API answers in milliseconds from memory, so a runtime and
 //! an HTTP crate would add build time and code to review for nothing a user sees. Every request
-//! is bounded: a head of at most [`MAX_HEAD`] bytes, no body, a read timeout, fixed routes (no
+//! is bounded: a head of at most [`MAX_HEAD`] bytes read within 10 seconds, no body, fixed routes (no
 //! path reaches the file system), and a handler that cannot take the server down (a panic is a
 //! 500 for that request).
 
@@ -58,6 +58,10 @@ pub struct ServeArgs {
     /// Open the page in the default browser.
     #[arg(long)]
     open: bool,
+    /// How long a client has to send its request head, in milliseconds (tests use short
+    /// ones).
+    #[arg(long, hide = true, default_value_t = 10_000)]
+    head_timeout_ms: u64,
     #[command(flatten)]
     threads: Threads,
 }
@@ -98,8 +102,9 @@ pub fn run(args: &ServeArgs, err: &mut impl Write) -> io::Result<bool> {
             continue;
         }
         let (explorer, done) = (Arc::clone(&explorer), Arc::clone(&active));
+        let head_timeout = Duration::from_millis(args.head_timeout_ms);
         let spawned = std::thread::Builder::new().name("serve".into()).spawn(move || {
-            serve_connection(stream, &explorer);
+            serve_connection(stream, &explorer, head_timeout);
             done.fetch_sub(1, Ordering::AcqRel);
         });
         if spawned.is_err() {
@@ -170,11 +175,13 @@ fn open_browser(url: &str) {
     drop(command);
 }
 
-/// Reads one request from `stream`, answers it and closes the connection.
-fn serve_connection(mut stream: TcpStream, explorer: &Explorer) {
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
+/// Reads one request from `stream`, its head within `head_timeout` (all of it, not each
+/// read: a client sending a byte a second holds no connection longer), answers it and closes
+/// the connection.
+fn serve_connection(mut stream: TcpStream, explorer: &Explorer, head_timeout: Duration) {
     let _ = stream.set_write_timeout(Some(Duration::from_secs(30)));
-    let (response, head_only) = match read_head(&mut stream) {
+    let mut timed = Deadline { stream: &mut stream, at: Instant::now() + head_timeout };
+    let (response, head_only) = match read_head(&mut timed) {
         Ok(head) => {
             let answered =
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| respond(&head, explorer)));
@@ -187,20 +194,45 @@ fn serve_connection(mut stream: TcpStream, explorer: &Explorer) {
     // Close our side, then read what the client still sends (a refused oversized request)
     // for a moment: closing with unread bytes would reset the connection, and the client
     // could lose the answer.
+    // Half a second at most in all, so that a client sending slowly holds nothing.
     let _ = stream.shutdown(std::net::Shutdown::Write);
-    let _ = stream.set_read_timeout(Some(Duration::from_millis(200)));
+    let mut timed = Deadline { stream: &mut stream, at: Instant::now() + DRAIN_TIME };
     let mut sink = [0; 4096];
     let mut drained = 0;
     while drained < (1 << 20) {
-        match stream.read(&mut sink) {
+        match timed.read(&mut sink) {
             Ok(0) | Err(_) => break,
             Ok(n) => drained += n,
         }
     }
 }
 
+/// How long a connection is read after its answer (see [`serve_connection`]).
+const DRAIN_TIME: Duration = Duration::from_millis(500);
+
+/// A stream whose reads fail with [`io::ErrorKind::TimedOut`] once `at` has passed.
+struct Deadline<'a> {
+    stream: &'a mut TcpStream,
+    at: Instant,
+}
+
+impl Read for Deadline<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let left = self.at.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(io::ErrorKind::TimedOut.into());
+        }
+        self.stream.set_read_timeout(Some(left))?;
+        match self.stream.read(buf) {
+            // A read timeout is `WouldBlock` on Unix, `TimedOut` on Windows.
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => Err(io::ErrorKind::TimedOut.into()),
+            other => other,
+        }
+    }
+}
+
 /// The request's head, up to the blank line; an error response when it is too long, not
-/// text, or cut off.
+/// text, cut off, or not sent in time.
 fn read_head(stream: &mut impl Read) -> Result<String, Response> {
     let mut head = Vec::with_capacity(1024);
     let mut buf = [0; 2048];
@@ -216,6 +248,9 @@ fn read_head(stream: &mut impl Read) -> Result<String, Response> {
             return Err(Response::error(431, "the request head is longer than 8 KiB"));
         }
         match stream.read(&mut buf) {
+            Err(e) if e.kind() == io::ErrorKind::TimedOut => {
+                return Err(Response::error(408, "the request head did not come in time"));
+            }
             Ok(0) | Err(_) => {
                 if head.is_empty() {
                     return Err(Response::error(400, "no request"));
@@ -264,6 +299,7 @@ impl Response {
             400 => "Bad Request",
             404 => "Not Found",
             405 => "Method Not Allowed",
+            408 => "Request Timeout",
             431 => "Request Header Fields Too Large",
             500 => "Internal Server Error",
             503 => "Service Unavailable",

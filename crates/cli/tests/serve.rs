@@ -6,7 +6,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 mod common;
 
@@ -48,10 +48,16 @@ fn serve(file: &str) -> Server {
 
 /// Starts `chessbits serve FILE... --port 0`: several indexes are shards.
 fn serve_all(files: &[&str]) -> Server {
+    serve_with(files, &[])
+}
+
+/// Starts `chessbits serve FILE... --port 0` with more options.
+fn serve_with(files: &[&str], options: &[&str]) -> Server {
     let mut child = Command::new(BIN)
         .arg("serve")
         .args(files)
         .args(["--port", "0", "-q"])
+        .args(options)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -304,4 +310,34 @@ fn shards_answer_together_and_games_come_from_their_shard() {
     assert!(missing.contains("no index 2"), "{missing}");
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A client that sends its head a byte at a time gets a 408 once the head's time is up, not
+/// a connection held for as long as it keeps sending (a trial held all 64 connections for
+/// minutes that way: the timeout was each read's). The server answers others afterwards.
+#[test]
+fn a_head_sent_slowly_is_a_408_when_its_time_is_up() {
+    let server = serve_with(&[&index()], &["--head-timeout-ms", "1000"]);
+    let mut stream = TcpStream::connect(&server.address).expect("connects");
+    stream.set_read_timeout(Some(Duration::from_millis(100))).unwrap();
+    let started = Instant::now();
+    stream.write_all(b"GET /api/info HTTP/1.1\r\n").unwrap();
+    let mut response = Vec::new();
+    while started.elapsed() < Duration::from_secs(8) {
+        // A header byte every 100 ms: each read sees data long before a read timeout would.
+        if stream.write_all(b"X").is_err() {
+            break;
+        }
+        let mut buf = [0; 4096];
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => response.extend_from_slice(&buf[..n]),
+            Err(_) => {}
+        }
+    }
+    let elapsed = started.elapsed();
+    let text = String::from_utf8_lossy(&response);
+    assert!(text.starts_with("HTTP/1.1 408 "), "{text:?} after {elapsed:?}");
+    assert!(elapsed < Duration::from_secs(5), "answered after {elapsed:?}");
+    assert_eq!(get(&server, "/api/info").0, 200);
 }
