@@ -40,6 +40,27 @@ pub(crate) fn count_or(
     value.map_or(Ok(default), |v| count(v, name, min))
 }
 
+/// `value`, taken by pyo3 as an `i64` (so that a negative one reaches here, not pyo3's
+/// `OverflowError`), as a `T` of at least `min`.
+///
+/// # Errors
+/// `ValueError` naming the argument for a value below `min` or too large for `T`.
+pub(crate) fn ranged<T: TryFrom<i64>>(value: i64, name: &str, min: u64) -> PyResult<T> {
+    if value < 0 || (value as u64) < min {
+        return Err(below(name, min));
+    }
+    T::try_from(value).map_err(|_| too_large(name))
+}
+
+/// [`ranged`] for an optional argument.
+pub(crate) fn ranged_or_none<T: TryFrom<i64>>(
+    value: Option<i64>,
+    name: &str,
+    min: u64,
+) -> PyResult<Option<T>> {
+    value.map(|v| ranged(v, name, min)).transpose()
+}
+
 fn below(name: &str, min: u64) -> PyErr {
     let what = if min == 0 { "0 or more".to_owned() } else { format!("at least {min}") };
     PyValueError::new_err(format!("{name} must be {what}"))

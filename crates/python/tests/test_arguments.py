@@ -82,3 +82,30 @@ def test_batch_games_still_bounds_the_batches():
 def test_empty_position_data_says_it_is_empty(fmt):
     with pytest.raises(chessbits.DecodeError, match="empty"):
         chessbits.decode_position(b"", fmt)
+
+
+def test_threads_past_the_most_a_pipeline_starts_read_as_that_many():
+    # A trial's threads=100000 aborted the interpreter (a thread the system refused to start
+    # was a panic, and the release build aborts on one). Past 256 a call runs 256.
+    table = chessbits.read_games(SAMPLE, threads=100_000)
+    assert table.equals(chessbits.read_games(SAMPLE, threads=1))
+    assert sum(b.num_rows for b in chessbits.iter_games(SAMPLE, threads=100_000)) == table.num_rows
+
+
+def test_one_fen_alone_is_a_type_error():
+    with pytest.raises(TypeError, match="not one FEN"):
+        chessbits.fens_to_arrays("8/8/8/8/8/8/8/K6k w - - 0 1")
+
+
+def test_to_planes_takes_64_bit_integer_bitboards_of_twelve_columns():
+    import numpy as np
+
+    boards = chessbits.fens_to_arrays(["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"])["bitboards"]
+    planes = chessbits.to_planes(boards)
+    assert (chessbits.to_planes(boards.astype(np.int64)) == planes).all()
+    with pytest.raises(TypeError, match="uint64"):
+        chessbits.to_planes(boards.astype(np.float64))
+    with pytest.raises(ValueError, match=r"\(N, 12\)"):
+        chessbits.to_planes(boards[:, :11])
+    with pytest.raises(ValueError, match=r"\(N, 12\)"):
+        chessbits.to_planes(boards[0])

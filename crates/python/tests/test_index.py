@@ -102,6 +102,25 @@ def test_errors(index, tmp_path):
         chessbits.Index(bad)
 
 
+@pytest.mark.parametrize(
+    "call, name, value, message",
+    [
+        (lambda i, v: i.find(limit=v), "limit", -1, "0 or more"),
+        (lambda i, v: i.find(min_rating=v), "min_rating", -1, "0 or more"),
+        (lambda i, v: i.find(min_rating=v), "min_rating", 2**40, "too large"),
+        (lambda i, v: i.explore(max_rating=v), "max_rating", 70_000, "too large"),
+        (lambda i, v: chessbits.build_index(SAMPLE, "/nonexistent/x.cbx", max_ply=v), "max_ply", -1, "0 or more"),
+        (lambda i, v: chessbits.build_index(SAMPLE, "/nonexistent/x.cbx", memory=v), "memory", 0, "at least 1"),
+        (lambda i, v: chessbits.build_index(SAMPLE, "/nonexistent/x.cbx", memory=v), "memory", -5, "at least 1"),
+    ],
+)
+def test_out_of_range_counts_are_value_errors_that_name_the_argument(index, call, name, value, message):
+    # A trial met pyo3's OverflowError ("can't convert negative int to unsigned") here, which
+    # names no argument, and memory=0 taken without a word.
+    with pytest.raises(ValueError, match=f"^{name} (must be |is ){message}$"):
+        call(index, value)
+
+
 def test_build_index_is_the_same_bytes_at_every_thread_count(tmp_path):
     """PGN of a path or bytes is prepared on the pipeline's workers: the same file as one
     thread and as a file object read under the GIL, the skipped games counted alike."""

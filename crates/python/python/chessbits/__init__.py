@@ -300,9 +300,9 @@ def read_games(
     path: pass PGN text as ``bytes`` or ``io.StringIO``), the bytes of one, or a binary (or
     text) file object, read a block at a time (a Parquet one whole, first); PGN compressed with zstd, gzip or bzip2 (lichess's
     ``.pgn.zst``) is recognised by its first bytes and read as it is. The columns are those of ``chessbits export``
-    (``docs/formats.md``) plus ``error``: ``None`` for a game that read, else the message
-    (game, line, column, byte, what is wrong) for a game that did not, whose row holds only
-    its number. ``moves`` is ``"uci"`` or ``"san"`` (a list of strings per game) or
+    (``docs/formats.md``) plus ``error``: ``None`` for a game that read, else where and why
+    (line, column, byte, what is wrong) for a game that did not, whose row keeps its number
+    and the tags read before the failure, with ``plies`` 0 and no moves. ``moves`` is ``"uci"`` or ``"san"`` (a list of strings per game) or
     ``"codes"`` (the model move codec's bytes, exactly as the export writes them). ``keys``
     is the number of plies whose Polyglot keys the ``keys`` column holds (40 by default) or
     ``"all"``. ``threads`` is the number of threads that read a PGN path or bytes, the calling
@@ -374,8 +374,11 @@ def fens_to_arrays(fens: Sequence[str], *, legal_moves: bool = False) -> Dict[st
       ``[n, from, to]`` for each legal move (promotions share their square pair; castling is
       the king's move, ``e1g1``, in standard chess).
 
-    Raises ``FenError`` or ``PositionError`` naming the index of the first bad FEN.
+    Raises ``FenError`` or ``PositionError`` naming the index of the first bad FEN, and
+    ``TypeError`` for one FEN given alone (a string, which would be read as its characters).
     """
+    if isinstance(fens, (str, bytes)):
+        raise TypeError("fens must be a sequence of FENs, not one FEN: write [fen]")
     return _arrays(_chessbits.fens_to_columns(list(fens), legal_moves=legal_moves))
 
 
@@ -415,8 +418,17 @@ def game_positions(
 
 def to_planes(bitboards: np.ndarray) -> np.ndarray:
     """Bitboards ``uint64 (N, 12)`` as ``uint8 (N, 12, 8, 8)`` planes: ``planes[n, p, rank,
-    file]`` is 1 when piece ``p`` stands on that square (rank 0 is the first rank)."""
-    bitboards = np.ascontiguousarray(bitboards, dtype="<u8")
+    file]`` is 1 when piece ``p`` stands on that square (rank 0 is the first rank).
+
+    Raises ``TypeError`` for an array that is not of unsigned or signed 64-bit integers (a
+    float array would have lost the high bits of its bitboards) and ``ValueError`` for one
+    whose shape is not ``(N, 12)``."""
+    bitboards = np.asarray(bitboards)
+    if bitboards.dtype.kind not in "ui" or bitboards.dtype.itemsize != 8:
+        raise TypeError(f"bitboards must be uint64 (or int64), not {bitboards.dtype}")
+    if bitboards.ndim != 2 or bitboards.shape[1] != 12:
+        raise ValueError(f"bitboards must have the shape (N, 12), not {bitboards.shape}")
+    bitboards = np.ascontiguousarray(bitboards.astype("<u8", copy=False))
     bits = np.unpackbits(bitboards.view(np.uint8), bitorder="little")
     return bits.reshape(bitboards.shape + (8, 8))
 

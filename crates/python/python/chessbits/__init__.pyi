@@ -1342,9 +1342,10 @@ def read_games(
     zstd, gzip or bzip2 (lichess's
     ``.pgn.zst``) is recognised by its first bytes and read as it is. The columns are those of
     ``chessbits export``
-    (``docs/formats.md``) plus ``error``: ``None`` for a game that read, else the message
-    (game, line, column, byte, what is wrong) for a game that did not, whose row holds only
-    its number. ``moves`` is ``"uci"`` or ``"san"`` (a list of strings per game) or
+    (``docs/formats.md``) plus ``error``: ``None`` for a game that read, else where and why
+    (line, column, byte, what is wrong) for a game that did not, whose row keeps its number
+    and the tags read before the failure, with ``plies`` 0 and no moves. ``moves`` is ``"uci"`` or
+    ``"san"`` (a list of strings per game) or
     ``"codes"`` (the model move codec's bytes, exactly as the export writes them). ``keys``
     is the number of plies whose Polyglot keys the ``keys`` column holds (40 by default) or
     ``"all"``. ``threads`` is the number of threads that read a PGN path or bytes, the calling
@@ -1387,7 +1388,8 @@ def fens_to_arrays(fens: Sequence[str], *, legal_moves: bool = False) -> Dict[st
       ``[n, from, to]`` for each legal move (promotions share their square pair; castling is
       the king's move, ``e1g1``, in standard chess).
 
-    Raises ``FenError`` or ``PositionError`` naming the index of the first bad FEN.
+    Raises ``FenError`` or ``PositionError`` naming the index of the first bad FEN, and
+    ``TypeError`` for one FEN given alone (a string, which would be read as its characters).
     """
 
 def game_positions(
@@ -1416,6 +1418,10 @@ def game_positions(
 def to_planes(bitboards: np.ndarray) -> np.ndarray:
     """Bitboards ``uint64 (N, 12)`` as ``uint8 (N, 12, 8, 8)`` planes: ``planes[n, p, rank,
     file]`` is 1 when piece ``p`` stands on that square (rank 0 is the first rank).
+
+    Raises ``TypeError`` for an array that is not of unsigned or signed 64-bit integers (a
+    float array would have lost the high bits of its bitboards) and ``ValueError`` for one
+    whose shape is not ``(N, 12)``.
     """
 
 def encode_position(fen: str, format: _PositionFormat = "compact", *, clocks: bool = True) -> bytes:
