@@ -90,7 +90,8 @@ pub struct ExportStats {
 /// no row was written and something failed. A game that does not read is a row with its tags
 /// and its `error` (see `chessbits_arrow`'s schema), and is counted in `failed_games`. Games
 /// are numbered from 1 across all inputs, in input order, broken games included, as
-/// `chessbits pgn` numbers them.
+/// `chessbits pgn` numbers them; a `.cbg` input's games keep their stored numbers (those of
+/// the PGN that was packed) offset by the inputs before, as `index build` numbers them.
 pub fn run(
     args: &ExportArgs,
     progress: &mut Progress,
@@ -424,7 +425,8 @@ const CBG_GROUP: usize = 256;
 /// Exports one `.cbg` input. The records are read (framing, checks, index, trailer) on a
 /// thread of their own, decoded and built into Arrow columns on the workers, and written here
 /// in file order, as for PGN: the same bytes for any thread count. Its games keep the numbers
-/// stored (their numbers in the input that was packed).
+/// stored (their numbers in the input that was packed), offset by the games of the inputs
+/// before, as `index build` numbers them; the inputs after it count on from its last number.
 fn export_cbg<W: Write + Send>(
     file: &mut FileRun<'_>,
     input: impl BufRead + Send,
@@ -433,7 +435,7 @@ fn export_cbg<W: Write + Send>(
     progress: &mut Progress,
     err: &mut impl Write,
 ) -> io::Result<()> {
-    let path = file.path;
+    let (path, before) = (file.path, file.before);
     let reader = match CbgReader::new(input) {
         Ok(reader) => reader,
         Err(e) => {
@@ -485,7 +487,10 @@ fn export_cbg<W: Write + Send>(
                 file_error(path, &e, err)?;
                 file.stats.failed_inputs += 1;
             }
-            let coded = coded.map_err(to_io)?;
+            let coded = coded.and_then(|c| c.number_after(before)).map_err(to_io)?;
+            if let Some(last) = coded.last_game() {
+                file.before = file.before.max(last);
+            }
             progress.set(
                 file.read_before,
                 Done::default(),
