@@ -12,6 +12,8 @@
 //! - [`codec`] (`chessbits-codec`): positions and games to the bit: the classic encodings,
 //!   `packed` and `compact` positions, the move codec.
 //! - [`cbg`] (`chessbits-cbg`): the `.cbg` game file, read from PGN.
+//! - [`index`] (`chessbits-index`): the position index (`.cbx`), which games reached a
+//!   position by any move order and what was played from it.
 //!
 //! The most used names are also in the [`prelude`]: enough to read a PGN, play moves, write
 //! FEN and SAN, and pack a position or a game.

@@ -19,8 +19,8 @@ use clap::Args;
 /// The arguments of `chessbits encode`.
 #[derive(Args)]
 pub struct EncodeArgs {
-    /// The encoding: nibbles, rle:K (K = 1..6), rle:auto, pieces, grouped, state14, state-full,
-    /// or BOARD+STATE such as grouped+state-full.
+    /// The encoding (required, unless --list): nibbles, rle:K (K = 1..6), rle:auto, pieces,
+    /// grouped, state14, state-full, or BOARD+STATE such as grouped+state-full.
     #[arg(long, short, required_unless_present = "list", value_parser = parse_encoding)]
     format: Option<Encoding>,
     /// Lists every format with one line of description, and exits.

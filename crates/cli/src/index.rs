@@ -24,7 +24,8 @@ use crate::Threads;
 /// The `index` subcommands.
 #[derive(clap::Subcommand)]
 pub enum IndexCommand {
-    /// Builds a position index (`.cbx`) over PGN files (plain or compressed) or `.cbg` files.
+    /// Builds a position index (`.cbx`) over PGN files (plain or compressed), `.cbg` files or
+    /// lichess Parquet files.
     ///
     /// Games are numbered from 1 across the inputs, in input order, as every other command
     /// numbers them; a game that does not read is reported on stderr and left out. The
@@ -47,7 +48,8 @@ pub enum IndexCommand {
         /// The memory bound of the sort, in MiB.
         #[arg(long, value_name = "MiB", default_value_t = 1024)]
         memory: usize,
-        /// Print counts and sizes as one JSON object on stdout.
+        /// Print counts and sizes as one JSON object on stdout: games, positions, postings,
+        /// popular, bytes, spilled_runs, failed_games, failed_inputs.
         #[arg(long)]
         stats: bool,
         #[command(flatten)]

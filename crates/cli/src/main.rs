@@ -55,7 +55,7 @@ Examples:
   chessbits serve games.cbx --open        the same as an opening explorer in the browser
   chessbits query 'SELECT \"Result\", count(*) FROM g GROUP BY 1' --table g=games.parquet   (cargo feature `query`)
   echo 'startpos;e2e4 e7e5 g1f3' | chessbits san
-  echo startpos | chessbits encode --format grouped+state14
+  echo startpos | chessbits encode --format grouped+state14 | chessbits decode --format grouped+state14
   chessbits pgn games.pgn --to moves:san-like  per game: number, plies, bits, hex of the moves
 
 Run `chessbits <command> --help` for the details of each command.";
@@ -117,7 +117,7 @@ enum Command {
     /// and evaluations of every game that reads; other comments and variations are dropped.
     ///
     /// `--stats` prints one JSON object to stdout: games, plies, move_bits, total_bytes,
-    /// dropped_comments, dropped_variations, failed_games. Broken games are reported on
+    /// dropped_comments, dropped_variations, failed_games, failed_inputs. Broken games are reported on
     /// stderr as `chessbits pgn` reports them; the exit status is then 1.
     #[command(
         after_help = "Examples:\n  chessbits pack games.pgn -o games.cbg --stats\n  chessbits pack a.pgn b.pgn -o ab.cbg --codec index"
@@ -174,7 +174,7 @@ enum Command {
     ///
     /// An input that starts with the `.cbg` magic is read as `.cbg`, any other as PGN. Broken
     /// games are reported on stderr and make the exit status 1. `--stats` prints one JSON
-    /// object to stdout: games, plies, move_bytes, total_bytes, failed_games.
+    /// object to stdout: games, plies, move_bytes, total_bytes, failed_games, failed_inputs.
     #[cfg(feature = "arrow")]
     #[command(
         after_help = "Examples:\n  chessbits export games.pgn -o games.parquet --stats\n  chessbits export a.cbg b.pgn -o ab.parquet --keys all"

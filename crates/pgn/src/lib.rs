@@ -120,7 +120,7 @@
 //! offsets), for every thread count and chunk size; memory is bounded by the thread count and
 //! chunk size ([`Parallel::input_bound`]), not by the input. [`par_chunks`] hands whole
 //! chunks to the workers, for work that keeps state from game to game; both are built on
-//! [`par_map`], the same ordered pool over any sequence of work (codec's `.cbg` records).
+//! [`par_map`], the same ordered pool over any sequence of work (`chessbits-cbg`'s `.cbg` records).
 //!
 //! ```
 //! use chessbits_pgn::{par_games, Input, Parallel, Replay};

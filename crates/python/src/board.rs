@@ -916,7 +916,12 @@ impl Board {
 
     /// The diagram in figurines, as python-chess's `unicode()`: ranks 8 to 1 (1 to 8 and files
     /// h to a with `orientation=False`), `empty_square` for an empty square.
-    #[pyo3(signature = (*, invert_color=false, borders=false, empty_square="⭘", orientation=true))]
+    // The signature's text spells the default in ASCII: `inspect.signature` reads the text as
+    // ASCII, and a trial found it failing on the figurine.
+    #[pyo3(
+        signature = (*, invert_color=false, borders=false, empty_square="⭘", orientation=true),
+        text_signature = "($self, *, invert_color=False, borders=False, empty_square='\\u2b58', orientation=True)"
+    )]
     fn unicode(
         &self,
         invert_color: bool,

@@ -210,3 +210,17 @@ def test_legal_moves_behave_like_a_sequence():
     with pytest.raises(IndexError):
         moves[20]
     assert not chessbits.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").legal_moves
+
+
+def test_every_method_has_a_signature_inspect_reads():
+    # A trial found inspect.signature(Board.unicode) raising UnicodeEncodeError on its
+    # figurine default, which Jupyter's signature help meets.
+    import inspect
+
+    assert inspect.signature(chessbits.Board.unicode).parameters["empty_square"].default == "⭘"
+    for name, member in vars(chessbits.Board).items():
+        if callable(member) and not name.startswith("__"):
+            try:
+                inspect.signature(member)
+            except ValueError:
+                pass  # no signature given: inspect says so, which is not this failure
