@@ -354,6 +354,7 @@ pub(super) fn read_clocks(
             continue;
         }
         let predicted = previous[ply % 2].or(last).unwrap_or(0);
+        // Modulo 2^64, as written: every u64 clock round-trips.
         let value = predicted.wrapping_add(unzigzag(c.varint(field)?) as u64);
         previous[ply % 2] = Some(value);
         last = Some(value);
@@ -559,7 +560,8 @@ pub(super) fn decode_body(
         vec![None; plies]
     };
     c.done()?;
-    Ok(GameRecord { number: game + skipped, tags, start, moves, clocks, evals, result, keys })
+    let number = game.checked_add(skipped).ok_or(c.error(CbgErrorKind::Field("skipped count")))?;
+    Ok(GameRecord { number, tags, start, moves, clocks, evals, result, keys })
 }
 
 /// The tag names of a game body, each with where its value starts (values are read once the

@@ -182,12 +182,20 @@ impl<R: Read + Seek> CbgFile<R> {
         for _ in first..index {
             offset = offset.saturating_add(c.varint("block index")?);
         }
+        let size = c.varint("block index")?;
         let (tag, body_at) = self.record(offset, n)?;
         if tag != b'G' {
             return Err(CbgError::new(
                 GameByte { game: n, byte: offset },
                 CbgErrorKind::Record(tag),
             ));
+        }
+        // The record found must be the size the index gives it: an index whose sizes do not
+        // match its records would name another game this one (a forged one with sizes of 0
+        // gave game 1 for game 2).
+        if (body_at - offset).saturating_add(self.body.len() as u64 + 2) != size {
+            let at = GameByte { game: n, byte: block_at };
+            return Err(CbgError::new(at, CbgErrorKind::Field("block index")));
         }
         decode_body(&self.body, body_at, n, self.codec)
     }

@@ -3,9 +3,10 @@
 
 use std::io::{self, Read};
 
-use crate::body::{decode_body, Cursor};
+use crate::body::{decode_body, put_varint, Cursor};
 use crate::{
-    crc16, CbgError, CbgErrorKind, GameRecord, HEADER_LEN, MAGIC, MAX_RECORD_LEN, VERSION,
+    crc16, CbgError, CbgErrorKind, GameRecord, BLOCK_GAMES, HEADER_LEN, MAGIC, MAX_RECORD_LEN,
+    VERSION,
 };
 use chessbits_codec::bits::GameByte;
 use chessbits_codec::move_codec::MoveCodec;
@@ -39,6 +40,85 @@ pub struct CbgReader<R: Read> {
     games: u64,
     body: Vec<u8>,
     done: bool,
+    /// What the index records must say, from the records read: checked as a random reader
+    /// ([`crate::CbgFile`]) would follow them.
+    indexes: Indexes,
+}
+
+/// The index records a `.cbg` file must hold, as far as it has been read: the sizes of the
+/// game records since the last block index (`I`), where the first of them starts, the
+/// offsets of the block indexes, and the offset of the top index (`X`).
+#[derive(Default)]
+struct Indexes {
+    sizes: Vec<u64>,
+    /// More games came without a block index than a block holds (their sizes not kept).
+    overflow: bool,
+    block_start: u64,
+    blocks: Vec<u64>,
+    top: Option<u64>,
+    /// The body the next `I` or `X` record must have.
+    expected: Vec<u8>,
+}
+
+impl Indexes {
+    /// A game record of `size` bytes at `start`. Past a block's games without a block index,
+    /// the sizes are not kept (memory stays bounded), and the next index is found wrong.
+    fn game(&mut self, start: u64, size: u64) {
+        if self.sizes.is_empty() {
+            self.block_start = start;
+        }
+        if self.sizes.len() < BLOCK_GAMES {
+            self.sizes.push(size);
+        } else {
+            self.overflow = true;
+        }
+    }
+
+    /// An index record at `start` whose check failed: taken as being where it is, so that
+    /// the records after it are checked against the rest of the file, not against it.
+    fn damaged(&mut self, tag: u8, start: u64) {
+        match tag {
+            b'I' => {
+                self.sizes.clear();
+                self.overflow = false;
+                self.blocks.push(start);
+            }
+            b'X' => self.top = Some(start),
+            _ => {}
+        }
+    }
+
+    /// Whether `body`, an `I` record's at `start` read after `games` games, is the block
+    /// index of the games since the last one, as the writer writes it.
+    fn block(&mut self, body: &[u8], start: u64, games: u64) -> bool {
+        self.expected.clear();
+        put_varint(&mut self.expected, games - self.sizes.len() as u64);
+        self.expected.extend_from_slice(&self.block_start.to_le_bytes());
+        put_varint(&mut self.expected, self.sizes.len() as u64);
+        for &size in &self.sizes {
+            put_varint(&mut self.expected, size);
+        }
+        let ok = !self.sizes.is_empty() && !self.overflow && body == self.expected.as_slice();
+        self.sizes.clear();
+        self.overflow = false;
+        self.blocks.push(start);
+        ok
+    }
+
+    /// Whether `body`, an `X` record's at `start`, lists the block indexes read, every game
+    /// in a block.
+    fn top(&mut self, body: &[u8], start: u64) -> bool {
+        self.expected.clear();
+        for &offset in &self.blocks {
+            self.expected.extend_from_slice(&offset.to_le_bytes());
+        }
+        let ok = self.top.is_none()
+            && self.sizes.is_empty()
+            && !self.overflow
+            && body == self.expected.as_slice();
+        self.top = Some(start);
+        ok
+    }
 }
 
 impl<R: Read> CbgReader<R> {
@@ -57,6 +137,7 @@ impl<R: Read> CbgReader<R> {
             games: 0,
             body: Vec::new(),
             done: false,
+            indexes: Indexes::default(),
         })
     }
 
@@ -156,20 +237,35 @@ impl<R: Read> CbgReader<R> {
                 }
             };
             // A bad check or content leaves the frame intact: reading goes on after it.
+            let header = frame_header_len(self.body.len() as u64);
             if tag == b'G' {
                 self.games += 1;
+                self.indexes.game(start, header + self.body.len() as u64 + 2);
             }
             if !checked {
+                self.indexes.damaged(tag, start);
                 let game = if tag == b'G' { self.games } else { self.games + 1 };
                 return Some(Err(CbgError::new(
                     GameByte { game, byte: start },
                     CbgErrorKind::Checksum,
                 )));
             }
-            let header = frame_header_len(self.body.len() as u64);
+            let index_error = |field| {
+                let at = GameByte { game: self.games + 1, byte: start };
+                Some(Err(CbgError::new(at, CbgErrorKind::Field(field))))
+            };
             match tag {
                 b'G' => return Some(Ok((start + header, self.games))),
-                b'I' | b'X' => {}
+                b'I' => {
+                    if !self.indexes.block(&self.body, start, self.games) {
+                        return index_error("block index");
+                    }
+                }
+                b'X' => {
+                    if !self.indexes.top(&self.body, start) {
+                        return index_error("top index");
+                    }
+                }
                 b'T' => {
                     self.done = true;
                     let mut c = Cursor {
@@ -178,10 +274,17 @@ impl<R: Read> CbgReader<R> {
                         base: start + header,
                         game: self.games + 1,
                     };
-                    let games = c.u64_le("trailer").and_then(|_| c.u64_le("trailer"));
-                    return match games.and_then(|g| c.done().map(|()| g)) {
+                    let trailer = c
+                        .u64_le("trailer")
+                        .and_then(|top| Ok((top, c.u64_le("trailer")?)))
+                        .and_then(|read| c.done().map(|()| read));
+                    return match trailer {
                         Err(e) => Some(Err(e)),
-                        Ok(count) if count != self.games => Some(Err(CbgError::new(
+                        Ok((top, _)) if Some(top) != self.indexes.top => Some(Err(CbgError::new(
+                            GameByte { game: self.games + 1, byte: start },
+                            CbgErrorKind::Field("trailer"),
+                        ))),
+                        Ok((_, count)) if count != self.games => Some(Err(CbgError::new(
                             GameByte { game: self.games + 1, byte: start },
                             CbgErrorKind::Count { trailer: count, read: self.games },
                         ))),
