@@ -98,10 +98,12 @@ pub struct Query {
     /// Only games up to this month (`YYYY-MM`).
     #[arg(long, value_name = "YYYY-MM")]
     until: Option<String>,
-    /// Only games whose players' average rating is at least this (by lichess's rating bands: 1000, 1200, ..., 2200, 2500).
+    /// Only games whose players' average rating is in this band or above: one of lichess's
+    /// rating bands 0, 1000, 1200, ..., 2200, 2500 (another value is refused).
     #[arg(long, value_name = "ELO")]
     min_rating: Option<u16>,
-    /// Only games whose players' average rating is at most this (by lichess's rating bands: 1000, 1200, ..., 2200, 2500).
+    /// Only games whose players' average rating is in this band or below (2000 takes up to
+    /// 2199): one of the bands 0, 1000, ..., 2200, 2500 (another value is refused).
     #[arg(long, value_name = "ELO")]
     max_rating: Option<u16>,
     /// Only games of these speeds (comma-separated: ultraBullet, bullet, blitz, rapid,

@@ -277,7 +277,11 @@ pub fn format_date(date: u32) -> String {
 
 impl Filter {
     /// A filter from the text a user gives: results (`1-0,1/2-1/2`), months (`YYYY-MM`),
-    /// ratings, speeds (`blitz,rapid`); `None` for a bound not given.
+    /// ratings, speeds (`blitz,rapid`); `None` for a bound not given. A rating must be one of
+    /// [`RATING_BANDS`], since ratings count by band: `min 1600 max 2000` takes the games
+    /// averaging 1600 to 2199 (2000's whole band). A value inside a band (2300) is refused,
+    /// where it would have been read as its band's (a trial's "at least 3000" returned games
+    /// averaging 2501).
     ///
     /// # Errors
     /// A message naming the first value that does not read.
@@ -287,6 +291,15 @@ impl Filter {
         (min_rating, max_rating): (Option<u16>, Option<u16>),
         speeds: Option<&str>,
     ) -> Result<Filter, String> {
+        for (name, rating) in [("min_rating", min_rating), ("max_rating", max_rating)] {
+            if let Some(rating) = rating.filter(|r| !RATING_BANDS.contains(r)) {
+                let bands = RATING_BANDS.map(|b| b.to_string()).join(", ");
+                return Err(format!(
+                    "{name} {rating} is not a rating band ({bands}): ratings count by band, \
+                     a maximum taking its whole band"
+                ));
+            }
+        }
         let mut filter = Filter { min_rating, max_rating, ..Filter::default() };
         for r in results.into_iter().flat_map(|r| r.split(',')) {
             filter.results.push(parse_result(r).ok_or(format!("unknown result {r:?}"))?);
@@ -301,7 +314,7 @@ impl Filter {
 
     /// A filter written as `name=value` terms separated by spaces, named as the tool's
     /// options are: `result=1-0,1/2-1/2 since=2021-10 until=2021-12 min_rating=1600
-    /// max_rating=2199 speed=blitz,rapid` (`min-rating` and `max-rating` read too); the empty
+    /// max_rating=2000 speed=blitz,rapid` (`min-rating` and `max-rating` read too); the empty
     /// text is no filter. For callers that take one text, such as SQL's table functions.
     ///
     /// # Errors
@@ -355,6 +368,10 @@ mod tests {
         .unwrap();
         assert_eq!(terms, f);
         assert_eq!(Filter::from_terms("").unwrap(), Filter::default());
+        let off_band = Filter::from_text(None, (None, None), (Some(2300), None), None);
+        insta::assert_snapshot!(off_band.unwrap_err(), @"min_rating 2300 is not a rating band (0, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2500): ratings count by band, a maximum taking its whole band");
+        assert!(Filter::from_text(None, (None, None), (None, Some(1999)), None).is_err());
+        assert!(Filter::from_text(None, (None, None), (Some(0), Some(2500)), None).is_ok());
         for bad in ["speed", "colour=white", "since=2021-10 since=2021-11", "max_rating=high"] {
             assert!(Filter::from_terms(bad).is_err(), "{bad}");
         }

@@ -121,6 +121,16 @@ def test_out_of_range_counts_are_value_errors_that_name_the_argument(index, call
         call(index, value)
 
 
+def test_ratings_are_bands(index):
+    # A trial's "at least 3000" returned games averaging 2501: a value inside a band was read
+    # as its band. It is refused now, and the band values give what they did.
+    with pytest.raises(ValueError, match="min_rating 3000 is not a rating band"):
+        index.find(min_rating=3000)
+    with pytest.raises(ValueError, match="max_rating 1999 is not a rating band"):
+        index.explore(max_rating=1999)
+    assert index.explore(min_rating=0, max_rating=2500) == index.explore()
+
+
 def test_build_index_is_the_same_bytes_at_every_thread_count(tmp_path):
     """PGN of a path or bytes is prepared on the pipeline's workers: the same file as one
     thread and as a file object read under the GIL, the skipped games counted alike."""

@@ -453,7 +453,8 @@ class Index:
     fields match: placement, side to move, castling rights, and the en passant square where a
     pawn stands ready to take. The filters: ``result`` (``"1-0,1/2-1/2"``), ``since`` and
     ``until`` (months, ``"YYYY-MM"``), ``min_rating`` and ``max_rating`` (the players'
-    average rating, by lichess's bands), ``speed`` (``"blitz,rapid"``). Answers are exact:
+    average rating by lichess's bands: each one of 0, 1000, 1200, ..., 2200, 2500, else a
+    ``ValueError``; a maximum takes its whole band, 2000 reaching 2199), ``speed`` (``"blitz,rapid"``). Answers are exact:
     each candidate game is replayed to the position (docs/formats.md)."""
 
     def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
