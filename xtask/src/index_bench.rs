@@ -159,7 +159,7 @@ fn queries(
     let filtered = Filter {
         speeds: vec![Speed::Blitz],
         min_rating: Some(1600),
-        max_rating: Some(2199),
+        max_rating: Some(2000), // its band: to 2199
         ..Filter::default()
     };
     let sets: [(&str, &[Position]); 3] = [
