@@ -28,7 +28,9 @@ pub fn convert_line(line: &str, out: &mut String) -> Result<(), String> {
     };
     for (i, token) in moves.split_ascii_whitespace().enumerate() {
         let ply = i + 1;
-        let uci: UciMove = token.parse().map_err(|e| format!("move {ply} ({token}): {e}"))?;
+        // A message names at most 16 bytes of the token: a 4 MB token made a 4 MB line.
+        let token = &Shown(token);
+        let uci: UciMove = token.0.parse().map_err(|e| format!("move {ply} ({token}): {e}"))?;
         if i > 0 {
             out.push(' ');
         }
@@ -44,6 +46,20 @@ pub fn convert_line(line: &str, out: &mut String) -> Result<(), String> {
         let _ = write!(out, "{san}");
     }
     Ok(())
+}
+
+/// A token as a message shows it: whole up to 16 bytes, else its first 16 and `...`.
+struct Shown<'a>(&'a str);
+
+impl std::fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut end = self.0.len().min(16);
+        while !self.0.is_char_boundary(end) {
+            end -= 1;
+        }
+        let more = if end < self.0.len() { "..." } else { "" };
+        write!(f, "{}{more}", &self.0[..end])
+    }
 }
 
 /// Runs the command over `input`, writing to `output`. Returns how many lines failed.
@@ -76,6 +92,7 @@ mod tests {
             "startpos;e2e4 0000 d2d4\n",
             "startpos;e2e4 f7f6 d1h5 0000\n",
             "\n",
+            "startpos;e2e4e2e4e2e4e2e4e2e4e2e4e2e4\n",
         )), @r"
         e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#
 
@@ -89,6 +106,7 @@ mod tests {
         e4 -- d4
         error: move 4 (0000): null move while in check
         error: empty line: expected <FEN or startpos>;<UCI moves>
+        error: move 1 (e2e4e2e4e2e4e2e4...): uci move must be 4 or 5 characters, got 28
         ");
     }
 }
