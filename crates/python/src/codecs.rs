@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use chessbits_cbg::{CbgWriteError, CbgWriter};
 use chessbits_codec::move_codec::{self, MoveCodec};
 use chessbits_codec::{compact, packed};
-use chessbits_move::{Move16, UciMove};
+use chessbits_move::{CastlingMode, Move16, UciMove};
 use chessbits_movegen::MoveGen;
 use chessbits_notation::fen::{fen_of, parse_position, FenOptions};
 use chessbits_state::Position;
@@ -46,6 +46,18 @@ fn codec(name: &str) -> PyResult<MoveCodec> {
 /// The start position: the standard one, or a FEN.
 fn start(fen: Option<&str>) -> PyResult<Position> {
     fen.map_or(Ok(Position::new()), |fen| parse_position(fen).map_err(fen_error))
+}
+
+/// The start position of a mainline: `fen`'s (the standard start if `None`), castling
+/// written as king takes rook (`e1h1`) when `chess960`, as the games table's `uci` column
+/// writes a Chess960 game's.
+fn mainline_start(fen: Option<&str>, chess960: bool) -> PyResult<Position> {
+    let mut pos = start(fen)?;
+    if chess960 {
+        // Chess960 notation holds every castling right: this cannot fail.
+        let _ = pos.set_castling_mode(CastlingMode::Chess960);
+    }
+    Ok(pos)
 }
 
 /// The position of `fen` in the `packed` or `compact` layout (`clocks`: with the halfmove
@@ -108,33 +120,37 @@ fn resolve(start: &Position, moves: &[String]) -> PyResult<Vec<Move16>> {
 
 /// A mainline (UCI moves from `start_fen`, the standard start if `None`) as move codec bytes
 /// (`"model"`, about 3 bits a move, or `"index"`); `0000` is a null move (not in check).
+/// `chess960`: castling is written king takes rook (`e1h1`).
 #[pyfunction]
-#[pyo3(signature = (moves, *, start_fen=None, codec="model"))]
+#[pyo3(signature = (moves, *, start_fen=None, codec="model", chess960=false))]
 pub(crate) fn encode_moves<'py>(
     py: Python<'py>,
     moves: Vec<String>,
     start_fen: Option<&str>,
     codec: &str,
+    chess960: bool,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let (codec, start) = (self::codec(codec)?, start(start_fen)?);
+    let (codec, start) = (self::codec(codec)?, mainline_start(start_fen, chess960)?);
     let moves = resolve(&start, &moves)?;
     let mut out = Vec::new();
     move_codec::encode(codec, &start, &moves, &mut out).map_err(raise::<IllegalMoveError>)?;
     Ok(PyBytes::new(py, &out))
 }
 
-/// `plies` moves decoded from move codec bytes, as UCI, from `start_fen`.
+/// `plies` moves decoded from move codec bytes, as UCI, from `start_fen`; `chess960`:
+/// castling written king takes rook (`e1h1`), as the `uci` column writes a Chess960 game's.
 #[pyfunction]
-#[pyo3(signature = (data, plies, *, start_fen=None, codec="model"))]
+#[pyo3(signature = (data, plies, *, start_fen=None, codec="model", chess960=false))]
 pub(crate) fn decode_moves(
     py: Python<'_>,
     data: &[u8],
     plies: &Bound<'_, PyAny>,
     start_fen: Option<&str>,
     codec: &str,
+    chess960: bool,
 ) -> PyResult<Vec<String>> {
     let plies = args::count(plies, "plies", 0)?;
-    let (codec, start) = (self::codec(codec)?, start(start_fen)?);
+    let (codec, start) = (self::codec(codec)?, mainline_start(start_fen, chess960)?);
     // Every ply takes at least part of a bit in the worst case, never less than nothing: a
     // ply count far above what the bytes could hold fails at the end of the bytes, but
     // reserve no more than the bytes could code.

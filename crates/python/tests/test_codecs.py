@@ -107,3 +107,16 @@ def test_null_moves_are_coded(codec):
     # Not in check: the king would be left to capture.
     with pytest.raises(chessbits.IllegalMoveError, match="ply 4"):
         chessbits.encode_moves(["e2e4", "f7f5", "d1h5", "0000"], codec=codec)
+
+
+def test_a_chess960_game_decodes_to_the_uci_its_row_has():
+    # A trial decoded the codes of a Chess960 game from the standard array to e1g1 where its
+    # uci column has e1h1 (king takes rook): decode_moves had no Chess960 mode.
+    pgn = b'[Variant "Chess960"]\n\n1. e4 e5 2. Nf3 Nf6 3. Bc4 Bc5 4. O-O O-O *\n'
+    uci = chessbits.read_games(pgn, moves="uci").column("moves").to_pylist()[0]
+    row = chessbits.read_games(pgn, moves="codes").to_pylist()[0]
+    assert uci[-2:] == ["e1h1", "e8h8"]
+    decoded = chessbits.decode_moves(row["moves"], row["plies"], start_fen=row["start_fen"], chess960=True)
+    assert decoded == uci
+    assert chessbits.decode_moves(row["moves"], row["plies"])[-2:] == ["e1g1", "e8g8"]
+    assert chessbits.encode_moves(uci, chess960=True) == row["moves"]

@@ -1432,13 +1432,16 @@ def encode_position(fen: str, format: _PositionFormat = "compact", *, clocks: bo
 def decode_position(data: bytes, format: _PositionFormat = "compact") -> str:
     """The FEN of a position in the `packed` or `compact` layout."""
 
-def encode_moves(moves: Sequence[str], *, start_fen: Optional[str] = None, codec: _MoveCodecName = "model") -> bytes:
+def encode_moves(moves: Sequence[str], *, start_fen: Optional[str] = None, codec: _MoveCodecName = "model", chess960: bool = False) -> bytes:
     """A mainline (UCI moves from `start_fen`, the standard start if `None`) as move codec bytes
     (`"model"`, about 3 bits a move, or `"index"`); `0000` is a null move (not in check).
+    `chess960`: castling is written king takes rook (`e1h1`).
     """
 
-def decode_moves(data: bytes, plies: int, *, start_fen: Optional[str] = None, codec: _MoveCodecName = "model") -> List[str]:
-    """`plies` moves decoded from move codec bytes, as UCI, from `start_fen`."""
+def decode_moves(data: bytes, plies: int, *, start_fen: Optional[str] = None, codec: _MoveCodecName = "model", chess960: bool = False) -> List[str]:
+    """`plies` moves decoded from move codec bytes, as UCI, from `start_fen`; `chess960`:
+    castling written king takes rook (`e1h1`), as the `uci` column writes a Chess960 game's.
+    """
 
 def write_cbg(source: Source, path: Union[str, os.PathLike[str]], *, codec: _MoveCodecName = "model") -> Tuple[int, int]:
     """Writes the games of ``source`` (PGN, ``.cbg`` or lichess Parquet, a row a game: a path,
