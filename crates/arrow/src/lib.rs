@@ -18,7 +18,7 @@
 //! | `Event`, `Site`, `White`, `Black`, `Result` | Utf8 | the tags; `Result` falls back to the movetext's marker |
 //! | `UTCDate` | Date32 | `YYYY.MM.DD`; null when absent or not a whole valid date |
 //! | `UTCTime`, `ECO`, `Opening`, `TimeControl`, `Termination` | Utf8 | the tags |
-//! | `WhiteElo`, `BlackElo` | Int32 | null when absent or not a number |
+//! | `WhiteElo`, `BlackElo` | Int32 | null when absent or not a number written plainly (then in `tags`) |
 //! | `tags` | Map&lt;Utf8, Utf8&gt; | every other tag, in input order, and typed tags whose value did not parse |
 //! | `plies` | Int32 | the number of moves in the mainline |
 //! | `start_fen` | Utf8 | the start position as X-FEN, null for the standard start of standard chess (not of Chess960) |
@@ -505,14 +505,13 @@ impl BatchBuilder {
             let parsed = match slot {
                 Some(i) if t.values.get(i).is_some_and(Option::is_none) => match i {
                     UTC_DATE => parse_date(value).map(|d| t.date = Some(d)),
-                    WHITE_ELO | BLACK_ELO => core::str::from_utf8(value)
-                        .ok()
-                        .and_then(|v| v.parse::<i32>().ok())
-                        .map(|v| {
+                    WHITE_ELO | BLACK_ELO => {
+                        core::str::from_utf8(value).ok().and_then(parse_rating).map(|v| {
                             if let Some(e) = t.elo.get_mut(i - WHITE_ELO) {
                                 *e = Some(v);
                             }
-                        }),
+                        })
+                    }
                     _ => Some(()),
                 }
                 .map(|()| {
@@ -652,6 +651,16 @@ impl CodedBatch {
         let last = games.iter().flatten().max()?;
         u64::try_from(last).ok()
     }
+}
+
+/// A rating as the typed `WhiteElo` and `BlackElo` columns take it: a number written as it
+/// would be written back (digits, no sign, no leading zero), so that no text is lost; any
+/// other (`+1500`, `01500`, `-5`, ` 1500`) stays text in the `tags` map.
+pub(crate) fn parse_rating(text: &str) -> Option<i32> {
+    let canonical = text.bytes().all(|b| b.is_ascii_digit())
+        && !text.is_empty()
+        && (text == "0" || !text.starts_with('0'));
+    canonical.then(|| text.parse().ok()).flatten()
 }
 
 /// `batch` (of the [`schema`], or any schema whose first column is the Int64 `game`) with
@@ -875,6 +884,17 @@ impl<W: Write + Send> ParquetExporter<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ratings_are_typed_only_when_no_text_is_lost() {
+        for (text, rating) in [("1500", Some(1500)), ("0", Some(0)), ("2147483647", Some(i32::MAX))]
+        {
+            assert_eq!(parse_rating(text), rating, "{text}");
+        }
+        for text in ["+1500", "01500", "-5", " 1500", "1500 ", "", "?", "2147483648", "15e2"] {
+            assert_eq!(parse_rating(text), None, "{text}");
+        }
+    }
 
     fn check_date(text: &str, expected: Option<i32>) {
         assert_eq!(parse_date(text.as_bytes()), expected, "{text}");

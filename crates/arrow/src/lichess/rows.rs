@@ -335,7 +335,7 @@ impl TagTable<'_> {
         let mut ratings = Int32Builder::with_capacity(self.rows);
         for row in 0..self.rows {
             let rating = column.filter(|&at| self.text(at, row)).and_then(|at| {
-                let rating = self.scratch.parse::<i32>().ok();
+                let rating = crate::parse_rating(&self.scratch);
                 self.unparsed[at * self.rows + row] = rating.is_none();
                 rating
             });
