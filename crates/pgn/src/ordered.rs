@@ -17,7 +17,7 @@
 
 use std::collections::{BTreeMap, VecDeque};
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::mpsc::channel;
+use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread;
 
@@ -147,23 +147,7 @@ where
     // queue, so that no worker waits for an item forever (and the scope for the worker).
     let mut feeder = Feeder { items: (0..).zip(items()), queue, made: 0, ended: false };
     let (done_tx, done) = channel();
-    // `threads - 1` workers: the calling thread is the last (see the module doc for why). A
-    // worker the system cannot start is done without: the calling thread reads whatever no
-    // worker takes.
-    for _ in 1..threads {
-        let (queue, done_tx, work) = (Arc::clone(&feeder.queue), done_tx.clone(), work.clone());
-        let started = spawner.run(move |own| {
-            while let Some((index, item)) = queue.next() {
-                let result = panic::catch_unwind(AssertUnwindSafe(|| work(own, item)));
-                if done_tx.send((index, result)).is_err() {
-                    return;
-                }
-            }
-        });
-        if !started {
-            break;
-        }
-    }
+    start_workers(spawner, threads - 1, &feeder.queue, &done_tx, &work);
     drop(done_tx);
     let in_flight = 2 * threads + 2;
     let mut own = SanCache::warm();
@@ -203,6 +187,39 @@ where
         };
         waiting.insert(index, result);
         ahead = in_flight;
+    }
+}
+
+/// A result of [`par_map_with`]'s work, with its item's index: the work's value, or its panic.
+type Done<U> = (u64, thread::Result<U>);
+
+/// Starts `workers` threads (the calling thread is the last, see the module doc for why) that
+/// take items from `queue` and send what `work` makes of them to `done`. A worker the system
+/// cannot start is done without: the calling thread reads whatever no worker takes.
+fn start_workers<'a, T, U, W>(
+    spawner: &impl Spawner<'a>,
+    workers: usize,
+    queue: &Arc<Queue<(u64, T)>>,
+    done: &Sender<Done<U>>,
+    work: &W,
+) where
+    T: Send + 'a,
+    U: Send + 'a,
+    W: Fn(&mut SanCache, T) -> U + Clone + Send + 'a,
+{
+    for _ in 0..workers {
+        let (queue, done, work) = (Arc::clone(queue), done.clone(), work.clone());
+        let started = spawner.run(move |own| {
+            while let Some((index, item)) = queue.next() {
+                let result = panic::catch_unwind(AssertUnwindSafe(|| work(own, item)));
+                if done.send((index, result)).is_err() {
+                    return;
+                }
+            }
+        });
+        if !started {
+            return;
+        }
     }
 }
 

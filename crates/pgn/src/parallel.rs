@@ -308,6 +308,32 @@ where
     result
 }
 
+/// `input` read on a thread of its own, [`BLOCKS`] blocks ahead of the cutter that reads the
+/// result on `par_map`'s calling thread (dropping it stops the reading thread). The input goes
+/// to the reading thread once it runs: if the system cannot start one, the cutter reads the
+/// input itself.
+fn read_ahead<'a, R: Read + Send + 'a>(
+    spawner: &impl Spawner<'a>,
+    input: R,
+) -> Box<dyn Read + Send + 'a> {
+    let (block_tx, block_rx) = sync_channel(BLOCKS);
+    // Blocks read go back to the reading thread once the cutter has copied them.
+    let (spare_tx, spare_rx) = sync_channel(BLOCKS + 2);
+    let (input_tx, input_rx) = sync_channel::<R>(1);
+    let started = spawner.run(move |_| {
+        if let Ok(input) = input_rx.recv() {
+            read_blocks(input, &block_tx, &spare_rx);
+        }
+    });
+    if !started {
+        return Box::new(input);
+    }
+    match input_tx.send(input) {
+        Ok(()) => Box::new(Blocks { rx: block_rx, spare: spare_tx, block: Vec::new(), at: 0 }),
+        Err(SendError(input)) => Box::new(input),
+    }
+}
+
 /// [`par_chunks`] with its threads from `spawner`; `work` is shared by reference (a scope's
 /// threads) or by `Arc` (the pool's).
 fn chunks_on<'a, R, T, E, W, Wk, S>(
@@ -346,33 +372,8 @@ where
     }
     // The cutter reads the input itself, or the blocks a reading thread reads ahead; it reads
     // many kilobytes at a time, so the virtual call a read costs nothing measurable.
-    let input: Box<dyn Read + Send + 'a> = if options.read_ahead {
-        let (block_tx, block_rx) = sync_channel(BLOCKS);
-        // Blocks read go back to the reading thread once the cutter has copied them.
-        let (spare_tx, spare_rx) = sync_channel(BLOCKS + 2);
-        // The input goes to the reading thread once it runs: if the system cannot start one,
-        // the cutter reads the input itself.
-        let (input_tx, input_rx) = sync_channel::<R>(1);
-        let started = spawner.run(move |_| {
-            if let Ok(input) = input_rx.recv() {
-                read_blocks(input, &block_tx, &spare_rx);
-            }
-        });
-        if !started {
-            Box::new(input)
-        } else {
-            match input_tx.send(input) {
-                // The cutter runs on `par_map`'s calling thread; dropping it stops the
-                // reading thread.
-                Ok(()) => {
-                    Box::new(Blocks { rx: block_rx, spare: spare_tx, block: Vec::new(), at: 0 })
-                }
-                Err(SendError(input)) => Box::new(input),
-            }
-        }
-    } else {
-        Box::new(input)
-    };
+    let input: Box<dyn Read + Send + 'a> =
+        if options.read_ahead { read_ahead(spawner, input) } else { Box::new(input) };
     if !options.guess {
         let chunks = move || Chunks::with_limits(input, chunk_size, limits);
         return par_map_with(spawner, options.threads, chunks, work_exact, |(before, result)| {
