@@ -644,13 +644,6 @@ impl CodedBatch {
     pub fn counts(&self) -> ExportStats {
         self.counts
     }
-
-    /// The highest game number in the batch (`None` for an empty one).
-    pub fn last_game(&self) -> Option<u64> {
-        let games = self.batch.column(0).as_any().downcast_ref::<arrow_array::Int64Array>()?;
-        let last = games.iter().flatten().max()?;
-        u64::try_from(last).ok()
-    }
 }
 
 /// A rating as the typed `WhiteElo` and `BlackElo` columns take it: a number written as it

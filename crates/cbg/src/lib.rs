@@ -275,6 +275,24 @@ pub enum CbgErrorKind {
     /// Bytes follow the trailer, which ends a file: another file joined on (`cat a.cbg
     /// b.cbg`), or garbage. Read each file on its own.
     AfterTrailer,
+    /// An index record (the block index `I`, the top index `X`) or the trailer's offset of
+    /// the top index does not match the game records read, or an index record's check
+    /// failed: the file's fault, not a game's, and no game is lost by it
+    /// ([`CbgErrorKind::is_index`]).
+    Index {
+        /// `"block index"`, `"top index"` or `"trailer"`.
+        record: &'static str,
+        /// Whether its check failed (else it reads, but says something else than the games).
+        damaged: bool,
+    },
+}
+
+impl CbgErrorKind {
+    /// Whether the error is an index record's ([`CbgErrorKind::Index`]): a reader reports it
+    /// as the file's, with no game row, and reads on.
+    pub fn is_index(&self) -> bool {
+        matches!(self, CbgErrorKind::Index { .. })
+    }
 }
 
 impl fmt::Display for CbgErrorKind {
@@ -297,6 +315,12 @@ impl fmt::Display for CbgErrorKind {
                 write!(f, "the trailer counts {trailer} games, {read} were read")
             }
             CbgErrorKind::NoSuchGame(n) => write!(f, "no game {n}"),
+            CbgErrorKind::Index { record, damaged: true } => {
+                write!(f, "{record}: checksum mismatch")
+            }
+            CbgErrorKind::Index { record, damaged: false } => {
+                write!(f, "the {record} does not match the game records")
+            }
             CbgErrorKind::AfterTrailer => f.write_str(
                 "bytes after the trailer, which ends a .cbg file (files joined with cat? \
                  give each file on its own)",

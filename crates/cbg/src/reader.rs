@@ -245,14 +245,16 @@ impl<R: Read> CbgReader<R> {
             if !checked {
                 self.indexes.damaged(tag, start);
                 let game = if tag == b'G' { self.games } else { self.games + 1 };
-                return Some(Err(CbgError::new(
-                    GameByte { game, byte: start },
-                    CbgErrorKind::Checksum,
-                )));
+                let kind = match tag {
+                    b'I' => CbgErrorKind::Index { record: "block index", damaged: true },
+                    b'X' => CbgErrorKind::Index { record: "top index", damaged: true },
+                    _ => CbgErrorKind::Checksum,
+                };
+                return Some(Err(CbgError::new(GameByte { game, byte: start }, kind)));
             }
-            let index_error = |field| {
+            let index_error = |record| {
                 let at = GameByte { game: self.games + 1, byte: start };
-                Some(Err(CbgError::new(at, CbgErrorKind::Field(field))))
+                Some(Err(CbgError::new(at, CbgErrorKind::Index { record, damaged: false })))
             };
             match tag {
                 b'G' => return Some(Ok((start + header, self.games))),
@@ -282,7 +284,7 @@ impl<R: Read> CbgReader<R> {
                         Err(e) => Some(Err(e)),
                         Ok((top, _)) if Some(top) != self.indexes.top => Some(Err(CbgError::new(
                             GameByte { game: self.games + 1, byte: start },
-                            CbgErrorKind::Field("trailer"),
+                            CbgErrorKind::Index { record: "trailer", damaged: false },
                         ))),
                         Ok((_, count)) if count != self.games => Some(Err(CbgError::new(
                             GameByte { game: self.games + 1, byte: start },

@@ -107,7 +107,7 @@ fn block_sizes_that_do_not_match_the_records_are_errors() {
     assert!(second.is_err(), "game 2 read as {:?}", second.map(|g| g.moves.len()));
     let got = streamed(&zero_sizes);
     assert_eq!(got[..3], ["2 plies", "3 plies", "1 plies"]);
-    assert!(got[3].ends_with("bad block index"), "{got:?}");
+    assert!(got[3].ends_with("the block index does not match the game records"), "{got:?}");
 }
 
 #[test]
@@ -116,12 +116,18 @@ fn a_top_index_or_trailer_pointing_elsewhere_is_an_error() {
     let block_at = records(&bytes).iter().find(|r| r.0 == b'I').unwrap().1 as u64;
     let top = forged(&bytes, b'X', |_| (block_at + 1).to_le_bytes().to_vec());
     let got = streamed(&top);
-    assert!(got.last().unwrap().ends_with("bad top index"), "{got:?}");
+    assert!(
+        got.last().unwrap().ends_with("the top index does not match the game records"),
+        "{got:?}"
+    );
     let trailer = forged(&bytes, b'T', |body| {
         let mut body = body.to_vec();
         body[..8].copy_from_slice(&block_at.to_le_bytes());
         body
     });
     let got = streamed(&trailer);
-    assert!(got.last().unwrap().ends_with("bad trailer"), "{got:?}");
+    assert!(
+        got.last().unwrap().ends_with("the trailer does not match the game records"),
+        "{got:?}"
+    );
 }

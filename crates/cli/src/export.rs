@@ -418,6 +418,11 @@ fn message_tail(message: &str) -> String {
     }
 }
 
+/// What a worker makes of a group of `.cbg` records: the batch, the messages of the games
+/// that did not read, the file's errors (an index record's, or the one that ended it), and the
+/// highest number of a game that decoded (0: none).
+type CbgBatch = (Result<CodedBatch, ExportError>, Vec<String>, Vec<CbgError>, u64);
+
 /// Game records of a `.cbg` file handed to a worker at a time: about 30 KiB of records and a
 /// few milliseconds of decoding and coding.
 const CBG_GROUP: usize = 256;
@@ -449,23 +454,23 @@ fn export_cbg<W: Write + Send>(
         move || raw_groups(reader, CBG_GROUP),
         |group: Vec<Item>| {
             let mut batch = BatchBuilder::new(export);
-            let (mut errors, mut end) = (Vec::new(), None);
+            let (mut errors, mut file_errors, mut last) = (Vec::new(), Vec::new(), 0);
             for item in group {
                 match item {
                     Item::Game(raw) => match raw.decode() {
-                        Ok(game) => match batch.push(&game) {
-                            Ok(()) => {}
-                            Err(ExportError::Moves { game: number, error }) => {
-                                failed(
-                                    &mut batch,
-                                    &mut errors,
-                                    number,
-                                    error.to_string(),
-                                    &game.tags,
-                                );
+                        // The inputs after count on from the last game that decoded, as
+                        // `index build` does (not from a damaged record's place).
+                        Ok(game) => {
+                            last = last.max(game.number);
+                            match batch.push(&game) {
+                                Ok(()) => {}
+                                Err(ExportError::Moves { game: number, error }) => {
+                                    let message = error.to_string();
+                                    failed(&mut batch, &mut errors, number, message, &game.tags);
+                                }
+                                Err(e) => errors.push(e.to_string()),
                             }
-                            Err(e) => errors.push(e.to_string()),
-                        },
+                        }
                         Err(e) => {
                             failed(&mut batch, &mut errors, e.at.game, cbg_failed_message(&e), &[])
                         }
@@ -473,23 +478,25 @@ fn export_cbg<W: Write + Send>(
                     Item::Bad(e) => {
                         failed(&mut batch, &mut errors, e.at.game, cbg_failed_message(&e), &[])
                     }
-                    Item::End(e) => end = Some(e),
+                    Item::Index(e) | Item::End(e) => file_errors.push(e),
                 }
             }
-            (batch.finish_coded(), errors, end)
+            (batch.finish_coded(), errors, file_errors, last)
         },
-        |(coded, errors, end): (Result<CodedBatch, ExportError>, Vec<String>, Option<CbgError>)| {
+        |(coded, errors, file_errors, last): CbgBatch| {
             for message in &errors {
                 writeln!(err, "chessbits: {}: {message}", path.display())?;
             }
             file.stats.failed += errors.len() as u64;
-            if let Some(e) = end {
-                file_error(path, &e, err)?;
+            if !file_errors.is_empty() {
                 file.stats.failed_inputs += 1;
             }
+            for e in &file_errors {
+                file_error(path, e, err)?;
+            }
             let coded = coded.and_then(|c| c.number_after(before)).map_err(to_io)?;
-            if let Some(last) = coded.last_game() {
-                file.before = file.before.max(last);
+            if last > 0 {
+                file.before = file.before.max(before + last);
             }
             progress.set(
                 file.read_before,

@@ -188,7 +188,12 @@ impl Build {
             let game = match record {
                 Ok(game) => game,
                 Err(e) => {
-                    self.failed += 1;
+                    // An index record's fault is the file's: no game is lost by it.
+                    if e.kind.is_index() {
+                        self.failed_inputs += 1;
+                    } else {
+                        self.failed += 1;
+                    }
                     writeln!(err, "chessbits: {}: {e}", path.display())?;
                     continue;
                 }

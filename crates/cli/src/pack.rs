@@ -347,11 +347,13 @@ fn write_game(
 }
 
 /// An item of a `.cbg` file, in file order: a game record, a game that does not read (its
-/// record's frame is intact: reading goes on), or the file's own error, which ends reading
-/// (it is no game's: a cut file, a broken frame).
+/// record's frame is intact: reading goes on), an index record that does not match the games
+/// (the file's error, no game's: reading goes on), or the file's own error, which ends
+/// reading (it is no game's: a cut file, a broken frame).
 pub(crate) enum Item {
     Game(RawGame),
     Bad(CbgError),
+    Index(CbgError),
     End(CbgError),
 }
 
@@ -366,6 +368,7 @@ pub(crate) fn raw_groups<R: Read>(
             reader.next_raw().map(|raw| match raw {
                 Ok(raw) => Item::Game(raw),
                 Err(e) if reader.is_done() => Item::End(e),
+                Err(e) if e.kind.is_index() => Item::Index(e),
                 Err(e) => Item::Bad(e),
             })
         })
@@ -391,6 +394,8 @@ enum Row {
         number: u64,
     },
     Bad(CbgError),
+    /// An index record that does not match the games: reported as the file's, no row.
+    Index(CbgError),
     End(CbgError),
 }
 
@@ -536,6 +541,7 @@ fn unpack_all(
                     Err(e) => Row::Bad(e),
                 },
                 Item::Bad(e) => Row::Bad(e),
+                Item::Index(e) => Row::Index(e),
                 Item::End(e) => Row::End(e),
             };
             rows.push((text.len(), row));
@@ -557,6 +563,10 @@ fn unpack_all(
                 Row::Bad(e) => {
                     stats.failed += 1;
                     numbering.waiting.push(e);
+                }
+                Row::Index(e) => {
+                    file_error(path, &e, err)?;
+                    stats.failed_input = true;
                 }
                 Row::End(e) => {
                     numbering.flush(None, (path, to), out, err)?;

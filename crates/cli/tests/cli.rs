@@ -437,6 +437,65 @@ fn export_numbers_games_across_cbg_and_pgn_inputs() {
     assert_eq!(exported_games(&parquet), want);
 }
 
+/// The offset of the last game record (`G`) of a `.cbg` file and its body's length.
+#[cfg(feature = "arrow")]
+fn last_game_record(bytes: &[u8]) -> (usize, usize) {
+    let (mut at, mut last) = (12, None);
+    while at < bytes.len() {
+        let (tag, start) = (bytes[at], at);
+        at += 1;
+        let (mut len, mut shift) = (0usize, 0);
+        loop {
+            let b = bytes[at];
+            at += 1;
+            len |= usize::from(b & 0x7f) << shift;
+            shift += 7;
+            if b < 0x80 {
+                break;
+            }
+        }
+        if tag == b'G' {
+            last = Some((start, at - start + len));
+        }
+        at += len + 2;
+    }
+    last.expect("a game record")
+}
+
+/// A damaged last game record is a row of its own, but the inputs after count on from the
+/// last game that decoded, as `index build` numbers them (a review found them counting on
+/// from the damaged record's place).
+#[cfg(feature = "arrow")]
+#[test]
+fn export_counts_on_from_the_last_game_that_decoded() {
+    // Every game reads: the stored numbers are the places, and a damaged record's row, numbered
+    // by its place, has the number the next input would count on from.
+    let pgn_path = temp("dense.pgn");
+    std::fs::write(&pgn_path, "1. e4 e5 *\n\n1. d4 d5 *\n\n1. c4 c5 *\n").unwrap();
+    let cbg = temp("damaged-last.cbg");
+    run(&["pack", &pgn_path, "-o", &cbg], "");
+    let mut bytes = std::fs::read(&cbg).unwrap();
+    let (start, len) = last_game_record(&bytes);
+    bytes[start + len - 1] ^= 0x10;
+    std::fs::write(&cbg, &bytes).unwrap();
+    let alone = |inputs: &[&str], name: &str| {
+        let parquet = temp(name);
+        let mut args = vec!["export"];
+        args.extend_from_slice(inputs);
+        args.extend_from_slice(&["-o", &parquet]);
+        run(&args, "");
+        exported_games(&parquet)
+    };
+    let packed = alone(&[&cbg], "damaged-last-cbg.parquet");
+    let pgn = alone(&[&pgn_path], "damaged-last-pgn.parquet");
+    let both = alone(&[&cbg, &pgn_path], "damaged-last-both.parquet");
+    assert_eq!(packed, [1, 2, 3], "the damaged game keeps a row");
+    let good_last = 2;
+    let mut want = packed.clone();
+    want.extend(pgn.iter().map(|n| n + good_last));
+    assert_eq!(both, want);
+}
+
 /// Issue 40, item 7: a game that does not read keeps its row in Parquet, with its number, its
 /// tags (every one of a refused variant game) and the message in `error`, so that analyses of
 /// tags alone still count it; the games after it keep their numbers.

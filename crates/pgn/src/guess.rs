@@ -16,8 +16,10 @@
 //! reading went ([`Reading`]): how many games it read, and whether its last game ended at or
 //! before the chunk's end. The [`Verifier`], on the calling thread, takes the results in
 //! input order and hands one on only when the chunk before it ended clean: its last game
-//! ended at or before this chunk's start, a line start, where the whole input's reader is
-//! then between games and finds the same next game this chunk's reader finds. A chunk that
+//! ended at or before this chunk's start, and the start is a line start, the next game's
+//! start, or preceded by nothing but white space since that game's end ([`Reading::clean`]),
+//! where the whole input's reader is then between games and finds the same next game this
+//! chunk's reader finds. A chunk that
 //! did not end clean (a guess that fell inside a game) is read again here together with the
 //! next one, until the reading ends clean. So a wrong guess costs the chunks it joins, never
 //! the rest of the input; the input is read exactly as the serial reader reads it whatever
@@ -190,7 +192,8 @@ impl<R: Read> Guesses<R> {
     }
 
     /// Where the next chunk ends in `log`, if the bytes read show it: a guessed game start
-    /// at or past its size, or a line start past [`FALLBACK_AFTER`] more.
+    /// at or past its size, or a line start past [`FALLBACK_AFTER`] more, or a space past
+    /// twice that.
     fn find_cut(&mut self) -> Option<usize> {
         let at = self.from().saturating_add(self.size);
         if self.log.len() <= at {

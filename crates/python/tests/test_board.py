@@ -222,5 +222,7 @@ def test_every_method_has_a_signature_inspect_reads():
         if callable(member) and not name.startswith("__"):
             try:
                 inspect.signature(member)
+            except UnicodeError:
+                raise  # the failure this test is for (a UnicodeError is a ValueError too)
             except ValueError:
                 pass  # no signature given: inspect says so, which is not this failure
