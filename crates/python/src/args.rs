@@ -52,13 +52,19 @@ pub(crate) fn ranged<T: TryFrom<i64>>(value: i64, name: &str, min: u64) -> PyRes
     T::try_from(value).map_err(|_| too_large(name))
 }
 
-/// [`ranged`] for an optional argument.
-pub(crate) fn ranged_or_none<T: TryFrom<i64>>(
-    value: Option<i64>,
+/// An optional integer argument as a `T` of at least `min`, any Python int taken (so that
+/// neither a negative one nor one past `i64` reaches pyo3's `OverflowError`).
+///
+/// # Errors
+/// As [`integer`], and `ValueError` for a value too large for `T`.
+pub(crate) fn bounded_or_none<T: TryFrom<u64>>(
+    value: Option<&Bound<'_, PyAny>>,
     name: &str,
     min: u64,
 ) -> PyResult<Option<T>> {
-    value.map(|v| ranged(v, name, min)).transpose()
+    value
+        .map(|v| integer(v, name, min).and_then(|n| T::try_from(n).map_err(|_| too_large(name))))
+        .transpose()
 }
 
 fn below(name: &str, min: u64) -> PyErr {

@@ -50,12 +50,12 @@ fn filter(
     result: Option<&str>,
     since: Option<&str>,
     until: Option<&str>,
-    min_rating: Option<i64>,
-    max_rating: Option<i64>,
+    min_rating: Option<&Bound<'_, PyAny>>,
+    max_rating: Option<&Bound<'_, PyAny>>,
     speed: Option<&str>,
 ) -> PyResult<Filter> {
-    let min_rating = args::ranged_or_none::<u16>(min_rating, "min_rating", 0)?;
-    let max_rating = args::ranged_or_none::<u16>(max_rating, "max_rating", 0)?;
+    let min_rating = args::bounded_or_none::<u16>(min_rating, "min_rating", 0)?;
+    let max_rating = args::bounded_or_none::<u16>(max_rating, "max_rating", 0)?;
     Filter::from_text(result, (since, until), (min_rating, max_rating), speed)
         .map_err(PyValueError::new_err)
 }
@@ -109,12 +109,12 @@ impl PyIndex {
         result: Option<&str>,
         since: Option<&str>,
         until: Option<&str>,
-        min_rating: Option<i64>,
-        max_rating: Option<i64>,
+        min_rating: Option<&Bound<'_, PyAny>>,
+        max_rating: Option<&Bound<'_, PyAny>>,
         speed: Option<&str>,
-        limit: Option<i64>,
+        limit: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let limit = args::ranged_or_none::<usize>(limit, "limit", 0)?;
+        let limit = args::bounded_or_none::<usize>(limit, "limit", 0)?;
         let pos = position(fen, moves)?;
         let filter = filter(result, since, until, min_rating, max_rating, speed)?;
         let found = py.detach(|| self.inner.find(&pos, &filter, limit)).map_err(index_error)?;
@@ -133,8 +133,8 @@ impl PyIndex {
         result: Option<&str>,
         since: Option<&str>,
         until: Option<&str>,
-        min_rating: Option<i64>,
-        max_rating: Option<i64>,
+        min_rating: Option<&Bound<'_, PyAny>>,
+        max_rating: Option<&Bound<'_, PyAny>>,
         speed: Option<&str>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let pos = position(fen, moves)?;
@@ -156,12 +156,12 @@ pub(crate) fn build_index(
     py: Python<'_>,
     sources: Vec<Source>,
     output: PathBuf,
-    max_ply: Option<i64>,
+    max_ply: Option<&Bound<'_, PyAny>>,
     memory: i64,
     threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(u64, u64, u64)> {
     let threads = args::count_or(threads, "threads", 1, Parallel::all_cores().threads)?;
-    let max_ply = args::ranged_or_none::<u32>(max_ply, "max_ply", 0)?.unwrap_or(u32::MAX);
+    let max_ply = args::bounded_or_none::<u32>(max_ply, "max_ply", 0)?.unwrap_or(u32::MAX);
     let memory = args::ranged::<usize>(memory, "memory", 1)?;
     let options =
         BuildOptions::default().with_max_ply(max_ply).with_memory(memory.saturating_mul(1 << 20));

@@ -108,6 +108,8 @@ def test_errors(index, tmp_path):
         (lambda i, v: i.find(limit=v), "limit", -1, "0 or more"),
         (lambda i, v: i.find(min_rating=v), "min_rating", -1, "0 or more"),
         (lambda i, v: i.find(min_rating=v), "min_rating", 2**40, "too large"),
+        (lambda i, v: i.find(limit=v), "limit", 2**70, "too large"),
+        (lambda i, v: i.explore(min_rating=v), "min_rating", -(2**70), "0 or more"),
         (lambda i, v: i.explore(max_rating=v), "max_rating", 70_000, "too large"),
         (lambda i, v: chessbits.build_index(SAMPLE, "/nonexistent/x.cbx", max_ply=v), "max_ply", -1, "0 or more"),
         (lambda i, v: chessbits.build_index(SAMPLE, "/nonexistent/x.cbx", memory=v), "memory", 0, "at least 1"),
