@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 from playwright.sync_api import sync_playwright
 
@@ -61,9 +62,23 @@ def explore_cli(binary, index, moves):
     return [(row["san"] or "(game ends)", row["games"]) for row in json.loads(out.stdout)]
 
 
+def launch(p, args, tries=3):
+    """Chromium, started again if it dies while starting: on the CI machine it once crashed
+    (SIGSEGV) at launch, before any page, right after the wheel's build, and passed three runs
+    out of three alone. A crash after launch is still a failure."""
+    for attempt in range(1, tries + 1):
+        try:
+            return p.chromium.launch(executable_path=args.chromium, args=["--no-sandbox"])
+        except Exception as e:  # playwright's TargetClosedError, and its kin
+            if attempt == tries:
+                raise
+            print(f"chromium did not start (try {attempt} of {tries}): {str(e).splitlines()[0]}")
+            time.sleep(2)
+
+
 def run(url, index, args):
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=args.chromium, args=["--no-sandbox"])
+        browser = launch(p, args)
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
