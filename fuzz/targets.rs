@@ -251,8 +251,10 @@ fn chunked(data: &[u8]) {
         numbered.push(line.replacen(&start, " @0 ", 1));
         serial.push(line);
     }
-    // One to four threads, each cutter, reading ahead or not, picked by the second byte: the
-    // same lines (games, errors with their numbers, lines, columns and offsets) as one reader.
+    // One to four threads, each cutter, reading ahead or not, and the serial reading past a
+    // piece kept one game cut short (from 0 to 280 bytes) or not, picked by the second byte:
+    // the same lines (games, errors with their numbers, lines, columns and offsets) as one
+    // reader.
     let pick = data.get(1).copied().unwrap_or(0);
     let threads = 1 + usize::from(pick % 4);
     let guess = pick & 4 == 0;
@@ -261,6 +263,8 @@ fn chunked(data: &[u8]) {
         .with_chunk_size(size)
         .with_guess(guess)
         .with_read_ahead(read_ahead);
+    let options =
+        if pick & 16 != 0 { options.with_hold(usize::from(pick >> 5) * 40) } else { options };
     let mut parallel = Vec::new();
     let _ = chessbits_pgn::par_games(
         data,

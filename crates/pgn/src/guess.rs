@@ -23,8 +23,10 @@
 //! did not end clean (a guess that fell inside a game) is read again here together with the
 //! next one, until the reading ends clean. So a wrong guess costs the chunks it joins, never
 //! the rest of the input; the input is read exactly as the serial reader reads it whatever
-//! the guesses. The last piece, where a read error ended the input, is read by the
-//! [`Verifier`] alone: an `io::Error` is not `Clone`, so it goes whole, the error inside it
+//! the guesses. A piece kept one game cut short that holds more than a game may
+//! ([`hold_for`]) is not joined further: from its start, the rest of the input goes to one
+//! thread that reads it as a stream ([`crate::serial`]). The last piece, where a read error
+//! ended the input, is read by the [`Verifier`] alone: an `io::Error` is not `Clone`, so it goes whole, the error inside it
 //! included, to the one reading that is handed on.
 
 use std::io::{self, Read};
@@ -36,13 +38,14 @@ use crate::limits::Limits;
 use crate::lines::count_line_breaks;
 use crate::origin::Origin;
 use crate::san_cache::SanCache;
+use crate::serial::{Part, Serial};
 use crate::split::{Buffer, Chunk, ChunkReader, Pool, Reading};
 
 /// How far past a chunk's size the cutter looks for a mark before it cuts at any line
-/// start, and as far again before it cuts after any space: so an input without marks, or
-/// without line breaks, still comes in chunks (read again with the next where a cut falls
-/// inside a game).
-const FALLBACK_AFTER: usize = 4 << 20;
+/// start, as far again before it cuts after any space, and as far again before it cuts
+/// anywhere: so an input without marks, without line breaks or without white space still
+/// comes in chunks (read again with the next where a cut falls inside a game).
+const FALLBACK_AFTER: usize = 1 << 20;
 
 /// The bytes read from the input at a time, at the least.
 const READ_SIZE: usize = 64 << 10;
@@ -193,7 +196,7 @@ impl<R: Read> Guesses<R> {
 
     /// Where the next chunk ends in `log`, if the bytes read show it: a guessed game start
     /// at or past its size, or a line start past [`FALLBACK_AFTER`] more, or a space past
-    /// twice that.
+    /// twice that, or any byte three times that past it.
     fn find_cut(&mut self) -> Option<usize> {
         let at = self.from().saturating_add(self.size);
         if self.log.len() <= at {
@@ -212,12 +215,19 @@ impl<R: Read> Guesses<R> {
         // No line start for as far again: a line longer than a game may be (a decompressed
         // bomb of spaces, games on one line), held whole otherwise. Cut after a space, where
         // a token ends; a cut inside a game is read again as any wrong guess is.
-        let anywhere = at.saturating_add(2 * FALLBACK_AFTER).max(self.searched);
-        let space = self.log.get(anywhere..).and_then(|rest| memchr::memchr(b' ', rest));
-        if space.is_none() {
-            self.searched = self.log.len();
+        let after_space = at.saturating_add(2 * FALLBACK_AFTER).max(self.searched);
+        let space = self.log.get(after_space..).and_then(|rest| memchr::memchr(b' ', rest));
+        if let Some(i) = space {
+            return Some(after_space + i + 1);
         }
-        space.map(|i| anywhere + i + 1)
+        // No space either for as far again (a blob without white space, which the serial
+        // reader skips as one broken game): cut anywhere, as a wrong guess.
+        let anywhere = at.saturating_add(3 * FALLBACK_AFTER);
+        if self.log.len() > anywhere {
+            return Some(anywhere);
+        }
+        self.searched = self.log.len();
+        None
     }
 
     /// How many bytes after `cut` a reader looks ahead at (to the end of that line, at most
@@ -369,6 +379,18 @@ impl GuessedChunk {
         self.buffer.bytes.len()
     }
 
+    /// Where the piece starts: the byte before it (none at the input's start) and its origin.
+    fn start(&self) -> (Option<u8>, Origin) {
+        let before = if self.context { self.buffer.bytes.first().copied() } else { None };
+        (before, self.origin)
+    }
+
+    /// The piece's own bytes and the read error after them, for the serial reading.
+    fn into_part(self) -> Part {
+        let from = usize::from(self.context);
+        Part { buffer: self.buffer, bytes: from..from + self.len, error: self.error }
+    }
+
     /// This piece and the one after it, as one. A piece made by joining owns its bytes, and
     /// the next piece's are appended to them in place: joining the pieces that one long game
     /// spans costs time linear in its length.
@@ -395,13 +417,31 @@ impl GuessedChunk {
     }
 }
 
+/// The most a piece kept one game cut short holds before the [`Verifier`] reads the rest of
+/// the input serially, with `limits`: a game longer than this is over the length limit (kept
+/// with its byte before and the look-ahead after), an error the serial reader skips in
+/// constant memory.
+pub(crate) fn hold_for(limits: Limits) -> usize {
+    let slack = limits.tag_len.saturating_add(4096) as u64;
+    usize::try_from(limits.game_len.saturating_add(slack)).unwrap_or(usize::MAX)
+}
+
 /// Takes the workers' results in input order and hands on only exact ones, reading again
 /// what a wrong guess spoiled (see the module's documentation), each with the number of
-/// games handed on before it.
-pub(crate) struct Verifier<'w, W, S> {
+/// games handed on before it. Past a game too long to hold, it hands the rest of the input to
+/// a serial reading ([`crate::serial`]), which `start` starts.
+pub(crate) struct Verifier<'w, W, S, T, F> {
     work: &'w W,
     sink: S,
     limits: Limits,
+    /// Starts the serial reading of the input from a place (the byte before it and its
+    /// origin); `None` if no thread starts.
+    start: F,
+    /// The serial reading, once started: every piece after goes to it.
+    serial: Option<Serial<T>>,
+    /// The size a piece kept past a wrong guess may reach, one game cut short, before the
+    /// input is read serially from its start.
+    hold: usize,
     /// Games handed on so far.
     games: u64,
     /// The move-token cache of the readers run here.
@@ -412,30 +452,49 @@ pub(crate) struct Verifier<'w, W, S> {
     pending: Option<(GuessedChunk, usize)>,
 }
 
-impl<'w, W, S> Verifier<'w, W, S> {
-    pub(crate) fn new(work: &'w W, sink: S, limits: Limits) -> Verifier<'w, W, S> {
-        Verifier { work, sink, limits, games: 0, sans: SanCache::warm(), pending: None }
+impl<'w, W, S, T, F> Verifier<'w, W, S, T, F>
+where
+    W: Fn(&mut ChunkReader<'_>) -> T,
+    F: FnMut((Option<u8>, Origin)) -> Option<Serial<T>>,
+{
+    /// A verifier handing results to `sink`; `hold` is the most a piece kept one game cut
+    /// short may hold before the rest of the input is read serially, with `start`.
+    pub(crate) fn new(
+        work: &'w W,
+        sink: S,
+        limits: Limits,
+        (hold, start): (usize, F),
+    ) -> Verifier<'w, W, S, T, F> {
+        let sans = SanCache::warm();
+        Verifier { work, sink, limits, start, serial: None, hold, games: 0, sans, pending: None }
     }
 
     /// Takes the result a worker made of `piece` and how its reader read it, or `piece`
     /// alone where no worker read it (one that a read error ends, read here).
-    pub(crate) fn take<T, E>(
+    pub(crate) fn take<E>(
         &mut self,
         read: Option<(T, Reading)>,
         piece: GuessedChunk,
     ) -> Result<(), E>
     where
-        W: Fn(&mut ChunkReader<'_>) -> T,
         S: FnMut(u64, T) -> Result<(), E>,
     {
+        if let Some(serial) = &mut self.serial {
+            // Read serially from a game too long to hold on: no worker read this piece.
+            drop(read);
+            let last = piece.is_last();
+            serial.send(piece.into_part(), last);
+            return self.hand_on_serial();
+        }
         if let Some((pending, read_at)) = self.pending.take() {
             // The chunk before ended inside a game: this one's reading started in the wrong
             // place, so it is joined to that one. The joined piece is read again once it has
-            // doubled since it was last read (or the input ends): a game that spans many
-            // chunks costs at most twice its length in readings, not its square.
+            // doubled since it was last read (or the input ends, or it reaches `hold`): a
+            // game that spans many chunks costs at most twice its length in readings, not
+            // its square.
             drop(read);
             let joined = pending.join(piece);
-            if joined.size() >= 2 * read_at || joined.is_last() {
+            if joined.size() >= 2 * read_at || joined.size() >= self.hold || joined.is_last() {
                 return self.settle(joined);
             }
             self.pending = Some((joined, read_at));
@@ -462,9 +521,8 @@ impl<'w, W, S> Verifier<'w, W, S> {
     /// where the whole input's reader stands between games) and keeps the rest, one game
     /// cut short, to read with the next piece: so what is kept stays one game long, and no
     /// byte is read here more than a few times.
-    fn settle<T, E>(&mut self, mut piece: GuessedChunk) -> Result<(), E>
+    fn settle<E>(&mut self, mut piece: GuessedChunk) -> Result<(), E>
     where
-        W: Fn(&mut ChunkReader<'_>) -> T,
         S: FnMut(u64, T) -> Result<(), E>,
     {
         if !piece.is_last() {
@@ -478,6 +536,15 @@ impl<'w, W, S> Verifier<'w, W, S> {
                     self.hand_on(result, games)?;
                     piece = tail;
                 }
+                if piece.size() >= self.hold {
+                    // One game, longer than a game may be: the rest of the input is read
+                    // serially from its start (or held, if no thread starts).
+                    if let Some(mut serial) = (self.start)(piece.start()) {
+                        serial.send(piece.into_part(), false);
+                        self.serial = Some(serial);
+                        return self.hand_on_serial();
+                    }
+                }
                 let read_at = piece.size();
                 self.pending = Some((piece, read_at));
                 return Ok(());
@@ -487,12 +554,23 @@ impl<'w, W, S> Verifier<'w, W, S> {
         self.hand_on(result, reading.games)
     }
 
+    /// Hands on the stretches the serial reading has read: all of them once the input ended.
+    fn hand_on_serial<E>(&mut self) -> Result<(), E>
+    where
+        S: FnMut(u64, T) -> Result<(), E>,
+    {
+        while let Some((result, games)) = self.serial.as_mut().and_then(Serial::next) {
+            self.hand_on(result, games)?;
+        }
+        Ok(())
+    }
+
     /// Runs `work` on a reader of `piece`, here; returns its result and the reading.
-    fn read<T>(
+    fn read<U>(
         &mut self,
         piece: &mut GuessedChunk,
-        work: impl Fn(&mut ChunkReader<'_>) -> T,
-    ) -> (T, Reading) {
+        work: impl Fn(&mut ChunkReader<'_>) -> U,
+    ) -> (U, Reading) {
         let mut chunk = piece.chunk();
         let mut reader = chunk.reader_with(self.limits, core::mem::take(&mut self.sans));
         let result = work(&mut reader);
@@ -501,7 +579,7 @@ impl<'w, W, S> Verifier<'w, W, S> {
         (result, reading)
     }
 
-    fn hand_on<T, E>(&mut self, result: T, games: u64) -> Result<(), E>
+    fn hand_on<E>(&mut self, result: T, games: u64) -> Result<(), E>
     where
         S: FnMut(u64, T) -> Result<(), E>,
     {

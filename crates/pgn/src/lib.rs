@@ -117,8 +117,9 @@
 //! the workers and the calling thread read the chunks, and the calling thread takes each
 //! game's result in input order. The results are
 //! exactly those of one reader over the whole input (games, errors, numbers, lines, columns,
-//! offsets), for every thread count and chunk size; memory is bounded by the thread count and
-//! chunk size ([`Parallel::input_bound`]), not by the input. [`par_chunks`] hands whole
+//! offsets), for every thread count and chunk size; memory is bounded by the thread count,
+//! chunk size and game length limit ([`Parallel::input_bound`]), not by the input (past a game
+//! over the limit, the rest is read serially). [`par_chunks`] hands whole
 //! chunks to the workers, for work that keeps state from game to game; both are built on
 //! [`par_map`], the same ordered pool over any sequence of work (`chessbits-cbg`'s `.cbg` records).
 //!
@@ -192,6 +193,7 @@ mod pool;
 mod reader;
 mod san_cache;
 mod scanner;
+mod serial;
 mod source;
 mod split;
 mod tags;

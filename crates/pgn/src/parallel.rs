@@ -28,27 +28,36 @@
 //!
 //! # Memory
 //!
-//! Bounded by the thread count and the chunk size, not by the input: at most
-//! [`Parallel::in_flight`] chunks (`2 * threads + 2`) are cut and not yet handed on, each
+//! Bounded by the thread count, the chunk size and [`Limits::game_len`], not by the input: at
+//! most [`Parallel::in_flight`] chunks (`2 * threads + 2`) are cut and not yet handed on, each
 //! `chunk_size` bytes plus one game (guessing: to the next guessed game start, or a line start
-//! at most 4 MiB further), and their results; a chunk whose last game a wrong guess cut, kept
-//! to read with the next; plus [`BLOCKS`] blocks of [`BLOCK_SIZE`] bytes read ahead and the
+//! at most 1 MiB further, or after a space 2 MiB further, or anywhere 3 MiB further), and their
+//! results; a piece whose last game a wrong guess cut, kept to read with the next, until it
+//! holds one game longer than `game_len` (64 MiB): then the rest of the input is read on one
+//! thread as a stream, as the serial reader reads it, which skips such a game in constant
+//! memory (`crate::serial`; a gigabyte of `1. e4 ` took 1.6 GB at two threads, now 275 MB,
+//! whatever its length); plus [`BLOCKS`] blocks of [`BLOCK_SIZE`] bytes read ahead and the
 //! cutter's read-ahead. [`Parallel::input_bound`] gives the input bytes held at most; what the
 //! results hold is the caller's (a line of UCI per game is about half the PGN).
+//!
+//! A game over the length limit is an error (hostile input, or a limit set too low): past
+//! one, the rest of the input is read at the serial reader's speed, whatever the thread count.
 
 use std::io::{self, Read};
 use std::ops::Deref;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SendError, SyncSender};
 use std::sync::Arc;
 use std::thread;
 
 use crate::error::PgnError;
-use crate::guess::{GuessedChunk, Guesses, Verifier};
+use crate::guess::{hold_for, GuessedChunk, Guesses, Verifier};
 use crate::limits::Limits;
 use crate::ordered::par_map_with;
 use crate::pool::{Pooled, Spawner};
 use crate::reader::PgnReader;
 use crate::san_cache::SanCache;
+use crate::serial;
 use crate::split::{Chunk, ChunkReader, Chunks};
 use crate::visitor::Visitor;
 
@@ -90,6 +99,13 @@ pub struct Parallel {
     /// of the stable API (hidden from the docs).
     #[doc(hidden)]
     pub read_ahead: bool,
+    /// With guessing: the most bytes a piece kept past a wrong guess may hold, one game cut
+    /// short, before the rest of the input is read on one thread as a stream (`None`: a
+    /// little over [`Limits::game_len`], so that only a game over the length limit, which
+    /// the serial reader skips in constant memory, goes there). A testing knob, not part of
+    /// the stable API (hidden from the docs).
+    #[doc(hidden)]
+    pub hold: Option<usize>,
 }
 
 impl Parallel {
@@ -114,6 +130,7 @@ impl Parallel {
             limits: Limits::DEFAULT,
             guess: true,
             read_ahead: true,
+            hold: None,
         }
     }
 
@@ -143,6 +160,14 @@ impl Parallel {
     #[must_use]
     pub fn with_read_ahead(self, read_ahead: bool) -> Parallel {
         Parallel { read_ahead, ..self }
+    }
+
+    /// These options reading the rest of the input serially once a piece kept past a wrong
+    /// guess holds `hold` bytes: a testing knob, not part of the stable API.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn with_hold(self, hold: usize) -> Parallel {
+        Parallel { hold: Some(hold), ..self }
     }
 
     /// As many workers as the machine runs threads at once.
@@ -186,9 +211,11 @@ impl Parallel {
 
     /// The most input bytes the pipeline holds at once, when no game is longer than
     /// `longest_game` bytes: the chunks in flight, the blocks read ahead, the cutter's
-    /// read-ahead.
+    /// read-ahead. Guessing, a game longer than [`Limits::game_len`] is held only up to that
+    /// length (the rest of the input is then read serially): `longest_game` may be taken as
+    /// `game_len` however long the games are.
     pub fn input_bound(&self, longest_game: u64) -> u64 {
-        let past_size = if self.guess { longest_game.max(4 << 20) } else { longest_game };
+        let past_size = if self.guess { longest_game.max(3 << 20) } else { longest_game };
         let chunk = self.chunk_size as u64 + past_size;
         // With guessing, a chunk kept to read with the next one holds two.
         let kept = if self.guess { 2 * chunk } else { 0 };
@@ -381,14 +408,30 @@ where
         });
     }
     let guesses = move || Guesses::new(input, chunk_size, limits);
-    let mut verifier = Verifier::new(&*work, sink, limits);
+    // Past a game too long to hold, the rest of the input is read on one thread, as a stream
+    // (`crate::serial`), and the workers stop reading.
+    let serially = Arc::new(AtomicBool::new(false));
+    let start = {
+        let (work, serially) = (work.clone(), Arc::clone(&serially));
+        move |from| {
+            let (serial, stream) = serial::serial();
+            let work = work.clone();
+            let started = spawner.run(move |sans| {
+                stream.run(from, (limits, chunk_size), &*work, sans);
+            });
+            serially.store(started, Ordering::Relaxed);
+            started.then_some(serial)
+        }
+    };
+    let hold = options.hold.unwrap_or_else(|| hold_for(limits));
+    let mut verifier = Verifier::new(&*work, sink, limits, (hold, start));
     let guessed_work = work.clone();
     par_map_with(
         spawner,
         options.threads,
         guesses,
         move |sans: &mut SanCache, mut piece: GuessedChunk| {
-            if !piece.for_a_worker() {
+            if !piece.for_a_worker() || serially.load(Ordering::Relaxed) {
                 return (None, piece);
             }
             let mut chunk = piece.chunk();

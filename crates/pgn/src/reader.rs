@@ -12,6 +12,28 @@ use crate::scanner::Parser;
 use crate::source::{IoSource, SliceSource};
 use crate::visitor::{SkipGame, Visitor};
 
+/// The methods a chunk's reader ([`crate::ChunkReader`]) uses, of either reader.
+macro_rules! chunk_methods {
+    () => {
+        /// Skips what lies before the next game and returns the input offset where it
+        /// starts, or `None` if no game is left.
+        pub(crate) fn next_game_start(&mut self) -> Option<u64> {
+            self.parser.next_game_start()
+        }
+
+        /// The input offset where the last game read ended (where reading started, before
+        /// any).
+        pub(crate) fn game_end(&self) -> u64 {
+            self.parser.game_end
+        }
+
+        /// The move-token cache, taken out (an empty one is left).
+        pub(crate) fn take_sans(&mut self) -> SanCache {
+            core::mem::take(&mut self.parser.sans)
+        }
+    };
+}
+
 /// The methods the two readers share.
 macro_rules! reader_methods {
     () => {
@@ -100,6 +122,30 @@ impl<R: Read> PgnReader<R> {
     reader_methods!();
 
     /// The inner reader.
+    /// A reader of `reader`, whose first byte is at input offset `origin.offset`, reading
+    /// from `origin` on with the move-token cache `sans`; `before` is the byte before that
+    /// offset, if the input has one (whether the first byte starts a line). The serial
+    /// reading [`par_chunks`](crate::par_chunks) falls back to past a game that long.
+    pub(crate) fn resume(
+        reader: R,
+        before: Option<u8>,
+        limits: Limits,
+        origin: Origin,
+        sans: SanCache,
+    ) -> PgnReader<R> {
+        let src = IoSource::resumed(reader, before, origin.offset);
+        let mut parser = Parser::resume(src, limits, origin);
+        parser.sans = sans;
+        PgnReader { parser }
+    }
+
+    /// Counts games from 0 again: the next game read is game 1 (and so is an error's).
+    pub(crate) fn renumber(&mut self) {
+        self.parser.games = 0;
+    }
+
+    chunk_methods!();
+
     pub(crate) fn inner(&self) -> &R {
         &self.parser.src.reader
     }
@@ -164,21 +210,7 @@ impl<'a> SliceReader<'a> {
         SliceReader { parser }
     }
 
-    /// Skips what lies before the next game and returns the input offset where it starts,
-    /// or `None` if no game is left.
-    pub(crate) fn next_game_start(&mut self) -> Option<u64> {
-        self.parser.next_game_start()
-    }
-
-    /// The input offset where the last game read ended (where reading started, before any).
-    pub(crate) fn game_end(&self) -> u64 {
-        self.parser.game_end
-    }
-
-    /// The move-token cache, taken out (an empty one is left).
-    pub(crate) fn take_sans(&mut self) -> SanCache {
-        core::mem::take(&mut self.parser.sans)
-    }
+    chunk_methods!();
 
     reader_methods!();
 }

@@ -76,6 +76,14 @@ impl<R> IoSource<R> {
     pub(crate) fn new(reader: R) -> IoSource<R> {
         IoSource { reader, buf: Vec::new(), base: 0, eof: false, error: None }
     }
+
+    /// A source of `reader`, whose first byte is at input offset `offset`, after the byte
+    /// `before` (none at the input's start), which the buffer starts with.
+    pub(crate) fn resumed(reader: R, before: Option<u8>, offset: u64) -> IoSource<R> {
+        let buf: Vec<u8> = before.into_iter().collect();
+        let base = offset.saturating_sub(buf.len() as u64);
+        IoSource { reader, buf, base, eof: false, error: None }
+    }
 }
 
 impl<R: Read> Source for IoSource<R> {

@@ -21,6 +21,7 @@ use crate::limits::Limits;
 use crate::origin::Origin;
 use crate::reader::{PgnReader, SliceReader};
 use crate::san_cache::SanCache;
+use crate::serial::Feed;
 use crate::visitor::Visitor;
 
 /// Whole games of an input, cut from it by [`Chunks`], with where they start.
@@ -190,7 +191,18 @@ impl Chunk {
         let text = own.iter().rposition(|&b| !is_space(b)).map_or(0, |i| i + 1);
         let text_end = self.origin.offset + text as u64;
         let origin = self.origin;
-        ChunkReader { reader, origin, end, stop, next_start: None, ends_line, text_end, settled }
+        let reader = Inner::Slice(reader);
+        ChunkReader {
+            reader,
+            origin,
+            end,
+            stop,
+            next_start: None,
+            ends_line,
+            text_end,
+            settled,
+            cut_past: None,
+        }
     }
 }
 
@@ -201,8 +213,13 @@ impl Chunk {
 /// look ahead at (to the end of the line); no game that starts there is read. That is the
 /// one thing a chunk's reader knows that a reader of the whole input does not, and it is
 /// kept here, not in the scanner.
+///
+/// Past a game longer than [`Limits::game_len`], which may go on for gigabytes, the pipeline
+/// reads the rest of the input as a stream, on one thread, as the serial reader does (see
+/// [`par_chunks`](crate::par_chunks)): its stretches come to `work` as chunks too, each cut
+/// where the first game that ends past the chunk size ends.
 pub struct ChunkReader<'a> {
-    reader: SliceReader<'a>,
+    reader: Inner<'a>,
     origin: Origin,
     /// The input offset just past the chunk's own bytes.
     end: u64,
@@ -217,6 +234,65 @@ pub struct ChunkReader<'a> {
     text_end: u64,
     /// Where the last game that ended by `stop` ended, and the games up to it.
     settled: (u64, u64),
+    /// For a stretch of a stream: once a game ends at or past this offset, the stretch ends
+    /// with it (`stop` is set to its end).
+    cut_past: Option<u64>,
+}
+
+/// What a [`ChunkReader`] reads: a chunk in memory, or a stretch of the stream that the
+/// pipeline falls back to past a game too long to hold ([`crate::serial`]). One lives on the
+/// stack of each chunk's reading: boxing the larger variant would cost an allocation a chunk.
+#[allow(clippy::large_enum_variant)]
+enum Inner<'a> {
+    Slice(SliceReader<'a>),
+    Stream(&'a mut PgnReader<Feed>),
+}
+
+/// `$reader.$method($args)` on whichever reader `$inner` holds.
+macro_rules! either {
+    ($inner:expr, $reader:ident => $call:expr) => {
+        match $inner {
+            Inner::Slice($reader) => $call,
+            Inner::Stream($reader) => $call,
+        }
+    };
+}
+
+impl Inner<'_> {
+    fn next_game_start(&mut self) -> Option<u64> {
+        either!(self, r => r.next_game_start())
+    }
+
+    fn read_game<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+    ) -> Option<Result<V::Output, PgnError<V::Error>>> {
+        either!(self, r => r.read_game(visitor))
+    }
+
+    fn skip_game(&mut self) -> Option<Result<(), PgnError>> {
+        either!(self, r => r.skip_game())
+    }
+
+    fn game_start(&self) -> u64 {
+        either!(self, r => r.game_start())
+    }
+
+    fn game_end(&self) -> u64 {
+        either!(self, r => r.game_end())
+    }
+
+    fn games(&self) -> u64 {
+        either!(self, r => r.games())
+    }
+
+    fn limits(&self) -> Limits {
+        either!(self, r => r.limits())
+    }
+
+    fn take_sans(&mut self) -> SanCache {
+        either!(self, r => r.take_sans())
+    }
 }
 
 impl ChunkReader<'_> {
@@ -260,9 +336,14 @@ impl ChunkReader<'_> {
         game
     }
 
-    /// Notes where the game just read ended, if it ended by the chunk's end.
+    /// Notes where the game just read ended, if it ended by the chunk's end; a stretch of a
+    /// stream ends with the first game that ends past its size.
     fn settle(&mut self) {
         let end = self.reader.game_end();
+        if self.cut_past.is_some_and(|past| end >= past) && self.stop == u64::MAX {
+            self.stop = end;
+            self.end = end;
+        }
         if end <= self.stop {
             self.settled = (end, self.reader.games());
         }
@@ -292,7 +373,9 @@ impl ChunkReader<'_> {
         self.origin
     }
 
-    /// The input offset just past the chunk's bytes: where the next chunk starts.
+    /// The input offset just past the chunk's bytes: where the next chunk starts. For a
+    /// stretch of the stream read past a game too long to hold, which ends where a game ends
+    /// past its size, where that is known: its start until then.
     pub fn end(&self) -> u64 {
         self.end
     }
@@ -310,6 +393,33 @@ impl ChunkReader<'_> {
             settled: (self.settled.0, self.settled.1 - self.origin.games),
         };
         (reading, self.reader.take_sans())
+    }
+
+    /// A reader of the next stretch of `reader`'s stream, from where it stands: its games
+    /// are numbered from 1, and it ends with the first game that ends `size` bytes or more
+    /// past its start (or with the input).
+    pub(crate) fn stretch(reader: &mut PgnReader<Feed>, size: usize) -> ChunkReader<'_> {
+        reader.renumber();
+        let origin = reader.origin();
+        let cut_past = origin.offset.saturating_add(size as u64);
+        ChunkReader {
+            reader: Inner::Stream(reader),
+            origin,
+            end: origin.offset,
+            stop: u64::MAX,
+            next_start: None,
+            ends_line: true,
+            text_end: origin.offset,
+            settled: (origin.offset, 0),
+            cut_past: Some(cut_past),
+        }
+    }
+
+    /// Skips whatever games the work left unread in a stretch of the stream, and returns its
+    /// games and whether the stream goes on after it.
+    pub(crate) fn finish_stretch(mut self) -> (u64, bool) {
+        while self.skip_game().is_some() {}
+        (self.reader.games(), self.stopped())
     }
 }
 

@@ -249,8 +249,17 @@ fn check_threads(name: &str, bytes: &[u8], threads: &[usize], sizes: &[usize]) {
     while let Some(result) = reader.read_game(&mut Replay::default()) {
         serial.push(describe(reader.games(), 0, result));
     }
-    let cutters = [(true, true), (false, true), (true, false), (false, false)];
-    for (&threads, (guess, read_ahead)) in
+    // Guessing, reading ahead, and the most a piece kept past a wrong guess holds before
+    // the rest is read serially (`None`: past the game length limit, which these inputs do
+    // not reach; 1: from the first wrong guess on).
+    let cutters = [
+        (true, true, None),
+        (false, true, None),
+        (true, false, None),
+        (false, false, None),
+        (true, true, Some(1)),
+    ];
+    for (&threads, (guess, read_ahead, hold)) in
         threads.iter().flat_map(|t| cutters.into_iter().map(move |c| (t, c)))
     {
         for &chunk_size in sizes {
@@ -258,6 +267,7 @@ fn check_threads(name: &str, bytes: &[u8], threads: &[usize], sizes: &[usize]) {
                 .with_chunk_size(chunk_size)
                 .with_guess(guess)
                 .with_read_ahead(read_ahead);
+            let options = hold.map_or(options, |hold| options.with_hold(hold));
             let mut parallel = Vec::new();
             par_games(
                 bytes,
@@ -273,7 +283,7 @@ fn check_threads(name: &str, bytes: &[u8], threads: &[usize], sizes: &[usize]) {
             assert_eq!(
                 serial, parallel,
                 "{name}: {threads} threads, chunks of {chunk_size}, guessing {guess}, \
-                 reading ahead {read_ahead}"
+                 reading ahead {read_ahead}, holding {hold:?}"
             );
         }
     }
@@ -501,22 +511,25 @@ fn the_read_error_keeps_the_error_inside_it() {
     let fake_starts = "\n\n[%clk 0:01:00]\n".repeat(400);
     let spoiled = format!("{clean}[Event \"last\"]\n\n1. e4 {{{fake_starts}}} e5 1-0\n\n");
     for case in [
-        (&clean, 1, true, 1000),
-        (&clean, 2, true, 1000),
-        (&clean, 2, false, 1000),
-        (&clean, 2, true, usize::MAX),
-        (&spoiled, 2, true, 1000),
-        (&spoiled, 3, true, 4000),
-        (&spoiled, 2, false, 1000),
+        (&clean, 1, true, 1000, None),
+        (&clean, 2, true, 1000, None),
+        (&clean, 2, false, 1000, None),
+        (&clean, 2, true, usize::MAX, None),
+        (&spoiled, 2, true, 1000, None),
+        (&spoiled, 3, true, 4000, None),
+        (&spoiled, 2, false, 1000, None),
+        // The last game read serially (it holds more than one byte), the error with it.
+        (&spoiled, 2, true, 1000, Some(1)),
     ]
     .into_iter()
     .flat_map(|case| [(case, true), (case, false)])
     {
-        let ((bytes, threads, guess, chunk_size), read_ahead) = case;
+        let ((bytes, threads, guess, chunk_size, hold), read_ahead) = case;
         let options = Parallel::new(threads)
             .with_chunk_size(chunk_size)
             .with_guess(guess)
             .with_read_ahead(read_ahead);
+        let options = hold.map_or(options, |hold| options.with_hold(hold));
         let mut last = None;
         par_games(
             Broken(bytes.as_bytes()),
