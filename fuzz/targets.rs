@@ -265,6 +265,10 @@ fn chunked(data: &[u8]) {
         .with_read_ahead(read_ahead);
     let options =
         if pick & 16 != 0 { options.with_hold(usize::from(pick >> 5) * 40) } else { options };
+    // And at most 1 to 8 games a chunk's reading, or the default, by the fourth byte.
+    let games = data.get(3).copied().unwrap_or(0);
+    let options =
+        if games & 8 != 0 { options.with_chunk_games(u64::from(games % 8) + 1) } else { options };
     let mut parallel = Vec::new();
     let _ = chessbits_pgn::par_games(
         data,

@@ -25,7 +25,9 @@
 //! the rest of the input; the input is read exactly as the serial reader reads it whatever
 //! the guesses. A piece kept one game cut short that holds more than a game may
 //! ([`hold_for`]) is not joined further: from its start, the rest of the input goes to one
-//! thread that reads it as a stream ([`crate::serial`]). The last piece, where a read error
+//! thread that reads it as a stream ([`crate::serial`]). A reading stopped by its cap on
+//! games ([`ChunkReader::capped_at`]) is handed on as far as it went (its start was exact),
+//! and the rest of its piece is read here, in parts as long. The last piece, where a read error
 //! ended the input, is read by the [`Verifier`] alone: an `io::Error` is not `Clone`, so it goes whole, the error inside it
 //! included, to the one reading that is handed on.
 
@@ -262,7 +264,7 @@ impl<R: Read> Guesses<R> {
         bytes.truncate(cut + after);
         let piece = GuessedChunk {
             buffer: Arc::new(Buffer::pooled(bytes, &self.pool)),
-            context: from == 1,
+            at: from,
             len: cut - from,
             origin,
             read_error: error.is_some(),
@@ -312,8 +314,12 @@ impl<R: Read> Iterator for Guesses<R> {
 /// worker, which hands it back with its result, and kept by the [`Verifier`] until the
 /// reading is found exact.
 pub(crate) struct GuessedChunk {
+    /// The byte before the piece (none at the input's start), its own bytes, then the bytes
+    /// to look ahead at; maybe bytes of the input before them, where the piece is the tail of
+    /// one read in parts.
     buffer: Arc<Buffer>,
-    context: bool,
+    /// The index in `buffer` of the piece's first byte (0 at the input's start only).
+    at: usize,
     len: usize,
     /// Where the piece starts: its offset and line; games are counted from it (0).
     origin: Origin,
@@ -332,14 +338,13 @@ impl GuessedChunk {
     pub(crate) fn chunk(&mut self) -> Chunk {
         debug_assert!(self.error.is_some() || !self.read_error, "a piece's read error read twice");
         let error = self.error.take();
-        let parts = (Arc::clone(&self.buffer), self.context, self.len);
+        let parts = (Arc::clone(&self.buffer), self.at, self.len);
         Chunk::from_parts(parts, self.origin, error, self.index)
     }
 
     /// Whether the input ends with this piece (nothing is cut after it).
     fn is_last(&self) -> bool {
-        let own = usize::from(self.context) + self.len;
-        self.read_error || self.buffer.bytes.len() == own
+        self.read_error || self.buffer.bytes.len() == self.at + self.len
     }
 
     /// Whether a worker may read the piece: not where a read error ended the input after
@@ -348,22 +353,20 @@ impl GuessedChunk {
         !self.read_error
     }
 
-    /// The piece cut in two at input offset `at` (inside it, past its start): the head
-    /// shares the bytes, and reads the rest as its look-ahead; the tail gets a copy of its
-    /// own, starting with the byte before it, with its line counted.
+    /// The piece cut in two at input offset `at` (inside it, past its start): both share
+    /// the bytes; the head reads the rest as its look-ahead, the tail starts with its line
+    /// counted.
     fn split_at(self, at: u64) -> (GuessedChunk, GuessedChunk) {
-        let from = usize::from(self.context);
         let len = usize::try_from(at - self.origin.offset).unwrap_or(self.len).min(self.len);
-        let head_bytes = self.buffer.bytes.get(from..from + len).unwrap_or_default();
+        let head_bytes = self.buffer.bytes.get(self.at..self.at + len).unwrap_or_default();
         let line = self.origin.line + count_line_breaks(head_bytes) as u64;
         let line_start = match memchr::memrchr(b'\n', head_bytes) {
             Some(i) => self.origin.offset + i as u64 + 1,
             None => self.origin.line_start,
         };
-        let tail_bytes = self.buffer.bytes.get(from + len - 1..).unwrap_or_default().to_vec();
         let tail = GuessedChunk {
-            buffer: Arc::new(Buffer::new(tail_bytes)),
-            context: true,
+            buffer: Arc::clone(&self.buffer),
+            at: self.at + len,
             len: self.len - len,
             origin: Origin { offset: at, line, line_start, games: 0 },
             error: self.error,
@@ -374,40 +377,46 @@ impl GuessedChunk {
         (head, tail)
     }
 
+    /// The index in `buffer` where the piece's bytes start: its byte before, if it has one.
+    fn from(&self) -> usize {
+        self.at.saturating_sub(1)
+    }
+
     /// The bytes the piece owns: its byte before, its own and the look-ahead after.
     fn size(&self) -> usize {
-        self.buffer.bytes.len()
+        self.buffer.bytes.len() - self.from()
     }
 
     /// Where the piece starts: the byte before it (none at the input's start) and its origin.
     fn start(&self) -> (Option<u8>, Origin) {
-        let before = if self.context { self.buffer.bytes.first().copied() } else { None };
+        let before = self.at.checked_sub(1).and_then(|i| self.buffer.bytes.get(i).copied());
         (before, self.origin)
     }
 
     /// The piece's own bytes and the read error after them, for the serial reading.
     fn into_part(self) -> Part {
-        let from = usize::from(self.context);
-        Part { buffer: self.buffer, bytes: from..from + self.len, error: self.error }
+        Part { buffer: self.buffer, bytes: self.at..self.at + self.len, error: self.error }
     }
 
     /// This piece and the one after it, as one. A piece made by joining owns its bytes, and
     /// the next piece's are appended to them in place: joining the pieces that one long game
     /// spans costs time linear in its length.
     fn join(self, next: GuessedChunk) -> GuessedChunk {
-        let own = usize::from(self.context) + self.len;
+        let (from, own) = (self.from(), self.at + self.len);
         let mut bytes = match Arc::try_unwrap(self.buffer) {
-            Ok(mut buffer) => core::mem::take(&mut buffer.bytes),
-            Err(shared) => shared.bytes.clone(),
+            Ok(mut buffer) => {
+                let mut bytes = core::mem::take(&mut buffer.bytes);
+                bytes.truncate(own);
+                bytes.drain(..from);
+                bytes
+            }
+            Err(shared) => shared.bytes.get(from..own).unwrap_or_default().to_vec(),
         };
-        bytes.truncate(own);
         // The next piece's byte before it is this piece's last byte.
-        bytes.extend_from_slice(
-            next.buffer.bytes.get(usize::from(next.context)..).unwrap_or_default(),
-        );
+        bytes.extend_from_slice(next.buffer.bytes.get(next.at..).unwrap_or_default());
         GuessedChunk {
             buffer: Arc::new(Buffer::new(bytes)),
-            context: self.context,
+            at: self.at - from,
             len: self.len + next.len,
             origin: self.origin,
             error: next.error,
@@ -442,6 +451,8 @@ pub(crate) struct Verifier<'w, W, S, T, F> {
     /// The size a piece kept past a wrong guess may reach, one game cut short, before the
     /// input is read serially from its start.
     hold: usize,
+    /// The most games one reading reads ([`ChunkReader::capped_at`]).
+    cap: u64,
     /// Games handed on so far.
     games: u64,
     /// The move-token cache of the readers run here.
@@ -457,16 +468,18 @@ where
     W: Fn(&mut ChunkReader<'_>) -> T,
     F: FnMut((Option<u8>, Origin)) -> Option<Serial<T>>,
 {
-    /// A verifier handing results to `sink`; `hold` is the most a piece kept one game cut
-    /// short may hold before the rest of the input is read serially, with `start`.
+    /// A verifier handing results to `sink`, reading pieces with `limits` and at most `cap`
+    /// games a reading; `hold` is the most a piece kept one game cut short may hold before
+    /// the rest of the input is read serially, with `start`.
     pub(crate) fn new(
         work: &'w W,
         sink: S,
-        limits: Limits,
+        (limits, cap): (Limits, u64),
         (hold, start): (usize, F),
     ) -> Verifier<'w, W, S, T, F> {
         let sans = SanCache::warm();
-        Verifier { work, sink, limits, start, serial: None, hold, games: 0, sans, pending: None }
+        let serial = None;
+        Verifier { work, sink, limits, start, serial, hold, cap, games: 0, sans, pending: None }
     }
 
     /// Takes the result a worker made of `piece` and how its reader read it, or `piece`
@@ -494,7 +507,8 @@ where
             // its square.
             drop(read);
             let joined = pending.join(piece);
-            if joined.size() >= 2 * read_at || joined.size() >= self.hold || joined.is_last() {
+            let size = joined.size();
+            if size >= 2 * read_at || size >= self.hold || joined.is_last() {
                 return self.settle(joined);
             }
             self.pending = Some((joined, read_at));
@@ -503,6 +517,11 @@ where
         match read {
             // Read here, once, and handed on: it is the last.
             None => self.settle(piece),
+            Some((result, reading)) if reading.capped => {
+                // The piece's first games, as many as a reading reads: the rest is read here.
+                self.hand_on(result, reading.games)?;
+                self.settle(piece.split_at(reading.settled.0).1)
+            }
             Some((result, reading)) if reading.clean || piece.is_last() => {
                 self.hand_on(result, reading.games)
             }
@@ -521,37 +540,62 @@ where
     /// where the whole input's reader stands between games) and keeps the rest, one game
     /// cut short, to read with the next piece: so what is kept stays one game long, and no
     /// byte is read here more than a few times.
+    ///
+    /// A reading stopped by its cap on games hands on those games, and the rest of the piece
+    /// is read the same way, from where they ended.
     fn settle<E>(&mut self, mut piece: GuessedChunk) -> Result<(), E>
     where
         S: FnMut(u64, T) -> Result<(), E>,
     {
-        if !piece.is_last() {
-            // Skimmed first: skipping costs a fraction of the work.
-            let reading = self.read(&mut piece, |reader| while reader.skip_game().is_some() {}).1;
-            if !reading.clean {
-                let (end, games) = reading.settled;
-                if end > piece.origin.offset {
-                    let (mut head, tail) = piece.split_at(end);
-                    let result = self.read(&mut head, self.work).0;
-                    self.hand_on(result, games)?;
-                    piece = tail;
-                }
-                if piece.size() >= self.hold {
-                    // One game, longer than a game may be: the rest of the input is read
-                    // serially from its start (or held, if no thread starts).
-                    if let Some(mut serial) = (self.start)(piece.start()) {
-                        serial.send(piece.into_part(), false);
-                        self.serial = Some(serial);
-                        return self.hand_on_serial();
+        loop {
+            if !piece.is_last() {
+                // Skimmed first: skipping costs a fraction of the work.
+                let skim = |reader: &mut ChunkReader<'_>| while reader.skip_game().is_some() {};
+                let reading = self.read(&mut piece, skim).1;
+                if !reading.clean {
+                    let (end, games) = reading.settled;
+                    if end > piece.origin.offset {
+                        let (mut head, tail) = piece.split_at(end);
+                        let result = self.read(&mut head, self.work).0;
+                        self.hand_on(result, games)?;
+                        piece = tail;
+                        if reading.capped {
+                            continue;
+                        }
                     }
+                    return self.keep(piece);
                 }
-                let read_at = piece.size();
-                self.pending = Some((piece, read_at));
+            }
+            let (result, reading) = self.read(&mut piece, self.work);
+            self.hand_on(result, reading.games)?;
+            if !reading.capped {
                 return Ok(());
             }
+            piece = piece.split_at(reading.settled.0).1;
         }
-        let (result, reading) = self.read(&mut piece, self.work);
-        self.hand_on(result, reading.games)
+    }
+
+    /// Keeps `piece`, one game cut short, to read with the next; or, if that game is longer
+    /// than a game may be, reads the rest of the input serially from its start (or keeps it,
+    /// if no thread starts).
+    fn keep<E>(&mut self, piece: GuessedChunk) -> Result<(), E>
+    where
+        S: FnMut(u64, T) -> Result<(), E>,
+    {
+        if piece.size() >= self.hold {
+            if let Some(mut serial) = (self.start)(piece.start()) {
+                serial.send(piece.into_part(), false);
+                self.serial = Some(serial);
+                return self.hand_on_serial();
+            }
+            // No thread started: the piece is held, and read again once it doubled, as
+            // before there was a serial reading; a start is not tried again (each try would
+            // read the piece again).
+            self.hold = usize::MAX;
+        }
+        let read_at = piece.size();
+        self.pending = Some((piece, read_at));
+        Ok(())
     }
 
     /// Hands on the stretches the serial reading has read: all of them once the input ended.
@@ -572,7 +616,8 @@ where
         work: impl Fn(&mut ChunkReader<'_>) -> U,
     ) -> (U, Reading) {
         let mut chunk = piece.chunk();
-        let mut reader = chunk.reader_with(self.limits, core::mem::take(&mut self.sans));
+        let sans = core::mem::take(&mut self.sans);
+        let mut reader = chunk.reader_with(self.limits, sans).capped_at(self.cap);
         let result = work(&mut reader);
         let reading;
         (reading, self.sans) = reader.finish();

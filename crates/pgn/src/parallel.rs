@@ -38,7 +38,11 @@
 //! memory (`crate::serial`; a gigabyte of `1. e4 ` took 1.6 GB at two threads, now 275 MB,
 //! whatever its length); plus [`BLOCKS`] blocks of [`BLOCK_SIZE`] bytes read ahead and the
 //! cutter's read-ahead. [`Parallel::input_bound`] gives the input bytes held at most; what the
-//! results hold is the caller's (a line of UCI per game is about half the PGN).
+//! results hold is the caller's (a line of UCI per game is about half the PGN), for at most
+//! [`Parallel::max_chunk_games`] games a chunk: a reading that reaches that many hands them
+//! on, and the rest of its chunk is read after, on the calling thread, in parts of as many
+//! (a megabyte of `* * *` is half a million empty games, whose lines of text made 577 MB in
+//! flight at two threads).
 //!
 //! A game over the length limit is an error (hostile input, or a limit set too low): past
 //! one, the rest of the input is read at the serial reader's speed, whatever the thread count.
@@ -106,6 +110,12 @@ pub struct Parallel {
     /// the stable API (hidden from the docs).
     #[doc(hidden)]
     pub hold: Option<usize>,
+    /// The most games one reading of a chunk reads (`None`: [`max_chunk_games`]'s default).
+    /// A testing knob, not part of the stable API (hidden from the docs).
+    ///
+    /// [`max_chunk_games`]: Self::max_chunk_games
+    #[doc(hidden)]
+    pub chunk_games: Option<u64>,
 }
 
 impl Parallel {
@@ -131,6 +141,7 @@ impl Parallel {
             guess: true,
             read_ahead: true,
             hold: None,
+            chunk_games: None,
         }
     }
 
@@ -168,6 +179,31 @@ impl Parallel {
     #[must_use]
     pub fn with_hold(self, hold: usize) -> Parallel {
         Parallel { hold: Some(hold), ..self }
+    }
+
+    /// These options reading at most `games` games a chunk: a testing knob, not part of the
+    /// stable API.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn with_chunk_games(self, games: u64) -> Parallel {
+        Parallel { chunk_games: Some(games), ..self }
+    }
+
+    /// The most games a chunk holds: one for every 64 bytes of the chunk size, at least
+    /// 1,024 (16,384 for the default megabyte, where a lichess dump has about 500). A chunk
+    /// is cut, or its reading stopped and the rest read after, at the end of that many
+    /// games: so that what a chunk of tiny games makes of them (a line of text, a row each)
+    /// is bounded by the count, not by the bytes (a megabyte of `* * *` is half a million
+    /// games, which made 577 MB of results in flight at two threads).
+    ///
+    /// ```
+    /// use chessbits_pgn::Parallel;
+    ///
+    /// assert_eq!(Parallel::new(2).max_chunk_games(), 16_384);
+    /// assert_eq!(Parallel::new(2).with_chunk_size(1000).max_chunk_games(), 1_024);
+    /// ```
+    pub fn max_chunk_games(&self) -> u64 {
+        self.chunk_games.unwrap_or((self.chunk_size as u64 / 64).max(1024)).max(1)
     }
 
     /// As many workers as the machine runs threads at once.
@@ -378,6 +414,7 @@ where
     S: FnMut(u64, T) -> Result<(), E>,
 {
     let (chunk_size, limits) = (options.chunk_size, options.limits);
+    let cap = options.max_chunk_games();
     // Each worker's scratch is its move-token cache, handed from one chunk's reader to the
     // next: a warm cache reads as fast as one reader of the whole input. The exact cutter
     // knows the games before each chunk; its readers too number games from the chunk's
@@ -392,7 +429,7 @@ where
     };
     if options.threads <= 1 {
         // No reading thread either: the chunks are cut from `input` on the calling thread.
-        let chunks = move || Chunks::with_limits(input, chunk_size, limits);
+        let chunks = move || Chunks::with_limits(input, chunk_size, limits).capped_at(cap);
         return par_map_with(spawner, 1, chunks, work_exact, |(before, result)| {
             sink(before, result)
         });
@@ -402,7 +439,7 @@ where
     let input: Box<dyn Read + Send + 'a> =
         if options.read_ahead { read_ahead(spawner, input) } else { Box::new(input) };
     if !options.guess {
-        let chunks = move || Chunks::with_limits(input, chunk_size, limits);
+        let chunks = move || Chunks::with_limits(input, chunk_size, limits).capped_at(cap);
         return par_map_with(spawner, options.threads, chunks, work_exact, |(before, result)| {
             sink(before, result)
         });
@@ -417,14 +454,14 @@ where
             let (serial, stream) = serial::serial();
             let work = work.clone();
             let started = spawner.run(move |sans| {
-                stream.run(from, (limits, chunk_size), &*work, sans);
+                stream.run(from, (limits, chunk_size, cap), &*work, sans);
             });
             serially.store(started, Ordering::Relaxed);
             started.then_some(serial)
         }
     };
     let hold = options.hold.unwrap_or_else(|| hold_for(limits));
-    let mut verifier = Verifier::new(&*work, sink, limits, (hold, start));
+    let mut verifier = Verifier::new(&*work, sink, (limits, cap), (hold, start));
     let guessed_work = work.clone();
     par_map_with(
         spawner,
@@ -435,7 +472,7 @@ where
                 return (None, piece);
             }
             let mut chunk = piece.chunk();
-            let mut reader = chunk.reader_with(limits, core::mem::take(sans));
+            let mut reader = chunk.reader_with(limits, core::mem::take(sans)).capped_at(cap);
             let result = guessed_work(&mut reader);
             let reading;
             (reading, *sans) = reader.finish();
@@ -603,6 +640,54 @@ mod tests {
         })
         .unwrap();
         counts
+    }
+
+    /// A chunk's games: each one's number and whether it read.
+    fn chunk_numbers(reader: &mut ChunkReader<'_>) -> Vec<(u64, Result<(), String>)> {
+        let mut read = Vec::new();
+        while let Some(game) = reader.skip_game() {
+            read.push((reader.games(), game.map_err(|e| e.to_string())));
+        }
+        read
+    }
+
+    /// Each game's number and whether it read, from `chunks_on` with `spawner`.
+    fn numbered<'s>(spawner: &Limited<'s, '_>, pgn: &'s [u8], options: &Parallel) -> Vec<String> {
+        let mut games = Vec::new();
+        chunks_on(spawner, pgn, options, &chunk_numbers, |before, read| {
+            games.extend(read.into_iter().map(|(n, game)| format!("{}: {game:?}", before + n)));
+            Ok::<_, ()>(())
+        })
+        .unwrap();
+        games
+    }
+
+    /// The serial reading past a kept piece, where the system starts its thread and where it
+    /// refuses it (the piece is then held as before, and no start is tried again), and with
+    /// a cap of two games a reading: one reader's games every time.
+    #[test]
+    fn the_serial_reading_starts_or_is_done_without() {
+        // Blank lines before `[` inside a comment: wrong guesses of game starts.
+        let fake = "\n\n[%clk 0:01:00]\n".repeat(50);
+        let game =
+            format!("[Event \"e\"]\n\n1. e4 {{{fake}}} e5 1-0\n\n[Event \"f\"]\n\n1. Kd5 *\n\n");
+        let pgn = game.repeat(40);
+        let mut serial = Vec::new();
+        let mut reader = PgnReader::new(pgn.as_bytes());
+        while let Some(game) = reader.skip_game() {
+            serial.push(format!("{}: {:?}", reader.games(), game.map_err(|e| e.to_string())));
+        }
+        assert_eq!(serial.len(), 80);
+        for games in [None, Some(2)] {
+            let options = Parallel::new(3).with_chunk_size(512).with_hold(1);
+            let options = games.map_or(options, |games| options.with_chunk_games(games));
+            for allowed in [0, 1, 2, 3, 10] {
+                let read = thread::scope(|scope| {
+                    numbered(&Limited { scope, allowed: allowed.into() }, pgn.as_bytes(), &options)
+                });
+                assert_eq!(read, serial, "{allowed} threads started, cap {games:?}");
+            }
+        }
     }
 
     #[test]

@@ -121,11 +121,10 @@ impl<R: Read> PgnReader<R> {
 
     reader_methods!();
 
-    /// The inner reader.
     /// A reader of `reader`, whose first byte is at input offset `origin.offset`, reading
     /// from `origin` on with the move-token cache `sans`; `before` is the byte before that
-    /// offset, if the input has one (whether the first byte starts a line). The serial
-    /// reading [`par_chunks`](crate::par_chunks) falls back to past a game that long.
+    /// offset, if the input has one (whether the first byte starts a line): the serial
+    /// reading [`par_chunks`](crate::par_chunks) falls back to past a game too long to hold.
     pub(crate) fn resume(
         reader: R,
         before: Option<u8>,
@@ -146,6 +145,7 @@ impl<R: Read> PgnReader<R> {
 
     chunk_methods!();
 
+    /// The inner reader.
     pub(crate) fn inner(&self) -> &R {
         &self.parser.src.reader
     }

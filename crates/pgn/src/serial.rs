@@ -12,8 +12,10 @@
 //! runs `work` on stretches of the stream ([`ChunkReader::stretch`]), each ended by the first
 //! game that ends past the chunk size, and sends their results back to the verifier, which
 //! hands them on in order. The workers stop reading (their results would be dropped); the
-//! rest of the input is read on that one thread, at the serial reader's speed: only an input
-//! with a game over the length limit comes here.
+//! rest of the input is read on that one thread, at the serial reader's speed, and does not
+//! come back to the workers: only an input with more than the length limit in one game (or
+//! between two games, as a line of junk the serial reader skips) comes here. If no thread
+//! starts, the verifier holds the game as it did before (and does not try again).
 
 use std::any::Any;
 use std::io::{self, Read};
@@ -132,12 +134,13 @@ impl<T> Serial<T> {
 
 impl<T> Stream<T> {
     /// Reads the stream, which starts at `origin` after the byte `before` (if any), and
-    /// runs `work` on each stretch of about `size` bytes, sending back the results in order;
+    /// runs `work` on each stretch of about `size` bytes (at most `cap` games), sending back
+    /// the results in order;
     /// ends with the input, or once no one takes the results.
     pub(crate) fn run<W>(
         self,
         (before, origin): (Option<u8>, Origin),
-        (limits, size): (Limits, usize),
+        (limits, size, cap): (Limits, usize, u64),
         work: &W,
         sans: &mut SanCache,
     ) where
@@ -146,7 +149,7 @@ impl<T> Stream<T> {
         let Stream { feed, out } = self;
         let mut reader = PgnReader::resume(feed, before, limits, origin, core::mem::take(sans));
         let read = panic::catch_unwind(AssertUnwindSafe(|| loop {
-            let mut stretch = ChunkReader::stretch(&mut reader, size);
+            let mut stretch = ChunkReader::stretch(&mut reader, size, cap);
             let result = work(&mut stretch);
             let (games, more) = stretch.finish_stretch();
             if out.send(Out::Stretch(result, games)).is_err() || !more {

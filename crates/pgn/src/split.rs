@@ -27,11 +27,12 @@ use crate::visitor::Visitor;
 /// Whole games of an input, cut from it by [`Chunks`], with where they start.
 pub struct Chunk {
     /// The byte before the chunk (none for the first chunk), the chunk's bytes, then the
-    /// bytes after it that a reader looks ahead at (to the end of the line). Shared with
-    /// the pipeline, which may read them again ([`crate::par_chunks`]).
+    /// bytes after it that a reader looks ahead at (to the end of the line); maybe bytes of
+    /// the input before them, where the pipeline reads a piece in parts. Shared with the
+    /// pipeline, which may read them again ([`crate::par_chunks`]).
     bytes: Arc<Buffer>,
-    /// Whether `bytes[0]` is the byte before the chunk.
-    context: bool,
+    /// The index in `bytes` of the chunk's first byte (0 at the input's start only).
+    at: usize,
     /// The length of the chunk's own bytes.
     len: usize,
     origin: Origin,
@@ -54,8 +55,12 @@ pub(crate) struct Reading {
     /// game), or exactly where the next game starts (a cut inside a line, as at `1-0[Event`),
     /// or after nothing but white space since the last game's end (a cut inside a line of
     /// spaces: the whole input's reader, skipping them, is where the next chunk's starts,
-    /// the byte before it the same).
+    /// the byte before it the same). Never for a capped reading.
     pub(crate) clean: bool,
+    /// Whether the reader stopped at its cap on games ([`ChunkReader::capped_at`]) with
+    /// games of the chunk left: its games are the chunk's first, up to `settled`, and the
+    /// rest is to read from there.
+    pub(crate) capped: bool,
     /// The input offset where the last game that ended at or before the chunk's end ended,
     /// and the games read up to it: where the whole input's reader stands between games, so
     /// where a chunk that did not end clean can be cut exactly.
@@ -120,21 +125,20 @@ impl Pool {
 }
 
 impl Chunk {
-    /// A chunk of `buffer` (the byte before it if `context`, `len` bytes of its own, then
-    /// the bytes to look ahead at) from `origin`, ending with `error`.
+    /// A chunk of `buffer` (`len` bytes of its own from index `at`, after the byte before
+    /// it if `at > 0`, then the bytes to look ahead at) from `origin`, ending with `error`.
     pub(crate) fn from_parts(
-        (buffer, context, len): (Arc<Buffer>, bool, usize),
+        (buffer, at, len): (Arc<Buffer>, usize, usize),
         origin: Origin,
         error: Option<io::Error>,
         index: u64,
     ) -> Chunk {
-        Chunk { bytes: buffer, context, len, origin, error, index }
+        Chunk { bytes: buffer, at, len, origin, error, index }
     }
 
     /// The chunk's bytes (without the byte before it or the bytes after it).
     pub fn bytes(&self) -> &[u8] {
-        let from = usize::from(self.context);
-        &self.bytes.bytes[from..from + self.len]
+        &self.bytes.bytes[self.at..self.at + self.len]
     }
 
     /// Where the chunk starts in the input.
@@ -179,17 +183,18 @@ impl Chunk {
     /// [`reader_with_limits`](Self::reader_with_limits), starting with the move-token cache
     /// `sans` (the last chunk's reader's, on a worker: see [`ChunkReader::finish`]).
     pub(crate) fn reader_with(&mut self, limits: Limits, sans: SanCache) -> ChunkReader<'_> {
-        let base = self.origin.offset - u64::from(self.context);
+        // The reader's bytes start with the byte before the chunk, if it has one.
+        let from = self.at.saturating_sub(1);
+        let base = self.origin.offset - (self.at - from) as u64;
         let end = self.origin.offset + self.len as u64;
         let stop = if self.error.is_some() { u64::MAX } else { end };
-        let bytes = (self.bytes.bytes.as_slice(), base, self.error.take());
-        let reader = SliceReader::resume(bytes, limits, self.origin, sans);
+        let read = self.bytes.bytes.get(from..).unwrap_or_default();
+        let reader =
+            SliceReader::resume((read, base, self.error.take()), limits, self.origin, sans);
         let settled = (self.origin.offset, self.origin.games);
-        let last = usize::from(self.context) + self.len;
+        let last = self.at + self.len;
         let ends_line = self.len == 0 || self.bytes.bytes.get(last.wrapping_sub(1)) == Some(&b'\n');
-        let own = self.bytes.bytes.get(usize::from(self.context)..last).unwrap_or_default();
-        let text = own.iter().rposition(|&b| !is_space(b)).map_or(0, |i| i + 1);
-        let text_end = self.origin.offset + text as u64;
+        let own = self.bytes.bytes.get(self.at..last).unwrap_or_default();
         let origin = self.origin;
         let reader = Inner::Slice(reader);
         ChunkReader {
@@ -199,9 +204,11 @@ impl Chunk {
             stop,
             next_start: None,
             ends_line,
-            text_end,
+            own,
             settled,
             cut_past: None,
+            cap: u64::MAX,
+            capped: false,
         }
     }
 }
@@ -230,13 +237,18 @@ pub struct ChunkReader<'a> {
     next_start: Option<u64>,
     /// Whether the chunk ends at a line start (its last byte is a line break).
     ends_line: bool,
-    /// The input offset just past the chunk's last byte that is not white space.
-    text_end: u64,
+    /// The chunk's own bytes (none for a stretch of a stream).
+    own: &'a [u8],
     /// Where the last game that ended by `stop` ended, and the games up to it.
     settled: (u64, u64),
     /// For a stretch of a stream: once a game ends at or past this offset, the stretch ends
     /// with it (`stop` is set to its end).
     cut_past: Option<u64>,
+    /// The most games read: once they are, a game that starts before `stop` is left for
+    /// another reading (`stop` is moved to its start).
+    cap: u64,
+    /// Whether the cap stopped the reading with games of the chunk left.
+    capped: bool,
 }
 
 /// What a [`ChunkReader`] reads: a chunk in memory, or a stretch of the stream that the
@@ -301,8 +313,31 @@ impl ChunkReader<'_> {
     fn at_own_game(&mut self) -> bool {
         if !self.stopped() {
             self.next_start = self.reader.next_game_start();
+            if let Some(start) = self.next_start.filter(|&start| start < self.stop) {
+                if self.reader.games() - self.origin.games >= self.cap {
+                    self.capped = true;
+                    self.stop = start;
+                }
+            }
         }
         !self.stopped()
+    }
+
+    /// Whether the chunk's bytes from input offset `at` on are all white space (none left
+    /// included). Asked only where the reading may end clean: a capped reading of a piece
+    /// in parts would otherwise scan the spaces at its end once a part.
+    fn spaces_after(&self, at: u64) -> bool {
+        let from = usize::try_from(at.saturating_sub(self.origin.offset)).unwrap_or(usize::MAX);
+        self.own.get(from..).is_none_or(|rest| rest.iter().all(|&b| is_space(b)))
+    }
+
+    /// This reader, reading at most `cap` games (at least 1): so that what a chunk of tiny
+    /// games makes of them (a line of text, a row each) stays bounded by the cap, not by the
+    /// bytes (a megabyte of `* * *` is half a million games). The pipeline reads the rest
+    /// of the chunk after.
+    pub(crate) fn capped_at(mut self, cap: u64) -> Self {
+        self.cap = cap.max(1);
+        self
     }
 
     /// Whether the next game starts in the next chunk (a game may end before what lies
@@ -386,10 +421,12 @@ impl ChunkReader<'_> {
         while self.skip_game().is_some() {}
         let reading = Reading {
             games: self.reader.games() - self.origin.games,
-            clean: self.reader.game_end() <= self.stop
+            clean: !self.capped
+                && self.reader.game_end() <= self.stop
                 && (self.ends_line
                     || self.next_start == Some(self.stop)
-                    || self.reader.game_end() >= self.text_end),
+                    || self.spaces_after(self.reader.game_end())),
+            capped: self.capped,
             settled: (self.settled.0, self.settled.1 - self.origin.games),
         };
         (reading, self.reader.take_sans())
@@ -397,8 +434,8 @@ impl ChunkReader<'_> {
 
     /// A reader of the next stretch of `reader`'s stream, from where it stands: its games
     /// are numbered from 1, and it ends with the first game that ends `size` bytes or more
-    /// past its start (or with the input).
-    pub(crate) fn stretch(reader: &mut PgnReader<Feed>, size: usize) -> ChunkReader<'_> {
+    /// past its start, or with its `cap`-th game, or with the input.
+    pub(crate) fn stretch(reader: &mut PgnReader<Feed>, size: usize, cap: u64) -> ChunkReader<'_> {
         reader.renumber();
         let origin = reader.origin();
         let cut_past = origin.offset.saturating_add(size as u64);
@@ -409,9 +446,11 @@ impl ChunkReader<'_> {
             stop: u64::MAX,
             next_start: None,
             ends_line: true,
-            text_end: origin.offset,
+            own: &[],
             settled: (origin.offset, 0),
             cut_past: Some(cut_past),
+            cap: cap.max(1),
+            capped: false,
         }
     }
 
@@ -496,6 +535,9 @@ pub struct Chunks<R> {
     /// bytes its reader looks ahead at are read.
     cut: Option<Origin>,
     size: usize,
+    /// The most games in a chunk: it is cut at the end of the game that reaches its size or
+    /// this count.
+    cap: u64,
     /// The most bytes after a chunk its reader may look ahead at.
     lookahead: usize,
     index: u64,
@@ -520,12 +562,20 @@ impl<R: Read> Chunks<R> {
             origin: Origin::START,
             cut: None,
             size: size.max(1),
+            cap: u64::MAX,
             lookahead: limits.tag_len.saturating_add(1024),
             index: 0,
             done: false,
             queue: VecDeque::new(),
             pool: Pool::default(),
         }
+    }
+
+    /// These chunks, cut also at the end of their `cap`-th game (at least 1): so that what a
+    /// chunk of tiny games makes of them stays bounded by the count, not by the bytes.
+    pub(crate) fn capped_at(mut self, cap: u64) -> Self {
+        self.cap = cap.max(1);
+        self
     }
 
     /// How many bytes after `end` the log holds to the end of that line (with the line
@@ -565,7 +615,8 @@ impl<R: Read> Chunks<R> {
             None => usize::try_from(next.offset - self.origin.offset).unwrap_or(usize::MAX),
         };
         let buffer = Arc::new(Buffer::pooled(bytes, &self.pool));
-        let chunk = Chunk::from_parts((buffer, context, len), self.origin, error, self.index);
+        let at = usize::from(context);
+        let chunk = Chunk::from_parts((buffer, at, len), self.origin, error, self.index);
         self.log_base += keep_from as u64;
         self.origin = next;
         self.index += 1;
@@ -620,7 +671,9 @@ impl<R: Read> Iterator for Chunks<R> {
                 Some(_) => {
                     if self.cut.is_none() {
                         let next = self.reader.origin();
-                        if next.offset - self.origin.offset >= self.size as u64 {
+                        if next.offset - self.origin.offset >= self.size as u64
+                            || next.games - self.origin.games >= self.cap
+                        {
                             self.cut = Some(next);
                         }
                     }

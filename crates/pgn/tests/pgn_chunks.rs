@@ -249,17 +249,21 @@ fn check_threads(name: &str, bytes: &[u8], threads: &[usize], sizes: &[usize]) {
     while let Some(result) = reader.read_game(&mut Replay::default()) {
         serial.push(describe(reader.games(), 0, result));
     }
-    // Guessing, reading ahead, and the most a piece kept past a wrong guess holds before
-    // the rest is read serially (`None`: past the game length limit, which these inputs do
-    // not reach; 1: from the first wrong guess on).
+    // Guessing, reading ahead, the most a piece kept past a wrong guess holds before the
+    // rest is read serially (`None`: past the game length limit, which these inputs do not
+    // reach; 1: from the first wrong guess on), and the most games a chunk's reading reads
+    // (`None`: a thousand and more, which small chunks do not reach).
     let cutters = [
-        (true, true, None),
-        (false, true, None),
-        (true, false, None),
-        (false, false, None),
-        (true, true, Some(1)),
+        (true, true, None, None),
+        (false, true, None, None),
+        (true, false, None, None),
+        (false, false, None, None),
+        (true, true, Some(1), None),
+        (true, true, None, Some(2)),
+        (false, true, None, Some(2)),
+        (true, true, Some(1), Some(3)),
     ];
-    for (&threads, (guess, read_ahead, hold)) in
+    for (&threads, (guess, read_ahead, hold, games)) in
         threads.iter().flat_map(|t| cutters.into_iter().map(move |c| (t, c)))
     {
         for &chunk_size in sizes {
@@ -268,6 +272,7 @@ fn check_threads(name: &str, bytes: &[u8], threads: &[usize], sizes: &[usize]) {
                 .with_guess(guess)
                 .with_read_ahead(read_ahead);
             let options = hold.map_or(options, |hold| options.with_hold(hold));
+            let options = games.map_or(options, |games| options.with_chunk_games(games));
             let mut parallel = Vec::new();
             par_games(
                 bytes,
@@ -283,7 +288,7 @@ fn check_threads(name: &str, bytes: &[u8], threads: &[usize], sizes: &[usize]) {
             assert_eq!(
                 serial, parallel,
                 "{name}: {threads} threads, chunks of {chunk_size}, guessing {guess}, \
-                 reading ahead {read_ahead}, holding {hold:?}"
+                 reading ahead {read_ahead}, holding {hold:?}, games {games:?}"
             );
         }
     }

@@ -1,8 +1,11 @@
-//! A game far longer than a game may be ([`Limits::game_len`]), read on two threads, takes
-//! bounded memory, as on one: the pipeline reads the rest of the input serially past it,
-//! where it used to join every piece the game spans and hold it whole (a trial's gigabyte of
-//! `1. e4 `, 85 KB of zstd, took 1.6 GB). Its own test binary: it counts the bytes allocated
-//! with a global allocator of its own.
+//! The parallel reader's memory on hostile input, counted with a global allocator of this
+//! test binary's own:
+//! - a game far longer than a game may be ([`Limits::game_len`]) takes bounded memory on
+//!   several threads, as on one: the pipeline reads the rest of the input serially past it,
+//!   where it used to join every piece the game spans and hold it whole (a trial's gigabyte
+//!   of `1. e4 `, 85 KB of zstd, took 1.6 GB);
+//! - megabytes of empty games (`* * *`) hold the results of a bounded number of games
+//!   ([`Parallel::max_chunk_games`]), where a chunk held half a million.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::{self, Read};
@@ -149,5 +152,44 @@ fn check(pattern: &'static [u8]) {
         // in a line without end) and the piece kept (the game cut short, up to the limit):
         // about 44 MiB at two threads, where holding the game took twice its 160 MiB.
         assert!(peak < 64 << 20, "{threads} threads: {} MiB at the peak", peak >> 20);
+    }
+}
+
+/// `* ` repeated: 4 million empty games in 8 MiB, each game's result kept until its chunk's
+/// turn (about a hundred bytes a game, the `Result` with its error type): at most
+/// `max_chunk_games` a reading, not a whole piece's million.
+#[test]
+fn tiny_games_hold_the_results_of_a_bounded_number_of_games() {
+    let stars = "* ".repeat(4 << 20);
+    let mut serial = 0u64;
+    let mut reader = PgnReader::new(stars.as_bytes());
+    while let Some(game) = reader.read_game(&mut SyntaxCheck) {
+        assert!(game.is_ok());
+        serial += 1;
+    }
+    assert_eq!(serial, 4 << 20);
+    for threads in [2, 3] {
+        let options = Parallel::new(threads);
+        assert_eq!(options.max_chunk_games(), 16_384);
+        let mut games = 0u64;
+        PEAK.store(LIVE.load(Relaxed), Relaxed);
+        let before = LIVE.load(Relaxed);
+        par_games(
+            stars.as_bytes(),
+            &options,
+            || SyntaxCheck,
+            |n, game| (n, game.is_ok()),
+            |(n, ok)| {
+                games += 1;
+                assert!(ok && n == games, "game {n} after {games}");
+                Ok::<_, ()>(())
+            },
+        )
+        .unwrap();
+        let peak = PEAK.load(Relaxed) - before;
+        assert_eq!(games, serial);
+        // Each reading's results (16,384 games) and pieces of about 3 MiB in flight: about
+        // 40 MiB, where a piece's million results came to a gigabyte.
+        assert!(peak < 96 << 20, "{threads} threads: {} MiB at the peak", peak >> 20);
     }
 }
