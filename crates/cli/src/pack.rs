@@ -117,8 +117,11 @@ struct CodedChunk {
 
 /// Reads and codes every game of a chunk of PGN (on a worker).
 fn code_chunk(reader: &mut ChunkReader<'_>, codec: MoveCodec) -> CodedChunk {
-    let end = reader.end();
-    code_games(reader, codec, end)
+    let mut coded = code_games(reader, codec, 0);
+    if coded.read_error.is_none() {
+        coded.end = reader.end();
+    }
+    coded
 }
 
 /// Reads and codes every game of `source` (a chunk of PGN, a batch of Parquet rows) on a

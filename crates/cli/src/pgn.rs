@@ -304,13 +304,12 @@ pub fn run(
                 input,
                 &fitted(options, path),
                 |reader| {
-                    let end = reader.end();
                     let out = spare.lock().ok().and_then(|mut s| s.pop()).unwrap_or_default();
                     let mut piece = Stretch { out, ..Stretch::default() };
                     // Writing into memory cannot fail.
                     let _ = convert(reader, to, &mut piece, |_| Ok(()));
                     if piece.read_error.is_none() {
-                        piece.end = end;
+                        piece.end = reader.end();
                     }
                     piece
                 },

@@ -30,8 +30,11 @@ pub struct PreparedChunk {
 /// Reads and prepares every game of `reader`'s chunk, indexing at most `max_ply` plies a game;
 /// games are numbered in the sink, which knows the games before the chunk.
 pub fn prepare_chunk(reader: &mut ChunkReader<'_>, max_ply: u32) -> PreparedChunk {
-    let end = reader.end();
-    prepare_games(reader, max_ply, end)
+    let mut chunk = prepare_games(reader, max_ply, 0);
+    if chunk.read_error.is_none() {
+        chunk.end = reader.end();
+    }
+    chunk
 }
 
 /// Reads and prepares every game of `source` (a chunk of PGN, the rows of a lichess Parquet

@@ -642,23 +642,32 @@ mod tests {
         counts
     }
 
-    /// A chunk's games: each one's number and whether it read.
-    fn chunk_numbers(reader: &mut ChunkReader<'_>) -> Vec<(u64, Result<(), String>)> {
+    /// A chunk's games (each one's number and whether it read), and where it ends.
+    type Numbered = (Vec<(u64, Result<(), String>)>, u64);
+
+    /// What [`Numbered`] says of the chunk `reader` reads.
+    fn chunk_numbers(reader: &mut ChunkReader<'_>) -> Numbered {
         let mut read = Vec::new();
         while let Some(game) = reader.skip_game() {
             read.push((reader.games(), game.map_err(|e| e.to_string())));
         }
-        read
+        (read, reader.end())
     }
 
-    /// Each game's number and whether it read, from `chunks_on` with `spawner`.
+    /// Each game's number and whether it read, from `chunks_on` with `spawner`; the chunks'
+    /// ends (asked once their games are read) go forward, to the input's end.
     fn numbered<'s>(spawner: &Limited<'s, '_>, pgn: &'s [u8], options: &Parallel) -> Vec<String> {
         let mut games = Vec::new();
-        chunks_on(spawner, pgn, options, &chunk_numbers, |before, read| {
+        let mut last_end = 0;
+        chunks_on(spawner, pgn, options, &chunk_numbers, |before, (read, end)| {
+            assert!(end >= last_end && end <= pgn.len() as u64, "{end} after {last_end}");
+            last_end = end;
             games.extend(read.into_iter().map(|(n, game)| format!("{}: {game:?}", before + n)));
             Ok::<_, ()>(())
         })
         .unwrap();
+        // A stretch of the stream ends where its last game ends, before the blank line.
+        assert!(pgn.len() as u64 - last_end <= 2, "{last_end} of {}", pgn.len());
         games
     }
 

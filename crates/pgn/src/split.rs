@@ -228,7 +228,7 @@ impl Chunk {
 pub struct ChunkReader<'a> {
     reader: Inner<'a>,
     origin: Origin,
-    /// The input offset just past the chunk's own bytes.
+    /// The input offset just past the chunk's own bytes (a stretch of a stream: its start).
     end: u64,
     /// No game that starts at or after this offset is the chunk's (`u64::MAX` for the chunk
     /// a read error ends: it reads to that error).
@@ -377,7 +377,6 @@ impl ChunkReader<'_> {
         let end = self.reader.game_end();
         if self.cut_past.is_some_and(|past| end >= past) && self.stop == u64::MAX {
             self.stop = end;
-            self.end = end;
         }
         if end <= self.stop {
             self.settled = (end, self.reader.games());
@@ -410,9 +409,13 @@ impl ChunkReader<'_> {
 
     /// The input offset just past the chunk's bytes: where the next chunk starts. For a
     /// stretch of the stream read past a game too long to hold, which ends where a game ends
-    /// past its size, where that is known: its start until then.
+    /// past its size, where the reading has got to: ask once the games are read.
     pub fn end(&self) -> u64 {
-        self.end
+        match self.reader {
+            Inner::Stream(_) if self.stop == u64::MAX => self.reader.game_end().max(self.end),
+            Inner::Stream(_) => self.stop,
+            Inner::Slice(_) => self.end,
+        }
     }
 
     /// Skips whatever games the work left unread, and returns how the reading went and the
