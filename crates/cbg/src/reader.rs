@@ -146,6 +146,12 @@ impl<R: Read> CbgReader<R> {
         self.codec
     }
 
+    /// The game records read so far, damaged ones included: after a game, its place in the
+    /// file, from 1 (its number less the games skipped before it when packing).
+    pub fn games_read(&self) -> u64 {
+        self.games
+    }
+
     /// Reads the next record: its tag, its start offset and whether its check matches; the
     /// body in `self.body`.
     fn record(&mut self) -> Result<(u8, u64, bool), CbgError> {

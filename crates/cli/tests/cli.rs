@@ -392,6 +392,37 @@ fn export_reads_pgn_and_cbg_and_reports_broken_games() {
     assert!(text(&help.stdout).contains("Example"));
 }
 
+/// A damaged record of a `.cbg` file is exported with the number `unpack` gives it: its
+/// place plus the games skipped before it when packing (before, its place alone: game 4 of
+/// mixed.pgn, the third record, came out as game 3, the number of the game that was skipped).
+#[cfg(feature = "arrow")]
+#[test]
+fn export_numbers_a_damaged_record_as_unpack_does() {
+    let cbg = temp("export-flipped.cbg");
+    run(&["pack", &data("mixed.pgn"), "-o", &cbg], "");
+    let bytes = std::fs::read(&cbg).expect("packed");
+    let bodies = game_bodies(&bytes);
+    // The second record sits after a skipped game: its number is 2 or 3, the lowest taken.
+    for (damaged, expected) in [(2, 4), (0, 1), (3, 5), (1, 2)] {
+        let mut flipped = bytes.clone();
+        flipped[bodies[damaged] + 1] ^= 0x5a;
+        let path = temp(&format!("export-flipped-{damaged}.cbg"));
+        std::fs::write(&path, &flipped).expect("write");
+        let parquet = temp(&format!("export-flipped-{damaged}.parquet"));
+        let out = run(&["export", &path, "-o", &parquet], "");
+        assert_eq!(out.status.code(), Some(1));
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains("checksum mismatch"), "{stderr}");
+        let mut games = vec![1, 3, 4, 5];
+        games[damaged] = expected;
+        assert_eq!(exported_games(&parquet), games, "record {damaged} damaged");
+        let unpacked = run(&["unpack", &path, "--to", "uci"], "");
+        let bad = text(&unpacked.stdout);
+        let bad = bad.lines().find(|l| l.contains("\terror\t")).expect("an error row");
+        assert!(bad.starts_with(&format!("{expected}\t")), "{bad}");
+    }
+}
+
 /// The `game` column of an exported Parquet file.
 #[cfg(feature = "arrow")]
 fn exported_games(parquet: &str) -> Vec<i64> {

@@ -173,7 +173,10 @@ pub(crate) enum Games {
     /// PGN text, read by the library's reader into records.
     Pgn(PgnReader<Box<dyn BufRead + Send + Sync>>, GameBuilder),
     /// A `.cbg` file.
-    Cbg(CbgReader<Box<dyn BufRead + Send + Sync>>),
+    /// A `.cbg` file, and the games skipped when packing before its last game that decoded:
+    /// a damaged record is numbered by its place plus that count, the lowest its number
+    /// can be (as `chessbits unpack` and `export` number it).
+    Cbg(CbgReader<Box<dyn BufRead + Send + Sync>>, u64),
     /// A lichess Parquet file, read a batch of rows at a time as `read_games` reads it.
     Rows(Box<RowQueue>),
 }
@@ -243,7 +246,7 @@ impl Games {
         if cbg {
             let reader =
                 CbgReader::new(input).map_err(|e| Python::attach(|py| cbg_error(py, &e)))?;
-            Ok(Games::Cbg(reader))
+            Ok(Games::Cbg(reader, 0))
         } else {
             Ok(Games::Pgn(PgnReader::new(input), GameBuilder::default()))
         }
@@ -254,7 +257,7 @@ impl Games {
         match self {
             Games::Pgn(_, builder) => builder.recycle(game),
             Games::Rows(rows) => rows.builder.recycle(game),
-            Games::Cbg(_) => {}
+            Games::Cbg(..) => {}
         }
     }
 
@@ -281,15 +284,19 @@ impl Games {
                 }
             }
             Games::Rows(rows) => return rows.next_game(),
-            Games::Cbg(reader) => match reader.next() {
+            Games::Cbg(reader, skipped) => match reader.next() {
                 None => None,
                 Some(Err(e)) if matches!(e.kind, CbgErrorKind::Io(_)) => {
                     return Err(PyOSError::new_err(e.to_string()))
                 }
-                Some(Ok(game)) => Some((game.number, Ok(game))),
+                Some(Ok(game)) => {
+                    *skipped = game.number.saturating_sub(reader.games_read());
+                    Some((game.number, Ok(game)))
+                }
                 Some(Err(e)) => {
                     let place = Place { byte: Some(e.at.byte), ..Place::default() };
-                    Some((e.at.game, Err((cbg_failed_message(&e), Vec::new(), place))))
+                    let number = e.at.game.saturating_add(*skipped);
+                    Some((number, Err((cbg_failed_message(&e), Vec::new(), place))))
                 }
             },
         })
@@ -950,7 +957,10 @@ fn reader(
     let (cbg, input) = sniff_cbg(input);
     if cbg || serial {
         let games = if cbg {
-            Games::Cbg(CbgReader::new(input).map_err(|e| Python::attach(|py| cbg_error(py, &e)))?)
+            Games::Cbg(
+                CbgReader::new(input).map_err(|e| Python::attach(|py| cbg_error(py, &e)))?,
+                0,
+            )
         } else {
             Games::Pgn(PgnReader::new(input), GameBuilder::default())
         };

@@ -149,6 +149,30 @@ def test_cbg_round_trip(tmp_path, sample_path):
         chessbits.read_games(data[:8] + b"\x63" + data[9:])  # an unknown version
 
 
+def test_a_damaged_cbg_record_is_numbered_by_its_place_and_the_games_skipped(tmp_path):
+    """Game 2 does not read, so the file holds games 1, 3, 4 and 5; a damaged record is
+    numbered as `chessbits unpack` and `export` number it, its place plus the games skipped
+    before it (before: its place alone, so game 4's record came out as a second game 3)."""
+    names = ["Aqwerty1", "Bqwerty2", "Cqwerty3", "Dqwerty4", "Eqwerty5"]
+    pgn = "".join(
+        f'[Event "e"]\n[White "{name}"]\n\n{"1. e4 Ke3 *" if i == 1 else "1. e4 e5 *"}\n\n'
+        for i, name in enumerate(names)
+    )
+    source = tmp_path / "mixed.pgn"
+    source.write_text(pgn)
+    out = tmp_path / "mixed.cbg"
+    assert chessbits.write_cbg(source, out) == (4, 1)
+    data = out.read_bytes()
+    for name, number in [("Dqwerty4", 4), ("Aqwerty1", 1), ("Eqwerty5", 5)]:
+        at = data.find(name.encode())
+        assert at > 0, name
+        damaged = data[:at] + bytes([data[at] ^ 0x20]) + data[at + 1 :]
+        table = chessbits.read_games(damaged)
+        assert table.column("game").to_pylist() == [1, 3, 4, 5], name
+        errors = dict(zip(table.column("game").to_pylist(), table.column("error").to_pylist()))
+        assert errors[number] is not None and "checksum" in errors[number], errors
+
+
 def test_bad_arguments():
     with pytest.raises(ValueError):
         chessbits.read_games(b"", moves="lan")
