@@ -504,6 +504,18 @@ fn assemble_body(game: &GameRecord, skipped: u64, moves: &[u8], out: &mut Vec<u8
     Encoded { move_bytes: moves.len() }
 }
 
+/// The count of games skipped before a game when packing, as its record's body stores it
+/// (after the flags byte), read without decoding the rest; `None` if those bytes do not hold
+/// one.
+pub(super) fn stored_skipped(body: &[u8], base: u64, game: u64) -> Option<u64> {
+    let mut c = Cursor { bytes: body, at: 0, base, game };
+    let flags = c.byte("flags").ok()?;
+    if flags & SKIPPED_FLAG == 0 {
+        return Some(0);
+    }
+    c.varint("skipped count").ok().filter(|&n| n > 0)
+}
+
 pub(super) fn decode_body(
     body: &[u8],
     base: u64,

@@ -3,7 +3,7 @@
 
 use std::io::{self, Read};
 
-use crate::body::{decode_body, put_varint, Cursor};
+use crate::body::{decode_body, put_varint, stored_skipped, Cursor};
 use crate::{
     crc16, CbgError, CbgErrorKind, GameRecord, BLOCK_GAMES, HEADER_LEN, MAGIC, MAX_RECORD_LEN,
     VERSION,
@@ -329,6 +329,15 @@ impl RawGame {
     /// number in the input it was packed from: [`GameRecord::number`] is that).
     pub fn index(&self) -> u64 {
         self.game
+    }
+
+    /// The count of games skipped before the game when it was packed, as its record stores
+    /// it ([`GameRecord::number`] is [`index`](Self::index) plus it), read without decoding
+    /// the rest of the record; `None` if the record's first bytes do not hold one. A record
+    /// whose body does not decode past them still tells it: where its neighbours' numbers
+    /// are needed to number a damaged record, reading this costs a few bytes a record.
+    pub fn skipped(&self) -> Option<u64> {
+        stored_skipped(&self.body, self.base, self.game)
     }
 
     /// Decodes the game, as the reader's [`Iterator`] would have.

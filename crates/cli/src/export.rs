@@ -449,56 +449,63 @@ fn export_cbg<W: Write + Send>(
             return Ok(());
         }
     };
+    // The games skipped when packing before each group's first record, as the records
+    // before it store them (read on the records' thread, a few bytes a record): a damaged
+    // record is numbered by its place plus that count, whatever group it opens.
+    let groups = move || {
+        let mut skipped = 0;
+        raw_groups(reader, CBG_GROUP).map(move |group| {
+            let before = skipped;
+            for item in &group {
+                if let Some(n) = match item {
+                    Item::Game(raw) => raw.skipped(),
+                    _ => None,
+                } {
+                    skipped = n;
+                }
+            }
+            (group, before)
+        })
+    };
     par_map(
         options.threads,
-        move || raw_groups(reader, CBG_GROUP),
-        |group: Vec<Item>| {
+        groups,
+        |(group, mut skip): (Vec<Item>, u64)| {
             let mut batch = BatchBuilder::new(export);
             let (mut errors, mut file_errors, mut last) = (Vec::new(), Vec::new(), 0);
-            let decoded: Vec<_> = group
-                .into_iter()
-                .map(|item| match item {
-                    Item::Game(raw) => raw.decode().map(|game| (raw.index(), game)).map_err(Ok),
-                    Item::Bad(e) => Err(Ok(e)),
-                    Item::Index(e) | Item::End(e) => Err(Err(e)),
-                })
-                .collect();
-            // A damaged record's number is its place plus the games skipped when packing
-            // before it, which its neighbours bound: the count of the last game before it
-            // that decoded (its lowest number, as `unpack` prints it: none before the file's
-            // first game), or, in a group that starts past the file's first game and before
-            // the group's first game that decoded, that game's (its highest). Either way no
-            // game that decoded has the number.
-            let skipped = |(index, game): &(u64, GameRecord)| game.number.saturating_sub(*index);
-            let starts_file = match decoded.first() {
-                Some(Ok((index, _))) => *index == 1,
-                Some(Err(Ok(e))) => e.at.game == 1,
-                _ => false,
-            };
-            let first = decoded.iter().find_map(|d| d.as_ref().ok().map(skipped));
-            let mut skip = if starts_file { 0 } else { first.unwrap_or(0) };
-            for item in decoded {
+            for item in group {
                 match item {
-                    // The inputs after count on from the last game that decoded, as
-                    // `index build` does (not from a damaged record's place).
-                    Ok(good) => {
-                        skip = skipped(&good);
-                        let game = good.1;
-                        last = last.max(game.number);
-                        match batch.push(&game) {
-                            Ok(()) => {}
-                            Err(ExportError::Moves { game: number, error }) => {
-                                let message = error.to_string();
-                                failed(&mut batch, &mut errors, number, message, &game.tags);
+                    Item::Game(raw) => {
+                        // A record whose check matched stores its count, even if its body
+                        // does not decode past it; a damaged one takes the last count before
+                        // it (its lowest number, as `unpack` prints it): never a good game's.
+                        skip = raw.skipped().unwrap_or(skip);
+                        match raw.decode() {
+                            // The inputs after count on from the last game that decoded, as
+                            // `index build` does (not from a damaged record's place).
+                            Ok(game) => {
+                                last = last.max(game.number);
+                                match batch.push(&game) {
+                                    Ok(()) => {}
+                                    Err(ExportError::Moves { game: number, error }) => {
+                                        let message = error.to_string();
+                                        let tags = &game.tags;
+                                        failed(&mut batch, &mut errors, number, message, tags);
+                                    }
+                                    Err(e) => errors.push(e.to_string()),
+                                }
                             }
-                            Err(e) => errors.push(e.to_string()),
+                            Err(e) => {
+                                let number = e.at.game.saturating_add(skip);
+                                failed(&mut batch, &mut errors, number, cbg_failed_message(&e), &[])
+                            }
                         }
                     }
-                    Err(Ok(e)) => {
+                    Item::Bad(e) => {
                         let number = e.at.game.saturating_add(skip);
                         failed(&mut batch, &mut errors, number, cbg_failed_message(&e), &[])
                     }
-                    Err(Err(e)) => file_errors.push(e),
+                    Item::Index(e) | Item::End(e) => file_errors.push(e),
                 }
             }
             (batch.finish_coded(), errors, file_errors, last)

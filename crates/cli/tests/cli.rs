@@ -423,6 +423,31 @@ fn export_numbers_a_damaged_record_as_unpack_does() {
     }
 }
 
+/// A damaged record that opens a group of 256 records holding no good game is numbered from
+/// the records before the group (a review found it numbered by its place alone: game 258's
+/// record came out as a second 257, after a broken first game).
+#[cfg(feature = "arrow")]
+#[test]
+fn export_numbers_a_damaged_record_alone_in_its_group() {
+    let mut pgn = String::from("[Event \"broken\"]\n\n1. e4 Ke3 *\n\n");
+    for n in 2..=258 {
+        pgn += &format!("[Event \"g{n}\"]\n\n1. e4 e5 *\n\n");
+    }
+    let source = temp("group-alone.pgn");
+    std::fs::write(&source, pgn).expect("write");
+    let cbg = temp("group-alone.cbg");
+    run(&["pack", &source, "-o", &cbg], "");
+    let mut bytes = std::fs::read(&cbg).expect("packed");
+    let bodies = game_bodies(&bytes);
+    assert_eq!(bodies.len(), 257);
+    bytes[bodies[256] + 1] ^= 0x5a;
+    std::fs::write(&cbg, &bytes).expect("write");
+    let parquet = temp("group-alone.parquet");
+    let out = run(&["export", &cbg, "-o", &parquet, "--threads", "2"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(exported_games(&parquet), (2..=258).collect::<Vec<i64>>());
+}
+
 /// The `game` column of an exported Parquet file.
 #[cfg(feature = "arrow")]
 fn exported_games(parquet: &str) -> Vec<i64> {

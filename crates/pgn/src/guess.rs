@@ -620,7 +620,13 @@ where
         let mut reader = chunk.reader_with(self.limits, sans).capped_at(self.cap);
         let result = work(&mut reader);
         let reading;
-        (reading, self.sans) = reader.finish();
+        let error;
+        (reading, self.sans, error) = reader.finish();
+        // A reading capped before the read error that ends the input leaves it to the
+        // reading of the rest (`split_at` hands it to the tail).
+        if error.is_some() {
+            piece.error = error;
+        }
         (result, reading)
     }
 

@@ -475,7 +475,8 @@ where
             let mut reader = chunk.reader_with(limits, core::mem::take(sans)).capped_at(cap);
             let result = guessed_work(&mut reader);
             let reading;
-            (reading, *sans) = reader.finish();
+            // A worker's piece has no read error after it (`for_a_worker`).
+            (reading, *sans, _) = reader.finish();
             drop(chunk);
             (Some((result, reading)), piece)
         },

@@ -9,7 +9,7 @@ use crate::limits::Limits;
 use crate::origin::Origin;
 use crate::san_cache::SanCache;
 use crate::scanner::Parser;
-use crate::source::{IoSource, SliceSource};
+use crate::source::{IoSource, SliceSource, Source};
 use crate::visitor::{SkipGame, Visitor};
 
 /// The methods a chunk's reader ([`crate::ChunkReader`]) uses, of either reader.
@@ -211,6 +211,12 @@ impl<'a> SliceReader<'a> {
     }
 
     chunk_methods!();
+
+    /// The read error after the bytes, if no game reached it (a reading stopped before the
+    /// end): taken out, for the reading of the rest.
+    pub(crate) fn take_unread_error(&mut self) -> Option<io::Error> {
+        self.parser.src.take_error()
+    }
 
     reader_methods!();
 }

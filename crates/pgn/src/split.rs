@@ -305,6 +305,14 @@ impl Inner<'_> {
     fn take_sans(&mut self) -> SanCache {
         either!(self, r => r.take_sans())
     }
+
+    /// The chunk's read error, if its reading stopped before it (a stream keeps its own).
+    fn take_unread_error(&mut self) -> Option<io::Error> {
+        match self {
+            Inner::Slice(reader) => reader.take_unread_error(),
+            Inner::Stream(_) => None,
+        }
+    }
 }
 
 impl ChunkReader<'_> {
@@ -418,9 +426,10 @@ impl ChunkReader<'_> {
         }
     }
 
-    /// Skips whatever games the work left unread, and returns how the reading went and the
-    /// move-token cache, for the worker's next chunk.
-    pub(crate) fn finish(mut self) -> (Reading, SanCache) {
+    /// Skips whatever games the work left unread, and returns how the reading went, the
+    /// move-token cache, for the worker's next chunk, and the read error after the chunk if
+    /// the reading stopped before it (capped): the reading of the rest must report it.
+    pub(crate) fn finish(mut self) -> (Reading, SanCache, Option<io::Error>) {
         while self.skip_game().is_some() {}
         let reading = Reading {
             games: self.reader.games() - self.origin.games,
@@ -432,7 +441,7 @@ impl ChunkReader<'_> {
             capped: self.capped,
             settled: (self.settled.0, self.settled.1 - self.origin.games),
         };
-        (reading, self.reader.take_sans())
+        (reading, self.reader.take_sans(), self.reader.take_unread_error())
     }
 
     /// A reader of the next stretch of `reader`'s stream, from where it stands: its games

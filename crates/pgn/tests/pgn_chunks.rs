@@ -516,25 +516,33 @@ fn the_read_error_keeps_the_error_inside_it() {
     let fake_starts = "\n\n[%clk 0:01:00]\n".repeat(400);
     let spoiled = format!("{clean}[Event \"last\"]\n\n1. e4 {{{fake_starts}}} e5 1-0\n\n");
     for case in [
-        (&clean, 1, true, 1000, None),
-        (&clean, 2, true, 1000, None),
-        (&clean, 2, false, 1000, None),
-        (&clean, 2, true, usize::MAX, None),
-        (&spoiled, 2, true, 1000, None),
-        (&spoiled, 3, true, 4000, None),
-        (&spoiled, 2, false, 1000, None),
+        (&clean, 1, true, 1000, None, None),
+        (&clean, 2, true, 1000, None, None),
+        (&clean, 2, false, 1000, None, None),
+        (&clean, 2, true, usize::MAX, None, None),
+        (&spoiled, 2, true, 1000, None, None),
+        (&spoiled, 3, true, 4000, None, None),
+        (&spoiled, 2, false, 1000, None, None),
         // The last game read serially (it holds more than one byte), the error with it.
-        (&spoiled, 2, true, 1000, Some(1)),
+        (&spoiled, 2, true, 1000, Some(1), None),
+        // Readings capped at 2 games: the last piece's reading stops before the error, and
+        // the reading of its rest must report it (a review found it dropped, exit 0).
+        (&clean, 2, true, 1000, None, Some(2)),
+        (&clean, 3, true, 1 << 20, None, Some(7)),
+        (&clean, 2, false, 1000, None, Some(2)),
+        (&spoiled, 2, true, 1000, None, Some(2)),
+        (&spoiled, 2, true, 1000, Some(1), Some(3)),
     ]
     .into_iter()
     .flat_map(|case| [(case, true), (case, false)])
     {
-        let ((bytes, threads, guess, chunk_size, hold), read_ahead) = case;
+        let ((bytes, threads, guess, chunk_size, hold, games), read_ahead) = case;
         let options = Parallel::new(threads)
             .with_chunk_size(chunk_size)
             .with_guess(guess)
             .with_read_ahead(read_ahead);
         let options = hold.map_or(options, |hold| options.with_hold(hold));
+        let options = games.map_or(options, |games| options.with_chunk_games(games));
         let mut last = None;
         par_games(
             Broken(bytes.as_bytes()),
