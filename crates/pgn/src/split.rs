@@ -417,11 +417,14 @@ impl ChunkReader<'_> {
 
     /// The input offset just past the chunk's bytes: where the next chunk starts. For a
     /// stretch of the stream read past a game too long to hold, which ends where a game ends
-    /// past its size, where the reading has got to: ask once the games are read.
+    /// past its size, where the reading has got to; for a reading stopped by its cap on
+    /// games, where the next game starts: ask once the games are read.
     pub fn end(&self) -> u64 {
         match self.reader {
             Inner::Stream(_) if self.stop == u64::MAX => self.reader.game_end().max(self.end),
             Inner::Stream(_) => self.stop,
+            // Stopped by its cap: its part of the chunk ends where the next game starts.
+            Inner::Slice(_) if self.capped => self.stop,
             Inner::Slice(_) => self.end,
         }
     }
