@@ -427,6 +427,65 @@ type CbgBatch = (Result<CodedBatch, ExportError>, Vec<String>, Vec<CbgError>, u6
 /// few milliseconds of decoding and coding.
 const CBG_GROUP: usize = 256;
 
+/// The groups of records of a `.cbg` file, each with the games skipped when packing before
+/// its first record, as the records before it store them (read on the records' thread, a few
+/// bytes a record): a damaged record is numbered by its place plus that count, whatever group
+/// it opens.
+fn counted_groups<R: Read>(reader: CbgReader<R>) -> impl Iterator<Item = (Vec<Item>, u64)> {
+    let mut skipped = 0;
+    raw_groups(reader, CBG_GROUP).map(move |group| {
+        let before = skipped;
+        for item in &group {
+            if let Item::Game(raw) = item {
+                skipped = raw.skipped().unwrap_or(skipped);
+            }
+        }
+        (group, before)
+    })
+}
+
+/// Decodes a group of records and builds them into Arrow columns (on a worker); `skip` is the
+/// games skipped when packing before its first record.
+fn export_group(group: Vec<Item>, mut skip: u64, export: &ExportOptions) -> CbgBatch {
+    let mut batch = BatchBuilder::new(export);
+    let (mut errors, mut file_errors, mut last) = (Vec::new(), Vec::new(), 0);
+    for item in group {
+        let bad = match item {
+            Item::Game(raw) => {
+                // A record whose check matched stores its count, even if its body does not
+                // decode past it; a damaged one takes the last count before it (its lowest
+                // number, as `unpack` prints it): never a good game's.
+                skip = raw.skipped().unwrap_or(skip);
+                match raw.decode() {
+                    // The inputs after count on from the last game that decoded, as `index
+                    // build` does (not from a damaged record's place).
+                    Ok(game) => {
+                        last = last.max(game.number);
+                        match batch.push(&game) {
+                            Ok(()) => {}
+                            Err(ExportError::Moves { game: number, error }) => {
+                                let message = error.to_string();
+                                failed(&mut batch, &mut errors, number, message, &game.tags);
+                            }
+                            Err(e) => errors.push(e.to_string()),
+                        }
+                        continue;
+                    }
+                    Err(e) => e,
+                }
+            }
+            Item::Bad(e) => e,
+            Item::Index(e) | Item::End(e) => {
+                file_errors.push(e);
+                continue;
+            }
+        };
+        let number = bad.at.game.saturating_add(skip);
+        failed(&mut batch, &mut errors, number, cbg_failed_message(&bad), &[]);
+    }
+    (batch.finish_coded(), errors, file_errors, last)
+}
+
 /// Exports one `.cbg` input. The records are read (framing, checks, index, trailer) on a
 /// thread of their own, decoded and built into Arrow columns on the workers, and written here
 /// in file order, as for PGN: the same bytes for any thread count. Its games keep the numbers
@@ -449,67 +508,10 @@ fn export_cbg<W: Write + Send>(
             return Ok(());
         }
     };
-    // The games skipped when packing before each group's first record, as the records
-    // before it store them (read on the records' thread, a few bytes a record): a damaged
-    // record is numbered by its place plus that count, whatever group it opens.
-    let groups = move || {
-        let mut skipped = 0;
-        raw_groups(reader, CBG_GROUP).map(move |group| {
-            let before = skipped;
-            for item in &group {
-                if let Some(n) = match item {
-                    Item::Game(raw) => raw.skipped(),
-                    _ => None,
-                } {
-                    skipped = n;
-                }
-            }
-            (group, before)
-        })
-    };
     par_map(
         options.threads,
-        groups,
-        |(group, mut skip): (Vec<Item>, u64)| {
-            let mut batch = BatchBuilder::new(export);
-            let (mut errors, mut file_errors, mut last) = (Vec::new(), Vec::new(), 0);
-            for item in group {
-                match item {
-                    Item::Game(raw) => {
-                        // A record whose check matched stores its count, even if its body
-                        // does not decode past it; a damaged one takes the last count before
-                        // it (its lowest number, as `unpack` prints it): never a good game's.
-                        skip = raw.skipped().unwrap_or(skip);
-                        match raw.decode() {
-                            // The inputs after count on from the last game that decoded, as
-                            // `index build` does (not from a damaged record's place).
-                            Ok(game) => {
-                                last = last.max(game.number);
-                                match batch.push(&game) {
-                                    Ok(()) => {}
-                                    Err(ExportError::Moves { game: number, error }) => {
-                                        let message = error.to_string();
-                                        let tags = &game.tags;
-                                        failed(&mut batch, &mut errors, number, message, tags);
-                                    }
-                                    Err(e) => errors.push(e.to_string()),
-                                }
-                            }
-                            Err(e) => {
-                                let number = e.at.game.saturating_add(skip);
-                                failed(&mut batch, &mut errors, number, cbg_failed_message(&e), &[])
-                            }
-                        }
-                    }
-                    Item::Bad(e) => {
-                        let number = e.at.game.saturating_add(skip);
-                        failed(&mut batch, &mut errors, number, cbg_failed_message(&e), &[])
-                    }
-                    Item::Index(e) | Item::End(e) => file_errors.push(e),
-                }
-            }
-            (batch.finish_coded(), errors, file_errors, last)
-        },
+        move || counted_groups(reader),
+        |(group, skip): (Vec<Item>, u64)| export_group(group, skip, export),
         |(coded, errors, file_errors, last): CbgBatch| {
             for message in &errors {
                 writeln!(err, "chessbits: {}: {message}", path.display())?;
