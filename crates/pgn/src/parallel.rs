@@ -444,9 +444,28 @@ where
             sink(before, result)
         });
     }
+    guessed_on(spawner, input, options, work, sink)
+}
+
+/// [`chunks_on`] cutting at guessed game starts ([`Guesses`]), the results checked and handed
+/// on by a [`Verifier`]; past a game too long to hold, the rest of the input is read on one
+/// thread, as a stream (`crate::serial`), and the workers stop reading.
+fn guessed_on<'a, T, E, W, Wk, S>(
+    spawner: &impl Spawner<'a>,
+    input: Box<dyn Read + Send + 'a>,
+    options: &Parallel,
+    work: Wk,
+    sink: S,
+) -> Result<(), E>
+where
+    T: Send + 'a,
+    W: Fn(&mut ChunkReader<'_>) -> T + Sync,
+    Wk: Deref<Target = W> + Clone + Send + 'a,
+    S: FnMut(u64, T) -> Result<(), E>,
+{
+    let (chunk_size, limits) = (options.chunk_size, options.limits);
+    let cap = options.max_chunk_games();
     let guesses = move || Guesses::new(input, chunk_size, limits);
-    // Past a game too long to hold, the rest of the input is read on one thread, as a stream
-    // (`crate::serial`), and the workers stop reading.
     let serially = Arc::new(AtomicBool::new(false));
     let start = {
         let (work, serially) = (work.clone(), Arc::clone(&serially));
