@@ -172,10 +172,8 @@ impl Place {
 pub(crate) enum Games {
     /// PGN text, read by the library's reader into records.
     Pgn(PgnReader<Box<dyn BufRead + Send + Sync>>, GameBuilder),
-    /// A `.cbg` file.
-    /// A `.cbg` file, and the games skipped when packing before its last game that decoded:
-    /// a damaged record is numbered by its place plus that count, the lowest its number
-    /// can be (as `chessbits unpack` and `export` number it).
+    /// A `.cbg` file, and the games skipped when packing before its last good game: a damaged
+    /// record's number is its place plus that count, as `unpack` and `export` number it.
     Cbg(CbgReader<Box<dyn BufRead + Send + Sync>>, u64),
     /// A lichess Parquet file, read a batch of rows at a time as `read_games` reads it.
     Rows(Box<RowQueue>),
@@ -956,14 +954,7 @@ fn reader(
     let serial = threads <= 1 || file_object || small;
     let (cbg, input) = sniff_cbg(input);
     if cbg || serial {
-        let games = if cbg {
-            Games::Cbg(
-                CbgReader::new(input).map_err(|e| Python::attach(|py| cbg_error(py, &e)))?,
-                0,
-            )
-        } else {
-            Games::Pgn(PgnReader::new(input), GameBuilder::default())
-        };
+        let games = Games::from_input(cbg, input)?;
         return Ok(GameBatches::serial(games, moves, keys, batch_games));
     }
     Ok(GameBatches::parallel(input, moves, keys, (options, batch_games)))
