@@ -15,7 +15,7 @@ use arrow_schema::SchemaRef;
 use chessbits_arrow::games::{cbg_failed_message, pgn_failed_message, read_games_into, sniff_cbg};
 use chessbits_arrow::lichess::{ParquetRows, RowBatch, PARQUET_MAGIC};
 use chessbits_arrow::{add_to_game_numbers, ExportError, Keys};
-use chessbits_cbg::{CbgErrorKind, CbgReader, GameBuilder, GameRecord};
+use chessbits_cbg::{CbgError, CbgErrorKind, CbgReader, GameBuilder, GameRecord};
 use chessbits_pgn::{
     par_chunks_pooled, par_map_pooled, ChunkReader, Compression, Input, MovetextReader, Parallel,
     PgnError, PgnErrorKind, PgnReader, ReplayError,
@@ -172,11 +172,58 @@ impl Place {
 pub(crate) enum Games {
     /// PGN text, read by the library's reader into records.
     Pgn(PgnReader<Box<dyn BufRead + Send + Sync>>, GameBuilder),
-    /// A `.cbg` file, and the games skipped when packing before its last good game: a damaged
-    /// record's number is its place plus that count, as `unpack` and `export` number it.
-    Cbg(CbgReader<Box<dyn BufRead + Send + Sync>>, u64),
+    /// A `.cbg` file's games.
+    Cbg(CbgGames),
     /// A lichess Parquet file, read a batch of rows at a time as `read_games` reads it.
     Rows(Box<RowQueue>),
+}
+
+/// A `.cbg` file's games, numbered as `chessbits unpack` and `export` number them, and its
+/// errors that are the file's, not a game's, raised as `CbgError` once its games are read
+/// (`read_games(on_error="keep")` keeps the games and the message), as the CLI reports them on
+/// stderr with no row: a game row for them took the next game's number.
+pub(crate) struct CbgGames {
+    reader: CbgReader<Box<dyn BufRead + Send + Sync>>,
+    /// The games skipped when packing before the last good game: a damaged record's number
+    /// is its place plus that count.
+    skipped: u64,
+    /// The first index record that does not match the game records (no game is lost by it,
+    /// and reading goes on): raised when the file has been read to its end.
+    index_error: Option<CbgError>,
+}
+
+impl CbgGames {
+    /// The next game with its number, the next damaged game record as an error, or the
+    /// file's error (`CbgError`; `OSError` when it could not be read) once its games are read.
+    fn next_game(&mut self) -> PyResult<Option<(u64, Result<GameRecord, FailedGame>)>> {
+        let raise = |e: &CbgError| Python::attach(|py| cbg_error(py, e));
+        loop {
+            let e = match self.reader.next() {
+                None => return self.index_error.take().map_or(Ok(None), |e| Err(raise(&e))),
+                Some(Ok(game)) => {
+                    self.skipped = game.number.saturating_sub(self.reader.games_read());
+                    return Ok(Some((game.number, Ok(game))));
+                }
+                Some(Err(e)) => e,
+            };
+            if matches!(e.kind, CbgErrorKind::Io(_)) {
+                return Err(PyOSError::new_err(e.to_string()));
+            }
+            if self.reader.is_done() {
+                // A cut file, a broken frame, a trailer that does not match: nothing after it
+                // can be read, and how many games were lost is not known.
+                self.index_error = None;
+                return Err(raise(&e));
+            }
+            if e.kind.is_index() {
+                self.index_error.get_or_insert(e);
+                continue;
+            }
+            let place = Place { byte: Some(e.at.byte), ..Place::default() };
+            let number = e.at.game.saturating_add(self.skipped);
+            return Ok(Some((number, Err((cbg_failed_message(&e), Vec::new(), place)))));
+        }
+    }
 }
 
 /// A lichess Parquet file's rows read a batch at a time ([`RowBatch::games`]), its games
@@ -244,7 +291,7 @@ impl Games {
         if cbg {
             let reader =
                 CbgReader::new(input).map_err(|e| Python::attach(|py| cbg_error(py, &e)))?;
-            Ok(Games::Cbg(reader, 0))
+            Ok(Games::Cbg(CbgGames { reader, skipped: 0, index_error: None }))
         } else {
             Ok(Games::Pgn(PgnReader::new(input), GameBuilder::default()))
         }
@@ -262,7 +309,8 @@ impl Games {
     /// The next game with its number in the input (from 1), or why it did not read.
     ///
     /// # Errors
-    /// `OSError` when the input cannot be read: no game follows, and that is no game's fault.
+    /// `OSError` when the input cannot be read, `CbgError` for a `.cbg` file's own error
+    /// ([`CbgGames`]): no game follows, and that is no game's fault.
     pub(crate) fn next_game(&mut self) -> PyResult<Option<(u64, Result<GameRecord, FailedGame>)>> {
         Ok(match self {
             Games::Pgn(reader, builder) => {
@@ -282,21 +330,7 @@ impl Games {
                 }
             }
             Games::Rows(rows) => return rows.next_game(),
-            Games::Cbg(reader, skipped) => match reader.next() {
-                None => None,
-                Some(Err(e)) if matches!(e.kind, CbgErrorKind::Io(_)) => {
-                    return Err(PyOSError::new_err(e.to_string()))
-                }
-                Some(Ok(game)) => {
-                    *skipped = game.number.saturating_sub(reader.games_read());
-                    Some((game.number, Ok(game)))
-                }
-                Some(Err(e)) => {
-                    let place = Place { byte: Some(e.at.byte), ..Place::default() };
-                    let number = e.at.game.saturating_add(*skipped);
-                    Some((number, Err((cbg_failed_message(&e), Vec::new(), place))))
-                }
-            },
+            Games::Cbg(games) => return games.next_game(),
         })
     }
 }

@@ -141,10 +141,16 @@ def test_cbg_round_trip(tmp_path, sample_path):
     for name in ["game", "White", "Black", "plies", "moves", "clocks", "evals", "start_fen"]:
         assert back.column(name).to_pylist() == ok.column(name).to_pylist(), name
     data = out.read_bytes()
-    cut = chessbits.read_games(data[: len(data) // 2])
-    errors = [e for e in cut.column("error").to_pylist() if e is not None]
-    assert len(errors) == 1 and "byte" in errors[0]
-    assert cut.num_rows - 1 < written
+    # A cut file is the file's error, not a game's: raised, or kept beside the games before
+    # it with no row of its own (a row once stood for it), as `chessbits export` reports it.
+    with pytest.raises(chessbits.CbgError, match="ends early") as caught:
+        chessbits.read_games(data[: len(data) // 2])
+    assert caught.value.byte is not None and caught.value.byte <= len(data) // 2
+    cut = chessbits.read_games(data[: len(data) // 2], on_error="keep")
+    assert 0 < cut.num_rows < written
+    assert cut.column("error").null_count == cut.num_rows
+    assert b"ends early" in cut.schema.metadata[b"chessbits.read_error"]
+    assert cut.column("game").to_pylist() == ok.column("game").to_pylist()[: cut.num_rows]
     with pytest.raises(chessbits.CbgError):
         chessbits.read_games(data[:8] + b"\x63" + data[9:])  # an unknown version
 
@@ -171,6 +177,112 @@ def test_a_damaged_cbg_record_is_numbered_by_its_place_and_the_games_skipped(tmp
         assert table.column("game").to_pylist() == [1, 3, 4, 5], name
         errors = dict(zip(table.column("game").to_pylist(), table.column("error").to_pylist()))
         assert errors[number] is not None and "checksum" in errors[number], errors
+
+
+def cbg_records(data):
+    """The (tag, start, end) of each record of a `.cbg` file after its 12-byte header: a tag
+    byte, a varint body length, the body and a 2-byte check (docs/formats.md)."""
+    at, records = 12, []
+    while at < len(data):
+        start, tag, at = at, data[at], at + 1
+        length, shift = 0, 0
+        while True:
+            byte, at = data[at], at + 1
+            length |= (byte & 0x7F) << shift
+            shift += 7
+            if byte < 0x80:
+                break
+        at += length + 2
+        records.append((chr(tag), start, at))
+    return records
+
+
+def test_a_damaged_cbg_index_record_is_the_files_error_not_a_game_row(tmp_path):
+    """A block index record whose check fails loses no game: every game reads, numbered
+    1..n, and the file's error is raised once they are read (kept with on_error="keep", and
+    last in iter_games). It was a row numbered as the next game, a second game 1025."""
+    games = 1100
+    source = tmp_path / "many.pgn"
+    source.write_text("1. e4 e5 *\n\n" * games)
+    path = tmp_path / "many.cbg"
+    assert chessbits.write_cbg(source, path) == (games, 0)
+    data = path.read_bytes()
+    records = cbg_records(data)
+    assert [tag for tag, _, _ in records].count("I") == 2, records[-4:]
+    first_index = next(start for tag, start, _ in records if tag == "I")
+    assert sum(tag == "G" for tag, start, _ in records if start < first_index) == 1024
+    damaged = bytearray(data)
+    damaged[first_index + 4] ^= 0x01
+    damaged = bytes(damaged)
+    damaged_path = tmp_path / "damaged.cbg"
+    damaged_path.write_bytes(damaged)
+    with pytest.raises(chessbits.CbgError, match="block index") as caught:
+        chessbits.read_games(damaged)
+    assert caught.value.byte is not None
+    kept = chessbits.read_games(damaged_path, on_error="keep")
+    assert kept.column("game").to_pylist() == list(range(1, games + 1))
+    assert kept.column("error").null_count == games
+    assert b"block index" in kept.schema.metadata[b"chessbits.read_error"]
+    assert kept.drop_columns(["error"]).equals(
+        chessbits.read_games(path).drop_columns(["error"])
+    )
+    reader = chessbits.iter_games(damaged_path, batch_games=500)
+    seen = []
+    with pytest.raises(chessbits.CbgError, match="block index"):
+        for batch in reader:
+            seen.extend(batch.column("game").to_pylist())
+    assert seen == list(range(1, games + 1))
+    # The same rule for every reader of games: raised after the games are read.
+    with pytest.raises(chessbits.CbgError, match="block index"):
+        chessbits.game_positions(damaged_path)
+    with pytest.raises(chessbits.CbgError, match="block index"):
+        chessbits.build_index(damaged_path, tmp_path / "damaged.cbx")
+    assert not (tmp_path / "damaged.cbx").exists()
+    # The undamaged file reads to its end with no error.
+    assert b"chessbits.read_error" not in (
+        chessbits.read_games(path, on_error="keep").schema.metadata or {}
+    )
+
+
+def test_read_games_equals_export_on_a_damaged_cbg_file(tmp_path):
+    """A damaged game record is a row, a cut or a damaged index record is not: the same
+    table as `chessbits export` writes (CHESSBITS_CLI names a built binary; CI sets it)."""
+    import os
+    import subprocess
+
+    cli = os.environ.get("CHESSBITS_CLI")
+    if not cli:
+        pytest.skip("CHESSBITS_CLI is not set")
+    pq = pytest.importorskip("pyarrow.parquet")
+    source = tmp_path / "many.pgn"
+    source.write_text("".join(f'[Round "{i}"]\n\n1. e4 e5 *\n\n' for i in range(1100)))
+    path = tmp_path / "many.cbg"
+    chessbits.write_cbg(source, path)
+    data = path.read_bytes()
+    records = cbg_records(data)
+    index = next(start for tag, start, _ in records if tag == "I")
+    game = [start for tag, start, _ in records if tag == "G"][1030]
+    for name, flips, end in [
+        ("index", [index + 4], len(data)),
+        ("game and index", [records[5][1] + 4, index + 4], len(data)),
+        ("cut", [records[7][1] + 4], game + 3),
+    ]:
+        damaged = bytearray(data[:end])
+        for at in flips:
+            damaged[at] ^= 0x01
+        damaged_path = tmp_path / f"{name}.cbg"
+        damaged_path.write_bytes(bytes(damaged))
+        out = tmp_path / f"{name}.parquet"
+        run = subprocess.run([cli, "export", str(damaged_path), "-o", str(out)])
+        assert run.returncode != 0, name
+        exported = pq.read_table(out)
+        ours = chessbits.read_games(damaged_path, moves="codes", on_error="keep")
+        assert b"chessbits.read_error" in ours.schema.metadata, name
+        assert exported.equals(ours.replace_schema_metadata(exported.schema.metadata)), (
+            name,
+            exported.column("game").to_pylist()[-3:],
+            ours.column("game").to_pylist()[-3:],
+        )
 
 
 def test_bad_arguments():

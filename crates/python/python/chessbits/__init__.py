@@ -313,7 +313,11 @@ def read_games(
     A file that cannot be read on (a truncated ``.zst``) raises ``OSError`` naming the
     compressed byte reached (``on_error="raise"``); with ``on_error="keep"`` the table holds
     every game read before the error, and its schema metadata holds the error's message
-    under ``b"chessbits.read_error"`` (absent when the input was read to its end).
+    under ``b"chessbits.read_error"`` (absent when the input was read to its end). A ``.cbg``
+    file damaged as a file, not in one game's record (cut short, an index record that does
+    not match its game records, bytes after its trailer), raises ``CbgError`` once every game
+    it holds is read, and ``on_error="keep"`` keeps them the same way: no row stands for the
+    file's error, as in ``chessbits export``.
     """
     stream, read_error = _chessbits.read_games_batches(
         _source(source),
@@ -344,8 +348,9 @@ def iter_games(
     """Reads ``source`` as ``read_games`` does, a ``pyarrow.RecordBatch`` of at most
     ``batch_games`` games at a time: for inputs larger than memory (a path or a file
     object). On several threads, a batch holds at most one chunk of the input (about a
-    megabyte of PGN). A read error (a truncated ``.zst``) raises ``OSError`` only after
-    every batch read before it has been yielded, so a loop keeps those games."""
+    megabyte of PGN). A read error (a truncated ``.zst``: ``OSError``; a damaged ``.cbg``
+    file: ``CbgError``) is raised only after every batch read before it has been yielded, so
+    a loop keeps those games."""
     reader = _chessbits.BatchReader(
         _source(source), moves=moves, keys=keys, batch_games=batch_games, threads=threads
     )
@@ -402,7 +407,8 @@ def game_positions(
     ``move_promotion`` (``uint8``: 0, or the piece type 2 knight .. 5 queen), ``game``
     (``int64``: the game's number in its input, from 1) and ``ply`` (``uint32``: plies played
     before the position). Null moves are left out. Games that do not read are skipped, or
-    raise ``PgnError`` with ``strict=True``.
+    raise ``PgnError`` with ``strict=True``. An input that cannot be read to its end raises
+    (a truncated ``.zst``: ``OSError``; a ``.cbg`` file damaged as a file: ``CbgError``).
     """
     return _arrays(
         _chessbits.game_columns(
@@ -440,7 +446,9 @@ def write_cbg(
     bytes or a file object) to the ``.cbg`` file ``path``, their mainlines coded
     by ``codec`` (``"model"`` or ``"index"``).
     Returns ``(written, failed)``; games that do not read are left out. Read the file back
-    with ``read_games(path)``."""
+    with ``read_games(path)``. An input that cannot be read to its end raises (a truncated
+    ``.zst``: ``OSError``; a ``.cbg`` file damaged as a file: ``CbgError``), leaving ``path``
+    without its trailer."""
     return _chessbits.write_cbg(_source(source), os.fspath(path), codec=codec)
 
 
@@ -523,7 +531,9 @@ def build_index(
     sorting in at most ``memory`` MiB. PGN from a path or bytes is read on ``threads``
     workers (default: every core) with the GIL released. The file is written under a
     temporary name and renamed once whole; the same bytes at every thread count. Returns
-    ``{"games": ..., "skipped": ..., "bytes": ...}``."""
+    ``{"games": ..., "skipped": ..., "bytes": ...}``. An input that cannot be read to its end
+    raises (a truncated ``.zst``: ``OSError``; a ``.cbg`` file damaged as a file:
+    ``CbgError``), and no index is written."""
     if isinstance(sources, (list, tuple)):
         items = [_source(s) for s in sources]
     else:
