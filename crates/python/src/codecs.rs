@@ -20,7 +20,8 @@ use crate::args;
 use crate::errors::{
     bit_error, fen_error, move_decode_error, raise, DecodeError, IllegalMoveError, InvalidMoveError,
 };
-use crate::games::{shown, Games, Source};
+use crate::games::Games;
+use crate::source::{shown, Source};
 
 /// A position layout.
 #[derive(Copy, Clone)]

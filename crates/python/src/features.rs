@@ -20,8 +20,9 @@ use pyo3::types::{PyBytes, PyDict};
 
 use crate::args;
 use crate::errors::{fen_error, located, PgnError};
+use crate::games::Games;
 use crate::games::Place;
-use crate::games::{Games, Source};
+use crate::source::Source;
 
 /// Which positions of a game are kept: every `every`-th ply from the first, and of those each
 /// with probability `threshold / 2^64`, decided by a hash of the seed, the game's number and

@@ -21,7 +21,8 @@ use pyo3::types::PyBytes;
 
 use crate::args;
 use crate::errors::{raise, ChessbitsError};
-use crate::games::{path_error, Games, Source};
+use crate::games::Games;
+use crate::source::{path_error, Source};
 
 /// An index file, memory-mapped: the Rust side of `chessbits.Index`.
 #[pyclass(module = "chessbits", name = "_Index", frozen)]

@@ -40,6 +40,7 @@ mod moves;
 mod pieces;
 mod placement;
 mod rows;
+mod source;
 
 use pyo3::prelude::*;
 

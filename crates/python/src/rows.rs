@@ -39,7 +39,7 @@ pub(crate) struct Rows {
     text: String,
     schema: SchemaRef,
     /// Each row's result marker, for tag columns made apart from the rows
-    /// ([`RowBatch::tag_columns`]).
+    /// ([`RowBatch::tag_columns`](chessbits_arrow::lichess::RowBatch::tag_columns)).
     pub(crate) results: Vec<Option<GameResult>>,
 }
 
@@ -189,7 +189,7 @@ impl Rows {
     }
 
     /// [`finish`](Self::finish), with the typed tag columns and the `tags` map replaced by
-    /// `tags` (in schema order, as [`RowBatch::tag_columns`] makes them) when given.
+    /// `tags` (in schema order, as [`RowBatch::tag_columns`](chessbits_arrow::lichess::RowBatch::tag_columns) makes them) when given.
     pub(crate) fn finish_with(
         &mut self,
         tags: Option<Vec<ArrayRef>>,

@@ -119,7 +119,7 @@ impl Board {
     }
 
     /// Whether `color` keeps a castling right on `side`, as python-chess says: one of the
-    /// rights it plays with ([`edit::clean_rights`]) on that side of the king.
+    /// rights it plays with ([`crate::placement::clean_rights`]) on that side of the king.
     pub(super) fn castling_side(&self, color: Color, side: CastlingSide) -> bool {
         let Some(setup) = self.raw() else {
             return self.game.position().castles().has(color, side);
