@@ -43,6 +43,15 @@ pub(crate) struct Stop<E> {
     kind: PgnErrorKind<E>,
 }
 
+/// The line of an input offset, kept where the line breaks are counted past it.
+#[derive(Copy, Clone, Debug)]
+struct LineAt {
+    offset: u64,
+    line: u64,
+    /// The input offset where that line starts.
+    line_start: u64,
+}
+
 /// How a comment scan ended. Offsets are relative to the scanner position at the end.
 pub(crate) enum CommentEnd {
     /// At the `}`, this many bytes ahead.
@@ -125,6 +134,10 @@ pub(crate) struct Parser<S> {
     /// game's tags or the end of the input): a skipped variation reports it as the reading
     /// scanner reports one.
     unclosed_comment: Option<u64>,
+    /// The line of the last skipped comment whose bytes began to leave the buffer before its
+    /// end was found: the line breaks were counted past it, and its error, if it is never
+    /// closed, names its own line.
+    comment_line: Option<LineAt>,
     /// The input offset where the last game read ended (the scanner's position after it, its
     /// error recovery included), or where reading started if no game was read.
     pub(crate) game_end: u64,
@@ -141,6 +154,7 @@ impl<S: Source> Parser<S> {
             refused_tags: false,
             long_tag: None,
             unclosed_comment: None,
+            comment_line: None,
             game_end: 0,
             src,
             pos: 0,
@@ -438,6 +452,11 @@ impl<S: Source> Parser<S> {
     }
 
     fn error_at<E>(&mut self, at: u64, kind: PgnErrorKind<E>) -> PgnError<E> {
+        if let Some(mark) = self.comment_line.filter(|m| m.offset == at && at < self.lines.counted)
+        {
+            let column = at - mark.line_start + 1;
+            return PgnError { game: self.games, line: mark.line, column, offset: at, kind };
+        }
         let base = self.src.base();
         let upto = usize::try_from(at.saturating_sub(base)).unwrap_or(usize::MAX);
         self.lines.count_to(self.src.buf(), base, upto.min(self.src.buf().len()));
@@ -826,6 +845,10 @@ impl<S: Source> Parser<S> {
     /// the whole comment stays in the buffer; without, `pos` moves on through it.
     fn scan_comment(&mut self, keep: bool) -> CommentEnd {
         let mut from = 1;
+        // Without `keep`, the comment's bytes may leave the buffer as it refills: its line is
+        // counted first, once, should it never close.
+        let mut counted = keep || !S::STREAMING;
+        let brace = self.pos;
         loop {
             let buf = self.src.buf().get(self.pos..).unwrap_or_default();
             let found = memchr2(b'}', b'\n', buf.get(from..).unwrap_or_default());
@@ -844,6 +867,7 @@ impl<S: Source> Parser<S> {
                         if keep {
                             from = at;
                         } else {
+                            self.mark_line(brace, &mut counted);
                             self.pos += at;
                             from = 0;
                         }
@@ -862,7 +886,9 @@ impl<S: Source> Parser<S> {
                     if keep {
                         from = buf.len();
                     } else {
-                        self.pos += buf.len();
+                        let len = buf.len();
+                        self.mark_line(brace, &mut counted);
+                        self.pos += len;
                         from = 0;
                     }
                     if !self.fill(from + 1) {
@@ -871,6 +897,18 @@ impl<S: Source> Parser<S> {
                 }
             }
         }
+    }
+
+    /// Counts the line breaks up to buffer index `index` (not yet left behind) and keeps the
+    /// line there, unless `done`.
+    #[cold]
+    fn mark_line(&mut self, index: usize, done: &mut bool) {
+        if std::mem::replace(done, true) {
+            return;
+        }
+        self.lines.count_to(self.src.buf(), self.src.base(), index);
+        let (line, line_start) = (self.lines.line, self.lines.line_start);
+        self.comment_line = Some(LineAt { offset: self.abs(index), line, line_start });
     }
 
     /// Reads the `;` comment at `pos`, to the end of its line.

@@ -9,7 +9,8 @@ use std::io::{self, Read};
 use chessbits_movegen::Game;
 use chessbits_notation::fen::{fen_of, CastlingNotation, EnPassantMode, FenOptions};
 use chessbits_pgn::{
-    read_games, PgnReader, Replay, ReplayError, ReplayedGame, SliceReader, SyntaxCheck, Variant,
+    read_games, PgnErrorKind, PgnReader, Replay, ReplayError, ReplayedGame, SliceReader,
+    SyntaxCheck, Variant,
 };
 
 const FEN: FenOptions =
@@ -180,4 +181,36 @@ fn variant_names() {
     let mut reader = SliceReader::new(b"[Variant \"Crazyhouse\"]\n1. P@e4 *");
     let err = reader.read_game(&mut Replay::default()).expect("a game").unwrap_err();
     assert!(matches!(err.kind, chessbits_pgn::PgnErrorKind::Visitor(ReplayError::Variant(_))));
+}
+
+/// A comment never closed inside a variation, which the reader skips unread: its bytes leave
+/// the streaming reader's buffer before its end is found. The error names the line and
+/// column of its `{`, as the slice reader (the whole input in memory) does, at every read
+/// size; the streaming reader named the line where the skip stopped (found by fuzzing: line 6,
+/// column 1 for line 4, column 19).
+#[test]
+fn an_unclosed_comment_in_a_skipped_variation_names_its_own_line() {
+    let mut pgn = b"[Event \"x\"]\n\n1. e4 (1. d4 d5 {never closed\n".to_vec();
+    for i in 0..40 {
+        pgn.extend_from_slice(format!("line {i} of a long comment ( {{ ;\n").as_bytes());
+    }
+    pgn.extend_from_slice(b"\n[Event \"next\"]\n\n1. d4 *\n");
+    let brace = pgn.iter().position(|&b| b == b'{').unwrap();
+    let line = 1 + pgn[..brace].iter().filter(|&&b| b == b'\n').count() as u64;
+    let column = (brace - pgn[..brace].iter().rposition(|&b| b == b'\n').unwrap()) as u64;
+    let place = |e: &chessbits_pgn::PgnError<_>| (e.game, e.line, e.column, e.offset);
+    let mut slice = SliceReader::new(&pgn);
+    let err = slice.read_game(&mut Replay::default()).expect("a game").unwrap_err();
+    assert!(matches!(err.kind, PgnErrorKind::UnclosedComment), "{err}");
+    assert_eq!(place(&err), (1, line, column, brace as u64));
+    let next = slice.read_game(&mut Replay::default()).expect("the next game");
+    assert!(next.is_ok());
+    for read in [1, 2, 3, 7, 16, 53, 64, 4096] {
+        let mut stream = PgnReader::new(Trickle(&pgn, read));
+        let err = stream.read_game(&mut Replay::default()).expect("a game").unwrap_err();
+        assert_eq!(place(&err), (1, line, column, brace as u64), "{read}-byte reads");
+        let next = stream.read_game(&mut Replay::default()).expect("the next game");
+        assert!(next.is_ok(), "{read}-byte reads");
+        assert!(stream.read_game(&mut Replay::default()).is_none());
+    }
 }
