@@ -41,7 +41,7 @@
 use std::io::{self, BufRead, BufReader, Cursor, Read};
 use std::sync::Mutex;
 
-use chessbits_cbg::{CbgError, GameBuilder, GameRecord, MAGIC};
+use chessbits_cbg::{CbgError, FileKind, GameBuilder, GameRecord};
 use chessbits_pgn::{PgnError, PgnErrorKind, ReplayError};
 
 use crate::ExportError;
@@ -139,19 +139,20 @@ pub fn cbg_failed_message(e: &CbgError) -> String {
     format!("byte {}: {}", e.at.byte, e.kind)
 }
 
-/// Whether `input` is a `.cbg` file (it starts with [`MAGIC`]), and the input with its
-/// first bytes put back. An error reading them (a `.zst` cut inside its first block) is put
-/// back too, after the bytes read before it: the reader meets it where it would have.
-pub fn sniff_cbg<R: Read + Send + 'static>(mut input: R) -> (bool, Box<dyn BufRead + Send + Sync>) {
-    let mut head = Vec::with_capacity(MAGIC.len());
-    let read = input.by_ref().take(MAGIC.len() as u64).read_to_end(&mut head);
-    let cbg = head == MAGIC;
+/// What `input` is ([`FileKind::of`] its first [`FileKind::HEAD_LEN`] bytes: PGN, a `.cbg`
+/// file, or binary bytes that are neither), and the input with those bytes put back. An
+/// error reading them (a `.zst` cut inside its first block) is put back too, after the bytes
+/// read before it: the reader meets it where it would have.
+pub fn sniff<R: Read + Send + 'static>(mut input: R) -> (FileKind, Box<dyn BufRead + Send + Sync>) {
+    let mut head = Vec::with_capacity(FileKind::HEAD_LEN);
+    let read = input.by_ref().take(FileKind::HEAD_LEN as u64).read_to_end(&mut head);
+    let kind = FileKind::of(&head);
     let rest: Box<dyn Read + Send> = match read {
         Ok(_) => Box::new(Cursor::new(head).chain(input)),
         Err(e) => Box::new(Cursor::new(head).chain(Failed(Some(e)))),
     };
     let rest = SyncRead(Mutex::new(rest));
-    (cbg, Box::new(BufReader::with_capacity(1 << 16, rest)))
+    (kind, Box::new(BufReader::with_capacity(1 << 16, rest)))
 }
 
 /// A reader made `Sync` (the Python classes that hold one must be), read only through
@@ -257,22 +258,31 @@ mod tests {
 
     #[test]
     fn sniffing_puts_the_bytes_back() {
-        let (cbg, mut rest) = sniff_cbg(Cursor::new(b"1. e4 *\n".to_vec()));
+        let (kind, mut rest) = sniff(Cursor::new(b"1. e4 *\n".to_vec()));
         let mut text = String::new();
         rest.read_to_string(&mut text).unwrap();
-        assert!(!cbg);
+        assert_eq!(kind, FileKind::Pgn);
         assert_eq!(text, "1. e4 *\n");
-        let mut file = MAGIC.to_vec();
+        let mut file = chessbits_cbg::MAGIC.to_vec();
         file.extend_from_slice(b"rest");
-        let (cbg, mut rest) = sniff_cbg(Cursor::new(file.clone()));
+        let (kind, mut rest) = sniff(Cursor::new(file.clone()));
         let mut back = Vec::new();
         rest.read_to_end(&mut back).unwrap();
-        assert!(cbg);
+        assert_eq!(kind, FileKind::Cbg);
         assert_eq!(back, file);
+        // Binary bytes past the first kilobyte of text are not looked at; within it they are.
+        for (at, expected) in [(100, FileKind::Binary), (FileKind::HEAD_LEN, FileKind::Pgn)] {
+            let mut text = b"1. e4 e5 ".repeat(1000);
+            text[at] = 0;
+            let (kind, mut rest) = sniff(Cursor::new(text.clone()));
+            let mut back = Vec::new();
+            rest.read_to_end(&mut back).unwrap();
+            assert_eq!((kind, back == text), (expected, true), "{at}");
+        }
         // A read error inside the first bytes comes back after the bytes before it.
-        let (cbg, mut rest) = sniff_cbg(Cut(b"1."));
+        let (kind, mut rest) = sniff(Cut(b"1."));
         let mut back = Vec::new();
-        assert!(!cbg);
+        assert_eq!(kind, FileKind::Pgn);
         assert!(rest.read_to_end(&mut back).is_err());
         assert_eq!(back, b"1.");
     }

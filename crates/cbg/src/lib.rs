@@ -123,6 +123,7 @@ use chessbits_codec::packed::PackedError;
 
 mod body;
 mod file;
+mod kind;
 mod reader;
 mod record;
 
@@ -130,6 +131,7 @@ use body::{encode_body, put_varint, Encoded};
 
 pub use body::CodedGame;
 pub use file::CbgFile;
+pub use kind::FileKind;
 pub use reader::{CbgReader, RawGame};
 pub use record::{GameBuilder, GameRecord};
 

@@ -19,13 +19,13 @@ use chessbits_arrow::lichess::{ParquetRows, RowBatch};
 use chessbits_arrow::{
     BatchBuilder, CodedBatch, ExportError, ExportOptions, Keys, ParquetExporter,
 };
-use chessbits_cbg::{CbgError, CbgReader, GameBuilder, GameRecord};
+use chessbits_cbg::{CbgError, CbgReader, FileKind, GameBuilder, GameRecord};
 use chessbits_pgn::{
     par_chunks, par_map, par_map_pooled, ChunkReader, MovetextReader, Parallel, PgnError,
     PgnErrorKind, ReplayError,
 };
 
-use crate::files::{check_inputs, not_pgn, peek, read_error, Kind, Peeked, Pending};
+use crate::files::{check_inputs, check_output, peek, read_error, Peeked, Pending};
 use crate::pack::{file_error, raw_groups, Counting, Item};
 use crate::progress::{Done, Progress};
 
@@ -99,7 +99,7 @@ pub fn run(
     err: &mut impl Write,
 ) -> io::Result<ExportStats> {
     let mut stats = ExportStats::default();
-    if !check_inputs(&args.files, err)? {
+    if !check_inputs(&args.files, err)? || !check_output(&args.files, &args.output, err)? {
         stats.failed_inputs += 1;
         return Ok(stats);
     }
@@ -133,7 +133,7 @@ pub fn run(
         let parallel = args.threads.options();
         let read = peeked.read.clone();
         let mut file = FileRun { path, before, read_before, stats: &mut stats };
-        if peeked.kind == Kind::Cbg {
+        if peeked.kind == FileKind::Cbg {
             let input = BufReader::with_capacity(1 << 16, peeked.input.by_ref());
             export_cbg(&mut file, input, (&options, &parallel), &mut exporter, progress, err)?;
         } else {
@@ -246,8 +246,8 @@ fn export_parquet<W: Write + Send>(
 /// be opened or is neither.
 fn open_pgn_or_cbg(path: &Path, err: &mut impl Write) -> io::Result<Option<Peeked>> {
     match peek(path) {
-        Ok(peeked) if peeked.kind == Kind::Binary => {
-            writeln!(err, "chessbits: {} {}", path.display(), not_pgn(peeked.kind).unwrap_or(""))?;
+        Ok(peeked) if peeked.kind == FileKind::Binary => {
+            writeln!(err, "chessbits: {} {}", path.display(), peeked.kind.not_pgn().unwrap_or(""))?;
             Ok(None)
         }
         Ok(peeked) => Ok(Some(peeked)),

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use chessbits_cbg::MAGIC;
+use chessbits_cbg::FileKind;
 use chessbits_pgn::{ErrorPlace, Input, ReadCount};
 
 /// An output file being written: under a hidden temporary name in the same folder (the
@@ -79,24 +79,42 @@ pub fn check_inputs(paths: &[PathBuf], err: &mut impl Write) -> io::Result<bool>
     Ok(ok)
 }
 
-/// The bytes of an input [`peek`] looks at.
-const HEAD: u64 = 4096;
+/// Checks that `output` is none of `inputs` (the same file by another name or link
+/// included) before anything is read: the output replaces its file once written, and
+/// `index build games.pgn -o games.pgn` replaced the games with their index. Reports it on
+/// `err` and returns whether the output is apart.
+pub fn check_output(inputs: &[PathBuf], output: &Path, err: &mut impl Write) -> io::Result<bool> {
+    let Some(input) = inputs.iter().find(|input| same_file(input, output)) else {
+        return Ok(true);
+    };
+    writeln!(
+        err,
+        "chessbits: {}: the output is an input ({}): nothing read, nothing written",
+        output.display(),
+        input.display()
+    )?;
+    Ok(false)
+}
 
-/// What the first kilobytes of an input say it is.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// Text that may be PGN (or nothing at all).
-    Pgn,
-    /// A `.cbg` game file.
-    Cbg,
-    /// Binary bytes: not PGN.
-    Binary,
+/// Whether `a` and `b` name one existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    let (Ok(x), Ok(y)) = (fs::metadata(a), fs::metadata(b)) else { return false };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        x.dev() == y.dev() && x.ino() == y.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (x, y);
+        matches!((fs::canonicalize(a), fs::canonicalize(b)), (Ok(p), Ok(q)) if p == q)
+    }
 }
 
 /// An input opened and decompressed, its first bytes looked at and put back.
 pub struct Peeked {
     /// What the first bytes say.
-    pub kind: Kind,
+    pub kind: FileKind,
     /// The bytes stored read so far (compressed, if the input is).
     pub read: ReadCount,
     /// The decompressed bytes read so far.
@@ -132,40 +150,13 @@ pub fn peek(path: &Path) -> io::Result<Peeked> {
     let read = input.read_count();
     let decompressed = Arc::new(AtomicU64::new(0));
     let mut counted = Counted { inner: input, count: Arc::clone(&decompressed), error: None };
-    let mut head = Vec::with_capacity(HEAD as usize);
+    let mut head = Vec::with_capacity(FileKind::HEAD_LEN);
     // A read error here goes to the reader after the bytes before it.
-    if let Err(e) = counted.by_ref().take(HEAD).read_to_end(&mut head) {
+    if let Err(e) = counted.by_ref().take(FileKind::HEAD_LEN as u64).read_to_end(&mut head) {
         counted.error = Some(e);
     }
-    let kind = kind_of(&head);
+    let kind = FileKind::of(&head);
     Ok(Peeked { kind, read, decompressed, input: io::Cursor::new(head).chain(counted) })
-}
-
-/// What `head`, an input's first bytes, says it is. Binary: a NUL byte, or more than one byte
-/// in 20 a control character other than tab, line feed, form feed, carriage return and
-/// escape. PGN text has none of those; UTF-8 and Latin-1 text in any language passes.
-pub fn kind_of(head: &[u8]) -> Kind {
-    if head.starts_with(&MAGIC) {
-        return Kind::Cbg;
-    }
-    let control = head
-        .iter()
-        .filter(|&&b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | 0x0c | b'\r' | 0x1b)) || b == 0x7f)
-        .count();
-    if head.contains(&0) || control * 20 > head.len() {
-        Kind::Binary
-    } else {
-        Kind::Pgn
-    }
-}
-
-/// Why an input is not read as PGN, once for the file: `None` for PGN.
-pub fn not_pgn(kind: Kind) -> Option<&'static str> {
-    match kind {
-        Kind::Pgn => None,
-        Kind::Cbg => Some("is a .cbg game file, not PGN: read it with `chessbits unpack`"),
-        Kind::Binary => Some("does not look like PGN (binary bytes in its first kilobytes)"),
-    }
 }
 
 /// The one wording of a broken game, on stderr, for every command: `chessbits: FILE: game N,
@@ -190,18 +181,6 @@ pub fn read_error(err: &mut impl Write, path: &Path, offset: u64, e: &io::Error)
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn binary_heads_are_told_from_text() {
-        assert_eq!(kind_of(b""), Kind::Pgn);
-        assert_eq!(kind_of(b"[Event \"x\"]\r\n\r\n1. e4 e5 *\r\n"), Kind::Pgn);
-        assert_eq!(kind_of("[White \"Ærøskøbing\"]\n".as_bytes()), Kind::Pgn);
-        assert_eq!(kind_of(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"), Kind::Binary);
-        assert_eq!(kind_of(&[0x7f, b'E', b'L', b'F', 2, 1, 1, 0]), Kind::Binary);
-        let mut cbg = MAGIC.to_vec();
-        cbg.extend_from_slice(&[2, 0, 0, 0]);
-        assert_eq!(kind_of(&cbg), Kind::Cbg);
-    }
 
     #[test]
     fn a_pending_output_is_named_only_when_committed() {

@@ -6,7 +6,7 @@ use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
 
-use chessbits_cbg::CbgReader;
+use chessbits_cbg::{CbgReader, FileKind};
 use chessbits_index::{
     explore_shards, format_date, position_after, prepare_chunk, BuildOptions, Filter, Found, Index,
     IndexBuilder, MoveStats, PreparedChunk, PreparedGame,
@@ -16,7 +16,7 @@ use chessbits_notation::san::SanPlus;
 use chessbits_pgn::{par_chunks, Parallel};
 use chessbits_state::Position;
 
-use crate::files::{check_inputs, peek, read_error, Kind, Peeked, Pending};
+use crate::files::{check_inputs, check_output, peek, read_error, Peeked, Pending};
 use crate::pgn::fitted;
 use crate::progress::{Done, Progress};
 use crate::Threads;
@@ -295,11 +295,11 @@ pub(crate) fn index_games(
             continue;
         }
         match peek(path) {
-            Ok(peeked) if matches!(peeked.kind, Kind::Binary) => {
+            Ok(peeked) if matches!(peeked.kind, FileKind::Binary) => {
                 writeln!(err, "chessbits: {}: neither PGN nor .cbg", path.display())?;
                 run.failed_inputs += 1;
             }
-            Ok(mut peeked) if peeked.kind == Kind::Cbg => {
+            Ok(mut peeked) if peeked.kind == FileKind::Cbg => {
                 run.cbg(path, peeked.input.by_ref(), err)?
             }
             Ok(mut peeked) => run.pgn(path, &mut peeked, &parallel, (&mut progress, err))?,
@@ -330,6 +330,9 @@ fn build(
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> io::Result<bool> {
+    if !check_output(files, output, err)? {
+        return Ok(false);
+    }
     let Some(Indexed { builder, number, failed, failed_inputs, progress }) =
         index_games(files, options, &threads, err)?
     else {

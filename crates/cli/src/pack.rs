@@ -38,7 +38,7 @@ use chessbits_pgn::{
 };
 use chessbits_state::Position;
 
-use crate::files::{check_inputs, read_error, Pending};
+use crate::files::{check_inputs, check_output, read_error, Pending};
 use crate::pgn::{fitted, open_pgn, uci_line, To};
 use crate::progress::{Done, Progress};
 
@@ -212,7 +212,7 @@ pub fn pack(
     err: &mut impl Write,
 ) -> io::Result<PackStats> {
     let mut s = PackStats::default();
-    if !check_inputs(inputs, err)? {
+    if !check_inputs(inputs, err)? || !check_output(inputs, output, err)? {
         s.failed_inputs += 1;
         return Ok(s);
     }

@@ -36,7 +36,7 @@ use chessbits_pgn::{
     ReplayedGame, TreeBuilder, Visitor,
 };
 
-use crate::files::{game_error, not_pgn, peek, read_error, Peeked};
+use crate::files::{game_error, peek, read_error, Peeked};
 use crate::progress::{Done, Progress};
 
 /// What `chessbits pgn` writes.
@@ -92,7 +92,7 @@ impl Summary {
 /// cannot be opened or is not PGN.
 pub(crate) fn open_pgn(path: &Path, err: &mut impl Write) -> io::Result<Option<Peeked>> {
     match peek(path) {
-        Ok(peeked) => match not_pgn(peeked.kind) {
+        Ok(peeked) => match peeked.kind.not_pgn() {
             None => Ok(Some(peeked)),
             Some(why) => {
                 writeln!(err, "chessbits: {} {why}", path.display())?;

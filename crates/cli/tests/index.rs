@@ -188,3 +188,33 @@ fn a_damaged_index_never_answers_with_success() {
     // Both outcomes happen: flips in parts these queries do not read answer as before.
     assert!(failed > 0 && answered > 0, "{failed} failed, {answered} answered");
 }
+
+/// An output that is one of the inputs, by its name or another (a hard link), is refused
+/// before anything is read, by every command that writes a file: `index build games.pgn -o
+/// games.pgn` replaced the games with their index and exited 0.
+#[test]
+fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
+    let dir = dir("self");
+    let pgn = dir.join("games.pgn");
+    let games = b"[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. d4 *\n";
+    std::fs::write(&pgn, games).expect("written");
+    let link = dir.join("link.pgn");
+    std::fs::hard_link(&pgn, &link).expect("a hard link");
+    let (pgn, link) = (pgn.display().to_string(), link.display().to_string());
+    for args in [
+        vec!["index", "build", &pgn, "-o", &pgn, "-q"],
+        vec!["index", "build", &pgn, "-o", &link, "-q"],
+        vec!["pack", &pgn, "-o", &link, "-q"],
+        vec!["export", &pgn, &pgn, "-o", &pgn, "-q"],
+    ] {
+        let out = run(&args, "");
+        assert_ne!(out.status.code(), Some(0), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains("the output is an input"), "{args:?}: {stderr}");
+        assert_eq!(std::fs::read(&pgn).expect("the input"), games, "{args:?}");
+    }
+    // Another output is written as before.
+    let index = dir.join("games.cbx").display().to_string();
+    let out = run(&["index", "build", &pgn, "-o", &index, "-q"], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}

@@ -21,7 +21,7 @@ use crate::errors::{
     bit_error, fen_error, move_decode_error, raise, DecodeError, IllegalMoveError, InvalidMoveError,
 };
 use crate::games::Games;
-use crate::source::{shown, Source};
+use crate::source::{check_output, shown, Source};
 
 /// A position layout.
 #[derive(Copy, Clone)]
@@ -188,6 +188,7 @@ pub(crate) fn write_cbg(
     codec: &str,
 ) -> PyResult<(u64, u64)> {
     let codec = self::codec(codec)?;
+    check_output(std::iter::once(&source), &path)?;
     let mut games = Games::open(source)?;
     let io = |e: std::io::Error| PyOSError::new_err(format!("{}: {e}", shown(&path)));
     let file = File::create(&path).map_err(io)?;

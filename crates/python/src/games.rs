@@ -12,10 +12,10 @@ use std::sync::Mutex;
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
-use chessbits_arrow::games::{cbg_failed_message, pgn_failed_message, read_games_into, sniff_cbg};
+use chessbits_arrow::games::{cbg_failed_message, pgn_failed_message, read_games_into, sniff};
 use chessbits_arrow::lichess::{ParquetRows, RowBatch};
 use chessbits_arrow::{add_to_game_numbers, ExportError, Keys};
-use chessbits_cbg::{CbgError, CbgErrorKind, CbgReader, GameBuilder, GameRecord};
+use chessbits_cbg::{CbgError, CbgErrorKind, CbgReader, FileKind, GameBuilder, GameRecord};
 use chessbits_pgn::{
     par_chunks_pooled, par_map_pooled, ChunkReader, Compression, Input, MovetextReader, Parallel,
     PgnError, PgnErrorKind, PgnReader, ReplayError,
@@ -197,20 +197,33 @@ impl Games {
         }
     }
 
-    /// Reads `input` as `.cbg` if it starts with the magic bytes, else as PGN.
+    /// Reads `input` as its first bytes say ([`sniff`]): `.cbg` or PGN.
     pub(crate) fn new(input: Input) -> PyResult<Games> {
-        let (cbg, input) = sniff_cbg(input);
-        Games::from_input(cbg, input)
+        let (kind, input) = sniff(input);
+        Games::from_input(kind, input)
     }
 
-    /// Reads `input`, told `.cbg` or not already ([`sniff_cbg`]).
-    pub(crate) fn from_input(cbg: bool, input: Box<dyn BufRead + Send + Sync>) -> PyResult<Games> {
-        if cbg {
-            let reader =
-                CbgReader::new(input).map_err(|e| Python::attach(|py| cbg_error(py, &e)))?;
-            Ok(Games::Cbg(CbgGames { reader, skipped: 0, index_error: None }))
-        } else {
-            Ok(Games::Pgn(PgnReader::new(input), GameBuilder::default()))
+    /// Reads `input`, told what it is already ([`sniff`]).
+    ///
+    /// # Errors
+    /// `ChessbitsError` for binary bytes that are neither PGN nor `.cbg` (`chessbits export`
+    /// and `index build` refuse the same inputs: a row for them numbered the games after
+    /// differently), `CbgError` for a `.cbg` header that does not read.
+    pub(crate) fn from_input(
+        kind: FileKind,
+        input: Box<dyn BufRead + Send + Sync>,
+    ) -> PyResult<Games> {
+        match kind {
+            FileKind::Cbg => {
+                let reader =
+                    CbgReader::new(input).map_err(|e| Python::attach(|py| cbg_error(py, &e)))?;
+                Ok(Games::Cbg(CbgGames { reader, skipped: 0, index_error: None }))
+            }
+            FileKind::Pgn => Ok(Games::Pgn(PgnReader::new(input), GameBuilder::default())),
+            FileKind::Binary => Err(raise::<ChessbitsError>(
+                "the source is neither PGN, .cbg nor lichess Parquet (binary bytes in its first \
+                 kilobytes)",
+            )),
         }
     }
 
@@ -753,9 +766,9 @@ fn reader(
         .map_or(Parallel::new(threads), |n| Parallel::new(threads).fit_to(n))
         .with_read_ahead(!plain);
     let serial = threads <= 1 || file_object || small;
-    let (cbg, input) = sniff_cbg(input);
-    if cbg || serial {
-        let games = Games::from_input(cbg, input)?;
+    let (kind, input) = sniff(input);
+    if kind != FileKind::Pgn || serial {
+        let games = Games::from_input(kind, input)?;
         return Ok(GameBatches::serial(games, moves, keys, batch_games));
     }
     Ok(GameBatches::parallel(input, moves, keys, (options, batch_games)))

@@ -5,9 +5,10 @@ use std::path::PathBuf;
 
 use arrow_array::RecordBatch;
 use arrow_ipc::writer::StreamWriter;
-use chessbits_arrow::games::sniff_cbg;
+use chessbits_arrow::games::sniff;
 use chessbits_arrow::index::{explore_batch, find_batch};
 use chessbits_arrow::lichess::{ParquetRows, RowBatch};
+use chessbits_cbg::FileKind;
 use chessbits_index::{
     position_after, prepare_chunk, prepare_games, BuildOptions, Filter, Index, IndexBuilder,
     PreparedChunk, PreparedGame,
@@ -22,7 +23,7 @@ use pyo3::types::PyBytes;
 use crate::args;
 use crate::errors::{raise, ChessbitsError};
 use crate::games::Games;
-use crate::source::{path_error, Source};
+use crate::source::{check_output, path_error, Source};
 
 /// An index file, memory-mapped: the Rust side of `chessbits.Index`.
 #[pyclass(module = "chessbits", name = "_Index", frozen)]
@@ -166,6 +167,7 @@ pub(crate) fn build_index(
     let memory = args::ranged::<usize>(memory, "memory", 1)?;
     let options =
         BuildOptions::default().with_max_ply(max_ply).with_memory(memory.saturating_mul(1 << 20));
+    check_output(sources.iter(), &output)?;
     let mut builder = IndexBuilder::new(options);
     let (mut before, mut skipped) = (0u64, 0u64);
     for source in sources {
@@ -184,13 +186,13 @@ pub(crate) fn build_index(
             Some(size) => Parallel::new(threads).fit_to(size),
             None => Parallel::new(threads),
         });
-        let (cbg, input) = sniff_cbg(source.open()?);
+        let (kind, input) = sniff(source.open()?);
         let last = match parallel {
-            Some(parallel) if !cbg => {
+            Some(parallel) if kind == FileKind::Pgn => {
                 py.detach(|| prepare_in_parallel(input, &parallel, &mut builder, before))?
             }
             _ => {
-                let mut games = Games::from_input(cbg, input)?;
+                let mut games = Games::from_input(kind, input)?;
                 prepare_serially(py, &mut games, &mut builder, before)?
             }
         };

@@ -241,3 +241,43 @@ pub(crate) fn shown(path: &Path) -> String {
     }
     format!("{:?}... ({} characters)", &text[..end], text.chars().count())
 }
+
+impl Source {
+    /// Whether the source is the file at `output` (by any name or hard link): a function
+    /// that writes `output` would destroy it before, or while, reading it.
+    pub(crate) fn is_file(&self, output: &Path) -> bool {
+        let Source::Path(path) = self else { return false };
+        let (Ok(a), Ok(b)) = (std::fs::metadata(path), std::fs::metadata(output)) else {
+            return false;
+        };
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            (a.dev(), a.ino()) == (b.dev(), b.ino())
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = (a, b);
+            std::fs::canonicalize(path).ok() == std::fs::canonicalize(output).ok()
+        }
+    }
+}
+
+/// Refuses an `output` that is one of the sources, before anything is read or written:
+/// `write_cbg(path, path)` emptied the games before reading them, and `build_index` replaced
+/// them with the index, as `chessbits index build` refuses it.
+///
+/// # Errors
+/// `ValueError` naming the output.
+pub(crate) fn check_output<'a>(
+    mut sources: impl Iterator<Item = &'a Source>,
+    output: &Path,
+) -> PyResult<()> {
+    if sources.any(|source| source.is_file(output)) {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "{}: the output is a source: nothing read, nothing written",
+            shown(output)
+        )));
+    }
+    Ok(())
+}

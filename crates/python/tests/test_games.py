@@ -381,3 +381,47 @@ def test_batches_reach_pyarrow_without_a_copy(sample_path):
     reader = chessbits.iter_games(sample_path, threads=2)
     assert isinstance(reader, pa.RecordBatchReader)
     assert reader.read_all().num_rows == table.num_rows
+
+
+def test_binary_bytes_are_refused_as_chessbits_export_refuses_them(tmp_path):
+    """Bytes that are neither PGN, .cbg nor Parquet (a NUL, control bytes) raise, as
+    `chessbits export` and `index build` refuse the file: a row for them, counted as a
+    skipped game, numbered every game after it one higher than the CLI does."""
+    junk = tmp_path / "junk.bin"
+    junk.write_bytes(b"not a pgn\x00\x01")
+    good = tmp_path / "good.pgn"
+    good.write_bytes(b'[Event "B"]\n\n1. d4 *\n\n')
+    for source in (junk, junk.read_bytes(), io.BytesIO(junk.read_bytes())):
+        with pytest.raises(chessbits.ChessbitsError, match="neither PGN"):
+            chessbits.read_games(source)
+    with pytest.raises(chessbits.ChessbitsError, match="neither PGN"):
+        chessbits.build_index([good, junk], tmp_path / "games.cbx")
+    assert not (tmp_path / "games.cbx").exists()
+    with pytest.raises(chessbits.ChessbitsError, match="neither PGN"):
+        chessbits.game_positions(junk)
+    # Text with a control byte or two in its first kilobytes is still PGN.
+    table = chessbits.read_games(b'[Event "\x1b[1mB"]\n\n1. d4 *\n\n')
+    assert table.column("plies").to_pylist() == [1]
+
+
+def test_an_output_that_is_a_source_is_refused_and_the_source_kept(tmp_path):
+    """write_cbg(path, path) emptied the games before reading them (0 games, the file
+    lost); build_index(path, path) replaced them with the index. Both raise first now, by
+    the file's name or a hard link to it."""
+    import os
+
+    pgn = tmp_path / "games.pgn"
+    games = b'[Event "a"]\n\n1. e4 e5 *\n\n[Event "b"]\n\n1. d4 *\n'
+    pgn.write_bytes(games)
+    link = tmp_path / "link.pgn"
+    os.link(pgn, link)
+    for call in (
+        lambda: chessbits.write_cbg(pgn, pgn),
+        lambda: chessbits.write_cbg(str(pgn), link),
+        lambda: chessbits.build_index(pgn, pgn),
+        lambda: chessbits.build_index([b"1. e4 *", link], pgn),
+    ):
+        with pytest.raises(ValueError, match="the output is a source"):
+            call()
+        assert pgn.read_bytes() == games
+    assert chessbits.write_cbg(pgn, tmp_path / "games.cbg") == (2, 0)

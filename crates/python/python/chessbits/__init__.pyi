@@ -1360,7 +1360,9 @@ def read_games(
     file damaged as a file, not in one game's record (cut short, an index record that does
     not match its game records, bytes after its trailer), raises ``CbgError`` once every game
     it holds is read, and ``on_error="keep"`` keeps them the same way: no row stands for the
-    file's error, as in ``chessbits export``.
+    file's error, as in ``chessbits export``. Binary bytes that are none of these (a NUL or
+    many control bytes in the first 4 KiB) raise ``ChessbitsError``, as ``chessbits export``
+    refuses such a file.
     """
 
 def iter_games(
@@ -1456,7 +1458,8 @@ def write_cbg(source: Source, path: Union[str, os.PathLike[str]], *, codec: _Mov
     Returns ``(written, failed)``; games that do not read are left out. Read the file back
     with ``read_games(path)``. An input that cannot be read to its end raises (a truncated
     ``.zst``: ``OSError``; a ``.cbg`` file damaged as a file: ``CbgError``), leaving ``path``
-    without its trailer.
+    without its trailer. A ``path`` that is the source's file raises ``ValueError`` before
+    anything is read or written.
     """
 
 class Index:
@@ -1530,7 +1533,8 @@ def build_index(
     temporary name and renamed once whole; the same bytes at every thread count. Returns
     ``{"games": ..., "skipped": ..., "bytes": ...}``. An input that cannot be read to its end
     raises (a truncated ``.zst``: ``OSError``; a ``.cbg`` file damaged as a file:
-    ``CbgError``), and no index is written.
+    ``CbgError``; binary bytes: ``ChessbitsError``), and no index is written; so does an
+    ``output`` that is one of the sources' files (``ValueError``), before anything is read.
     """
 
 def to_chess(board: Board) -> Any:
