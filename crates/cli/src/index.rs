@@ -107,7 +107,7 @@ pub struct Query {
     #[arg(long, value_name = "ELO")]
     max_rating: Option<u16>,
     /// Only games of these speeds (comma-separated: ultraBullet, bullet, blitz, rapid,
-    /// classical, correspondence).
+    /// classical, correspondence, and unknown for a game without a `TimeControl` that reads).
     #[arg(long, value_name = "SPEEDS")]
     speed: Option<String>,
     /// JSON instead of tab-separated rows: one array of objects per answer.

@@ -39,18 +39,23 @@ impl Speed {
         Speed::Correspondence,
     ];
 
-    /// The speed of a `TimeControl` value (`300+3`, `60`, `-`).
+    /// The speed of a `TimeControl` value: `300+3`, `60`, `-`; fractions of a second as
+    /// cutechess and fastchess write them (`154.283+1.543`, `10+0.05`); the first period of
+    /// the PGN standard's `moves/seconds` forms (`40/5400+30:1800+30` is 5,400 + 40 x 30 s)
+    /// and a sandclock (`*180`). Anything else (`?`, text) is [`Speed::Unknown`].
     pub fn of_time_control(value: &[u8]) -> Speed {
         if value == b"-" {
             return Speed::Correspondence;
         }
-        let text = core::str::from_utf8(value).unwrap_or("");
-        let (initial, increment) = text.split_once('+').unwrap_or((text, "0"));
-        let (Ok(initial), Ok(increment)) = (initial.parse::<u64>(), increment.parse::<u64>())
-        else {
+        let text = core::str::from_utf8(value).unwrap_or("").trim();
+        let period = text.split(':').next().unwrap_or("");
+        let period = period.split_once('/').map_or(period, |(_, rest)| rest);
+        let period = period.strip_prefix('*').unwrap_or(period);
+        let (initial, increment) = period.split_once('+').unwrap_or((period, "0"));
+        let (Some(initial), Some(increment)) = (millis(initial), millis(increment)) else {
             return Speed::Unknown;
         };
-        match initial.saturating_add(increment.saturating_mul(40)) {
+        match initial.saturating_add(increment.saturating_mul(40)) / 1000 {
             0..30 => Speed::UltraBullet,
             30..180 => Speed::Bullet,
             180..480 => Speed::Blitz,
@@ -93,6 +98,20 @@ impl core::str::FromStr for Speed {
             .find(|speed| speed.name().eq_ignore_ascii_case(s))
             .ok_or_else(|| format!("unknown speed {s:?} (ultraBullet, bullet, blitz, rapid, classical, correspondence, unknown)"))
     }
+}
+
+/// Seconds written in decimal (`154`, `1.543`, `0.05`) as whole milliseconds (a fourth
+/// decimal and on dropped); `None` for anything else (a sign, an exponent, no digits).
+fn millis(text: &str) -> Option<u64> {
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() && fraction.is_empty() || !digits(whole) || !digits(fraction) {
+        return None;
+    }
+    let whole = if whole.is_empty() { 0 } else { whole.parse::<u64>().ok()? };
+    let fraction = fraction.bytes().chain(core::iter::repeat(b'0')).take(3);
+    let fraction = fraction.fold(0, |n, b| n * 10 + u64::from(b - b'0'));
+    Some(whole.saturating_mul(1000).saturating_add(fraction))
 }
 
 /// The lower bounds of the rating bands (the players' average rating) that the explorer's
@@ -164,20 +183,28 @@ impl GameFacts {
     }
 }
 
-/// Reads a PGN `Date` (`2021.10.31`, `2021.??.??`) as `yyyymmdd`, unknown parts as 0.
+/// Reads a PGN `Date` (`2021.10.31`, `2021.??.??`) as `yyyymmdd`, unknown parts as 0. The
+/// year is four digits, the month and day one or two (`??` or out of range: unknown); any
+/// other form is an unknown date, so that `21.10.2021` is no game of the year 21.
 pub fn parse_date(value: &[u8]) -> u32 {
     let mut parts = value.split(|&b| b == b'.');
-    let mut number = |max: u32| -> u32 {
+    let mut number = |lengths: core::ops::RangeInclusive<usize>, max: u32| -> Option<u32> {
         let part = parts.next().unwrap_or(b"");
-        let n = core::str::from_utf8(part).ok().and_then(|t| t.parse::<u32>().ok()).unwrap_or(0);
-        if n > max {
-            0
-        } else {
-            n
+        if part.iter().all(|&b| b == b'?') {
+            return Some(0);
         }
+        if !lengths.contains(&part.len()) || !part.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let n = part.iter().fold(0, |n, &b| n * 10 + u32::from(b - b'0'));
+        Some(if n > max { 0 } else { n })
     };
-    let (year, month, day) = (number(9999), number(12), number(31));
-    if year == 0 {
+    let (Some(year), Some(month), Some(day)) =
+        (number(4..=4, 9999), number(1..=2, 12), number(1..=2, 31))
+    else {
+        return 0;
+    };
+    if year == 0 || parts.next().is_some() {
         return 0;
     }
     year * 10_000 + month * 100 + day
@@ -394,6 +421,23 @@ mod tests {
             ("-", Speed::Correspondence),
             ("?", Speed::Unknown),
             ("", Speed::Unknown),
+            // Fractions of a second, as cutechess and fastchess write them: 216 s and 12 s.
+            ("154.283+1.543", Speed::Blitz),
+            ("10+0.05", Speed::UltraBullet),
+            ("29.999", Speed::UltraBullet),
+            ("30.0", Speed::Bullet),
+            (".5+1", Speed::Bullet),
+            // The PGN standard's forms: moves/seconds periods, the first one read; sandclock.
+            ("40/5400+30:1800+30", Speed::Classical),
+            ("40/7200", Speed::Classical),
+            ("*180", Speed::Blitz),
+            // Not seconds.
+            ("1e3", Speed::Unknown),
+            ("+5", Speed::Unknown),
+            ("300+", Speed::Unknown),
+            ("3.0.0", Speed::Unknown),
+            ("inf", Speed::Unknown),
+            (".", Speed::Unknown),
         ] {
             assert_eq!(Speed::of_time_control(tc.as_bytes()), speed, "{tc}");
         }
@@ -409,6 +453,16 @@ mod tests {
         assert_eq!(parse_date(b"2021.??.??"), 20210000);
         assert_eq!(parse_date(b"????.??.??"), 0);
         assert_eq!(parse_date(b"2021.13.01"), 20210001);
+        assert_eq!(parse_date(b"2022.13.45"), 20220000);
+        assert_eq!(parse_date(b"2021.1.5"), 20210105);
+        assert_eq!(parse_date(b"2021"), 20210000);
+        // Not a PGN date: unknown, not the year 21 (or 2021 read from the wrong field).
+        assert_eq!(parse_date(b"21.10.2021"), 0);
+        assert_eq!(parse_date(b"2021-10-31"), 0);
+        assert_eq!(parse_date(b"02021.10.31"), 0);
+        assert_eq!(parse_date(b"2021.10.31.5"), 0);
+        assert_eq!(parse_date(b"+021.10.31"), 0);
+        assert_eq!(parse_date(b"2021.010.31"), 0);
         let facts =
             GameFacts { date: 20211031, white_elo: 1500, black_elo: 1700, ..GameFacts::default() };
         assert_eq!(facts.month(), 2021 * 12 + 9);
