@@ -61,7 +61,7 @@ pub use game::{
     format_date, parse_date, parse_month, parse_result, rating_band, Filter, GameFacts, Speed,
     RATING_BANDS,
 };
-pub use read::{explore_shards, same_position, Found, GameInfo, Index, MoveStats};
+pub use read::{explore_shards, fen_equivalents, same_position, Found, GameInfo, Index, MoveStats};
 pub use regions::{crc32, reseal, REGION_LEN};
 
 use chessbits_movegen::MoveGen;

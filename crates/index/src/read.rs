@@ -3,9 +3,11 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use chessbits_bitboard::{Color, Rank, Role};
 use chessbits_codec::bits::BitReader;
 use chessbits_codec::move_codec::{MoveCodec, MoveDecoder};
 use chessbits_move::Move16;
+use chessbits_movegen::MoveGen;
 use chessbits_notation::fen::parse_position;
 use chessbits_state::Position;
 
@@ -316,6 +318,21 @@ impl Index {
         Ok(None)
     }
 
+    /// The candidates under every key of `positions` (one position's keys,
+    /// [`fen_equivalents`]): the games of the key blocks' groups, and the data of the popular
+    /// groups among the keys.
+    fn candidates_of(&self, positions: &[Position]) -> Result<(Vec<u32>, Vec<usize>), IndexError> {
+        let (mut games, mut popular) = (Vec::new(), Vec::new());
+        for key in positions.iter().map(Position::key) {
+            let candidates = self.candidates(key)?;
+            games.extend(candidates.games);
+            if candidates.popular {
+                popular.extend(self.popular_data(key)?);
+            }
+        }
+        Ok((games, popular))
+    }
+
     /// The groups of the key blocks whose kept bits are `key`'s: their game lists, or the
     /// popular marker.
     fn candidates(&self, key: u64) -> Result<Candidates, IndexError> {
@@ -531,25 +548,31 @@ impl Index {
         filter: &Filter,
         limit: Option<usize>,
     ) -> Result<Vec<Found>, IndexError> {
-        let key = pos.key();
-        let mut candidates = self.candidates(key)?;
-        candidates.games.sort_unstable();
-        candidates.games.dedup();
         // The popular group's games (every game whose position has the key: the query's, or,
         // if two positions share the key, both; the replay tells), decoded as they are
         // needed, merged in order with the (few) games of the blocks' groups whose kept bits
-        // are the key's.
+        // are the key's. A position the index keys apart in more than one way (an en passant
+        // square no capture can use: [`fen_equivalents`]) takes every group's games whole.
+        let positions = fen_equivalents(pos);
+        let (mut games, groups) = self.candidates_of(&positions)?;
         let mut popular = None;
-        if candidates.popular {
-            if let Some(data) = self.popular_data(key)? {
-                popular = Some(self.popular_entry(data)?.games);
+        for data in groups {
+            let list = self.popular_entry(data)?.games;
+            if positions.len() == 1 {
+                popular = Some(list);
+            } else {
+                for game in list {
+                    games.push(game?);
+                }
             }
         }
+        games.sort_unstable();
+        games.dedup();
         let mut next_popular = || match &mut popular {
             Some(list) => list.next().transpose(),
             None => Ok(None),
         };
-        let mut blocks = candidates.games.into_iter().peekable();
+        let mut blocks = games.into_iter().peekable();
         let mut pending = next_popular()?;
         let mut found = Vec::new();
         let mut last = None;
@@ -596,27 +619,27 @@ impl Index {
         filter: &Filter,
         by_move: &mut BTreeMap<u16, Tally>,
     ) -> Result<(), IndexError> {
-        let key = pos.key();
-        let mut candidates = self.candidates(key)?;
-        if candidates.popular {
-            if let Some(data) = self.popular_data(key)? {
-                let entry = self.popular_entry(data)?;
-                if same_position(&self.position_at(entry.first.0, entry.first.1)?, pos) {
-                    // Every game that reaches the position is in this group, counted in its
-                    // rows: the blocks' candidates (other positions' groups) would count again.
-                    return self.popular_rows(entry.rows_at, filter, by_move);
-                }
-                // Another position with the same 64-bit key: its group's games are replayed
-                // like any candidate.
-                for game in entry.games {
-                    candidates.games.push(game?);
-                }
+        let positions = fen_equivalents(pos);
+        let (mut games, groups) = self.candidates_of(&positions)?;
+        for data in groups {
+            let entry = self.popular_entry(data)?;
+            let first = self.position_at(entry.first.0, entry.first.1)?;
+            if positions.len() == 1 && same_position(&first, pos) {
+                // Every game that reaches the position is in this group, counted in its
+                // rows: the blocks' candidates (other positions' groups) would count again.
+                return self.popular_rows(entry.rows_at, filter, by_move);
+            }
+            // Another position with the same 64-bit key, or one of several keys of the
+            // position (a game may reach it under two, and counts once): its group's games
+            // are replayed like any candidate.
+            for game in entry.games {
+                games.push(game?);
             }
         }
         // A game may sit in several groups whose kept bits are the key's: count it once.
-        candidates.games.sort_unstable();
-        candidates.games.dedup();
-        for game in candidates.games {
+        games.sort_unstable();
+        games.dedup();
+        for game in games {
             let facts = self.facts(game)?;
             if !filter.passes(&facts) {
                 continue;
@@ -761,13 +784,59 @@ fn play(pos: &mut Position, m: Move16) {
     }
 }
 
-/// Whether two positions are the same as the Polyglot key sees them: placement, side to
-/// move, castling rights, and the en passant square where a pawn stands ready to take.
+/// Whether two positions are the same position as FEN writers (python-chess, lichess,
+/// `chessbits pgn`) and the repetition rule see them: placement, side to move, castling
+/// rights, and the en passant square where a capture is legal. The index's keys are the
+/// Polyglot keys, which also keep a square that a pawn stands beside but cannot use (it is
+/// pinned): a query looks under each such key ([`fen_equivalents`]) and this equality tells
+/// the games apart.
 pub fn same_position(a: &Position, b: &Position) -> bool {
     a.board() == b.board()
         && a.turn() == b.turn()
         && a.castles().rights() == b.castles().rights()
-        && a.pseudo_ep_square() == b.pseudo_ep_square()
+        && (a.pseudo_ep_square() == b.pseudo_ep_square()
+            || a.legal_ep_square() == b.legal_ep_square())
+}
+
+/// `pos` as the index keys it, each way: one position, unless no en passant capture is
+/// legal there and a pawn of the side that just moved may have come two squares with an
+/// enemy pawn beside it. Then the Polyglot key keeps the square behind that pawn, which FEN
+/// writers leave out (the capture would leave a king in check): the position without an
+/// en passant square, and with each such square. A FEN from `chessbits pgn`, python-chess or
+/// lichess finds the games that reached the position either way.
+pub fn fen_equivalents(pos: &Position) -> Vec<Position> {
+    if pos.legal_ep_square().is_some() {
+        return vec![*pos];
+    }
+    let mut setup = pos.to_setup();
+    setup.ep_square = None;
+    let Ok(base) = Position::from_setup(&setup) else { return vec![*pos] };
+    let mut positions = vec![base];
+    let mover = !pos.turn();
+    let board = pos.board();
+    let pawns = board.by_piece(chessbits_bitboard::Piece { color: mover, role: Role::Pawn });
+    for pawn in pawns {
+        if pawn.rank().relative_to(mover) != Rank::Fourth {
+            continue;
+        }
+        let (Some(behind), Some(start)) = (
+            pawn.offset(0, if mover == Color::White { -1 } else { 1 }),
+            pawn.offset(0, if mover == Color::White { -2 } else { 2 }),
+        ) else {
+            continue;
+        };
+        if board.occupied().contains(behind) || board.occupied().contains(start) {
+            continue;
+        }
+        setup.ep_square = Some(behind);
+        setup.halfmoves = 0;
+        if let Ok(keyed) = Position::from_setup(&setup) {
+            if keyed.pseudo_ep_square() == Some(behind) && keyed.legal_ep_square().is_none() {
+                positions.push(keyed);
+            }
+        }
+    }
+    positions
 }
 
 /// The explorer's rows over several indexes (shards, a month each): their counts summed.

@@ -114,18 +114,45 @@ fn games() -> Vec<GameRecord> {
     .into_iter()
     .enumerate()
     {
-        let mut game = GameRecord::default();
-        game.number = number + 1 + i as u64;
-        game.start = parse_position(fen).unwrap();
-        let mut pos = game.start;
-        for uci in moves.split(' ') {
-            let m = pos.resolve_uci(uci.parse().unwrap()).unwrap();
-            game.moves.push(m);
-            pos.play_unchecked(m);
-        }
-        games.push(game);
+        games.push(from_start(number + 1 + i as u64, fen, moves));
+    }
+    // A placement the Polyglot key tells apart two ways where FEN writers do not: after a
+    // double push beside a pinned pawn (`c7c5`: `b5xc6` would leave the king on a5 to the
+    // rook; the key keeps c6, the FEN has none), and after a single push. Three games each,
+    // so that with a low popular threshold both keys are aggregates. And the same with the
+    // capture legal (king on a1): two positions both ways.
+    let number = games.last().map_or(0, |g| g.number);
+    for (i, fen) in [
+        "4k3/2p5/8/KP5r/8/8/8/8 b - - 0 1",
+        "4k3/8/2p5/KP5r/8/8/8/8 b - - 0 1",
+        "4k3/2p5/8/KP5r/8/8/8/8 b - - 0 1",
+        "4k3/8/2p5/KP5r/8/8/8/8 b - - 0 1",
+        "4k3/2p5/8/KP5r/8/8/8/8 b - - 0 1",
+        "4k3/8/2p5/KP5r/8/8/8/8 b - - 0 1",
+        "4k3/2p5/8/1P5r/8/8/8/K7 b - - 0 1",
+        "4k3/8/2p5/1P5r/8/8/8/K7 b - - 0 1",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let first = if fen.starts_with("4k3/2p5") { "c7c5" } else { "c6c5 a5a4 h5h4" };
+        games.push(from_start(number + 1 + i as u64, fen, first));
     }
     games
+}
+
+/// Game `number` from `fen`, its moves the UCI `moves` up to the first that is not legal.
+fn from_start(number: u64, fen: &str, moves: &str) -> GameRecord {
+    let mut game = GameRecord::default();
+    game.number = number;
+    game.start = parse_position(fen).unwrap();
+    let mut pos = game.start;
+    for uci in moves.split(' ') {
+        let Ok(m) = pos.resolve_uci(uci.parse().unwrap()) else { break };
+        game.moves.push(m);
+        pos.play_unchecked(m);
+    }
+    game
 }
 
 /// Plays `m`, a null move passing.
@@ -137,10 +164,12 @@ fn play(pos: &mut Position, m: Move16) {
     }
 }
 
-/// The position as the Polyglot key sees it, written independently of the crate's
-/// comparison: FEN's first four fields, the en passant square only where a pawn can take.
+/// The position as FEN writers see it, written independently of the crate's comparison:
+/// FEN's first four fields, the en passant square only where a capture is legal (python-chess
+/// and lichess write it so; the index's Polyglot keys also keep a square a pinned pawn
+/// stands beside, and a query must find those games too).
 fn seen(pos: &Position) -> String {
-    let options = FenOptions { en_passant: EnPassantMode::PseudoLegal, ..FenOptions::default() };
+    let options = FenOptions { en_passant: EnPassantMode::Legal, ..FenOptions::default() };
     let fen = fen_of(pos, options);
     fen.split(' ').take(4).collect::<Vec<_>>().join(" ")
 }
