@@ -93,7 +93,7 @@ fn shards_batch_and_errors() {
     assert!(text(&batch.stderr).contains("not a fen"), "{}", text(&batch.stderr));
     // A file that is not an index, and a damaged one.
     let bogus = dir.join("bogus.cbx");
-    std::fs::write(&bogus, b"CBXINDEX\x02\0\0\0 and nothing else").unwrap();
+    std::fs::write(&bogus, b"CBXINDEX\x03\0\0\0 and nothing else").unwrap();
     let out = run(&["index", "find", &bogus.display().to_string(), "--moves", ""], "");
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("bad header"), "{}", text(&out.stderr));

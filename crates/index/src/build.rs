@@ -485,6 +485,8 @@ pub(crate) struct Tally {
     pub draws: u32,
     pub black: u32,
     pub rated: u32,
+    /// Both players' ratings summed over the rated games: the mean of the players' ratings
+    /// is `rating_sum / (2 * rated)`, exactly.
     pub rating_sum: u64,
     pub last_date: u32,
 }
@@ -498,9 +500,10 @@ impl Tally {
             3 => self.draws = self.draws.saturating_add(1),
             _ => {}
         }
-        if let Some(rating) = facts.average_rating() {
+        if facts.average_rating().is_some() {
             self.rated = self.rated.saturating_add(1);
-            self.rating_sum = self.rating_sum.saturating_add(u64::from(rating));
+            let both = u64::from(facts.white_elo) + u64::from(facts.black_elo);
+            self.rating_sum = self.rating_sum.saturating_add(both);
         }
         self.last_date = self.last_date.max(facts.date);
     }

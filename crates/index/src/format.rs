@@ -12,8 +12,11 @@ use crate::regions::Regions;
 /// The first eight bytes of every index file.
 pub const MAGIC: [u8; 8] = *b"CBXINDEX";
 
-/// The layout version this crate writes and reads.
-pub const VERSION: u32 = 2;
+/// The layout version this crate writes and reads. Version 3 (2026-11-30) keeps the sum of
+/// both players' ratings in the explorer's aggregates, where version 2 kept the sum of each
+/// game's average rounded down (a mean up to one point low); a version 2 file is refused:
+/// build it again.
+pub const VERSION: u32 = 3;
 
 /// The header's length, the section table included.
 pub const HEADER_LEN: usize = 48 + SECTIONS * 16;

@@ -73,7 +73,8 @@ pub struct MoveStats {
     pub draws: u64,
     /// Won by Black.
     pub black: u64,
-    /// The average of the players' average rating, over the games with both ratings.
+    /// The mean of the players' ratings over the games with both ratings, rounded to the
+    /// nearest (a half up): 1601/1632 and 1780/1671 give 1671.
     pub average_rating: Option<u32>,
     /// The last date played (`yyyymmdd`), 0 if no game has one.
     pub last_date: u32,
@@ -718,7 +719,7 @@ pub(crate) fn rows(by_move: BTreeMap<u16, Tally>) -> Vec<MoveStats> {
             white: u64::from(t.white),
             draws: u64::from(t.draws),
             black: u64::from(t.black),
-            average_rating: (t.rated > 0).then(|| (t.rating_sum / u64::from(t.rated)) as u32),
+            average_rating: mean_rating(t.rating_sum, t.rated),
             last_date: t.last_date,
         })
         .collect();
@@ -853,4 +854,27 @@ pub fn explore_shards(
         index.explore_into(pos, filter, &mut by_move)?;
     }
     Ok(rows(by_move))
+}
+
+/// The mean of `rated` games' players' ratings, both summed in `sum`, rounded to the nearest
+/// (a half up); `None` without a rated game.
+fn mean_rating(sum: u64, rated: u32) -> Option<u32> {
+    let players = 2 * u64::from(rated);
+    (rated > 0).then(|| u32::try_from((sum + players / 2) / players).unwrap_or(u32::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_mean_rating_is_the_players_mean_rounded() {
+        // 1601/1632 and 1780/1671: game averages 1616.5 and 1725.5, players' mean 1671 (the
+        // floor of each game's average, then of their mean, gave 1670).
+        assert_eq!(mean_rating(1601 + 1632 + 1780 + 1671, 2), Some(1671));
+        assert_eq!(mean_rating(1601 + 1632, 1), Some(1617));
+        assert_eq!(mean_rating(1601 + 1631, 1), Some(1616));
+        assert_eq!(mean_rating(0, 0), None);
+        assert_eq!(mean_rating(u64::MAX / 2, 1), Some(u32::MAX));
+    }
 }

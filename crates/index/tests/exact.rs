@@ -45,7 +45,7 @@ fn games() -> Vec<GameRecord> {
             ("TimeControl", "180+0"),
             ("Date", "2021.10.02"),
             ("WhiteElo", "1500"),
-            ("BlackElo", "1720"),
+            ("BlackElo", "1721"),
         ],
         &[
             ("White", "c"),
@@ -254,16 +254,18 @@ fn scan_explore(games: &[GameRecord], hits: &[(u64, u16, Option<u16>)]) -> Vec<R
             2 => row[3] += 1,
             _ => {}
         }
-        if let Some(r) = f.average_rating() {
+        if f.white_elo > 0 && f.black_elo > 0 {
             row[4] += 1;
-            row[5] += u64::from(r);
+            row[5] += u64::from(f.white_elo) + u64::from(f.black_elo);
         }
         row[6] = row[6].max(u64::from(f.date));
     }
     let mut rows: Vec<_> = rows
         .into_iter()
         .map(|(m, r)| {
-            (m, r[0], r[1], r[2], r[3], (r[4] > 0).then(|| (r[5] / r[4]) as u32), r[6] as u32)
+            // The mean of the players' ratings, rounded to the nearest (a half up).
+            let mean = (r[4] > 0).then(|| ((r[5] as f64 / (2 * r[4]) as f64) + 0.5).floor() as u32);
+            (m, r[0], r[1], r[2], r[3], mean, r[6] as u32)
         })
         .collect();
     rows.sort_by_key(|r| (r.0.is_none(), std::cmp::Reverse(r.1), r.0));
