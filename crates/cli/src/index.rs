@@ -86,7 +86,9 @@ pub struct Query {
     /// The position after these UCI moves from the start (`"e2e4 e7e5"`).
     #[arg(long, conflicts_with = "batch")]
     moves: Option<String>,
-    /// Read one FEN a line from standard input; write each answer, then a blank line.
+    /// Read one FEN a line from standard input; write one answer a line, in order, each
+    /// followed by a blank line. A line that is empty or no FEN (said on stderr) or that a
+    /// damaged index cannot answer gets no rows, not even the header, or `null` with --json.
     #[arg(long)]
     batch: bool,
     /// Only games with these results (comma-separated: `1-0`, `0-1`, `1/2-1/2`, `*`).
@@ -428,15 +430,18 @@ fn answer(
     for line in io::stdin().lock().lines() {
         let line = line?;
         let fen = line.trim();
-        if fen.is_empty() {
-            continue;
-        }
-        match parse_position(fen) {
-            Ok(pos) => ok &= one(&pos, out)?,
+        // Every line is answered, so that the answers line up with the input.
+        let answered = match parse_position(fen) {
+            _ if fen.is_empty() => false,
+            Ok(pos) => one(&pos, out)?,
             Err(e) => {
-                ok = false;
                 writeln!(err, "chessbits: {fen}: {e}")?;
+                false
             }
+        };
+        ok &= answered || fen.is_empty();
+        if !answered && query.json {
+            writeln!(out, "null")?;
         }
         writeln!(out)?;
         out.flush()?;

@@ -91,6 +91,17 @@ fn shards_batch_and_errors() {
     assert_eq!(batch.status.code(), Some(1));
     insta::assert_snapshot!("explore_batch", text(&batch.stdout));
     assert!(text(&batch.stderr).contains("not a fen"), "{}", text(&batch.stderr));
+    // One answer a line, an empty one and a bad one included, so that answers line up with
+    // the input: `null` in JSON (a bad line gave a bare blank line, an empty one nothing).
+    let batch = run(
+        &["index", "find", &index, "--batch", "--json"],
+        "8/8/8/8/8/8/8/K1k5 w - - 0 1\nnot a fen\n\n8/8/8/8/8/8/8/K1k5 w - - 0 2\n",
+    );
+    assert_eq!(batch.status.code(), Some(1));
+    assert_eq!(text(&batch.stdout), "[]\n\nnull\n\nnull\n\n[]\n\n");
+    let batch = run(&["index", "find", &index, "--batch"], "\n8/8/8/8/8/8/8/K1k5 w - - 0 1\n");
+    assert_eq!(batch.status.code(), Some(0), "an empty line is no error");
+    assert!(text(&batch.stdout).starts_with("\ngame\t"), "{}", text(&batch.stdout));
     // A file that is not an index, and a damaged one.
     let bogus = dir.join("bogus.cbx");
     std::fs::write(&bogus, b"CBXINDEX\x03\0\0\0 and nothing else").unwrap();
