@@ -454,6 +454,24 @@ fn err_sink() -> io::StderrLock<'static> {
     io::stderr().lock()
 }
 
+/// A rating in JSON: `null` when unknown (stored as 0), as Python's `Index.find` gives `None`.
+pub(crate) fn elo_json(elo: u16) -> String {
+    if elo == 0 {
+        "null".into()
+    } else {
+        elo.to_string()
+    }
+}
+
+/// A rating in a tab-separated row: empty when unknown, as an unknown date is.
+fn elo_tsv(elo: u16) -> String {
+    if elo == 0 {
+        String::new()
+    } else {
+        elo.to_string()
+    }
+}
+
 pub(crate) fn json_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
@@ -509,8 +527,8 @@ pub(crate) fn find(
                 json_text(&g.black),
                 g.facts.result(),
                 json_text(&format_date(g.facts.date)),
-                g.facts.white_elo,
-                g.facts.black_elo,
+                elo_json(g.facts.white_elo),
+                elo_json(g.facts.black_elo),
                 g.speed(),
                 json_text(&g.event),
             )?;
@@ -538,8 +556,8 @@ pub(crate) fn find(
             tsv(&g.black),
             g.facts.result(),
             format_date(g.facts.date),
-            g.facts.white_elo,
-            g.facts.black_elo,
+            elo_tsv(g.facts.white_elo),
+            elo_tsv(g.facts.black_elo),
             g.speed(),
             tsv(&g.event),
         )?;

@@ -27,7 +27,7 @@ use chessbits_notation::fen::{fen_of, parse_position, EnPassantMode, FenOptions}
 use chessbits_notation::san::{San, SanPlus};
 use chessbits_state::Position;
 
-use crate::index::{explore, find, index_games, json_text, Indexed};
+use crate::index::{elo_json, explore, find, index_games, json_text, Indexed};
 use crate::Threads;
 
 /// The page: HTML, CSS and JavaScript in one file, embedded.
@@ -669,8 +669,8 @@ fn game(params: &Params, explorer: &Explorer, pgn: bool) -> Result<Response, Str
         json_text(&info.black),
         facts.result(),
         json_text(&date),
-        facts.white_elo,
-        facts.black_elo,
+        elo_json(facts.white_elo),
+        elo_json(facts.black_elo),
         info.speed(),
         json_text(&info.event),
         start_fen.as_deref().map_or("null".into(), json_text),

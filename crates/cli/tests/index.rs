@@ -229,3 +229,25 @@ fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
     let out = run(&["index", "build", &pgn, "-o", &index, "-q"], "");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
+
+/// An unknown rating is `null` in JSON and empty in TSV, as Python's `Index.find` gives
+/// `None` and an unknown date is empty; it was 0, a rating no player has.
+#[test]
+fn an_unknown_rating_is_null_not_zero() {
+    let dir = dir("elo");
+    let pgn = dir.join("games.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"a\"]\n[WhiteElo \"1500\"]\n[BlackElo \"?\"]\n\n1. e4 *\n\n[White \"b\"]\n\n1. d4 *\n",
+    )
+    .unwrap();
+    let index = dir.join("games.cbx").display().to_string();
+    let out = run(&["index", "build", &pgn.display().to_string(), "-o", &index, "-q"], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let json = text(&run(&["index", "find", &index, "--moves", "", "--json"], "").stdout);
+    assert!(json.contains("\"white_elo\":1500,\"black_elo\":null"), "{json}");
+    assert!(json.contains("\"white_elo\":null,\"black_elo\":null"), "{json}");
+    let tsv = text(&run(&["index", "find", &index, "--moves", ""], "").stdout);
+    let rows: Vec<Vec<&str>> = tsv.lines().skip(1).map(|l| l.split('\t').collect()).collect();
+    assert_eq!((rows[0][6], rows[0][7], rows[1][6], rows[1][7]), ("1500", "", "", ""), "{tsv}");
+}

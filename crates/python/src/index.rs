@@ -23,7 +23,7 @@ use pyo3::types::PyBytes;
 use crate::args;
 use crate::errors::{raise, ChessbitsError};
 use crate::games::Games;
-use crate::source::{check_output, path_error, Source};
+use crate::source::{check_output, file_error, path_error, Source};
 
 /// An index file, memory-mapped: the Rust side of `chessbits.Index`.
 #[pyclass(module = "chessbits", name = "_Index", frozen)]
@@ -34,9 +34,7 @@ pub(crate) struct PyIndex {
 /// The query's position: a FEN, or UCI moves from the start.
 fn position(fen: Option<&str>, moves: Option<&str>) -> PyResult<Position> {
     match (fen, moves) {
-        (Some(fen), None) => {
-            parse_position(fen).map_err(|e| raise::<crate::errors::FenError>(e.to_string()))
-        }
+        (Some(fen), None) => parse_position(fen).map_err(crate::errors::fen_error),
         (None, Some(moves)) => position_after(moves).map_err(PyValueError::new_err),
         (None, None) => Ok(Position::new()),
         (Some(_), Some(_)) => Err(PyValueError::new_err("give fen or moves, not both")),
@@ -88,7 +86,7 @@ impl PyIndex {
     fn new(path: PathBuf) -> PyResult<PyIndex> {
         match Index::open(&path) {
             Ok(inner) => Ok(PyIndex { inner }),
-            Err(chessbits_index::IndexError::Io(e)) => Err(path_error(&path, &e)),
+            Err(chessbits_index::IndexError::Io(e)) => Err(file_error(&path, &e)),
             Err(e) => Err(raise::<ChessbitsError>(format!("{}: {e}", path.display()))),
         }
     }

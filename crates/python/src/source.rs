@@ -190,14 +190,28 @@ fn is_parquet(path: &Path) -> bool {
 /// `filename` set as `open()` sets them. A "path" that is PGN text passed as a `str` (too long,
 /// or with line breaks) is shown cut short in the message, and `filename` is left `None`.
 pub(crate) fn path_error(path: &Path, e: &io::Error) -> PyErr {
+    open_error(
+        path,
+        e,
+        "no such file (a str source is a path: pass PGN text as bytes, io.StringIO or io.BytesIO)",
+    )
+}
+
+/// An error opening `path`, a file that only a path names (an index): as [`path_error`],
+/// without its word on passing PGN text.
+pub(crate) fn file_error(path: &Path, e: &io::Error) -> PyErr {
+    open_error(path, e, "no such file")
+}
+
+/// [`path_error`] and [`file_error`]: `missing` says that no file has the name.
+fn open_error(path: &Path, e: &io::Error, missing_words: &str) -> PyErr {
     use io::ErrorKind as K;
     // A name too long for the file system is PGN text as often as not.
     let missing = matches!(e.kind(), K::NotFound | K::InvalidFilename);
     let text = path.to_string_lossy();
     let is_text = text.chars().count() > SHOWN_CHARS || text.contains(['\n', '\r']);
     let strerror = if missing {
-        "no such file (a str source is a path: pass PGN text as bytes, io.StringIO or io.BytesIO)"
-            .to_owned()
+        missing_words.to_owned()
     } else {
         // The system's words, without Rust's " (os error N)".
         let words = e.to_string();

@@ -94,8 +94,17 @@ def test_errors(index, tmp_path):
         index.find(moves="e2e5")
     with pytest.raises(ValueError):
         index.explore(speed="fast")
-    with pytest.raises(FileNotFoundError):
+    # A FEN that reads but is no legal position: PositionError, as chessbits.Board raises
+    # (it was FenError, the class for text that is no FEN).
+    with pytest.raises(chessbits.PositionError):
+        chessbits.Board("8/8/8/8/8/8/8/8 w - - 0 1")
+    with pytest.raises(chessbits.PositionError):
+        index.find("8/8/8/8/8/8/8/8 w - - 0 1")
+    # A missing index is no PGN text passed as a path: no word about passing PGN.
+    with pytest.raises(FileNotFoundError) as caught:
         chessbits.Index(tmp_path / "missing.cbx")
+    assert "PGN" not in str(caught.value), caught.value
+    assert caught.value.filename == str(tmp_path / "missing.cbx")
     bad = tmp_path / "bad.cbx"
     bad.write_bytes(b"not an index")
     with pytest.raises(chessbits.ChessbitsError):
