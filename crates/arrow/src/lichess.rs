@@ -138,6 +138,7 @@ fn read_footer<R: ChunkReader + 'static>(file: &R) -> io::Result<(ArrowReaderMet
     let schema = metadata.schema().clone();
     let mut tags = Vec::new();
     let mut movetext = None;
+    let mut refused = None;
     for (index, field) in schema.fields().iter().enumerate() {
         if field.name() == MOVETEXT {
             if !is_text(field.data_type()) {
@@ -155,17 +156,27 @@ fn read_footer<R: ChunkReader + 'static>(file: &R) -> io::Result<(ArrowReaderMet
                 index,
                 signed: name.ends_with("RatingDiff"),
             });
-        } else {
-            return Err(invalid(format!(
-                "column {}: a {} has no tag text",
-                field.name(),
-                field.data_type()
-            )));
+        } else if refused.is_none() {
+            refused =
+                Some(format!("column {}: a {} has no tag text", field.name(), field.data_type()));
         }
     }
+    // No movetext first: a file of other rows (`chessbits export`'s, whose `tags` map has no
+    // tag text) is told as such, not by its first column that is no tag.
     let movetext = movetext.ok_or_else(|| {
-        invalid(format!("no {MOVETEXT} column: not a Parquet file of lichess games"))
+        let export = schema.fields().iter().any(|f| f.name() == "moves")
+            && schema.fields().iter().any(|f| f.name() == "tags");
+        let hint = if export {
+            " (it looks like a `chessbits export` file, whose moves are coded: read it with \
+             pyarrow, DuckDB or `chessbits query`, or export from the PGN)"
+        } else {
+            ""
+        };
+        invalid(format!("no {MOVETEXT} column: not a Parquet file of lichess games{hint}"))
     })?;
+    if let Some(refused) = refused {
+        return Err(invalid(refused));
+    }
     Ok((metadata, Layout { tags, movetext }))
 }
 

@@ -155,6 +155,13 @@ def test_a_parquet_file_without_movetext_is_refused(tmp_path):
     pq.write_table(pa.table({"movetext": ["1. e4 *"], "clocks": [[1, 2]]}), path)
     with pytest.raises(OSError, match="column clocks"):
         chessbits.read_games(path)
+    # A `chessbits export` file (what read_games(moves="codes") returns) is told as one, not
+    # by its `tags` map, the first column with no tag text ("column tags: a Map ...").
+    path = tmp_path / "export.parquet"
+    pq.write_table(chessbits.read_games(b"1. e4 e5 *\n", moves="codes"), path)
+    for call in (chessbits.read_games, lambda p: chessbits.build_index(p, tmp_path / "x.cbx")):
+        with pytest.raises(OSError, match="no movetext column.*chessbits export"):
+            call(path)
 
 
 class Trickle:
