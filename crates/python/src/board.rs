@@ -19,7 +19,7 @@ use pyo3::types::PyDict;
 
 use crate::drawing;
 use crate::edit;
-use crate::moves::{move_arg, parse_uci as uci_move, LegalMoves, Move};
+use crate::moves::{move_arg, parse_uci as uci_move, resolve_uci, LegalMoves, Move};
 use crate::pieces::{piece_type, role_of, square_index, ColorArg, Piece, PieceArg, SquareSet};
 use crate::placement;
 
@@ -98,7 +98,7 @@ impl Board {
     /// `True` if `move` is legal here.
     fn is_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
         let m = move_arg(r#move)?;
-        Ok(m.uci != UciMove::Null && self.position()?.resolve_uci(m.uci).is_ok())
+        Ok(m.uci != UciMove::Null && resolve_uci(self.position()?, m.uci).is_ok())
     }
 
     /// Plays `move`. Raises `IllegalMoveError` if it is not legal (the null move is refused
@@ -461,10 +461,11 @@ impl Board {
     }
 
     /// `True` if `move` would leave the side to move's king attacked: it is not legal
-    /// (python-chess asks for a pseudo-legal move).
+    /// (python-chess asks for a pseudo-legal move). The null move does so only in check.
     fn is_into_check(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
         let m = move_arg(r#move)?;
-        Ok(m.uci == UciMove::Null || self.position()?.resolve_uci(m.uci).is_err())
+        let pos = self.position()?;
+        Ok(if m.uci == UciMove::Null { pos.is_check() } else { resolve_uci(pos, m.uci).is_err() })
     }
 
     /// `True` if `move` can never be taken back by a repetition: a pawn move, a capture, a
@@ -764,6 +765,7 @@ impl Board {
     /// `Board('FEN')` and the diagram below it.
     fn __repr__(&self) -> String {
         let fen = self.fen_text(EnPassantMode::Legal, CastlingNotation::default());
-        format!("Board('{fen}')\n{}", drawing::diagram(self.placement()))
+        let chess960 = if self.chess960() { ", chess960=True" } else { "" };
+        format!("Board('{fen}'{chess960})\n{}", drawing::diagram(self.placement()))
     }
 }

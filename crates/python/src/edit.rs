@@ -49,10 +49,34 @@ pub(crate) fn not_legal(setup: &Setup) -> PyErr {
 /// The placement of a FEN's first field (python-chess's `set_board_fen`).
 ///
 /// # Errors
+/// `fen` without python-chess's promoted marks: a `~` after a piece letter in the placement
+/// (its first field), which python-chess reads (crazyhouse's promoted pieces) and chessbits
+/// does not keep. A `~` anywhere else is left, for the FEN reader to refuse.
+pub(crate) fn without_promoted_marks(fen: &str) -> std::borrow::Cow<'_, str> {
+    let placement = fen.trim_start().split(char::is_whitespace).next().unwrap_or("");
+    if !placement.contains('~') {
+        return fen.into();
+    }
+    let start = fen.len() - fen.trim_start().len();
+    let end = start + placement.len();
+    let mut out = String::with_capacity(fen.len());
+    out.push_str(&fen[..start]);
+    let mut after_piece = false;
+    for c in placement.chars() {
+        if !(c == '~' && after_piece) {
+            out.push(c);
+        }
+        after_piece = c.is_ascii_alphabetic();
+    }
+    out.push_str(&fen[end..]);
+    out.into()
+}
+
 /// `FenError` naming the byte of `text` that is not a placement.
 pub(crate) fn board_fen(text: &str) -> Result<chessbits_state::Board, PyErr> {
-    // Surrounding whitespace is dropped, as python-chess drops it.
-    let text = text.trim();
+    // Surrounding whitespace is dropped, as python-chess drops it; so are promoted marks.
+    let text = without_promoted_marks(text.trim());
+    let text = text.as_ref();
     if text.contains(char::is_whitespace) || text.is_empty() {
         return Err(raise::<crate::errors::FenError>(format!(
             "board fen {text:?}: expected the placement field alone"

@@ -11,6 +11,30 @@ use pyo3::types::PyType;
 
 use crate::errors::{raise, IllegalMoveError, InvalidMoveError};
 
+/// A UCI move resolved as python-chess resolves it. On a Chess960 board (its castling mode)
+/// castling is the king onto its own rook only: a king's move of two files or more onto
+/// anything else names no move, as `legal_moves` has none (the library also reads `e1g1` as
+/// castling there when no king move is meant, and `is_legal` said `True` for a move `in
+/// legal_moves` refused). Elsewhere as [`MoveGen::resolve_uci`].
+pub(crate) fn resolve_uci(
+    pos: &chessbits_state::Position,
+    uci: UciMove,
+) -> Result<chessbits_move::Move16, chessbits_movegen::IllegalMoveError> {
+    if pos.castling_mode() == chessbits_move::CastlingMode::Chess960 {
+        if let UciMove::Normal { from, to, .. } = uci {
+            let board = pos.board();
+            let king_two_files = board.role_at(from) == Some(Role::King)
+                && from.rank() == to.rank()
+                && (from.file() as i32 - to.file() as i32).abs() > 1
+                && board.color_at(to) != board.color_at(from);
+            if king_two_files {
+                return Err(chessbits_movegen::IllegalMoveError { uci });
+            }
+        }
+    }
+    pos.resolve_uci(uci)
+}
+
 /// A move from one square to another, as python-chess's `Move`: squares are 0 (a1) to 63
 /// (h8), the promotion a piece type from 2 (knight) to 5 (queen), or `None`. It knows no
 /// position: a board resolves it (castling as the king's move, `e1g1`, in standard chess).
@@ -352,7 +376,7 @@ pub(crate) fn variation_san(
         let resolved = if m.uci == UciMove::Null {
             chessbits_move::Move16::NULL
         } else {
-            pos.resolve_uci(m.uci).map_err(|e| {
+            resolve_uci(&pos, m.uci).map_err(|e| {
                 raise::<IllegalMoveError>(format!("illegal move in variation, move {}: {e}", i + 1))
             })?
         };

@@ -300,7 +300,8 @@ pub(crate) fn is_capture(
 }
 
 /// Whether `m` is an en passant capture: a pawn of `turn` going diagonally onto `ep`, the
-/// en passant square, which is empty.
+/// en passant square, which is empty (one file and one rank over, as python-chess's `7 or
+/// 9 squares`: `e5c6` is none).
 pub(crate) fn is_en_passant(
     board: &Board,
     turn: Color,
@@ -311,7 +312,8 @@ pub(crate) fn is_en_passant(
     ep == Some(to)
         && board.role_at(from) == Some(Role::Pawn)
         && board.color_at(from) == Some(turn)
-        && from.file() != to.file()
+        && (from.file() as i32 - to.file() as i32).abs() == 1
+        && (from.rank() as i32 - to.rank() as i32).abs() == 1
         && board.piece_at(to).is_none()
 }
 

@@ -512,3 +512,48 @@ def test_san_and_moves_as_python_chess_reads_them():
         assert (chessbits.Move(*args) == chess.Move(*args)) and bool(chessbits.Move(*args)) == bool(
             chess.Move(*args)
         ), args
+
+
+def test_what_a_differential_trial_found_now_agrees_with_python_chess():
+    """Session 34's trial against python-chess: each of these differed."""
+    # Chess960: castling is the king onto its rook; a king's two-file move names nothing.
+    ours, theirs = chessbits.Board.from_chess960_pos(518), chess.Board.from_chess960_pos(518)
+    for uci in "g1f3 g8f6 e2e3 e7e6 f1e2 f8e7".split():
+        ours.push_uci(uci)
+        theirs.push_uci(uci)
+    for uci in ("e1g1", "e1h1"):
+        m = chessbits.Move.from_uci(uci)
+        assert ours.is_legal(m) == theirs.is_legal(chess.Move.from_uci(uci)), uci
+        assert ours.is_legal(m) == (m in ours.legal_moves), uci
+        assert ours.is_pseudo_legal(m) == theirs.is_pseudo_legal(chess.Move.from_uci(uci)), uci
+    with pytest.raises(chessbits.IllegalMoveError):
+        ours.push_uci("e1g1")
+    board = chessbits.Board("4k3/8/8/8/8/8/8/2KR4 w D - 0 1", chess960=True)
+    for parse in (board.parse_uci, board.parse_san):
+        with pytest.raises(chessbits.IllegalMoveError):
+            parse("c1g1")
+    assert board.parse_uci("c1d1") == chessbits.Move.from_uci("c1d1")
+    theirs = chess.Board("4k3/8/8/8/8/8/8/2KR4 w D - 0 1", chess960=True)
+    assert repr(board).splitlines()[0] == repr(theirs)
+    # En passant only one file over: e5c6 onto the en passant square is no capture.
+    fen = "rnbqkbnr/pp1ppppp/8/2p1P3/8/8/PPPP1PPP/RNBQKBNR w KQkq c6 0 3"
+    for uci in ("e5c6", "a2c6", "d2c6"):
+        theirs = chess.Board(fen)
+        m = chess.Move.from_uci(uci)
+        assert chessbits.Board(fen).is_en_passant(m) == theirs.is_en_passant(m) is False, uci
+        assert chessbits.Board(fen).is_capture(m) == theirs.is_capture(m) is False, uci
+    fen = "rnbqkbnr/pp1ppppp/8/1Pp5/8/8/P1PPPPPP/RNBQKBNR w KQkq c6 0 3"
+    assert chessbits.Board(fen).is_en_passant(chess.Move.from_uci("b5c6"))
+    # Promoted marks are read and dropped, as python-chess writes the FEN back.
+    fen = "4k3/8/8/8/8/8/8/Q~3K3 w - - 0 1"
+    assert chessbits.Board(fen).fen() == chess.Board(fen).fen()
+    board = chessbits.Board()
+    board.set_board_fen("4k3/8/8/8/8/8/8/Q~3K3")
+    assert board.board_fen() == "4k3/8/8/8/8/8/8/Q3K3"
+    with pytest.raises(chessbits.FenError):
+        chessbits.Board("~4k3/8/8/8/8/8/8/Q3K3 w - - 0 1")
+    # The null move leaves the king in check only when it is in check.
+    null = chessbits.Move.null()
+    assert chessbits.Board().is_into_check(null) is chess.Board().is_into_check(chess.Move.null())
+    checked = "rnb1kbnr/pppp1ppp/8/4p3/5PPq/8/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+    assert chessbits.Board(checked).is_into_check(null) is True

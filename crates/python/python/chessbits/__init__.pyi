@@ -1083,7 +1083,7 @@ class Board:
         """`True` if the side that just moved left its king attacked."""
     def is_into_check(self, move: MoveLike) -> bool:
         """`True` if `move` would leave the side to move's king attacked: it is not legal
-        (python-chess asks for a pseudo-legal move).
+        (python-chess asks for a pseudo-legal move). The null move does so only in check.
         """
     def has_insufficient_material(self, color: _Color) -> bool:
         """`True` if `color` has too little material to checkmate (python-chess's rule)."""

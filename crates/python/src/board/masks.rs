@@ -138,7 +138,7 @@ impl Board {
         let m = move_arg(r#move)?;
         let pos = self.position()?;
         Ok(m.uci != UciMove::Null
-            && (pos.resolve_uci(m.uci).is_ok()
+            && (crate::moves::resolve_uci(pos, m.uci).is_ok()
                 || placement::pseudo_legal_moves(pos).contains(&m.uci)))
     }
 

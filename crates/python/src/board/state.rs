@@ -26,7 +26,7 @@ impl Board {
     /// `FenError` when the text is not FEN, `PositionError` when the position is not legal or
     /// its castling rights need `chess960`.
     pub(super) fn new(fen: &str, chess960: bool) -> PyResult<Board> {
-        let mut pos = parse_position(fen).map_err(fen_error)?;
+        let mut pos = parse_position(&edit::without_promoted_marks(fen)).map_err(fen_error)?;
         let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
         pos.set_castling_mode(mode).map_err(|_| {
             let field = fen.split_ascii_whitespace().nth(2).unwrap_or("");
@@ -147,7 +147,7 @@ impl Board {
         if m.uci == UciMove::Null {
             return Ok(chessbits_move::Move16::NULL);
         }
-        self.position()?.resolve_uci(m.uci).map_err(raise::<IllegalMoveError>)
+        crate::moves::resolve_uci(self.position()?, m.uci).map_err(raise::<IllegalMoveError>)
     }
 
     /// Plays a resolved move (the null move included).
@@ -219,13 +219,22 @@ impl Board {
         let parsed = San::from_ascii(text.as_bytes())
             .map_err(|e| raise::<InvalidMoveError>(format!("invalid san {san:?}: {e}")));
         // Resolved as the PGN reader resolves it, long algebraic (`g1-f3`) included.
-        let error = match parsed.map(|p| chessbits_pgn::resolve_san(pos, &p)) {
-            Ok(Ok(m)) => return Ok(m),
-            Ok(Err(e)) => san_error(e),
+        // On a Chess960 board castling is O-O or the king onto its rook: a king's move
+        // to another square (`c1g1`, `Kg1`) names no move, as python-chess reads it.
+        let chess960 = pos.castling_mode() == chessbits_move::CastlingMode::Chess960;
+        let castles_elsewhere = |p: &San, m: chessbits_move::Move16| {
+            chess960 && m.is_castling() && matches!(p, San::Normal { to, .. } if *to != m.to())
+        };
+        let error = match parsed.map(|p| (chessbits_pgn::resolve_san(pos, &p), p)) {
+            Ok((Ok(m), p)) if castles_elsewhere(&p, m) => raise::<IllegalMoveError>(format!(
+                "illegal san {san:?}: castling in Chess960 is the king onto its rook"
+            )),
+            Ok((Ok(m), _)) => return Ok(m),
+            Ok((Err(e), _)) => san_error(e),
             Err(e) => e,
         };
         let uci = UciMove::from_ascii(text.as_bytes()).ok().filter(|u| *u != UciMove::Null);
-        uci.and_then(|uci| pos.resolve_uci(uci).ok()).ok_or(error)
+        uci.and_then(|uci| crate::moves::resolve_uci(pos, uci).ok()).ok_or(error)
     }
 
     /// Whether `m` is an en passant capture here ([`placement::is_en_passant`]).
@@ -349,15 +358,6 @@ impl Board {
         let illegal = || {
             raise::<IllegalMoveError>(format!("no matching legal move for {uci} ({from} -> {to})"))
         };
-        // On a Chess960 board castling is the king onto its rook only: a king's two-square
-        // move names no move there, as python-chess finds it.
-        let king_two_files = board.role_at(from) == Some(Role::King)
-            && from.rank() == to.rank()
-            && (from.file() as i32 - to.file() as i32).abs() > 1
-            && board.color_at(to) != board.color_at(from);
-        if self.chess960() && king_two_files {
-            return Err(illegal());
-        }
-        self.position()?.resolve_uci(uci).map_err(|_| illegal())
+        crate::moves::resolve_uci(self.position()?, uci).map_err(|_| illegal())
     }
 }
