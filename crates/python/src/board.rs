@@ -1,35 +1,34 @@
 //! `chessbits.Board`: python-chess's names over a [`Game`].
 //!
-//! The class and its core methods: FEN, moves played and taken back, the pieces, the
-//! counters. Its other methods are `#[pymethods]` blocks of their own by topic (pyo3's
-//! `multiple-pymethods`): the bitboard masks and pseudo-legal moves in `board/masks.rs`,
-//! castling rights and Chess960 in `board/castling.rs`, how the game ends in
-//! `board/ending.rs`. What the methods do is elsewhere: the board's state and accessors in
+//! This file is the class's one `#[pymethods]` block (pyo3 takes a class's Python methods in
+//! one block unless its `multiple-pymethods` feature is on, whose load-time registration
+//! keeps pyo3's Python calls in the library's test binary, which then cannot link without
+//! libpython: tried and reverted), so it is long: about 200 methods and properties, each a
+//! short wrapper. What they do is elsewhere: the board's state and accessors in
 //! `board/state.rs`, EPD operations in `board/epd.rs`, edits in `edit.rs`, python-chess's
 //! placement rules in `placement.rs`.
 
 use chessbits_bitboard::{Color, Role};
 use chessbits_move::{CastlingMode, UciMove};
-use chessbits_movegen::{Game, MoveGen};
+use chessbits_movegen::{Game, MoveGen, Outcome as RustOutcome, Termination};
 use chessbits_notation::fen::{CastlingNotation, EnPassantMode};
 use chessbits_notation::san::SanPlus;
-use chessbits_state::{CastlingSide, Setup};
+use chessbits_state::{CastlingSide, Setup, CHESS960_POSITIONS};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::drawing;
 use crate::edit;
-use crate::moves::{move_arg, parse_uci as uci_move, resolve_uci, LegalMoves, Move};
-use crate::pieces::{piece_type, role_of, square_index, ColorArg, Piece, PieceArg, SquareSet};
+use crate::moves::{move_arg, parse_uci as uci_move, resolve_uci, LegalMoves, Move, Outcome};
+use crate::pieces::{
+    piece_type, role_of, square_index, ColorArg, Mask, Piece, PieceArg, SquareSet,
+};
 use crate::placement;
 
 /// The FEN of the standard starting position.
 pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-mod castling;
-mod ending;
 mod epd;
-mod masks;
 mod state;
 
 use state::MoveIter;
@@ -767,5 +766,368 @@ impl Board {
         let fen = self.fen_text(EnPassantMode::Legal, CastlingNotation::default());
         let chess960 = if self.chess960() { ", chess960=True" } else { "" };
         format!("Board('{fen}'{chess960})\n{}", drawing::diagram(self.placement()))
+    }
+
+    /// The occupied squares, as python-chess's `occupied` mask.
+    #[getter]
+    fn occupied(&self) -> u64 {
+        self.placement().occupied().0
+    }
+
+    /// The squares of each color's pieces, `[black, white]`, indexed by `BLACK`/`WHITE` as
+    /// python-chess's `occupied_co`.
+    #[getter]
+    fn occupied_co(&self) -> [u64; 2] {
+        let board = self.placement();
+        [board.by_color(Color::Black).0, board.by_color(Color::White).0]
+    }
+
+    /// The pawns of both colors, as a mask (python-chess's `pawns`).
+    #[getter]
+    fn pawns(&self) -> u64 {
+        self.placement().by_role(Role::Pawn).0
+    }
+
+    /// The knights of both colors, as a mask.
+    #[getter]
+    fn knights(&self) -> u64 {
+        self.placement().by_role(Role::Knight).0
+    }
+
+    /// The bishops of both colors, as a mask.
+    #[getter]
+    fn bishops(&self) -> u64 {
+        self.placement().by_role(Role::Bishop).0
+    }
+
+    /// The rooks of both colors, as a mask.
+    #[getter]
+    fn rooks(&self) -> u64 {
+        self.placement().by_role(Role::Rook).0
+    }
+
+    /// The queens of both colors, as a mask.
+    #[getter]
+    fn queens(&self) -> u64 {
+        self.placement().by_role(Role::Queen).0
+    }
+
+    /// The kings of both colors, as a mask.
+    #[getter]
+    fn kings(&self) -> u64 {
+        self.placement().by_role(Role::King).0
+    }
+
+    /// The squares of pieces that came by promotion in the moves played, as python-chess's
+    /// `promoted` mask: derived from the moves kept, so a board set up by an edit, or copied
+    /// or cleared of its moves, counts none.
+    #[getter]
+    fn promoted(&self) -> u64 {
+        crate::moves::promoted(self.game.moves()).0
+    }
+
+    /// The squares of the pieces of `piece_type` and `color`, as a mask.
+    fn pieces_mask(&self, piece_type: i64, color: ColorArg) -> PyResult<u64> {
+        Ok(self.pieces(piece_type, color)?.mask)
+    }
+
+    /// The pieces of `color` that attack `square`, as a mask.
+    fn attackers_mask(&self, color: ColorArg, square: i64) -> PyResult<u64> {
+        Ok(placement::attackers_mask(self.placement(), color.0, square_index(square)?).0)
+    }
+
+    /// The squares the piece on `square` attacks, as a mask.
+    fn attacks_mask(&self, square: i64) -> PyResult<u64> {
+        Ok(self.attacks(square)?.mask)
+    }
+
+    /// The pieces that give check to the side to move, as a mask.
+    fn checkers_mask(&self) -> u64 {
+        let board = self.placement();
+        let us = self.field(|s| s.turn, |p| p.turn());
+        let king = (board.by_role(Role::King) & board.by_color(us)).last();
+        king.map_or(0, |king| placement::attackers_mask(board, !us, king).0)
+    }
+
+    /// The line the piece of `color` on `square` is pinned along (through its king and the
+    /// pinner), or every square if it is not pinned, as a mask (python-chess's `pin_mask`).
+    fn pin_mask(&self, color: ColorArg, square: i64) -> PyResult<u64> {
+        Ok(placement::pin_mask(self.placement(), color.0, square_index(square)?).0)
+    }
+
+    /// `pin_mask` as a `SquareSet` (python-chess's `pin`).
+    fn pin(&self, color: ColorArg, square: i64) -> PyResult<SquareSet> {
+        Ok(SquareSet { mask: self.pin_mask(color, square)? })
+    }
+
+    /// The pseudo-legal moves (the king may be left in check), as python-chess's
+    /// `pseudo_legal_moves`: a snapshot with `len`, `in` and `count()`.
+    #[getter]
+    fn pseudo_legal_moves(&self) -> PyResult<LegalMoves> {
+        let pos = self.position()?;
+        let moves = placement::pseudo_legal_moves(pos).into_iter().map(|uci| Move { uci });
+        Ok(LegalMoves { moves: moves.collect(), king_home: self.king_home(pos) })
+    }
+
+    /// The pseudo-legal moves, one at a time.
+    fn generate_pseudo_legal_moves<'py>(&self, py: Python<'py>) -> PyResult<MoveIter<'py>> {
+        state::iterate(py, self.pseudo_legal_moves()?.moves)
+    }
+
+    /// The pseudo-legal captures (en passant included), one at a time.
+    fn generate_pseudo_legal_captures<'py>(&self, py: Python<'py>) -> PyResult<MoveIter<'py>> {
+        let pos = self.position()?;
+        let captures = placement::pseudo_legal_moves(pos)
+            .into_iter()
+            .filter(|&uci| placement::is_capture(pos.board(), pos.turn(), pos.ep_square(), uci))
+            .map(|uci| Move { uci })
+            .collect::<Vec<_>>();
+        state::iterate(py, captures)
+    }
+
+    /// `True` if `move` is pseudo-legal here (legal, or legal but for leaving the king in
+    /// check).
+    fn is_pseudo_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let m = move_arg(r#move)?;
+        let pos = self.position()?;
+        Ok(m.uci != UciMove::Null
+            && (crate::moves::resolve_uci(pos, m.uci).is_ok()
+                || placement::pseudo_legal_moves(pos).contains(&m.uci)))
+    }
+
+    /// `True` if an en passant capture is pseudo-legal: a pawn attacks the en passant square.
+    fn has_pseudo_legal_en_passant(&self) -> PyResult<bool> {
+        let pos = self.position()?;
+        let Some(ep) = pos.ep_square() else { return Ok(false) };
+        let ours = pos.board().by_role(Role::Pawn) & pos.board().by_color(pos.turn());
+        Ok((chessbits_bitboard::tables::pawn(!pos.turn(), ep) & ours).any())
+    }
+
+    /// The legal en passant captures, one at a time.
+    fn generate_legal_ep<'py>(&self, py: Python<'py>) -> PyResult<MoveIter<'py>> {
+        let pos = self.position()?;
+        let moves: Vec<Move> = pos.en_passant_moves().iter().map(|&m| self.to_py(m)).collect();
+        state::iterate(py, moves)
+    }
+
+    /// The FEN with Shredder castling letters (python-chess's `shredder_fen()`).
+    fn shredder_fen(&self) -> String {
+        self.fen_text(EnPassantMode::Legal, CastlingNotation::Shredder)
+    }
+
+    /// The castling field in X-FEN (`KQkq`, a file letter where a rook stands inside).
+    fn castling_xfen(&self) -> String {
+        let fen = self.fen_text(EnPassantMode::Legal, CastlingNotation::XFen);
+        fen.split(' ').nth(2).unwrap_or("-").to_owned()
+    }
+
+    /// The castling field in Shredder-FEN (`HAha`).
+    fn castling_shredder_fen(&self) -> String {
+        let fen = self.fen_text(EnPassantMode::Legal, CastlingNotation::Shredder);
+        fen.split(' ').nth(2).unwrap_or("-").to_owned()
+    }
+
+    /// The castling rights the board plays with, as a mask of their rooks: those set, less
+    /// any without king and rook in place (python-chess's `clean_castling_rights()`).
+    fn clean_castling_rights(&self) -> u64 {
+        match self.raw() {
+            Some(setup) => placement::clean_rights(setup).0,
+            None => self.game.position().castles().rook_squares().0,
+        }
+    }
+
+    /// `True` if a castling right needs Chess960 to be written: a rook off the corner or a
+    /// king off the e-file.
+    fn has_chess960_castling_rights(&self) -> bool {
+        placement::has_chess960_castling_rights(&self.fields())
+    }
+
+    /// The legal castling moves, one at a time.
+    fn generate_castling_moves<'py>(&self, py: Python<'py>) -> PyResult<MoveIter<'py>> {
+        let pos = self.position()?;
+        let moves: Vec<Move> = pos.castling_moves().iter().map(|&m| self.to_py(m)).collect();
+        state::iterate(py, moves)
+    }
+
+    /// The board of Chess960 start position `scharnagl` (0..960; 518 is the standard one),
+    /// a Chess960 board, as python-chess's `Board.from_chess960_pos`.
+    #[classmethod]
+    fn from_chess960_pos(_cls: &Bound<'_, pyo3::types::PyType>, scharnagl: i64) -> PyResult<Board> {
+        let mut board = Board::of_game(Game::default());
+        board.set_chess960_pos(scharnagl)?;
+        Ok(board)
+    }
+
+    /// Sets Chess960 start position `scharnagl` (0..960), white to move with every castling
+    /// right; the board becomes a Chess960 board and the moves are forgotten.
+    fn set_chess960_pos(&mut self, scharnagl: i64) -> PyResult<()> {
+        let n =
+            u32::try_from(scharnagl).ok().filter(|&n| n < CHESS960_POSITIONS).ok_or_else(|| {
+                pyo3::exceptions::PyValueError::new_err(format!(
+                    "chess960 position index not 0 <= {scharnagl} < 960"
+                ))
+            })?;
+        let setup = Setup::chess960(n).unwrap_or_default();
+        *self = Board::of_setup(setup, true);
+        Ok(())
+    }
+
+    /// The Chess960 start position number (0..960) of this board, or `None` if it is not one:
+    /// the pieces of a start position, no en passant square, white to move and every castling
+    /// right unless `ignore_turn` and `ignore_castling` say otherwise, and, with
+    /// `ignore_counters=False`, the clocks at 0 and 1 (python-chess's `chess960_pos`).
+    #[pyo3(signature = (*, ignore_turn=false, ignore_castling=false, ignore_counters=true))]
+    fn chess960_pos(
+        &self,
+        ignore_turn: bool,
+        ignore_castling: bool,
+        ignore_counters: bool,
+    ) -> Option<u32> {
+        let fields = self.fields();
+        let rooks = fields.board.by_role(Role::Rook).0;
+        let fits = fields.ep_square.is_none()
+            && (ignore_turn || fields.turn == Color::White)
+            && (ignore_castling || self.clean_castling_rights() == rooks)
+            && (ignore_counters || (fields.halfmoves == 0 && fields.fullmoves == 1));
+        fits.then(|| fields.board.chess960_number()).flatten()
+    }
+
+    /// The rooks with castling rights, as python-chess's `castling_rights` mask (bit 0 = a1).
+    /// Settable: as set, it is what this says, and rights without their king and rook are
+    /// flagged by `status()` and not played with.
+    #[getter]
+    fn castling_rights(&self) -> u64 {
+        self.field(|s| s.castling_rooks, |p| p.castles().rook_squares()).0
+    }
+
+    /// Sets the castling rights from a mask of the rooks that keep one (python-chess's
+    /// `castling_rights = BB_A1 | BB_H1`); rights without their king and rook are dropped and
+    /// flagged by `status()`. The moves are forgotten.
+    #[setter(castling_rights)]
+    fn set_castling_rights(&mut self, rooks: Mask) {
+        self.edit(|setup| setup.castling_rooks = chessbits_bitboard::Bitboard(rooks.0));
+    }
+
+    /// Sets the castling rights from a FEN castling field (`KQkq`, Shredder's `HAha`, `-`).
+    /// Raises `FenError` for letters that are not one; the moves are forgotten.
+    #[pyo3(signature = (castling_fen))]
+    fn set_castling_fen(&mut self, castling_fen: Option<&str>) -> PyResult<()> {
+        let rooks = edit::castling_fen(&self.fields(), castling_fen.unwrap_or(""))?;
+        self.edit(|setup| setup.castling_rooks = rooks);
+        Ok(())
+    }
+
+    /// `True` if `color` may still castle on some side.
+    fn has_castling_rights(&self, color: ColorArg) -> bool {
+        self.castling_side(color.0, CastlingSide::KingSide)
+            || self.castling_side(color.0, CastlingSide::QueenSide)
+    }
+
+    /// `True` if `color` may still castle king-side.
+    fn has_kingside_castling_rights(&self, color: ColorArg) -> bool {
+        self.castling_side(color.0, CastlingSide::KingSide)
+    }
+
+    /// `True` if `color` may still castle queen-side.
+    fn has_queenside_castling_rights(&self, color: ColorArg) -> bool {
+        self.castling_side(color.0, CastlingSide::QueenSide)
+    }
+
+    /// `True` if the halfmove clock has reached 100 and a move may still be played: the
+    /// fifty-move rule may be claimed now (python-chess's `is_fifty_moves()`).
+    fn is_fifty_moves(&self) -> PyResult<bool> {
+        let pos = self.position()?;
+        Ok(pos.halfmoves() >= 100 && pos.count_legal_moves() > 0)
+    }
+
+    /// `True` if `color` has too little material to checkmate (python-chess's rule).
+    fn has_insufficient_material(&self, color: ColorArg) -> PyResult<bool> {
+        Ok(self.position()?.has_insufficient_material(color.0))
+    }
+
+    /// `True` if the side to move is in check.
+    fn is_check(&self) -> PyResult<bool> {
+        Ok(self.position()?.is_check())
+    }
+
+    /// `True` if the side to move is checkmated.
+    fn is_checkmate(&self) -> PyResult<bool> {
+        Ok(self.position()?.is_checkmate())
+    }
+
+    /// `True` if the side to move has no legal move and is not in check.
+    fn is_stalemate(&self) -> PyResult<bool> {
+        Ok(self.position()?.is_stalemate())
+    }
+
+    /// `True` if neither side can checkmate (python-chess's definition).
+    fn is_insufficient_material(&self) -> PyResult<bool> {
+        Ok(self.position()?.is_insufficient_material())
+    }
+
+    /// `True` after 75 moves each without capture or pawn move (an automatic draw), unless
+    /// the side to move has no legal move (mate and stalemate come first).
+    fn is_seventyfive_moves(&self) -> PyResult<bool> {
+        Ok(self.position()?.halfmoves() >= 150 && self.position()?.has_legal_moves())
+    }
+
+    /// `True` if the current position has occurred five times (an automatic draw).
+    fn is_fivefold_repetition(&self) -> bool {
+        self.game.repetitions() >= 5
+    }
+
+    /// `True` if the current position has occurred at least `count` times.
+    #[pyo3(signature = (count=3))]
+    fn is_repetition(&self, count: i64) -> bool {
+        i64::from(self.game.repetitions()) >= count
+    }
+
+    /// `True` if the side to move may claim a draw by the fifty-move rule, now or by
+    /// announcing a move.
+    fn can_claim_fifty_moves(&self) -> PyResult<bool> {
+        self.can_claim(Termination::FiftyMoves)
+    }
+
+    /// `True` if the side to move may claim a draw by threefold repetition, now or by
+    /// announcing a move.
+    fn can_claim_threefold_repetition(&self) -> PyResult<bool> {
+        self.can_claim(Termination::ThreefoldRepetition)
+    }
+
+    /// `True` if the side to move may claim a draw (fifty moves or threefold repetition).
+    fn can_claim_draw(&self) -> PyResult<bool> {
+        Ok(self.can_claim_fifty_moves()? || self.can_claim_threefold_repetition()?)
+    }
+
+    /// `True` if the game is over by the rules (automatic endings), or, with
+    /// `claim_draw=True`, if a draw may be claimed.
+    #[pyo3(signature = (*, claim_draw=false))]
+    fn is_game_over(&self, claim_draw: bool) -> PyResult<bool> {
+        Ok(self.outcome(claim_draw)?.is_some())
+    }
+
+    /// How the game ended, or `None`: checkmate, stalemate, insufficient material, the
+    /// seventy-five-move rule, fivefold repetition; with `claim_draw=True` also the
+    /// fifty-move rule and threefold repetition when they may be claimed.
+    #[pyo3(signature = (*, claim_draw=false))]
+    fn outcome(&self, claim_draw: bool) -> PyResult<Option<Outcome>> {
+        self.position()?;
+        if let Some(inner) = self.game.outcome() {
+            return Ok(Some(Outcome { inner }));
+        }
+        if claim_draw {
+            for termination in [Termination::FiftyMoves, Termination::ThreefoldRepetition] {
+                if self.can_claim(termination)? {
+                    return Ok(Some(Outcome { inner: RustOutcome::Draw { termination } }));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// The result: `1-0`, `0-1`, `1/2-1/2`, or `*` while the game goes on.
+    #[pyo3(signature = (*, claim_draw=false))]
+    fn result(&self, claim_draw: bool) -> PyResult<&'static str> {
+        Ok(self.outcome(claim_draw)?.map_or("*", |o| o.result()))
     }
 }
