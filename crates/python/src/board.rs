@@ -31,7 +31,10 @@ pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ
 mod epd;
 mod state;
 
-use state::MoveIter;
+use state::{Generated, MoveIter};
+
+/// Every square: the default of python-chess's masks (`BB_ALL`).
+const ALL: Mask = Mask(u64::MAX);
 
 /// A game in progress: a position, the moves that led to it and their history, with
 /// python-chess's names. Every move is checked. A board can also be set up piece by piece
@@ -77,12 +80,14 @@ impl Board {
     /// The FEN. `en_passant` says when it names the en passant square: `"legal"` only when a
     /// capture is legal (python-chess's default), `"fen"` after every double push, `"xfen"`
     /// when a pawn stands ready to take, legal or not. `shredder=True` writes the castling
-    /// rights as the rooks' files (`HAha`), as python-chess does.
-    #[pyo3(signature = (*, shredder=false, en_passant="legal"))]
-    fn fen(&self, shredder: bool, en_passant: &str) -> PyResult<String> {
+    /// rights as the rooks' files (`HAha`), as python-chess does. `promoted=True` writes a `~`
+    /// after each piece that came by promotion in the moves played (`promoted`).
+    #[pyo3(signature = (*, shredder=false, en_passant="legal", promoted=None))]
+    fn fen(&self, shredder: bool, en_passant: &str, promoted: Option<bool>) -> PyResult<String> {
         let castling =
             if shredder { CastlingNotation::Shredder } else { CastlingNotation::default() };
-        Ok(self.fen_text(state::en_passant_mode(en_passant)?, castling))
+        let fen = self.fen_text(state::en_passant_mode(en_passant)?, castling);
+        Ok(self.with_promoted_marks(fen, promoted.unwrap_or(false)))
     }
 
     /// The legal moves, in generation order, as python-chess's `board.legal_moves`: iterable,
@@ -268,15 +273,27 @@ impl Board {
     }
 
     /// The pieces of `color` that attack `square` (pinned ones included, as python-chess).
-    fn attackers(&self, color: ColorArg, square: i64) -> PyResult<SquareSet> {
-        let sq = square_index(square)?;
-        Ok(placement::attackers_mask(self.placement(), color.0, sq).into())
+    /// `occupied` (a mask, the board's pieces by default) says which squares block a rook,
+    /// bishop or queen, as python-chess's.
+    #[pyo3(signature = (color, square, occupied=None))]
+    fn attackers(
+        &self,
+        color: ColorArg,
+        square: i64,
+        occupied: Option<Mask>,
+    ) -> PyResult<SquareSet> {
+        Ok(SquareSet { mask: self.attackers_mask(color, square, occupied)? })
     }
 
-    /// `True` if a piece of `color` attacks `square`.
-    fn is_attacked_by(&self, color: ColorArg, square: i64) -> PyResult<bool> {
-        let sq = square_index(square)?;
-        Ok(placement::attackers_mask(self.placement(), color.0, sq).any())
+    /// `True` if a piece of `color` attacks `square` (`occupied` as for `attackers`).
+    #[pyo3(signature = (color, square, occupied=None))]
+    fn is_attacked_by(
+        &self,
+        color: ColorArg,
+        square: i64,
+        occupied: Option<Mask>,
+    ) -> PyResult<bool> {
+        Ok(self.attackers_mask(color, square, occupied)? != 0)
     }
 
     /// `True` if the legal `move` gives check. Raises `IllegalMoveError` for a move that is
@@ -344,21 +361,25 @@ impl Board {
         2 * u64::from(fullmoves.saturating_sub(1)) + u64::from(turn == Color::Black)
     }
 
-    /// Every piece by its square, as a dict of `Piece`.
-    fn piece_map(&self) -> std::collections::BTreeMap<u8, Piece> {
+    /// Every piece by its square, as a dict of `Piece`; with `mask`, those on its squares.
+    #[pyo3(signature = (*, mask=ALL))]
+    fn piece_map(&self, mask: Mask) -> std::collections::BTreeMap<u8, Piece> {
         let board = self.placement();
-        board
-            .occupied()
+        (board.occupied() & chessbits_bitboard::Bitboard(mask.0))
             .into_iter()
             .filter_map(|sq| board.piece_at(sq).map(|inner| (sq as u8, Piece { inner })))
             .collect()
     }
 
-    /// The UCI text of `move` as this board writes it (castling king-to-rook on a Chess960
-    /// board, the king's two squares otherwise).
-    fn uci(&self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+    /// The UCI text of `move`, castling written king takes rook with `chess960` (the board's
+    /// mode by default), the king's two squares otherwise. As python-chess's: a move of the
+    /// king on e1 (e8) to g1 or c1 (g8, c8) with no rook there is castling, and so is its move
+    /// onto the a or h corner; the move need not be legal.
+    #[pyo3(signature = (r#move, *, chess960=None))]
+    fn uci(&self, r#move: &Bound<'_, PyAny>, chess960: Option<bool>) -> PyResult<String> {
         let m = move_arg(r#move)?;
-        Ok(self.resolve(&m).map_or(m.uci, |legal| self.to_py(legal).uci).to_string())
+        let chess960 = chess960.unwrap_or_else(|| self.chess960());
+        Ok(placement::castling_uci(self.placement(), m.uci, chess960).to_string())
     }
 
     /// The long algebraic notation of the legal `move`, as python-chess's `lan`: `Ng1-f3`,
@@ -369,19 +390,29 @@ impl Board {
         Ok(crate::moves::lan(self.position()?, m))
     }
 
-    /// The legal moves, one at a time (python-chess's `generate_legal_moves()`).
-    fn generate_legal_moves<'py>(&self, py: Python<'py>) -> PyResult<MoveIter<'py>> {
-        let moves = self.legal_moves()?.moves;
-        state::iterate(py, moves)
+    /// The legal moves, one at a time (python-chess's `generate_legal_moves()`): those from a
+    /// square of `from_mask` to one of `to_mask`, where a castling move goes from the king's
+    /// square to its rook's, as in python-chess (every square by default).
+    #[pyo3(signature = (from_mask=ALL, to_mask=ALL))]
+    fn generate_legal_moves<'py>(
+        &self,
+        py: Python<'py>,
+        from_mask: Mask,
+        to_mask: Mask,
+    ) -> PyResult<MoveIter<'py>> {
+        self.generate(py, Generated::Legal, from_mask, to_mask)
     }
 
     /// The legal captures, en passant included, one at a time (python-chess's
-    /// `generate_legal_captures()`).
-    fn generate_legal_captures<'py>(&self, py: Python<'py>) -> PyResult<MoveIter<'py>> {
-        let pos = self.position()?;
-        let captures: Vec<Move> =
-            pos.legal_moves().iter().filter(|m| m.is_capture()).map(|&m| self.to_py(m)).collect();
-        state::iterate(py, captures)
+    /// `generate_legal_captures()`; masks as for `generate_legal_moves`).
+    #[pyo3(signature = (from_mask=ALL, to_mask=ALL))]
+    fn generate_legal_captures<'py>(
+        &self,
+        py: Python<'py>,
+        from_mask: Mask,
+        to_mask: Mask,
+    ) -> PyResult<MoveIter<'py>> {
+        self.generate(py, Generated::LegalCaptures, from_mask, to_mask)
     }
 
     /// The squares the piece on `square` attacks (none for an empty square; a pinned piece
@@ -516,8 +547,8 @@ impl Board {
     }
 
     /// Parses an XBoard move, plays it and returns it (python-chess's `push_xboard`).
-    fn push_xboard(&mut self, xboard: &str) -> PyResult<Move> {
-        self.push_san(xboard)
+    fn push_xboard(&mut self, san: &str) -> PyResult<Move> {
+        self.push_san(san)
     }
 
     /// Plays `move` and returns its SAN (python-chess's `san_and_push`).
@@ -566,9 +597,12 @@ impl Board {
         *self = Board::of_game(Game::new(start));
     }
 
-    /// The placement field of the FEN.
-    fn board_fen(&self) -> String {
-        self.placement().board_fen().to_string()
+    /// The placement field of the FEN; `promoted=True` marks with a `~` each piece that came
+    /// by promotion in the moves played.
+    #[pyo3(signature = (*, promoted=Some(false)), text_signature = "($self, *, promoted=False)")]
+    fn board_fen(&self, promoted: Option<bool>) -> String {
+        let fen = self.placement().board_fen().to_string();
+        self.with_promoted_marks(fen, promoted.unwrap_or(false))
     }
 
     /// Sets the pieces from a FEN's placement field, the other fields kept; the moves are
@@ -591,8 +625,7 @@ impl Board {
         promoted: Option<bool>,
         operations: Option<&Bound<'_, pyo3::types::PyDict>>,
     ) -> PyResult<String> {
-        let _ = promoted;
-        let fen = self.fen(shredder, en_passant)?;
+        let fen = self.fen(shredder, en_passant, promoted)?;
         let mut text = fen.split(' ').take(4).collect::<Vec<_>>().join(" ");
         if let Some(operations) = operations.filter(|ops| !ops.is_empty()) {
             text.push(' ');
@@ -636,8 +669,8 @@ impl Board {
     /// The moves as SAN with move numbers from this position (`1. e4 e5 2. Nf3`, or `1...e5`
     /// when black moves first). Raises `IllegalMoveError` for a move that is not legal where it
     /// stands; the board is unchanged.
-    fn variation_san(&self, moves: &Bound<'_, PyAny>) -> PyResult<String> {
-        crate::moves::variation_san(*self.position()?, moves)
+    fn variation_san(&self, variation: &Bound<'_, PyAny>) -> PyResult<String> {
+        crate::moves::variation_san(*self.position()?, variation)
     }
 
     /// The diagram in figurines, as python-chess's `unicode()`: ranks 8 to 1 (1 to 8 and files
@@ -695,7 +728,7 @@ impl Board {
     /// An SVG drawing of the board (light and dark squares, figurines, coordinates), which
     /// Jupyter shows for a board as it does python-chess's.
     fn _repr_svg_(&self) -> String {
-        drawing::svg(self.placement())
+        drawing::svg(self.placement(), chessbits_bitboard::Bitboard::EMPTY)
     }
 
     /// The Polyglot Zobrist key of the position (python-chess's
@@ -831,9 +864,17 @@ impl Board {
         Ok(self.pieces(piece_type, color)?.mask)
     }
 
-    /// The pieces of `color` that attack `square`, as a mask.
-    fn attackers_mask(&self, color: ColorArg, square: i64) -> PyResult<u64> {
-        Ok(placement::attackers_mask(self.placement(), color.0, square_index(square)?).0)
+    /// The pieces of `color` that attack `square`, as a mask (`occupied` as for `attackers`).
+    #[pyo3(signature = (color, square, occupied=None))]
+    fn attackers_mask(
+        &self,
+        color: ColorArg,
+        square: i64,
+        occupied: Option<Mask>,
+    ) -> PyResult<u64> {
+        let board = self.placement();
+        let blockers = occupied.map_or(board.occupied(), |m| chessbits_bitboard::Bitboard(m.0));
+        Ok(placement::attackers(board, color.0, square_index(square)?, blockers).0)
     }
 
     /// The squares the piece on `square` attacks, as a mask.
@@ -869,20 +910,39 @@ impl Board {
         Ok(LegalMoves { moves: moves.collect(), king_home: self.king_home(pos) })
     }
 
-    /// The pseudo-legal moves, one at a time.
-    fn generate_pseudo_legal_moves<'py>(&self, py: Python<'py>) -> PyResult<MoveIter<'py>> {
-        state::iterate(py, self.pseudo_legal_moves()?.moves)
+    /// The pseudo-legal moves, one at a time (masks as for `generate_legal_moves`).
+    #[pyo3(signature = (from_mask=ALL, to_mask=ALL))]
+    fn generate_pseudo_legal_moves<'py>(
+        &self,
+        py: Python<'py>,
+        from_mask: Mask,
+        to_mask: Mask,
+    ) -> PyResult<MoveIter<'py>> {
+        self.generate(py, Generated::Pseudo, from_mask, to_mask)
     }
 
-    /// The pseudo-legal captures (en passant included), one at a time.
-    fn generate_pseudo_legal_captures<'py>(&self, py: Python<'py>) -> PyResult<MoveIter<'py>> {
-        let pos = self.position()?;
-        let captures = placement::pseudo_legal_moves(pos)
-            .into_iter()
-            .filter(|&uci| placement::is_capture(pos.board(), pos.turn(), pos.ep_square(), uci))
-            .map(|uci| Move { uci })
-            .collect::<Vec<_>>();
-        state::iterate(py, captures)
+    /// The pseudo-legal captures (en passant included), one at a time (masks as for
+    /// `generate_legal_moves`).
+    #[pyo3(signature = (from_mask=ALL, to_mask=ALL))]
+    fn generate_pseudo_legal_captures<'py>(
+        &self,
+        py: Python<'py>,
+        from_mask: Mask,
+        to_mask: Mask,
+    ) -> PyResult<MoveIter<'py>> {
+        self.generate(py, Generated::PseudoCaptures, from_mask, to_mask)
+    }
+
+    /// The pseudo-legal en passant captures, one at a time: each pawn that attacks the empty
+    /// en passant square (masks as for `generate_legal_moves`).
+    #[pyo3(signature = (from_mask=ALL, to_mask=ALL))]
+    fn generate_pseudo_legal_ep<'py>(
+        &self,
+        py: Python<'py>,
+        from_mask: Mask,
+        to_mask: Mask,
+    ) -> PyResult<MoveIter<'py>> {
+        self.generate(py, Generated::PseudoEp, from_mask, to_mask)
     }
 
     /// `True` if `move` is pseudo-legal here (legal, or legal but for leaving the king in
@@ -903,16 +963,22 @@ impl Board {
         Ok((chessbits_bitboard::tables::pawn(!pos.turn(), ep) & ours).any())
     }
 
-    /// The legal en passant captures, one at a time.
-    fn generate_legal_ep<'py>(&self, py: Python<'py>) -> PyResult<MoveIter<'py>> {
-        let pos = self.position()?;
-        let moves: Vec<Move> = pos.en_passant_moves().iter().map(|&m| self.to_py(m)).collect();
-        state::iterate(py, moves)
+    /// The legal en passant captures, one at a time (masks as for `generate_legal_moves`).
+    #[pyo3(signature = (from_mask=ALL, to_mask=ALL))]
+    fn generate_legal_ep<'py>(
+        &self,
+        py: Python<'py>,
+        from_mask: Mask,
+        to_mask: Mask,
+    ) -> PyResult<MoveIter<'py>> {
+        self.generate(py, Generated::LegalEp, from_mask, to_mask)
     }
 
-    /// The FEN with Shredder castling letters (python-chess's `shredder_fen()`).
-    fn shredder_fen(&self) -> String {
-        self.fen_text(EnPassantMode::Legal, CastlingNotation::Shredder)
+    /// The FEN with Shredder castling letters (python-chess's `shredder_fen()`; `en_passant`
+    /// and `promoted` as for `fen`).
+    #[pyo3(signature = (*, en_passant="legal", promoted=None))]
+    fn shredder_fen(&self, en_passant: &str, promoted: Option<bool>) -> PyResult<String> {
+        self.fen(true, en_passant, promoted)
     }
 
     /// The castling field in X-FEN (`KQkq`, a file letter where a rook stands inside).
@@ -942,11 +1008,87 @@ impl Board {
         placement::has_chess960_castling_rights(&self.fields())
     }
 
-    /// The legal castling moves, one at a time.
-    fn generate_castling_moves<'py>(&self, py: Python<'py>) -> PyResult<MoveIter<'py>> {
-        let pos = self.position()?;
-        let moves: Vec<Move> = pos.castling_moves().iter().map(|&m| self.to_py(m)).collect();
-        state::iterate(py, moves)
+    /// The legal castling moves, one at a time (masks as for `generate_legal_moves`: the
+    /// king's square and its rook's).
+    #[pyo3(signature = (from_mask=ALL, to_mask=ALL))]
+    fn generate_castling_moves<'py>(
+        &self,
+        py: Python<'py>,
+        from_mask: Mask,
+        to_mask: Mask,
+    ) -> PyResult<MoveIter<'py>> {
+        self.generate(py, Generated::Castling, from_mask, to_mask)
+    }
+
+    /// An empty board, white to move (`Board(None)`), as python-chess's `Board.empty()`.
+    #[classmethod]
+    #[pyo3(signature = (*, chess960=false))]
+    fn empty(_cls: &Bound<'_, pyo3::types::PyType>, chess960: bool) -> Board {
+        Board::of_setup(Setup::empty(), chess960)
+    }
+
+    /// The FEN of the start position of the variant, standard chess (python-chess's class
+    /// attribute).
+    #[classattr]
+    fn starting_fen() -> &'static str {
+        STARTING_FEN
+    }
+
+    /// The variant's name in UCI (`UCI_Variant`): `"chess"`.
+    #[classattr]
+    fn uci_variant() -> &'static str {
+        "chess"
+    }
+
+    /// The variant's name in XBoard: `"normal"`.
+    #[classattr]
+    fn xboard_variant() -> &'static str {
+        "normal"
+    }
+
+    /// The names PGN's `Variant` tag gives standard chess, as python-chess's `Board.aliases`.
+    #[classattr]
+    fn aliases() -> Vec<&'static str> {
+        vec!["Standard", "Chess", "Classical", "Normal", "Illegal", "From Position"]
+    }
+
+    /// `True`: each side has one king (python-chess's variant flag).
+    #[classattr]
+    fn one_king() -> bool {
+        true
+    }
+
+    /// `False`: kings may not stand side by side (python-chess's variant flag).
+    #[classattr]
+    fn connected_kings() -> bool {
+        false
+    }
+
+    /// `False`: a capture is never forced (python-chess's variant flag).
+    #[classattr]
+    fn captures_compulsory() -> bool {
+        false
+    }
+
+    /// `False`: standard chess has no end of its own beyond mate and draws (python-chess's
+    /// variant hook).
+    fn is_variant_end(&self) -> bool {
+        false
+    }
+
+    /// `False`, as `is_variant_end`.
+    fn is_variant_win(&self) -> bool {
+        false
+    }
+
+    /// `False`, as `is_variant_end`.
+    fn is_variant_loss(&self) -> bool {
+        false
+    }
+
+    /// `False`, as `is_variant_end`.
+    fn is_variant_draw(&self) -> bool {
+        false
     }
 
     /// The board of Chess960 start position `scharnagl` (0..960; 518 is the standard one),

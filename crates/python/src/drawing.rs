@@ -60,9 +60,22 @@ pub(crate) fn diagram(board: &chessbits_state::Board) -> String {
 /// The line between ranks of `Board.unicode(borders=True)`.
 const RULE: &str = "  -----------------";
 
+/// The font list of the figurines.
+const FONTS: &str = "DejaVu Sans, Segoe UI Symbol, sans-serif";
+
+/// A piece as an SVG picture: its figurine on a 45-pixel square, as python-chess's
+/// `chess.svg.piece` sizes it.
+pub(crate) fn piece_svg(piece: chessbits_bitboard::Piece) -> String {
+    let glyph = Piece { inner: piece }.unicode_symbol(false);
+    format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 45 45" width="45" height="45"><text x="22" y="37" font-size="38" text-anchor="middle" font-family="{FONTS}">{glyph}</text></svg>"#
+    )
+}
+
 /// The board as an SVG picture: 45-pixel squares in lichess's brown, figurines in black
-/// outline, files and ranks written on the edge squares.
-pub(crate) fn svg(board: &chessbits_state::Board) -> String {
+/// outline, a cross on each square of `marked` (python-chess's `squares=`), files and ranks
+/// written on the edge squares.
+pub(crate) fn svg(board: &chessbits_state::Board, marked: chessbits_bitboard::Bitboard) -> String {
     use std::fmt::Write as _;
     let mut out = String::with_capacity(8192);
     out.push_str(r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 360 360" width="360" height="360">"#);
@@ -71,11 +84,19 @@ pub(crate) fn svg(board: &chessbits_state::Board) -> String {
             let (x, y) = (u32::from(file) * 45, u32::from(7 - rank) * 45);
             let fill = if (rank + file) % 2 == 0 { "#b58863" } else { "#f0d9b5" };
             let _ = write!(out, r#"<rect x="{x}" y="{y}" width="45" height="45" fill="{fill}"/>"#);
-            if let Some(piece) = board.piece_at(Square::new(u32::from(rank * 8 + file))) {
+            let square = Square::new(u32::from(rank * 8 + file));
+            if marked.contains(square) {
+                let (x1, y1, x2, y2) = (x + 10, y + 10, x + 35, y + 35);
+                let _ = write!(
+                    out,
+                    r##"<path d="M{x1},{y1} L{x2},{y2} M{x2},{y1} L{x1},{y2}" stroke="#1f1f1f" stroke-width="3" opacity="0.6"/>"##
+                );
+            }
+            if let Some(piece) = board.piece_at(square) {
                 let glyph = Piece { inner: piece }.unicode_symbol(false);
                 let _ = write!(
                     out,
-                    r#"<text x="{}" y="{}" font-size="38" text-anchor="middle" font-family="DejaVu Sans, Segoe UI Symbol, sans-serif">{glyph}</text>"#,
+                    r#"<text x="{}" y="{}" font-size="38" text-anchor="middle" font-family="{FONTS}">{glyph}</text>"#,
                     x + 22,
                     y + 37
                 );

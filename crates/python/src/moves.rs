@@ -244,8 +244,9 @@ impl LegalMoves {
 }
 
 /// How a game ended: `termination` (the name of python-chess's `Termination` member,
-/// `"CHECKMATE"` ...) and `winner` (`True` white, `False` black, `None` for a draw).
-#[pyclass(module = "chessbits", frozen, eq)]
+/// `"CHECKMATE"` ...) and `winner` (`True` white, `False` black, `None` for a draw). Equal to
+/// an outcome of the same termination and winner, python-chess's `chess.Outcome` included.
+#[pyclass(module = "chessbits", frozen)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
     pub(crate) inner: RustOutcome,
@@ -287,6 +288,20 @@ impl Outcome {
             Some(Color::Black) => "0-1",
             None => "1/2-1/2",
         }
+    }
+
+    /// `True` for an outcome of the same termination and winner: chessbits's, or any object
+    /// with python-chess's `termination` and `winner` (`chess.Outcome`).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        if let Ok(ours) = other.cast::<Outcome>() {
+            return Ok(ours.get().inner == self.inner);
+        }
+        let (Ok(termination), Ok(winner)) = (other.getattr("termination"), other.getattr("winner"))
+        else {
+            return Ok(false);
+        };
+        let same_winner = winner.extract::<Option<bool>>().is_ok_and(|w| w == self.winner());
+        Ok(same_winner && self.termination(other.py())?.eq(termination)?)
     }
 
     fn __repr__(&self) -> String {

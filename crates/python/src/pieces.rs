@@ -132,6 +132,12 @@ impl Piece {
         figurine(piece).to_string()
     }
 
+    /// An SVG drawing of the piece (its figurine on a 45-pixel square), which Jupyter shows
+    /// as it does python-chess's.
+    fn _repr_svg_(&self) -> String {
+        crate::drawing::piece_svg(self.inner)
+    }
+
     fn __str__(&self) -> String {
         self.symbol()
     }
@@ -208,6 +214,28 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Mask {
             mask |= 1 << square_index(square?.extract::<i64>()?)? as u32;
         }
         Ok(Mask(mask))
+    }
+}
+
+/// The subsets of a mask, one at a time, by the carry-rippler trick: the next subset of
+/// `mask` after `s` is `(s - mask) & mask`, and the empty set after the full one ends it.
+#[pyclass(module = "chessbits")]
+pub(crate) struct Subsets {
+    mask: u64,
+    next: Option<u64>,
+}
+
+#[pymethods]
+impl Subsets {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self) -> Option<u64> {
+        let subset = self.next?;
+        let following = subset.wrapping_sub(self.mask) & self.mask;
+        self.next = (following != 0).then_some(following);
+        Some(subset)
     }
 }
 
@@ -464,6 +492,18 @@ impl SquareSet {
     /// `True` if the set and `other` share no square.
     fn isdisjoint(&self, other: Mask) -> bool {
         self.mask & other.bits() == 0
+    }
+
+    /// Every subset of the set as an int mask, the empty set first, 2 to the number of
+    /// squares of them, computed as they are asked for (python-chess's `carry_rippler()`).
+    fn carry_rippler(&self) -> Subsets {
+        Subsets { mask: self.mask, next: Some(0) }
+    }
+
+    /// An SVG drawing of an empty board with the set's squares marked, which Jupyter shows
+    /// as it does python-chess's.
+    fn _repr_svg_(&self) -> String {
+        crate::drawing::svg(&chessbits_state::Board::empty(), Bitboard(self.mask))
     }
 
     /// `SquareSet(0x0000_0000_0000_ff00)`, as python-chess writes it.

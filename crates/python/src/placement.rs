@@ -56,8 +56,10 @@ pub(crate) fn valid_ep_square(setup: &Setup) -> Option<Square> {
     .then_some(ep)
 }
 
-/// The pieces of `color` that attack `square` with `occupied` standing.
-fn attackers(
+/// The pieces of `color` that attack `square` with `occupied` standing (python-chess's
+/// `attackers_mask(color, square, occupied)`: a piece of `color` counts wherever it stands,
+/// and `occupied` says only what blocks the sliders).
+pub(crate) fn attackers(
     board: &chessbits_state::Board,
     color: Color,
     square: Square,
@@ -169,12 +171,56 @@ pub(crate) fn attacks(board: &Board, square: Square) -> Bitboard {
     })
 }
 
+/// `m` written as python-chess's `Board.uci(move, chess960=)` writes it on `board`, whose
+/// kings and rooks alone decide (the move need not be legal): a king's move from e1 (e8) to
+/// g1 or c1 (g8, c8) where no rook stands is castling, the king's move onto its rook's
+/// corner; with `chess960` it is written so, and without it a move from e1 (e8), its king
+/// there, onto the h or a corner of its rank is written as the king's two squares.
+pub(crate) fn castling_uci(
+    board: &Board,
+    m: chessbits_move::UciMove,
+    chess960: bool,
+) -> chessbits_move::UciMove {
+    use chessbits_move::UciMove;
+    let UciMove::Normal { from, mut to, mut promotion } = m else { return m };
+    let (kings, rooks) = (board.by_role(Role::King), board.by_role(Role::Rook));
+    let home = [Rank::First, Rank::Eighth]
+        .into_iter()
+        .find(|&rank| from == Square::from_coords(File::E, rank) && kings.contains(from));
+    let Some(rank) = home else { return m };
+    let at = |file| Square::from_coords(file, rank);
+    for (king_to, corner) in [(File::G, File::H), (File::C, File::A)] {
+        if to == at(king_to) && !rooks.contains(to) {
+            (to, promotion) = (at(corner), None);
+        }
+    }
+    if !chess960 && promotion.is_none() {
+        for (king_to, corner) in [(File::G, File::H), (File::C, File::A)] {
+            if to == at(corner) {
+                to = at(king_to);
+            }
+        }
+    }
+    UciMove::Normal { from, to, promotion }
+}
+
 /// The pseudo-legal moves of the side to move in `pos`, as python-chess's
 /// `generate_pseudo_legal_moves()` gives them: every piece's moves to a square it attacks or
 /// (a pawn) pushes to, promotions to queen, rook, bishop and knight, en passant onto the en
 /// passant square where a pawn attacks it, and the castling moves, whether or not the king
 /// is left in check. Castling is written as `pos` writes it.
 pub(crate) fn pseudo_legal_moves(pos: &chessbits_state::Position) -> Vec<chessbits_move::UciMove> {
+    pseudo_legal_moves_within(pos, Bitboard::FULL, Bitboard::FULL)
+}
+
+/// The pseudo-legal moves from a square of `from` to a square of `to`, as python-chess's
+/// `generate_pseudo_legal_moves(from_mask, to_mask)`: a castling move is the king's from its
+/// square to its rook's, whatever square the king lands on.
+pub(crate) fn pseudo_legal_moves_within(
+    pos: &chessbits_state::Position,
+    from: Bitboard,
+    to: Bitboard,
+) -> Vec<chessbits_move::UciMove> {
     use chessbits_move::UciMove;
     use chessbits_movegen::MoveGen;
     let board = pos.board();
@@ -194,7 +240,8 @@ pub(crate) fn pseudo_legal_moves(pos: &chessbits_state::Position) -> Vec<chessbi
             moves.push(UciMove::Normal { from, to, promotion: None });
         }
     };
-    for from in ours {
+    let (from_mask, to_mask) = (from, to);
+    for from in ours & from_mask {
         let Some(role) = board.role_at(from) else { continue };
         let targets = match role {
             Role::Pawn => {
@@ -213,18 +260,37 @@ pub(crate) fn pseudo_legal_moves(pos: &chessbits_state::Position) -> Vec<chessbi
             }
             other => attacks_of(other, us, from, occupied) & !ours,
         };
-        for to in targets {
+        for to in targets & to_mask {
             push(from, to);
         }
     }
-    if let Some(ep) = pos.ep_square().filter(|&ep| !occupied.contains(ep)) {
-        let takers = attacks::pawn(!us, ep) & board.by_role(Role::Pawn) & ours;
-        for from in takers {
-            moves.push(UciMove::Normal { from, to: ep, promotion: None });
-        }
-    }
-    moves.extend(pos.castling_moves().iter().map(|&m| pos.uci(m)));
+    moves.extend(pseudo_legal_ep(pos, from_mask, to_mask));
+    let castling = pos.castling_moves();
+    let within =
+        castling.iter().filter(|m| from_mask.contains(m.from()) && to_mask.contains(m.to()));
+    moves.extend(within.map(|&m| pos.uci(m)));
     moves
+}
+
+/// The pseudo-legal en passant captures from `from` to `to` (python-chess's
+/// `generate_pseudo_legal_ep`): each pawn of the side to move that attacks the en passant
+/// square, when that square is empty.
+pub(crate) fn pseudo_legal_ep(
+    pos: &chessbits_state::Position,
+    from: Bitboard,
+    to: Bitboard,
+) -> Vec<chessbits_move::UciMove> {
+    let board = pos.board();
+    let Some(ep) = pos.ep_square().filter(|&ep| !board.occupied().contains(ep) && to.contains(ep))
+    else {
+        return Vec::new();
+    };
+    let takers = attacks::pawn(!pos.turn(), ep)
+        & board.by_piece(chessbits_bitboard::Piece { role: Role::Pawn, color: pos.turn() });
+    (takers & from)
+        .into_iter()
+        .map(|from| chessbits_move::UciMove::Normal { from, to: ep, promotion: None })
+        .collect()
 }
 
 /// The squares a `role` of `color` on `square` attacks with `occupied` standing.

@@ -609,6 +609,10 @@ class Piece:
         """The FEN letter: upper case for white."""
     def unicode_symbol(self, *, invert_color: bool = False) -> str:
         """The chess figurine (`♔` white king); `invert_color=True` draws the other color's."""
+    def _repr_svg_(self) -> str:
+        """An SVG drawing of the piece (its figurine on a 45-pixel square), which Jupyter shows
+        as it does python-chess's.
+        """
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
@@ -653,6 +657,14 @@ class SquareSet:
         """`True` if every square of `other` is in the set."""
     def isdisjoint(self, other: _IntoSquareSet) -> bool:
         """`True` if the set and `other` share no square."""
+    def carry_rippler(self) -> Iterator[int]:
+        """Every subset of the set as an int mask, the empty set first, 2 to the number of
+        squares of them, computed as they are asked for (python-chess's `carry_rippler()`).
+        """
+    def _repr_svg_(self) -> str:
+        """An SVG drawing of an empty board with the set's squares marked, which Jupyter shows
+        as it does python-chess's.
+        """
     def __eq__(self, other: object, /) -> bool: ...
     __hash__: ClassVar[None]  # type: ignore[assignment]
     @property
@@ -834,7 +846,8 @@ class LegalMoves:
 @final
 class Outcome:
     """How a game ended: `termination` (the name of python-chess's `Termination` member,
-    `"CHECKMATE"` ...) and `winner` (`True` white, `False` black, `None` for a draw).
+    `"CHECKMATE"` ...) and `winner` (`True` white, `False` black, `None` for a draw). Equal to
+    an outcome of the same termination and winner, python-chess's `chess.Outcome` included.
     """
 
     @property
@@ -847,6 +860,9 @@ class Outcome:
         """`True` if white won, `False` if black won, `None` for a draw."""
     def result(self) -> str:
         """The result as PGN writes it: `1-0`, `0-1` or `1/2-1/2`."""
+    def __eq__(self, other: object, /) -> bool:
+        """"""
+    __hash__: ClassVar[None]  # type: ignore[assignment]
 
 @final
 class Board:
@@ -859,11 +875,12 @@ class Board:
     def __new__(cls, fen: Optional[str] = ..., *, chess960: bool = False) -> Board:
         """Raises ``FenError`` or ``PositionError`` (also for castling rights that need
         ``chess960=True``)."""
-    def fen(self, *, shredder: bool = False, en_passant: _EnPassant = "legal") -> str:
+    def fen(self, *, shredder: bool = False, en_passant: _EnPassant = "legal", promoted: Optional[bool] = None) -> str:
         """The FEN. `en_passant` says when it names the en passant square: `"legal"` only when a
         capture is legal (python-chess's default), `"fen"` after every double push, `"xfen"`
         when a pawn stands ready to take, legal or not. `shredder=True` writes the castling
-        rights as the rooks' files (`HAha`), as python-chess does.
+        rights as the rooks' files (`HAha`), as python-chess does. `promoted=True` writes a `~`
+        after each piece that came by promotion in the moves played (`promoted`).
         """
     @property
     def legal_moves(self) -> LegalMoves:
@@ -956,10 +973,13 @@ class Board:
         """The squares of the pieces of `piece_type` (1 pawn .. 6 king) and `color`."""
     def king(self, color: _Color) -> Optional[int]:
         """The square of `color`'s king."""
-    def attackers(self, color: _Color, square: int) -> SquareSet:
-        """The pieces of `color` that attack `square` (pinned ones included, as python-chess)."""
-    def is_attacked_by(self, color: _Color, square: int) -> bool:
-        """`True` if a piece of `color` attacks `square`."""
+    def attackers(self, color: _Color, square: int, occupied: Optional[_IntoSquareSet] = None) -> SquareSet:
+        """The pieces of `color` that attack `square` (pinned ones included, as python-chess).
+        `occupied` (a mask, the board's pieces by default) says which squares block a rook,
+        bishop or queen, as python-chess's.
+        """
+    def is_attacked_by(self, color: _Color, square: int, occupied: Optional[_IntoSquareSet] = None) -> bool:
+        """`True` if a piece of `color` attacks `square` (`occupied` as for `attackers`)."""
     def gives_check(self, move: MoveLike) -> bool:
         """`True` if the legal `move` gives check. Raises `IllegalMoveError` for a move that is
         not legal here (python-chess asks for a pseudo-legal one).
@@ -991,11 +1011,13 @@ class Board:
         """The plies played since the start of the game the FEN counts from: `2 *
         (fullmove_number - 1)`, plus one with black to move.
         """
-    def piece_map(self) -> Dict[int, Piece]:
-        """Every piece by its square, as a dict of `Piece`."""
-    def uci(self, move: MoveLike) -> str:
-        """The UCI text of `move` as this board writes it (castling king-to-rook on a Chess960
-        board, the king's two squares otherwise).
+    def piece_map(self, *, mask: _IntoSquareSet = ...) -> Dict[int, Piece]:
+        """Every piece by its square, as a dict of `Piece`; with `mask`, those on its squares."""
+    def uci(self, move: MoveLike, *, chess960: Optional[bool] = None) -> str:
+        """The UCI text of `move`, castling written king takes rook with `chess960` (the board's
+        mode by default), the king's two squares otherwise. As python-chess's: a move of the
+        king on e1 (e8) to g1 or c1 (g8, c8) with no rook there is castling, and so is its move
+        onto the a or h corner; the move need not be legal.
         """
     def lan(self, move: MoveLike) -> str:
         """The long algebraic notation of the legal `move`, as python-chess's `lan`: `Ng1-f3`,
@@ -1067,8 +1089,8 @@ class Board:
         """
     def pieces_mask(self, piece_type: int, color: _Color) -> int:
         """The squares of the pieces of `piece_type` and `color`, as a mask."""
-    def attackers_mask(self, color: _Color, square: int) -> int:
-        """The pieces of `color` that attack `square`, as a mask."""
+    def attackers_mask(self, color: _Color, square: int, occupied: Optional[_IntoSquareSet] = None) -> int:
+        """The pieces of `color` that attack `square`, as a mask (`occupied` as for `attackers`)."""
     def attacks_mask(self, square: int) -> int:
         """The squares the piece on `square` attacks, as a mask."""
     def checkers_mask(self) -> int:
@@ -1099,8 +1121,10 @@ class Board:
         """
     def san_and_push(self, move: MoveLike) -> str:
         """Plays `move` and returns its SAN (python-chess's `san_and_push`)."""
-    def shredder_fen(self) -> str:
-        """The FEN with Shredder castling letters (python-chess's `shredder_fen()`)."""
+    def shredder_fen(self, *, en_passant: _EnPassant = "legal", promoted: Optional[bool] = None) -> str:
+        """The FEN with Shredder castling letters (python-chess's `shredder_fen()`; `en_passant`
+        and `promoted` as for `fen`).
+        """
     def castling_xfen(self) -> str:
         """The castling field in X-FEN (`KQkq`, a file letter where a rook stands inside)."""
     def castling_shredder_fen(self) -> str:
@@ -1122,20 +1146,48 @@ class Board:
         """The pseudo-legal moves (the king may be left in check), as python-chess's
         `pseudo_legal_moves`: a snapshot with `len`, `in` and `count()`.
         """
-    def generate_pseudo_legal_moves(self) -> Iterator[Move]:
-        """The pseudo-legal moves, one at a time."""
-    def generate_pseudo_legal_captures(self) -> Iterator[Move]:
-        """The pseudo-legal captures (en passant included), one at a time."""
+    def generate_pseudo_legal_moves(self, from_mask: _IntoSquareSet = ..., to_mask: _IntoSquareSet = ...) -> Iterator[Move]:
+        """The pseudo-legal moves, one at a time (masks as for `generate_legal_moves`)."""
+    def generate_pseudo_legal_captures(self, from_mask: _IntoSquareSet = ..., to_mask: _IntoSquareSet = ...) -> Iterator[Move]:
+        """The pseudo-legal captures (en passant included), one at a time (masks as for
+        `generate_legal_moves`).
+        """
     def is_pseudo_legal(self, move: MoveLike) -> bool:
         """`True` if `move` is pseudo-legal here (legal, or legal but for leaving the king in
         check).
         """
     def has_pseudo_legal_en_passant(self) -> bool:
         """`True` if an en passant capture is pseudo-legal: a pawn attacks the en passant square."""
-    def generate_castling_moves(self) -> Iterator[Move]:
-        """The legal castling moves, one at a time."""
-    def generate_legal_ep(self) -> Iterator[Move]:
-        """The legal en passant captures, one at a time."""
+    def generate_castling_moves(self, from_mask: _IntoSquareSet = ..., to_mask: _IntoSquareSet = ...) -> Iterator[Move]:
+        """The legal castling moves, one at a time (masks as for `generate_legal_moves`: the
+        king's square and its rook's).
+        """
+    def generate_legal_ep(self, from_mask: _IntoSquareSet = ..., to_mask: _IntoSquareSet = ...) -> Iterator[Move]:
+        """The legal en passant captures, one at a time (masks as for `generate_legal_moves`)."""
+    def generate_pseudo_legal_ep(self, from_mask: _IntoSquareSet = ..., to_mask: _IntoSquareSet = ...) -> Iterator[Move]:
+        """The pseudo-legal en passant captures, one at a time: each pawn that attacks the empty
+        en passant square (masks as for `generate_legal_moves`).
+        """
+    @classmethod
+    def empty(cls, *, chess960: bool = False) -> Board:
+        """An empty board, white to move (`Board(None)`), as python-chess's `Board.empty()`."""
+    starting_fen: ClassVar[str]
+    uci_variant: ClassVar[str]
+    xboard_variant: ClassVar[str]
+    aliases: ClassVar[List[str]]
+    one_king: ClassVar[bool]
+    connected_kings: ClassVar[bool]
+    captures_compulsory: ClassVar[bool]
+    def is_variant_end(self) -> bool:
+        """`False`: standard chess has no end of its own beyond mate and draws (python-chess's
+        variant hook).
+        """
+    def is_variant_win(self) -> bool:
+        """`False`, as `is_variant_end`."""
+    def is_variant_loss(self) -> bool:
+        """`False`, as `is_variant_end`."""
+    def is_variant_draw(self) -> bool:
+        """`False`, as `is_variant_end`."""
     def apply_mirror(self) -> None:
         """Mirrors the board in place (python-chess's `apply_mirror()`); the moves are
         forgotten.
@@ -1172,15 +1224,18 @@ class Board:
         """Parses an XBoard move (SAN or UCI, `@@@@` for the null move) against this position
         (python-chess's `parse_xboard`).
         """
-    def push_xboard(self, xboard: str) -> Move:
+    def push_xboard(self, san: str) -> Move:
         """Parses an XBoard move, plays it and returns it (python-chess's `push_xboard`)."""
     def reset(self) -> None:
         """Back to the standard starting position, the moves forgotten."""
-    def generate_legal_moves(self) -> Iterator[Move]:
-        """The legal moves, one at a time (python-chess's `generate_legal_moves()`)."""
-    def generate_legal_captures(self) -> Iterator[Move]:
+    def generate_legal_moves(self, from_mask: _IntoSquareSet = ..., to_mask: _IntoSquareSet = ...) -> Iterator[Move]:
+        """The legal moves, one at a time (python-chess's `generate_legal_moves()`): those from a
+        square of `from_mask` to one of `to_mask`, where a castling move goes from the king's
+        square to its rook's, as in python-chess (every square by default).
+        """
+    def generate_legal_captures(self, from_mask: _IntoSquareSet = ..., to_mask: _IntoSquareSet = ...) -> Iterator[Move]:
         """The legal captures, en passant included, one at a time (python-chess's
-        `generate_legal_captures()`).
+        `generate_legal_captures()`; masks as for `generate_legal_moves`).
         """
     def attacks(self, square: int) -> SquareSet:
         """The squares the piece on `square` attacks (none for an empty square; a pinned piece
@@ -1208,8 +1263,10 @@ class Board:
         """`True` if `color` may still castle king-side."""
     def has_queenside_castling_rights(self, color: _Color) -> bool:
         """`True` if `color` may still castle queen-side."""
-    def board_fen(self) -> str:
-        """The placement field of the FEN."""
+    def board_fen(self, *, promoted: Optional[bool] = False) -> str:
+        """The placement field of the FEN; `promoted=True` marks with a `~` each piece that came
+        by promotion in the moves played.
+        """
     def epd(
         self,
         *,
@@ -1237,7 +1294,7 @@ class Board:
         """Sets the position from a FEN and clears the moves, keeping the board's `chess960`.
         Raises as the constructor; the board is unchanged then.
         """
-    def variation_san(self, moves: Iterable[MoveLike]) -> str:
+    def variation_san(self, variation: Iterable[MoveLike]) -> str:
         """The moves as SAN with move numbers from this position (`1. e4 e5 2. Nf3`, or `1...e5`
         when black moves first). Raises `IllegalMoveError` for a move that is not legal where it
         stands; the board is unchanged.

@@ -1,7 +1,7 @@
 //! The board's state: a game of legal moves, or the fields an edit left (`Board(None)`,
 //! `set_piece_at` ...), and the accessors every Python method reads the board through.
 
-use chessbits_bitboard::{Color, Role, Square};
+use chessbits_bitboard::{Bitboard, Color, Role, Square};
 use chessbits_move::{CastlingMode, UciMove};
 use chessbits_movegen::{Game, MoveGen, Termination};
 use chessbits_notation::fen::{
@@ -359,5 +359,112 @@ impl Board {
             raise::<IllegalMoveError>(format!("no matching legal move for {uci} ({from} -> {to})"))
         };
         crate::moves::resolve_uci(self.position()?, uci).map_err(|_| illegal())
+    }
+}
+
+/// Which moves a `generate_*` method yields.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Generated {
+    /// `generate_legal_moves`.
+    Legal,
+    /// `generate_legal_captures`: en passant included.
+    LegalCaptures,
+    /// `generate_legal_ep`.
+    LegalEp,
+    /// `generate_castling_moves`.
+    Castling,
+    /// `generate_pseudo_legal_moves`.
+    Pseudo,
+    /// `generate_pseudo_legal_captures`: en passant included.
+    PseudoCaptures,
+    /// `generate_pseudo_legal_ep`.
+    PseudoEp,
+}
+
+impl Board {
+    /// The moves of `kind` from a square of `from` to a square of `to`, as python-chess's
+    /// `generate_*(from_mask, to_mask)` choose them: a castling move is the king's from its
+    /// square to its rook's there, whatever square the king lands on. Each is written as
+    /// this board writes moves.
+    pub(super) fn generated(
+        &self,
+        kind: Generated,
+        from: Bitboard,
+        to: Bitboard,
+    ) -> PyResult<Vec<Move>> {
+        let pos = self.position()?;
+        let within = |m: &chessbits_move::Move16| from.contains(m.from()) && to.contains(m.to());
+        let legal = |list: chessbits_movegen::MoveList, captures_only: bool| {
+            let kept = list.into_iter().filter(|m| within(m) && (!captures_only || m.is_capture()));
+            kept.map(|m| self.to_py(m)).collect()
+        };
+        let pseudo = |list: Vec<UciMove>, captures_only: bool| {
+            let captures = |&uci: &UciMove| {
+                !captures_only
+                    || placement::is_capture(pos.board(), pos.turn(), pos.ep_square(), uci)
+            };
+            list.into_iter().filter(captures).map(|uci| Move { uci }).collect()
+        };
+        Ok(match kind {
+            Generated::Legal => legal(pos.legal_moves(), false),
+            Generated::LegalCaptures => legal(pos.legal_moves(), true),
+            Generated::LegalEp => legal(pos.en_passant_moves(), false),
+            Generated::Castling => legal(pos.castling_moves(), false),
+            Generated::Pseudo => pseudo(placement::pseudo_legal_moves_within(pos, from, to), false),
+            Generated::PseudoCaptures => {
+                pseudo(placement::pseudo_legal_moves_within(pos, from, to), true)
+            }
+            Generated::PseudoEp => pseudo(placement::pseudo_legal_ep(pos, from, to), false),
+        })
+    }
+
+    /// The generated moves of `kind` as a Python iterator.
+    pub(super) fn generate<'py>(
+        &self,
+        py: Python<'py>,
+        kind: Generated,
+        from: crate::pieces::Mask,
+        to: crate::pieces::Mask,
+    ) -> PyResult<MoveIter<'py>> {
+        iterate(py, self.generated(kind, Bitboard(from.0), Bitboard(to.0))?)
+    }
+
+    /// `fen`, its placement field with a `~` after each piece python-chess marks as promoted
+    /// (`Board.promoted`) when `promoted` is set.
+    pub(super) fn with_promoted_marks(&self, fen: String, promoted: bool) -> String {
+        let marked = crate::moves::promoted(self.game.moves());
+        if !promoted || marked.is_empty() {
+            return fen;
+        }
+        let board = self.placement();
+        let mut out = String::with_capacity(fen.len() + 8);
+        for rank in (0..8u32).rev() {
+            let mut empty = 0;
+            for file in 0..8u32 {
+                let sq = Square::new(rank * 8 + file);
+                let Some(piece) = board.piece_at(sq) else {
+                    empty += 1;
+                    continue;
+                };
+                if empty > 0 {
+                    out.push(char::from(b'0' + empty));
+                    empty = 0;
+                }
+                out.push(piece.char());
+                if marked.contains(sq) {
+                    out.push('~');
+                }
+            }
+            if empty > 0 {
+                out.push(char::from(b'0' + empty));
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        match fen.split_once(' ') {
+            Some((_, rest)) => format!("{out} {rest}"),
+            None => out,
+        }
     }
 }
