@@ -56,7 +56,8 @@
 //! The parser is strict except in these ways:
 //!
 //! - leading and trailing ASCII whitespace is ignored;
-//! - fields are separated by one or more spaces (only spaces: a tab inside the text is an error);
+//! - fields are separated by runs of ASCII whitespace (spaces or tabs, as python-chess's
+//!   `str.split()` separates them);
 //! - the two clocks may be left out together, and then read as `0 1`;
 //! - a fullmove number of 0 is read as 1.
 //!
@@ -513,7 +514,8 @@ pub(super) fn read_fields<'a>(
     Ok(setup)
 }
 
-/// The space-separated fields of the trimmed input, with their byte offsets.
+/// The fields of the trimmed input, separated by runs of ASCII whitespace (spaces, and tabs
+/// as python-chess's `str.split()` takes them), with their byte offsets.
 struct Fields<'a> {
     bytes: &'a [u8],
     /// The offset of `bytes` in the original input (the leading whitespace skipped).
@@ -533,12 +535,12 @@ impl<'a> Fields<'a> {
 impl<'a> FieldSource<'a> for Fields<'a> {
     fn next_field(&mut self) -> Option<(usize, &'a [u8])> {
         let rest = self.bytes.get(self.pos..)?;
-        let skip = rest.iter().take_while(|&&b| b == b' ').count();
+        let skip = rest.iter().take_while(|b| b.is_ascii_whitespace()).count();
         let rest = rest.get(skip..)?;
         if rest.is_empty() {
             return None;
         }
-        let len = rest.iter().take_while(|&&b| b != b' ').count();
+        let len = rest.iter().take_while(|b| !b.is_ascii_whitespace()).count();
         let at = self.pos + skip;
         self.pos = at + len;
         Some((self.start + at, rest.get(..len)?))
@@ -829,10 +831,10 @@ mod tests {
                 "rnbqkbnr/pppppppp/8/8/é/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
                 syntax(Placement, 22, InvalidPlacementChar(0xc3)),
             ),
-            // Only spaces separate fields.
+            // A vertical bar is no separator: the placement field ends at whitespace only.
             (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\tw KQkq - 0 1",
-                syntax(Placement, 43, InvalidPlacementChar(b'\t')),
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR|w KQkq - 0 1",
+                syntax(Placement, 43, InvalidPlacementChar(b'|')),
             ),
             ("8/8/8/8/8/8/8/8", syntax(Turn, 15, MissingField)),
             (
@@ -985,6 +987,8 @@ mod tests {
             ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -", START),
             // Whitespace around the text, and runs of spaces between fields.
             ("  rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR   w  KQkq -  0 1 \r\n", START),
+            // Tabs between fields, as python-chess's `split()` reads them.
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\tw KQkq\t- 0\t 1", START),
             // A fullmove number of 0 reads as 1.
             ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0", START),
             // Shredder-FEN and mixed castling letters, in any order.
