@@ -62,7 +62,9 @@ pub use chessbits_move::{CastlingMode, Move16, MoveKind, MoveList, UciMove};
 pub use chessbits_state::{CastlingSide, History, Position, PositionError, Setup, Undo};
 pub use game::{repetition_key, Game};
 pub use gen::{PieceMoves, PieceMovesIter};
-pub use outcome::{GameResult, InvalidResult, Outcome, ParseOutcomeError, Termination};
+pub use outcome::{
+    has_insufficient_material, GameResult, InvalidResult, Outcome, ParseOutcomeError, Termination,
+};
 pub use perft::{divide, perft, perft_hashed, perft_make_unmake, perft_parallel, PerftTable};
 pub use search::{generate_split, MoveStack, SplitMoves};
 pub use single::MovesTo;
@@ -484,11 +486,11 @@ impl MoveGen for Position {
     }
 
     fn has_insufficient_material(&self, color: Color) -> bool {
-        outcome::has_insufficient_material(self, color)
+        outcome::has_insufficient_material(self.board(), color)
     }
 
     fn is_insufficient_material(&self) -> bool {
-        Color::ALL.into_iter().all(|c| outcome::has_insufficient_material(self, c))
+        Color::ALL.into_iter().all(|c| outcome::has_insufficient_material(self.board(), c))
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -3,7 +3,6 @@
 use core::fmt;
 
 use chessbits_bitboard::{Bitboard, Color};
-use chessbits_state::Position;
 
 /// Why a game ended or may end.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -279,10 +278,23 @@ chessbits_bitboard::serde_text!(Termination, "a termination such as \"checkmate\
     s.parse::<Termination>()
 });
 
-/// python-chess's `has_insufficient_material(color)`, see
-/// [`MoveGen::has_insufficient_material`](crate::MoveGen::has_insufficient_material).
-pub(crate) fn has_insufficient_material(pos: &Position, color: Color) -> bool {
-    let board = pos.board();
+/// python-chess's `has_insufficient_material(color)` on the pieces of `board` alone, so that
+/// a board being set up, not yet a legal position, is answered too; the rule is
+/// [`MoveGen::has_insufficient_material`](crate::MoveGen::has_insufficient_material)'s.
+///
+/// ```
+/// use chessbits_movegen::{has_insufficient_material, Color, Piece, Role, Square};
+/// use chessbits_state::Board;
+///
+/// // A king and a knight alone, and no black king: no position, yet the material is told.
+/// let mut board = Board::empty();
+/// board.set_piece_at(Square::A1, Piece { role: Role::King, color: Color::White });
+/// board.set_piece_at(Square::B1, Piece { role: Role::Knight, color: Color::White });
+/// assert!(has_insufficient_material(&board, Color::White));
+/// board.set_piece_at(Square::C1, Piece { role: Role::Rook, color: Color::White });
+/// assert!(!has_insufficient_material(&board, Color::White));
+/// ```
+pub fn has_insufficient_material(board: &chessbits_state::Board, color: Color) -> bool {
     let ours = board.by_color(color);
     let theirs = board.by_color(!color);
     if ours.intersects(board.pawns() | board.rooks() | board.queens()) {

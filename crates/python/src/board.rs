@@ -1182,9 +1182,10 @@ impl Board {
         Ok(pos.halfmoves() >= 100 && pos.count_legal_moves() > 0)
     }
 
-    /// `True` if `color` has too little material to checkmate (python-chess's rule).
-    fn has_insufficient_material(&self, color: ColorArg) -> PyResult<bool> {
-        Ok(self.position()?.has_insufficient_material(color.0))
+    /// `True` if `color` has too little material to checkmate (python-chess's rule, read
+    /// from the pieces alone, so a board being set up is answered too).
+    fn has_insufficient_material(&self, color: ColorArg) -> bool {
+        chessbits_movegen::has_insufficient_material(self.placement(), color.0)
     }
 
     /// `True` if the side to move is in check.
@@ -1202,9 +1203,12 @@ impl Board {
         Ok(self.position()?.is_stalemate())
     }
 
-    /// `True` if neither side can checkmate (python-chess's definition).
-    fn is_insufficient_material(&self) -> PyResult<bool> {
-        Ok(self.position()?.is_insufficient_material())
+    /// `True` if neither side can checkmate (python-chess's definition, read from the pieces
+    /// alone).
+    fn is_insufficient_material(&self) -> bool {
+        Color::ALL
+            .into_iter()
+            .all(|c| chessbits_movegen::has_insufficient_material(self.placement(), c))
     }
 
     /// `True` after 75 moves each without capture or pawn move (an automatic draw), unless

@@ -230,3 +230,22 @@ def test_sample_games_agree_on_masked_generation():
                     assert got == sorted(m.uci() for m in getattr(theirs, name)(from_mask, to_mask))
                 positions += 1
     assert positions > 200
+
+
+def test_material_is_told_on_boards_being_set_up():
+    rng = random.Random(41)
+    incomplete = 0
+    for _ in range(3000):
+        pieces = {
+            rng.randrange(64): chess.Piece(rng.choice([1, 2, 3, 3, 6, 6]), rng.random() < 0.5)
+            for _ in range(rng.randrange(5))
+        }
+        theirs = chess.Board(None)
+        theirs.set_piece_map(pieces)
+        board = chessbits.Board(None)
+        board.set_piece_map({sq: chessbits.Piece(p.piece_type, p.color) for sq, p in pieces.items()})
+        incomplete += not board.is_valid()
+        assert board.is_insufficient_material() == theirs.is_insufficient_material(), theirs.fen()
+        for color in chess.COLORS:
+            assert board.has_insufficient_material(color) == theirs.has_insufficient_material(color)
+    assert incomplete > 2000

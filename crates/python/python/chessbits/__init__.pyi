@@ -1108,7 +1108,9 @@ class Board:
         (python-chess asks for a pseudo-legal move). The null move does so only in check.
         """
     def has_insufficient_material(self, color: _Color) -> bool:
-        """`True` if `color` has too little material to checkmate (python-chess's rule)."""
+        """`True` if `color` has too little material to checkmate (python-chess's rule, read
+        from the pieces alone, so a board being set up is answered too).
+        """
     def is_irreversible(self, move: MoveLike) -> bool:
         """`True` if `move` can never be taken back by a repetition: a pawn move, a capture, a
         move that loses castling rights, or any move while an en passant capture is legal.
@@ -1338,7 +1340,9 @@ class Board:
     def is_stalemate(self) -> bool:
         """`True` if the side to move has no legal move and is not in check."""
     def is_insufficient_material(self) -> bool:
-        """`True` if neither side can checkmate (python-chess's definition)."""
+        """`True` if neither side can checkmate (python-chess's definition, read from the pieces
+        alone).
+        """
     def is_seventyfive_moves(self) -> bool:
         """`True` after 75 moves each without capture or pawn move (an automatic draw), unless
         the side to move has no legal move (mate and stalemate come first).
