@@ -93,7 +93,7 @@ fn decode_line(format: Encoding, line: &str) -> Result<String, String> {
         Some(bits) if bits > bytes.len() * 8 || bits + 8 <= bytes.len() * 8 => {
             return Err(format!("{bits} bits do not match {} hex digits", hex.len()));
         }
-        Some(bits) => BitReader::with_len(&bytes, bits),
+        Some(bits) => BitReader::with_zero_padding(&bytes, bits).map_err(|e| e.to_string())?,
         None => BitReader::new(&bytes),
     };
     let decoded = format.decode(&mut reader).map_err(|e| e.to_string())?;
@@ -179,6 +179,24 @@ not a fen
             error: bit 0: invalid piece code 15
             error: bit 0: the stream ends, 4 more bits needed
         "#);
+        // A bit set in the padding past the count: another length's bytes, or damage, as
+        // the same hex without its count is refused.
+        let coded = encode("grouped+state-full", "startpos\n");
+        let (bits, hex) = coded.trim().split_once('\t').unwrap();
+        assert_eq!(bits.parse::<usize>().unwrap() % 8, 6, "{coded}");
+        let last = u32::from_str_radix(&hex[hex.len() - 1..], 16).unwrap();
+        let damaged = format!("{}{:x}", &hex[..hex.len() - 1], last | 3);
+        let with_count = decode("grouped+state-full", &format!("{bits}\t{damaged}\n"));
+        let alone = decode("grouped+state-full", &format!("{damaged}\n"));
+        assert_eq!(
+            with_count,
+            "error: bit 302: 2 bits after the end that are not the padding of the last byte\n"
+        );
+        assert_eq!(alone, with_count);
+        assert_eq!(
+            decode("grouped+state-full", &coded),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"
+        );
     }
 
     #[test]
@@ -201,6 +219,20 @@ not a fen
         error: bit 16: input ends inside the board
         error: bit 16: input ends inside the board
         ");
+        // `packed` holds no clocks: the clocks of `packed+clocks` (halfmove 2, ply 16, after 29
+        // pieces: 8 + 15 bytes) are
+        // refused where the pieces end, not read as this position's clocks.
+        let with_clocks = encode("packed+clocks", fens);
+        let second = with_clocks.lines().nth(1).unwrap();
+        assert_eq!(
+            decode("packed", &format!("{second}\n")),
+            "error: bit 184: 16 bits after the end that are not the padding of the last byte\n"
+        );
+        let (_, hex) = second.split_once('\t').unwrap();
+        assert_eq!(
+            decode("packed+clocks", &format!("{hex}\n")),
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/P4PPP/R2QKB1R w KQ - 2 9\n"
+        );
     }
 
     #[test]

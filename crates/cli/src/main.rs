@@ -74,7 +74,7 @@ enum Command {
     /// Games are numbered from 1 across all files, in input order. With `--to uci`, each game
     /// prints `<number>TAB<final FEN>TAB<UCI moves of the mainline>` (X-FEN castling, the en
     /// passant square only when a capture is legal, Chess960 castling as king takes rook); a
-    /// game that cannot be read prints `<number>TAB"error"TAB<message>`, and the message goes to
+    /// game that cannot be read prints `<number>TABerrorTAB<message>`, and the message goes to
     /// stderr with the file, game number, line and column. With `--to pgn`, the games are
     /// written in the PGN export format, variations, comments and NAGs kept. Exit status 0
     /// when every game read, 1 when any failed. Files (and standard input) compressed with

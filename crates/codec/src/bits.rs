@@ -320,6 +320,35 @@ impl<'a> BitReader<'a> {
         BitReader { bytes, pos: 0, len: len.min(bytes.len() * 8) }
     }
 
+    /// A reader over the first `len` bits of `bytes` whose other bits must be zero, the
+    /// padding a [`BitWriter`] leaves after the last bit: `<bits>\t<hex>` read back, where a
+    /// bit set past `len` means the bytes were written for another length, or damaged there.
+    ///
+    /// ```
+    /// use chessbits_codec::bits::{BitReader, TrailingBits};
+    ///
+    /// assert_eq!(BitReader::with_zero_padding(&[0xb7, 0xc0], 10).unwrap().read(10), Ok(0x2df));
+    /// assert_eq!(
+    ///     BitReader::with_zero_padding(&[0xb7, 0xc1], 10).err(),
+    ///     Some(TrailingBits { offset: 10, bits: 6 })
+    /// );
+    /// ```
+    ///
+    /// # Errors
+    /// [`TrailingBits`] from `len` to the end of `bytes` when one of those bits is set.
+    pub fn with_zero_padding(bytes: &'a [u8], len: usize) -> Result<BitReader<'a>, TrailingBits> {
+        let reader = BitReader::with_len(bytes, len);
+        let mut rest = BitReader { bytes, pos: reader.len, len: bytes.len() * 8 };
+        let bits = rest.remaining();
+        while rest.remaining() > 0 {
+            let n = rest.remaining().min(64);
+            if rest.read(n as u32) != Ok(0) {
+                return Err(TrailingBits { offset: reader.len, bits });
+            }
+        }
+        Ok(reader)
+    }
+
     /// The offset of the next bit to read, from the start of the stream.
     pub const fn position(&self) -> usize {
         self.pos
@@ -445,6 +474,15 @@ pub struct TrailingBits {
     /// How many bits follow.
     pub bits: usize,
 }
+
+impl fmt::Display for TrailingBits {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "bit {}: ", self.offset)?;
+        DecodeErrorKind::<&str>::TrailingBits { bits: self.bits }.fmt(f)
+    }
+}
+
+impl std::error::Error for TrailingBits {}
 
 /// A varint that cannot be read.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

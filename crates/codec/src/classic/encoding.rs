@@ -118,12 +118,22 @@ impl Encoding {
             }
             Encoding::Position(format) => Decoded::Position(format.read(r)?),
             // Byte formats: they read their bytes to the end themselves.
-            Encoding::Packed { .. } => {
+            Encoding::Packed { clocks } => {
                 let bytes = read_bytes(r)?;
                 let pos = crate::packed::decode(&bytes).map_err(|e| Located {
                     at: e.at,
                     kind: DecodeErrorKind::Invalid(PositionErrorKind::Packed(e.kind)),
                 })?;
+                // `packed` writes nothing after the piece codes: bytes there are another
+                // format's clocks (`packed+clocks`), or damage, and not read as clocks.
+                let end = packed_board_len(&bytes);
+                if !clocks && bytes.len() > end {
+                    let bits = 8 * (bytes.len() - end);
+                    return Err(Located {
+                        at: Bit(8 * end),
+                        kind: DecodeErrorKind::TrailingBits { bits },
+                    });
+                }
                 Decoded::Position(pos)
             }
             Encoding::Compact { .. } => {
@@ -148,6 +158,13 @@ fn write_bytes(w: &mut BitWriter, bytes: &[u8]) {
 }
 
 /// The whole bytes left in a stream (a byte format's input, at most a few dozen bytes).
+/// The length of a `packed` position's occupancy and piece codes, the whole of it without
+/// clocks (`bytes` decoded, so at least the occupancy is there).
+fn packed_board_len(bytes: &[u8]) -> usize {
+    let occupancy = bytes.get(..8).map_or(0, |b| b.iter().map(|b| b.count_ones()).sum::<u32>());
+    8 + (occupancy as usize).div_ceil(2)
+}
+
 fn read_bytes(r: &mut BitReader<'_>) -> Result<Vec<u8>, PositionDecodeError> {
     let mut bytes = Vec::with_capacity(r.remaining() / 8);
     while r.remaining() >= 8 {
