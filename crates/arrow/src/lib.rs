@@ -42,8 +42,9 @@
 //!
 //! Evaluations: `[%eval 0.17]` is 17; centipawns are clamped to ±[`MAX_CENTIPAWNS`]; mate in
 //! `n` for White (`#n`) is `MATE − n`, for Black (`#-n`) is `−(MATE − n)`, `n` capped at
-//! 9,999, so `abs(v) > MAX_CENTIPAWNS` means a mate in `MATE − abs(v)` moves. The depth is
-//! not kept.
+//! 9,999, so `abs(v) > MAX_CENTIPAWNS` means a mate in `MATE − abs(v)` moves; `#0` after a
+//! mating move is the side then to move mated (`−MATE` when that is White). The depth is not
+//! kept. A clock past `i32::MAX` centiseconds is a null item, not a saturated number.
 //!
 //! # Example
 //!
@@ -85,6 +86,7 @@ use arrow_schema::{ArrowError, DataType, Field, Fields, Schema, SchemaRef};
 use arrow_select::concat::concat_batches;
 use chessbits_cbg::GameRecord;
 use chessbits_codec::move_codec::{MoveCodec, MoveEncodeError, MoveEncoder};
+use chessbits_movegen::Color;
 use chessbits_movegen::MoveGen;
 use chessbits_notation::fen::{fen_of, CastlingNotation, EnPassantMode, FenOptions};
 use chessbits_pgn::{decode_lossy, Score};
@@ -296,10 +298,13 @@ pub fn parse_date(text: &[u8]) -> Option<i32> {
     Some(365 * (year - 1970) + leaps_before(year) - leaps_before(1970) + day_of_year)
 }
 
-/// An evaluation as the `evals` column stores it (see the [crate docs](crate)).
-pub fn eval_value(score: Score) -> i32 {
+/// An evaluation as the `evals` column stores it (see the [crate docs](crate)), given after a
+/// move that leaves `to_move` to move: mate in 0 (`#0`, `#-0`, which no sign tells apart) is
+/// `to_move` mated, `-MATE` when that is white.
+pub fn eval_value(score: Score, to_move: Color) -> i32 {
     match score {
         Score::Centipawns(cp) => cp.clamp(-MAX_CENTIPAWNS, MAX_CENTIPAWNS),
+        Score::Mate(0) if to_move == Color::White => -MATE,
         Score::Mate(n) if n < 0 => -(MATE - n.saturating_neg().min(9_999)),
         Score::Mate(n) => MATE - n.min(9_999),
     }
@@ -558,14 +563,18 @@ impl BatchBuilder {
         }
         self.moves.append_value(&self.bytes);
         if game.clocks.iter().any(Option::is_some) {
-            let centis =
-                |c: chessbits_pgn::Clock| i32::try_from(c.millis() / 10).unwrap_or(i32::MAX);
-            self.clocks.append_value(game.clocks.iter().map(|c| c.map(centis)));
+            // A clock past i32 centiseconds (5965 hours) is null, not a wrong number.
+            let centis = |c: chessbits_pgn::Clock| i32::try_from(c.millis() / 10).ok();
+            self.clocks.append_value(game.clocks.iter().map(|c| c.and_then(centis)));
         } else {
             self.clocks.append_null();
         }
         if game.evals.iter().any(Option::is_some) {
-            self.evals.append_value(game.evals.iter().map(|e| e.map(|e| eval_value(e.score))));
+            // Ply `i` (from 0) leaves the side that did not make it to move.
+            let first = game.start.turn();
+            let to_move = |i: usize| if i % 2 == 0 { !first } else { first };
+            let evals = game.evals.iter().enumerate();
+            self.evals.append_value(evals.map(|(i, e)| e.map(|e| eval_value(e.score, to_move(i)))));
         } else {
             self.evals.append_null();
         }
@@ -925,8 +934,13 @@ mod tests {
             (Score::Mate(i32::MIN), -90_001),
             (Score::Mate(i32::MAX), 90_001),
         ] {
-            assert_eq!(eval_value(score), expected, "{score:?}");
+            for to_move in Color::ALL {
+                assert_eq!(eval_value(score, to_move), expected, "{score:?}");
+            }
         }
+        // Mate in 0: the side to move after the move is mated, which no sign of `#0` says.
+        assert_eq!(eval_value(Score::Mate(0), Color::White), -MATE);
+        assert_eq!(eval_value(Score::Mate(0), Color::Black), MATE);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //!   `--stats` prints one JSON object to stdout:
 //!   `{"games":G,"plies":P,"move_bits":B,"total_bytes":T,"dropped_comments":C,"dropped_variations":V,"failed_games":F,"failed_inputs":I}`,
 //!   where `games` counts the games stored, `move_bits` is 8 × the bytes of their coded
-//!   mainlines, `total_bytes` the size of the file, `dropped_comments` the comments with
+//!   mainlines, `total_bytes` the size of the file (0 when none is written), `dropped_comments` the comments with
 //!   text besides clocks and evaluations, comments before the first move and glyphs, and
 //!   `dropped_variations` the variations (each with all it holds), `failed_inputs` the inputs
 //!   not read or not to their end (missing, not PGN, a read error: none of them a game).
@@ -203,7 +203,8 @@ enum Broken {
 
 /// Runs `pack`: returns the counts. The inputs are checked first: if one cannot be read,
 /// nothing is written. The file is written under a temporary name and renamed once complete,
-/// and not at all when no game was packed and something failed.
+/// and not at all when no game was packed and something failed (then `total_bytes` is 0 and
+/// `err` says so).
 pub fn pack(
     inputs: &[PathBuf],
     (output, codec, stats): (&Path, Codec, bool),
@@ -264,9 +265,14 @@ pub fn pack(
     }
     let counting = writer.finish()?;
     drop(counting.inner.into_inner().map_err(|e| e.into_error())?);
-    s.total_bytes = counting.bytes;
     if s.games > 0 || (s.failed == 0 && s.failed_inputs == 0) {
         pending.commit()?;
+        s.total_bytes = counting.bytes;
+    } else {
+        // No file of no games for a run that failed; say so, and that a file already there
+        // is not this run's.
+        let kept = if output.exists() { " (the file there is left as it was)" } else { "" };
+        writeln!(err, "chessbits: no game packed, nothing written to {}{kept}", output.display())?;
     }
     if stats {
         writeln!(out, "{}", s.json())?;

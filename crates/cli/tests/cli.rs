@@ -833,3 +833,22 @@ fn help_lists_the_values_of_every_enumerated_option_and_the_query_command() {
         assert!(text(&out.stderr).contains("--features query"), "{}", text(&out.stderr));
     }
 }
+
+/// `pack` writes no file of no games for a run whose every game failed; a trial found it
+/// silent about a file already at the output path (left as it was) and `--stats` counting the
+/// 36 bytes it did not write. Both are told now.
+#[test]
+fn pack_of_only_failed_games_says_nothing_was_written() {
+    let pgn = temp("all-fail.pgn");
+    std::fs::write(&pgn, "[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n").unwrap();
+    let cbg = temp("all-fail.cbg");
+    std::fs::write(&cbg, b"an older file").unwrap();
+    let out = run(&["pack", &pgn, "-o", &cbg, "--stats"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains(r#""games":0,"#), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).contains(r#""total_bytes":0,"#), "{}", text(&out.stdout));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("no game packed, nothing written to"), "{stderr}");
+    assert!(stderr.contains("(the file there is left as it was)"), "{stderr}");
+    assert_eq!(std::fs::read(&cbg).unwrap(), b"an older file");
+}

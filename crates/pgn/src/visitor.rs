@@ -577,14 +577,15 @@ impl Replay {
     }
 }
 
-/// `start` with the castling mode a `Variant` tag naming Chess960 asks for (a FEN tag or the
-/// castling rights may have made it Chess960 already), so that the game's UCI text writes
-/// castling as king takes rook.
+/// `start` in the castling mode of the game's `Variant` tag: Chess960 when it names Chess960,
+/// so that the game's UCI text writes castling as king takes rook, else standard chess. A FEN
+/// tag's Shredder letters for the standard rooks (`HAha`) are only notation, and leave a game
+/// without that tag standard, as python-chess reads it; rights standard chess cannot have (a
+/// king off e1/e8, a rook off the corners) keep the game Chess960 whatever its tags say.
 pub(super) fn with_variant(mut start: Position, chess960: bool) -> Position {
-    if chess960 {
-        // Chess960 is always allowed; only Standard can be refused.
-        let _ = start.set_castling_mode(CastlingMode::Chess960);
-    }
+    let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+    // Chess960 is always allowed; Standard is refused only for rights that need Chess960.
+    let _ = start.set_castling_mode(mode);
     start
 }
 

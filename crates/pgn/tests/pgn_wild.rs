@@ -214,3 +214,32 @@ fn an_unclosed_comment_in_a_skipped_variation_names_its_own_line() {
         assert!(stream.read_game(&mut Replay::default()).is_none());
     }
 }
+
+/// Shredder-FEN letters for the standard rooks (`HAha`) in a game without a `Variant` tag
+/// name standard chess's rights: castling is written with the king's two squares and the
+/// start is the standard one, as python-chess reads it (a trial found `e1h1`, and a start FEN
+/// for the standard start). A `Variant` tag naming Chess960 keeps king takes rook, and rights
+/// standard chess cannot have keep the game Chess960 without one.
+#[test]
+fn shredder_letters_of_the_standard_rooks_leave_a_game_standard() {
+    let game = |tags: &str, moves: &str| {
+        let pgn = format!("{tags}\n\n{moves} *\n");
+        let mut reader = SliceReader::new(pgn.as_bytes());
+        let replayed = reader.read_game(&mut Replay::default()).expect("a game").expect("legal");
+        (*replayed.game.start() == chessbits_movegen::Position::new(), line(&replayed.game))
+    };
+    let start = "[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1\"]";
+    let (standard, played) = game(start, "1. Nf3 Nf6 2. g3 g6 3. Bg2 Bg7 4. O-O O-O");
+    assert!(standard);
+    assert!(played.ends_with("g1f3 g8f6 g2g3 g7g6 f1g2 f8g7 e1g1 e8g8"), "{played}");
+    let corners = "[FEN \"r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1\"]";
+    assert!(game(corners, "1. O-O O-O-O").1.ends_with("e1g1 e8c8"));
+    let tagged = format!("[Variant \"Chess960\"]\n{corners}");
+    assert!(game(&tagged, "1. O-O O-O-O").1.ends_with("e1h1 e8a8"));
+    let inner = "[FEN \"1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1\"]";
+    assert!(
+        game(inner, "1. O-O O-O-O").1.ends_with("e1g1 e8b8"),
+        "{}",
+        game(inner, "1. O-O O-O-O").1
+    );
+}

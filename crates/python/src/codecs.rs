@@ -78,7 +78,9 @@ pub(crate) fn encode_position<'py>(
     })
 }
 
-/// The FEN of a position in the `packed` or `compact` layout.
+/// The FEN of a position in the `packed` or `compact` layout. The bytes carry no checksum:
+/// damaged bytes may decode to another legal position (docs/formats.md, "Positions: packed
+/// and compact").
 #[pyfunction]
 #[pyo3(signature = (data, format="compact"))]
 pub(crate) fn decode_position(py: Python<'_>, data: &[u8], format: &str) -> PyResult<String> {
@@ -140,6 +142,10 @@ pub(crate) fn encode_moves<'py>(
 
 /// `plies` moves decoded from move codec bytes, as UCI, from `start_fen`; `chess960`:
 /// castling written king takes rook (`e1h1`), as the `uci` column writes a Chess960 game's.
+/// `plies` and `start_fen` must be those the bytes were encoded with: the bytes hold no
+/// count and no checksum, so a count one too high often decodes to the game and one more
+/// likely move, one too low to its prefix, and cut or damaged bytes to another game, without
+/// an error (docs/formats.md, "The ending").
 #[pyfunction]
 #[pyo3(signature = (data, plies, *, start_fen=None, codec="model", chess960=false))]
 pub(crate) fn decode_moves(

@@ -425,3 +425,22 @@ def test_an_output_that_is_a_source_is_refused_and_the_source_kept(tmp_path):
             call()
         assert pgn.read_bytes() == games
     assert chessbits.write_cbg(pgn, tmp_path / "games.cbg") == (2, 0)
+
+
+def test_what_the_export_trial_found_reads_as_the_pgn_says():
+    """Session 35's trial of the columns against python-chess: a mate-in-0 eval names the
+    side mated, a clock too large for the column is null, and Shredder letters of the
+    standard rooks leave a game standard (its castling as e1g1, no start FEN)."""
+    pgn = (
+        b'[Event "black mates"]\n\n1. f3 e5 2. g4 Qh4# { [%eval #0] } 0-1\n\n'
+        b'[Event "white mates"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# { [%eval #-0] } 1-0\n\n'
+        b'[Event "clocks"]\n\n1. e4 { [%clk 5965:13:56.48] } 1... e5 { [%clk 5965:13:56.47] } *\n\n'
+        b'[Event "shredder"]\n[FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1"]\n\n'
+        b"1. Nf3 Nf6 2. g3 g6 3. Bg2 Bg7 4. O-O O-O *\n"
+    )
+    rows = chessbits.read_games(pgn, moves="uci").to_pylist()
+    assert rows[0]["evals"][-1] == -100_000 and rows[1]["evals"][-1] == 100_000
+    assert rows[2]["clocks"] == [None, 2**31 - 1]
+    assert rows[3]["moves"][-2:] == ["e1g1", "e8g8"] and rows[3]["start_fen"] is None
+    codes = chessbits.read_games(pgn, moves="codes").to_pylist()[3]
+    assert chessbits.decode_moves(codes["moves"], codes["plies"])[-2:] == ["e1g1", "e8g8"]

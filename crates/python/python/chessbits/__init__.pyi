@@ -1499,7 +1499,10 @@ def encode_position(fen: str, format: _PositionFormat = "compact", *, clocks: bo
     """
 
 def decode_position(data: bytes, format: _PositionFormat = "compact") -> str:
-    """The FEN of a position in the `packed` or `compact` layout."""
+    """The FEN of a position in the `packed` or `compact` layout. The bytes carry no checksum:
+    damaged bytes may decode to another legal position (docs/formats.md, "Positions: packed
+    and compact").
+    """
 
 def encode_moves(moves: Sequence[str], *, start_fen: Optional[str] = None, codec: _MoveCodecName = "model", chess960: bool = False) -> bytes:
     """A mainline (UCI moves from `start_fen`, the standard start if `None`) as move codec bytes
@@ -1510,6 +1513,10 @@ def encode_moves(moves: Sequence[str], *, start_fen: Optional[str] = None, codec
 def decode_moves(data: bytes, plies: int, *, start_fen: Optional[str] = None, codec: _MoveCodecName = "model", chess960: bool = False) -> List[str]:
     """`plies` moves decoded from move codec bytes, as UCI, from `start_fen`; `chess960`:
     castling written king takes rook (`e1h1`), as the `uci` column writes a Chess960 game's.
+    `plies` and `start_fen` must be those the bytes were encoded with: the bytes hold no
+    count and no checksum, so a count one too high often decodes to the game and one more
+    likely move, one too low to its prefix, and cut or damaged bytes to another game, without
+    an error (docs/formats.md, "The ending").
     """
 
 def write_cbg(source: Source, path: Union[str, os.PathLike[str]], *, codec: _MoveCodecName = "model") -> Tuple[int, int]:
