@@ -572,7 +572,7 @@ impl BatchBuilder {
         if game.evals.iter().any(Option::is_some) {
             // Ply `i` (from 0) leaves the side that did not make it to move.
             let first = game.start.turn();
-            let to_move = |i: usize| if i % 2 == 0 { !first } else { first };
+            let to_move = |i: usize| if i.is_multiple_of(2) { !first } else { first };
             let evals = game.evals.iter().enumerate();
             self.evals.append_value(evals.map(|(i, e)| e.map(|e| eval_value(e.score, to_move(i)))));
         } else {
