@@ -392,6 +392,23 @@ pub(crate) fn file_error(path: &Path, e: &CbgError, err: &mut impl Write) -> io:
     writeln!(err, "chessbits: {}: byte {}: {}", path.display(), e.at.byte, e.kind)
 }
 
+/// After damage that stopped the reading of `path` (a record's frame, whose length cannot be
+/// trusted): how many of the games its trailer counts were not read, when the trailer, at the
+/// end of the file past the damage, still reads. A cut file has none, and is told nothing more.
+fn tell_unread(path: &Path, read: u64, err: &mut impl Write) -> io::Result<()> {
+    let Ok(file) = File::open(path) else { return Ok(()) };
+    let Ok(cbg) = CbgFile::open(BufReader::new(file)) else { return Ok(()) };
+    if cbg.len() > read {
+        let (games, lost) = (cbg.len(), cbg.len() - read);
+        writeln!(
+            err,
+            "chessbits: {}: {lost} of the {games} games its trailer counts not read",
+            path.display()
+        )?;
+    }
+    Ok(())
+}
+
 /// Game records of a `.cbg` file handed to an unpacking worker at a time.
 const UNPACK_GROUP: usize = 256;
 
@@ -580,6 +597,7 @@ fn unpack_all(
                 Row::End(e) => {
                     numbering.flush(None, (path, to), out, err)?;
                     file_error(path, &e, err)?;
+                    tell_unread(path, stats.games + stats.failed, err)?;
                     stats.failed_input = true;
                 }
             }

@@ -852,3 +852,33 @@ fn pack_of_only_failed_games_says_nothing_was_written() {
     assert!(stderr.contains("(the file there is left as it was)"), "{stderr}");
     assert_eq!(std::fs::read(&cbg).unwrap(), b"an older file");
 }
+
+/// A damaged frame stops the reading of a `.cbg` file (its length cannot be trusted); the
+/// trailer, past the damage, still counts the games, so `unpack` says how many were not read
+/// (a trial found 74 to 405 games missing with only the frame's error said).
+#[test]
+fn unpack_says_how_many_games_a_broken_frame_left_unread() {
+    let cbg = temp("frame.cbg");
+    run(&["pack", &data("mixed.pgn"), "-o", &cbg], "");
+    let mut bytes = std::fs::read(&cbg).expect("packed");
+    let bodies = game_bodies(&bytes);
+    // The second game record's tag byte, just before its one-byte length.
+    let second = bodies[1] - 2;
+    assert_eq!(bytes[second], b'G');
+    bytes[second] = 0x07;
+    let broken = temp("frame-broken.cbg");
+    std::fs::write(&broken, &bytes).expect("write");
+    let out = run(&["unpack", &broken, "--to", "uci"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout).lines().count(), 1, "{}", text(&out.stdout));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("unexpected record tag 0x07"), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{} of the {} games its trailer counts not read",
+            bodies.len() - 1,
+            bodies.len()
+        )),
+        "{stderr}"
+    );
+}
