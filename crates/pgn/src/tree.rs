@@ -78,15 +78,19 @@ impl Tags {
     }
 
     /// The tags as the export format writes them: the Seven Tag Roster first, in its order,
-    /// with `?`, `????.??.??` or `*` for those missing, then the others in the order read.
+    /// with `?`, `????.??.??` or `*` for those missing, then the others in the order read,
+    /// among them a roster tag given again (its first value is the roster's): no value is
+    /// dropped.
     pub fn export_order(&self) -> Vec<(&str, &str)> {
         let mut out: Vec<(&str, &str)> = SEVEN_TAG_ROSTER
             .iter()
             .map(|&(name, missing)| (name, self.get(name).unwrap_or(missing)))
             .collect();
+        let mut written = [false; SEVEN_TAG_ROSTER.len()];
         for (name, value) in &self.0 {
-            if !SEVEN_TAG_ROSTER.iter().any(|&(roster, _)| roster == name) {
-                out.push((name, value));
+            match SEVEN_TAG_ROSTER.iter().position(|&(roster, _)| roster == name) {
+                Some(i) if !written[i] => written[i] = true,
+                _ => out.push((name, value)),
             }
         }
         out

@@ -100,8 +100,9 @@ impl Tokens {
         }
     }
 
-    /// A comment `{ ... }`, split into words; nothing if it has none.
-    fn comment(&mut self, words: &[&str]) {
+    /// A comment `{ ... }`, split into words; nothing if it has none (a `}` is no word).
+    /// Says whether it wrote one.
+    fn comment(&mut self, words: &[&str]) -> bool {
         let words: Vec<String> =
             words.iter().map(|w| w.replace('}', "")).filter(|w| !w.is_empty()).collect();
         let count = words.len();
@@ -110,6 +111,7 @@ impl Tokens {
             let word = if i + 1 == count { format!("{word} }}") } else { word };
             self.push(word);
         }
+        count > 0
     }
 
     /// A line from `turn`: its first move always has its number, a black move after a comment
@@ -118,7 +120,7 @@ impl Tokens {
         let mut number = true;
         for comment in &line.comments {
             let words: Vec<&str> = comment.split_ascii_whitespace().collect();
-            self.comment(&words);
+            let _ = self.comment(&words);
         }
         for node in &line.moves {
             match turn.color {
@@ -145,15 +147,14 @@ impl Tokens {
         if let Some(text) = comments.next() {
             first.extend(text.split_ascii_whitespace());
         }
-        if !first.is_empty() {
-            self.comment(&first);
-            number = true;
-        }
+        // A black move after a comment needs its number; a comment of no words (a `;`
+        // comment of `}` alone) is not written, and so needs none: the output read and
+        // written again is the same.
+        number |= self.comment(&first);
         for text in comments {
             let words: Vec<&str> = text.split_ascii_whitespace().collect();
-            self.comment(&words);
+            number |= self.comment(&words);
         }
-        number |= node.comments.len() > 1;
         for variation in &node.variations {
             self.prefix.push('(');
             // An alternative to this move: from the same position and move number.
@@ -324,5 +325,18 @@ ok } 31. O-O (31. -- { pass } 31... Rd1+ 32. Ke2) 31... Rh2 *
         let again = read_games(written.as_bytes()).next().unwrap().unwrap();
         assert_eq!(again.start, game.start);
         assert_eq!(again.to_string(), written);
+    }
+
+    /// What a trial of the writer found (session 35): a `;` comment of `}` alone, which no
+    /// comment is written for, numbered the next black move as if one were (`1. e4 1... e5`,
+    /// then `1. e4 e5` written again); a roster tag given twice lost its second value.
+    #[test]
+    fn nothing_written_needs_no_number_and_no_tag_value_is_dropped() {
+        let written = export("[Event \"x\"]\n1. e4 ; }\ne5 *");
+        assert!(written.ends_with("\n1. e4 e5 *\n"), "{written}");
+        let written = export(
+            "[Event \"e\"]\n[White \"first\"]\n[White \"second\"]\n[Result \"1-0\"]\n[Result \"0-1\"]\n\n1. e4 e5 1-0",
+        );
+        assert!(written.contains("[White \"first\"]\n[Black \"?\"]\n[Result \"1-0\"]\n[White \"second\"]\n[Result \"0-1\"]\n"), "{written}");
     }
 }
