@@ -436,35 +436,28 @@ impl Board {
         if !promoted || marked.is_empty() {
             return fen;
         }
-        let board = self.placement();
+        let (placement, rest) =
+            fen.split_once(' ').map_or((fen.as_str(), None), |(p, r)| (p, Some(r)));
         let mut out = String::with_capacity(fen.len() + 8);
-        for rank in (0..8u32).rev() {
-            let mut empty = 0;
-            for file in 0..8u32 {
-                let sq = Square::new(rank * 8 + file);
-                let Some(piece) = board.piece_at(sq) else {
-                    empty += 1;
-                    continue;
-                };
-                if empty > 0 {
-                    out.push(char::from(b'0' + empty));
-                    empty = 0;
-                }
-                out.push(piece.char());
-                if marked.contains(sq) {
-                    out.push('~');
+        // The placement field names the squares from a8 to h8, then down to rank 1.
+        let (mut rank, mut file) = (7u32, 0u32);
+        for c in placement.chars() {
+            out.push(c);
+            match c {
+                '/' => (rank, file) = (rank.saturating_sub(1), 0),
+                '1'..='8' => file += u32::from(c) - u32::from('0'),
+                _ => {
+                    if marked.contains(Square::new(rank * 8 + file)) {
+                        out.push('~');
+                    }
+                    file += 1;
                 }
             }
-            if empty > 0 {
-                out.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                out.push('/');
-            }
         }
-        match fen.split_once(' ') {
-            Some((_, rest)) => format!("{out} {rest}"),
-            None => out,
+        if let Some(rest) = rest {
+            out.push(' ');
+            out.push_str(rest);
         }
+        out
     }
 }
